@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Run configuration: strict JSON in, a validated struct fws_cfg with every default filled
+ * out. The only module that reads JSON input; it takes a buffer so tests and fuzzers call it
+ * directly. Errors are one line naming the JSON path, the value and its line:
+ *   config: flows.src_port: range "70000-80000" is outside 0-65535 (line 12)
+ */
+#ifndef FWS_CONFIG_H
+#define FWS_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "fws_flow.h"
+#include "fws_rate.h"
+#include "fws_size.h"
+
+#define FWS_CFG_MAX_PORTS 8
+#define FWS_CFG_MAX_STREAMS 16
+#define FWS_CFG_MAX_SIZES 32
+#define FWS_CFG_MAX_LCORES 64
+#define FWS_CFG_MAX_EAL 64
+#define FWS_CFG_NAME_LEN 32
+#define FWS_CFG_PATH_LEN 256
+
+/** Minimum frame: Ethernet 14 + IPv4 20 + UDP 8 + signature 18 + FCS 4. */
+#define FWS_CFG_MIN_FRAME_IPV4 64
+
+struct json_t;
+
+/** One tester port. */
+struct fws_cfg_port {
+	char name[FWS_CFG_NAME_LEN];
+	char device[FWS_CFG_PATH_LEN]; /**< PCI address, vdev string or ringpair:NAME:a|b */
+	bool mac_set;
+	struct rte_ether_addr mac; /**< source MAC; default: the port's own */
+	bool next_hop_set;
+	struct rte_ether_addr next_hop_mac; /**< default: MAC of the stream's receive port */
+	uint32_t ipv4;                      /**< host order, 0 = none */
+	uint16_t rx_desc, tx_desc;
+};
+
+/** One stream: frames from one port to another with its own flows and rate. */
+struct fws_cfg_stream {
+	char name[FWS_CFG_NAME_LEN];
+	char direction[FWS_CFG_NAME_LEN]; /**< "upload", "download" or "custom" */
+	uint8_t tx_port, rx_port;         /**< indexes into ports */
+	struct fws_flow_spec flows;
+	struct fws_rate rate;
+};
+
+/** A whole run. */
+struct fws_cfg {
+	char dut_name[64];
+	char dut_firmware[64];
+	unsigned int n_eal;
+	char *eal[FWS_CFG_MAX_EAL];
+	unsigned int n_ports;
+	struct fws_cfg_port ports[FWS_CFG_MAX_PORTS];
+	unsigned int n_streams;
+	struct fws_cfg_stream streams[FWS_CFG_MAX_STREAMS];
+	unsigned int n_sizes; /**< one trial per frame-size mix */
+	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
+	double duration, warmup, drain; /**< seconds */
+	uint16_t burst;
+	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
+	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];
+	unsigned int rx_lcores[FWS_CFG_MAX_LCORES];
+	char json_out[FWS_CFG_PATH_LEN]; /**< "" = none */
+	char text_out[FWS_CFG_PATH_LEN]; /**< "" = stdout only */
+};
+
+/**
+ * Parse and validate a JSON config. On error returns NULL with errno set (EINVAL for a bad
+ * config, ENOMEM) and a one-line message in err.
+ */
+struct fws_cfg *fws_config_parse(const char *buf, size_t len, char *err, size_t errlen);
+
+/** Read a file and parse it; the message names the file when it cannot be read. */
+struct fws_cfg *fws_config_load(const char *path, char *err, size_t errlen);
+
+void fws_config_free(struct fws_cfg *cfg);
+
+/** The normalised config (defaults filled) as a new JSON object. */
+struct json_t *fws_config_to_json(const struct fws_cfg *cfg);
+
+/** Find a port by name: its index, or -ENOENT. */
+int fws_config_port(const struct fws_cfg *cfg, const char *name);
+
+/** The config the binary embeds (config/loopback.json) for a run without a file. */
+extern const char fws_config_default[];
+
+#endif /* FWS_CONFIG_H */

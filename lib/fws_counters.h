@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Counters, defined once. Each list generates its struct, the names printed on the console
+ * and in the text report, and the JSON keys, so they never disagree.
+ */
+#ifndef FWS_COUNTERS_H
+#define FWS_COUNTERS_H
+
+#include <stdint.h>
+
+/* Per port, counted by the receive lcores. */
+#define FWS_RX_COUNTERS(X)                                                                         \
+	X(rx_frames, "frames received on the port")                                                \
+	X(test_frames, "test frames of this trial, counted in their flow")                         \
+	X(warmup_rx, "test frames sent during warm-up (not measured)")                         \
+	X(stale_frames, "test frames of an earlier trial of this run (older cookie)")              \
+	X(bad_signature, "signature magic but a check value that no cookie of this run gives")     \
+	X(bad_stream, "verified signatures naming a stream or flow this run does not have")        \
+	X(wrong_port, "test frames that arrived on a port other than their stream's")              \
+	X(non_test, "frames without a signature (ARP, IPv6, other traffic)")                       \
+	X(fragments, "IPv4 fragments")                                                             \
+	X(truncated, "frames whose headers claim more bytes than the frame has")                   \
+	X(clock_skew, "test frames stamped later than they arrived (latency taken as 0)")
+
+/* Per port, counted by the transmit lcores. */
+#define FWS_TX_COUNTERS(X)                                                                         \
+	X(tx_frames, "test frames sent in the measured phase")                                     \
+	X(tx_bytes, "bytes of those frames incl. FCS")                                             \
+	X(warmup_tx, "test frames sent during warm-up")                                        \
+	X(tx_refused, "frames the transmit queue refused (not sent; sequence numbers reused)")     \
+	X(alloc_fail, "bursts skipped because the transmit pool was empty")
+
+#define FWS_COUNTER_FIELD(name, desc) uint64_t name;
+
+struct fws_rx_counters {
+	FWS_RX_COUNTERS(FWS_COUNTER_FIELD)
+};
+
+struct fws_tx_counters {
+	FWS_TX_COUNTERS(FWS_COUNTER_FIELD)
+};
+
+#endif /* FWS_COUNTERS_H */

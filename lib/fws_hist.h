@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Log-linear latency histogram in nanoseconds. Values below 2^FWS_HIST_SUB_BITS are counted
+ * exactly; above, every power of two is split into 2^FWS_HIST_SUB_BITS equal buckets, so a
+ * bucket is at most 1/32 (3.1 %) of its value wide. Values from 2^FWS_HIST_MAX_BITS ns (about
+ * 4.9 hours) up are counted in the last bucket. One writer; merge to combine lcores.
+ */
+#ifndef FWS_HIST_H
+#define FWS_HIST_H
+
+#include <stdint.h>
+
+#define FWS_HIST_SUB_BITS 5
+#define FWS_HIST_SUB (1u << FWS_HIST_SUB_BITS)
+#define FWS_HIST_MAX_BITS 44
+#define FWS_HIST_NB ((FWS_HIST_MAX_BITS - FWS_HIST_SUB_BITS + 1) * FWS_HIST_SUB)
+
+/** Histogram with exact count, sum, min and max beside the buckets. */
+struct fws_hist {
+	uint64_t count;
+	uint64_t sum;
+	uint64_t min;
+	uint64_t max;
+	uint64_t b[FWS_HIST_NB];
+};
+
+/** Bucket index of a value (ns). */
+static inline unsigned int
+fws_hist_index(uint64_t v)
+{
+	unsigned int msb, shift;
+
+	if (v < FWS_HIST_SUB)
+		return (unsigned int)v;
+	if (v >= (1ull << FWS_HIST_MAX_BITS))
+		return FWS_HIST_NB - 1;
+	msb = 63u - (unsigned int)__builtin_clzll(v);
+	shift = msb - FWS_HIST_SUB_BITS;
+	return (shift + 1) * FWS_HIST_SUB + (unsigned int)((v >> shift) & (FWS_HIST_SUB - 1));
+}
+
+static inline void
+fws_hist_add(struct fws_hist *h, uint64_t v)
+{
+	h->b[fws_hist_index(v)]++;
+	h->count++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+/** Empty histogram (min starts at UINT64_MAX). */
+void fws_hist_reset(struct fws_hist *h);
+
+/** Add src into dst. */
+void fws_hist_merge(struct fws_hist *dst, const struct fws_hist *src);
+
+/** Lowest value of bucket i and its width. */
+uint64_t fws_hist_bucket_lo(unsigned int i);
+uint64_t fws_hist_bucket_width(unsigned int i);
+
+/**
+ * Value at quantile q (0 < q <= 1), nearest-rank: the middle of the bucket that holds the
+ * ceil(q * count)-th smallest value, clamped to [min, max]. 0 when empty.
+ */
+uint64_t fws_hist_quantile(const struct fws_hist *h, double q);
+
+/** Mean, 0 when empty. */
+double fws_hist_mean(const struct fws_hist *h);
+
+#endif /* FWS_HIST_H */

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "fws_compat.h"
+#include "fws_port.h"
+
+#define FWS_LOGTYPE fws_logtype_port
+#include "fws_log.h"
+RTE_LOG_REGISTER(fws_logtype_port, fws.port, NOTICE);
+
+#define LINK_WAIT_MS 5000
+
+static int
+ringpair_create(const char *name, char side, char *err, unsigned int errlen)
+{
+	struct rte_ring *ab[FWS_PORT_RINGPAIR_QUEUES], *ba[FWS_PORT_RINGPAIR_QUEUES];
+	char rname[RTE_RING_NAMESIZE], pname[RTE_ETH_NAME_MAX_LEN];
+	uint16_t pid;
+	int q, a;
+
+	snprintf(pname, sizeof(pname), "rp_%s_%c", name, side);
+	if (rte_eth_dev_get_port_by_name(pname, &pid) == 0)
+		return pid;
+	for (q = 0; q < FWS_PORT_RINGPAIR_QUEUES; q++) {
+		snprintf(rname, sizeof(rname), "rp%s_ab%d", name, q);
+		ab[q] = rte_ring_lookup(rname);
+		if (ab[q] == NULL)
+			ab[q] = rte_ring_create(rname, FWS_PORT_RINGPAIR_SIZE, (int)rte_socket_id(),
+						RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(rname, sizeof(rname), "rp%s_ba%d", name, q);
+		ba[q] = rte_ring_lookup(rname);
+		if (ba[q] == NULL)
+			ba[q] = rte_ring_create(rname, FWS_PORT_RINGPAIR_SIZE, (int)rte_socket_id(),
+						RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (ab[q] == NULL || ba[q] == NULL) {
+			snprintf(err, errlen, "ringpair:%s: cannot create rings: %s", name,
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	/* Side a sends on ab and receives on ba; side b the other way round. */
+	if (side == 'a')
+		a = rte_eth_from_rings(pname, ba, FWS_PORT_RINGPAIR_QUEUES, ab,
+				       FWS_PORT_RINGPAIR_QUEUES, rte_socket_id());
+	else
+		a = rte_eth_from_rings(pname, ab, FWS_PORT_RINGPAIR_QUEUES, ba,
+				       FWS_PORT_RINGPAIR_QUEUES, rte_socket_id());
+	if (a < 0) {
+		snprintf(err, errlen, "ringpair:%s:%c: cannot create the port: %s", name, side,
+			 rte_strerror(rte_errno));
+		return -ENODEV;
+	}
+	return a;
+}
+
+bool
+fws_port_is_virtual(const char *device)
+{
+	return strncmp(device, "ringpair:", 9) == 0 || strncmp(device, "net_", 4) == 0;
+}
+
+int
+fws_port_resolve(const char *device, char *err, unsigned int errlen)
+{
+	char name[RTE_DEV_NAME_MAX_LEN];
+	uint16_t pid;
+	size_t n;
+	int rc;
+
+	if (strncmp(device, "ringpair:", 9) == 0) {
+		const char *rest = device + 9, *colon = strrchr(rest, ':');
+
+		if (colon == NULL || colon == rest || (size_t)(colon - rest) > 20 ||
+		    (strcmp(colon, ":a") != 0 && strcmp(colon, ":b") != 0)) {
+			snprintf(err, errlen, "device \"%s\": expected ringpair:NAME:a or :b",
+				 device);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - rest), rest);
+		return ringpair_create(name, colon[1], err, errlen);
+	}
+	n = strcspn(device, ",");
+	if (n == 0 || n >= sizeof(name)) {
+		snprintf(err, errlen, "device \"%s\": not a PCI address or vdev name", device);
+		return -EINVAL;
+	}
+	memcpy(name, device, n);
+	name[n] = '\0';
+	if (rte_eth_dev_get_port_by_name(name, &pid) == 0)
+		return pid;
+	rc = rte_dev_probe(device);
+	if (rc < 0) {
+		snprintf(err, errlen, "device \"%s\": probe failed: %s (is it bound to a DPDK "
+				      "driver, or a known vdev?)",
+			 device, strerror(-rc));
+		return rc;
+	}
+	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
+		snprintf(err, errlen, "device \"%s\": probed, but no ethdev port appeared", device);
+		return -ENODEV;
+	}
+	return pid;
+}
+
+int
+fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
+	       char *err, unsigned int errlen)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info dev;
+	struct rte_eth_txconf txconf;
+	struct rte_eth_rxconf rxconf;
+	struct rte_eth_link link;
+	char pool_name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t nb_rxd = req->rx_desc, nb_txd = req->tx_desc, q;
+	unsigned int n_mbufs, waited;
+	uint32_t room;
+	int rc, socket;
+
+	memset(info, 0, sizeof(*info));
+	info->port_id = port_id;
+	rc = rte_eth_dev_info_get(port_id, &dev);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %u: cannot get device info: %s", port_id,
+			 strerror(-rc));
+		return rc;
+	}
+	socket = rte_eth_dev_socket_id(port_id);
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	info->socket = socket;
+	strlcpy(info->driver, dev.driver_name, sizeof(info->driver));
+	rte_eth_dev_get_name_by_port(port_id, info->dev_name);
+	if (req->nb_rxq > dev.max_rx_queues || req->nb_txq > dev.max_tx_queues) {
+		snprintf(err, errlen,
+			 "port %s: needs %u RX and %u TX queues, the device has %u and %u (use "
+			 "fewer lcores on it)",
+			 info->dev_name, req->nb_rxq, req->nb_txq, dev.max_rx_queues,
+			 dev.max_tx_queues);
+		return -EINVAL;
+	}
+
+	memset(&conf, 0, sizeof(conf));
+	if (req->nb_rxq > 1 && dev.flow_type_rss_offloads) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & dev.flow_type_rss_offloads;
+		info->rss = true;
+	} else if (req->nb_rxq > 1) {
+		FWS_LOG(WARNING, "port %s: no RSS, %u receive queues will not share the load",
+			info->dev_name, req->nb_rxq);
+	}
+	if ((dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) &&
+	    (dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM)) {
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+		info->hw_cksum = true;
+	}
+	if (dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) {
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+		info->fast_free = true;
+	}
+	if (req->max_frame > RTE_ETHER_MAX_LEN) {
+		uint32_t mtu = req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
+
+		if (dev.max_mtu < mtu) {
+			snprintf(err, errlen, "port %s: frames of %u bytes need MTU %u, the device "
+					      "allows %u",
+				 info->dev_name, req->max_frame, mtu, dev.max_mtu);
+			return -EINVAL;
+		}
+		conf.rxmode.mtu = mtu;
+		if (dev.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+			conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	}
+	rc = rte_eth_dev_configure(port_id, req->nb_rxq, req->nb_txq, &conf);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %s: configure failed: %s", info->dev_name,
+			 strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &nb_rxd, &nb_txd);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %s: descriptor counts: %s", info->dev_name,
+			 strerror(-rc));
+		return rc;
+	}
+	info->rx_desc = nb_rxd;
+	info->tx_desc = nb_txd;
+
+	room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+		       (uint32_t)req->max_frame + RTE_PKTMBUF_HEADROOM);
+	n_mbufs = RTE_MAX(8191u, (unsigned int)req->nb_rxq * nb_rxd * 2 + req->rx_pool_extra);
+	snprintf(pool_name, sizeof(pool_name), "fws_rx_%u", port_id);
+	info->rx_pool = rte_mempool_lookup(pool_name);
+	if (info->rx_pool == NULL)
+		info->rx_pool = rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0,
+							(uint16_t)room, socket);
+	if (info->rx_pool == NULL) {
+		snprintf(err, errlen, "port %s: cannot create a receive pool of %u mbufs: %s "
+				      "(hugepages reserved?)",
+			 info->dev_name, n_mbufs, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	rxconf = dev.default_rxconf;
+	rxconf.offloads = conf.rxmode.offloads;
+	for (q = 0; q < req->nb_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(port_id, q, nb_rxd, (unsigned int)socket, &rxconf,
+					    info->rx_pool);
+		if (rc != 0) {
+			snprintf(err, errlen, "port %s: RX queue %u setup: %s", info->dev_name, q,
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	txconf = dev.default_txconf;
+	txconf.offloads = conf.txmode.offloads;
+	for (q = 0; q < req->nb_txq; q++) {
+		rc = rte_eth_tx_queue_setup(port_id, q, nb_txd, (unsigned int)socket, &txconf);
+		if (rc != 0) {
+			snprintf(err, errlen, "port %s: TX queue %u setup: %s", info->dev_name, q,
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	rc = rte_eth_dev_start(port_id);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %s: start failed: %s", info->dev_name, strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_promiscuous_enable(port_id);
+	if (rc != 0 && rc != -ENOTSUP)
+		FWS_LOG(WARNING, "port %s: promiscuous mode: %s", info->dev_name, strerror(-rc));
+	rte_eth_macaddr_get(port_id, &info->mac);
+	if (rte_is_zero_ether_addr(&info->mac)) {
+		/* In-memory ports have no address: a locally administered one per port. */
+		static const struct rte_ether_addr base = {{0x02, 0x46, 0x57, 0x53, 0x00, 0x00}};
+
+		info->mac = base;
+		info->mac.addr_bytes[5] = (uint8_t)(port_id + 1);
+	}
+	for (waited = 0;; waited += 100) {
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(port_id, &link) == 0 && link.link_status)
+			break;
+		if (waited >= LINK_WAIT_MS)
+			break;
+		rte_delay_ms(100);
+	}
+	info->link_up = link.link_status != 0;
+	info->link_speed_mbps =
+		link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : link.link_speed;
+	if (!info->link_up)
+		FWS_LOG(WARNING, "port %s: link is down after %u ms", info->dev_name, LINK_WAIT_MS);
+	return 0;
+}
+
+void
+fws_port_close(struct fws_port_info *info)
+{
+	if (rte_eth_dev_is_valid_port(info->port_id)) {
+		rte_eth_dev_stop(info->port_id);
+	}
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Tester ports: find or create the DPDK port behind a config's device string and set it up
+ * in DPDK's order (info, capability-checked offloads, configure, descriptors, queues on the
+ * port's socket, start, promiscuous, link wait with a timeout).
+ *
+ * Devices: a PCI address ("0000:01:00.0"), a vdev string ("net_null0,no-rx=1"), or
+ * "ringpair:NAME:a" / "ringpair:NAME:b", two in-memory ports crossed so that what one sends
+ * the other receives (a cable without a NIC).
+ */
+#ifndef FWS_PORT_H
+#define FWS_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#define FWS_PORT_RINGPAIR_QUEUES 8
+#define FWS_PORT_RINGPAIR_SIZE 4096
+
+struct rte_mempool;
+
+/** What a port needs from its setup. */
+struct fws_port_req {
+	uint16_t nb_rxq, nb_txq;
+	uint16_t rx_desc, tx_desc;
+	uint16_t max_frame;   /**< largest frame incl. FCS that will cross the port */
+	unsigned int rx_pool_extra; /**< mbufs the receive lcores may hold beyond the rings */
+};
+
+/** A port after setup. */
+struct fws_port_info {
+	uint16_t port_id;
+	int socket;
+	char driver[64];
+	char dev_name[128];
+	struct rte_ether_addr mac;
+	uint32_t link_speed_mbps; /**< 0 when unknown */
+	bool link_up;
+	bool hw_cksum;   /**< IPv4 and UDP checksum offload on transmit */
+	bool fast_free;  /**< MBUF_FAST_FREE on transmit */
+	bool rss;
+	uint16_t rx_desc, tx_desc;
+	struct rte_mempool *rx_pool;
+};
+
+/**
+ * Find (PCI, existing vdev), probe (new vdev) or create (ringpair) the port of device.
+ * Returns the port id or -errno, with a one-line message in err.
+ */
+int fws_port_resolve(const char *device, char *err, unsigned int errlen);
+
+/** Set up a resolved port. Returns 0 or -errno with a message in err. */
+int fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
+		   char *err, unsigned int errlen);
+
+/** Stop the port and free its receive pool. */
+void fws_port_close(struct fws_port_info *info);
+
+/** Whether a device string names a port that only exists in this process (no NIC). */
+bool fws_port_is_virtual(const char *device);
+
+#endif /* FWS_PORT_H */

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rte_version.h>
+
+#include "fws_report.h"
+
+static void
+iso_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static const char *
+rate_note(const struct fws_stream_result *s, char *buf, size_t len)
+{
+	if (s->generator_limited && s->req_pps > 0)
+		snprintf(buf, len,
+			 "GENERATOR-LIMITED: requested %.3f Mpps, sent %.3f Mpps (%.1f %%)%s",
+			 s->req_pps / 1e6, s->tx_pps / 1e6, s->tx_pps * 100 / s->req_pps,
+			 s->alloc_fail ? ", transmit pool ran dry" : "");
+	else if (s->generator_limited)
+		snprintf(buf, len, "GENERATOR-LIMITED: transmit pool ran dry %" PRIu64 " times",
+			 s->alloc_fail);
+	else if (s->unlimited && s->req_pps > 0 && s->tx_pps > 1.01 * s->req_pps)
+		snprintf(buf, len, "sent above the reported link rate (%.3f Mpps): a virtual "
+				   "device",
+			 s->req_pps / 1e6);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+static void
+text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
+{
+	unsigned int s, p;
+	char note[256];
+
+	fprintf(f, "\nTrial %u: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
+		   "drain %.1f s%s\n",
+		idx + 1, r->size.name, r->rfc6985, r->avg_frame, r->warmup, r->drain,
+		r->partial ? "  ** PARTIAL: interrupted **" : "");
+	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
+		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",
+		"rx L2 Mb/s");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+		char ports[64];
+
+		snprintf(ports, sizeof(ports), "%s->%s", x->tx_port, x->rx_port);
+		fprintf(f, "  %-12s %-13s %8u %9.3f %12.4f %12.2f %12.2f %12.4f %12.2f %12.2f\n",
+			x->name, ports, x->flows, x->duration, x->tx_pps / 1e6, x->tx_l1_bps / 1e6,
+			x->tx_l2_bps / 1e6, x->rx_pps / 1e6, x->rx_l1_bps / 1e6,
+			x->rx_l2_bps / 1e6);
+	}
+	fprintf(f, "  %-12s %15s %15s %12s %9s %10s %10s %8s %11s\n", "stream", "tx frames",
+		"rx frames", "lost", "loss %", "reordered", "duplicate", "late", "lossy flows");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		fprintf(f, "  %-12s %15" PRIu64 " %15" PRIu64 " %12" PRIu64 " %9.4f %10" PRIu64
+			   " %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
+			x->name, x->rx.tx, x->rx.unique, x->rx.lost, x->loss_pct, x->rx.reordered,
+			x->rx.dup, x->rx.late, x->rx.flows_lossy);
+	}
+	fprintf(f, "  %-12s %10s %10s %10s %10s %10s %10s %10s %10s  (latency, us)\n", "stream",
+		"min", "avg", "p50", "p90", "p99", "p99.9", "max", "jitter");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->lat.count == 0) {
+			fprintf(f, "  %-12s %10s\n", x->name, "-");
+			continue;
+		}
+		fprintf(f, "  %-12s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+			x->name, x->lat.min / 1e3, x->lat.avg / 1e3, x->lat.p50 / 1e3,
+			x->lat.p90 / 1e3, x->lat.p99 / 1e3, x->lat.p999 / 1e3, x->lat.max / 1e3,
+			x->lat.jitter / 1e3);
+	}
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (*rate_note(x, note, sizeof(note)))
+			fprintf(f, "  note: %s: %s\n", x->name, note);
+		if (x->rx.excess)
+			fprintf(f, "  note: %s: %" PRIu64 " more distinct frames than sent: the "
+				   "duplicate window (64) was exceeded\n",
+				x->name, x->rx.excess);
+		if (x->flows_split)
+			fprintf(f, "  note: %s: %" PRIu64 " flows arrived on several receive queues\n",
+				x->name, x->flows_split);
+	}
+	for (p = 0; p < r->n_ports; p++) {
+		const struct fws_port_result *x = &r->ports[p];
+		int n = 0;
+
+		fprintf(f, "  port %-8s", x->name);
+#define SHOW(name, desc)                                                                           \
+	if (x->rx.name && strcmp(#name, "rx_frames") != 0 && strcmp(#name, "test_frames") != 0)    \
+		n += fprintf(f, " %s=%" PRIu64, #name, x->rx.name);
+		FWS_RX_COUNTERS(SHOW)
+#undef SHOW
+#define SHOW(name, desc)                                                                           \
+	if (x->tx.name && strcmp(#name, "tx_frames") != 0 && strcmp(#name, "tx_bytes") != 0)      \
+		n += fprintf(f, " %s=%" PRIu64, #name, x->tx.name);
+		FWS_TX_COUNTERS(SHOW)
+#undef SHOW
+		fprintf(f, " nic: rx=%" PRIu64 " tx=%" PRIu64 " missed=%" PRIu64 " errors=%" PRIu64
+			   "/%" PRIu64 "\n",
+			x->nic_ipackets, x->nic_opackets, x->nic_imissed, x->nic_ierrors,
+			x->nic_oerrors);
+		(void)n;
+	}
+}
+
+void
+fws_report_text(FILE *f, const struct fws_run *run)
+{
+	char t0[32];
+	unsigned int i;
+
+	iso_time(run->started, t0, sizeof(t0));
+	fprintf(f, "fwstress %s (%s), started %s, status: %s%s\n", FWS_VERSION, rte_version(), t0,
+		run->status, run->partial ? " (partial report)" : "");
+	if (run->error[0])
+		fprintf(f, "error: %s\n", run->error);
+	if (run->cfg->dut_name[0])
+		fprintf(f, "DUT: %s%s%s\n", run->cfg->dut_name,
+			run->cfg->dut_firmware[0] ? ", firmware " : "", run->cfg->dut_firmware);
+	for (i = 0; i < run->n_ports; i++) {
+		const struct fws_port_result *p = &run->ports[i];
+
+		fprintf(f, "port %-8s %-24s driver %-12s %s link %s", p->name, p->device, p->driver,
+			p->mac, p->link_up ? "up" : "DOWN");
+		if (p->link_speed_mbps)
+			fprintf(f, " %u Mbit/s", p->link_speed_mbps);
+		fprintf(f, ", checksums %s\n", p->hw_cksum ? "offloaded" : "in software");
+	}
+	fprintf(f, "rates: L1 counts 20 bytes of preamble and inter-frame gap per frame; frame "
+		   "sizes include the FCS\n");
+	for (i = 0; i < run->n_results; i++)
+		text_trial(f, &run->results[i], i);
+}
+
+static json_t *
+lat_json(const struct fws_stream_result *x)
+{
+	json_t *o, *h;
+	unsigned int i;
+
+	o = json_pack("{s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "count",
+		      (json_int_t)x->lat.count, "min", (json_int_t)x->lat.min, "avg", x->lat.avg,
+		      "max", (json_int_t)x->lat.max, "p50", (json_int_t)x->lat.p50, "p90",
+		      (json_int_t)x->lat.p90, "p99", (json_int_t)x->lat.p99, "p99_9",
+		      (json_int_t)x->lat.p999, "jitter", x->lat.jitter);
+	h = json_array();
+	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
+		if (x->hist->b[i])
+			json_array_append_new(h, json_pack("[I, I, I]",
+							   (json_int_t)fws_hist_bucket_lo(i),
+							   (json_int_t)fws_hist_bucket_width(i),
+							   (json_int_t)x->hist->b[i]));
+	json_object_set_new(o, "histogram", h);
+	return o;
+}
+
+static json_t *
+stream_json(const struct fws_stream_result *x)
+{
+	char note[256];
+	json_t *o;
+
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", x->name, "direction", x->direction,
+		      "tx_port", x->tx_port, "rx_port", x->rx_port, "flows", (json_int_t)x->flows);
+	json_object_set_new(o, "requested_pps", x->req_pps > 0 ? json_real(x->req_pps)
+							       : json_null());
+	json_object_set_new(o, "requested", json_string(x->unlimited ? "line" : "rate"));
+	json_object_set_new(
+		o, "offered",
+		json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "frames",
+			  (json_int_t)x->rx.tx, "bytes", (json_int_t)x->tx_bytes, "duration_s",
+			  x->duration, "pps", x->tx_pps, "l1_bps", x->tx_l1_bps, "l2_bps",
+			  x->tx_l2_bps, "refused", (json_int_t)x->tx_refused, "pool_empty",
+			  (json_int_t)x->alloc_fail));
+	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
+	json_object_set_new(
+		o, "received",
+		json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "frames", (json_int_t)x->rx.rx,
+			  "distinct", (json_int_t)x->rx.unique, "bytes", (json_int_t)x->rx.bytes,
+			  "pps", x->rx_pps, "l1_bps", x->rx_l1_bps, "l2_bps", x->rx_l2_bps));
+	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
+	json_object_set_new(o, "loss_pct", json_real(x->loss_pct));
+	json_object_set_new(o, "reordered", json_integer((json_int_t)x->rx.reordered));
+	json_object_set_new(o, "duplicated", json_integer((json_int_t)x->rx.dup));
+	json_object_set_new(o, "late", json_integer((json_int_t)x->rx.late));
+	json_object_set_new(o, "excess", json_integer((json_int_t)x->rx.excess));
+	json_object_set_new(o, "flows_seen", json_integer((json_int_t)x->rx.flows_seen));
+	json_object_set_new(o, "flows_lossy", json_integer((json_int_t)x->rx.flows_lossy));
+	json_object_set_new(o, "flows_split", json_integer((json_int_t)x->flows_split));
+	json_object_set_new(o, "latency_ns", lat_json(x));
+	if (*rate_note(x, note, sizeof(note)))
+		json_object_set_new(o, "note", json_string(note));
+	return o;
+}
+
+static json_t *
+port_result_json(const struct fws_port_result *x)
+{
+	json_t *o = json_pack("{s:s}", "name", x->name), *c;
+
+	c = json_object();
+#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)x->rx.name));
+	FWS_RX_COUNTERS(KEY)
+#undef KEY
+	json_object_set_new(o, "rx", c);
+	c = json_object();
+#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)x->tx.name));
+	FWS_TX_COUNTERS(KEY)
+#undef KEY
+	json_object_set_new(o, "tx", c);
+	json_object_set_new(o, "nic",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ipackets",
+				      (json_int_t)x->nic_ipackets, "opackets",
+				      (json_int_t)x->nic_opackets, "ibytes",
+				      (json_int_t)x->nic_ibytes, "obytes", (json_int_t)x->nic_obytes,
+				      "imissed", (json_int_t)x->nic_imissed, "ierrors",
+				      (json_int_t)x->nic_ierrors, "oerrors",
+				      (json_int_t)x->nic_oerrors, "rx_nombuf",
+				      (json_int_t)x->nic_rx_nombuf));
+	return o;
+}
+
+json_t *
+fws_report_json(const struct fws_run *run)
+{
+	json_t *root, *a, *tr;
+	char t0[32], t1[32], cookie[16];
+	unsigned int i, s;
+
+	iso_time(run->started, t0, sizeof(t0));
+	iso_time(run->finished, t1, sizeof(t1));
+	root = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
+			 FWS_REPORT_SCHEMA, "tool", "name", "fwstress", "version", FWS_VERSION,
+			 "dpdk", rte_version(), "started", t0, "finished", t1, "status",
+			 run->status, "partial", run->partial);
+	if (run->error[0])
+		json_object_set_new(root, "error", json_string(run->error));
+	json_object_set_new(root, "hugepage_bytes_peak",
+			    json_integer((json_int_t)run->hugepage_peak));
+	json_object_set_new(root, "config", fws_config_to_json(run->cfg));
+	a = json_array();
+	for (i = 0; i < run->n_ports; i++) {
+		const struct fws_port_result *p = &run->ports[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name",
+						   p->name, "device", p->device, "driver",
+						   p->driver, "mac", p->mac, "link_up", p->link_up,
+						   "link_speed_mbps", (json_int_t)p->link_speed_mbps,
+						   "checksum_offload", p->hw_cksum));
+	}
+	json_object_set_new(root, "ports", a);
+	a = json_array();
+	for (i = 0; i < run->n_results; i++) {
+		const struct fws_result *r = &run->results[i];
+		json_t *st = json_array(), *pt = json_array();
+
+		iso_time(r->started, t0, sizeof(t0));
+		snprintf(cookie, sizeof(cookie), "%08x", r->cookie);
+		tr = json_pack("{s:s, s:s, s:f, s:s, s:s, s:b, s:f, s:f}", "frame_size",
+			       r->size.name, "rfc6985", r->rfc6985, "avg_frame", r->avg_frame,
+			       "cookie", cookie, "started", t0, "partial", r->partial, "warmup_s",
+			       r->warmup, "drain_s", r->drain);
+		for (s = 0; s < r->n_streams; s++)
+			json_array_append_new(st, stream_json(&r->streams[s]));
+		for (s = 0; s < r->n_ports; s++)
+			json_array_append_new(pt, port_result_json(&r->ports[s]));
+		json_object_set_new(tr, "streams", st);
+		json_object_set_new(tr, "ports", pt);
+		json_array_append_new(a, tr);
+	}
+	json_object_set_new(root, "trials", a);
+	return root;
+}
+
+/* Write through a temporary file in the same directory, then rename over path. */
+static int
+write_atomic(const char *path, int (*emit)(FILE *f, const struct fws_run *run),
+	     const struct fws_run *run)
+{
+	char tmp[4096];
+	FILE *f;
+	int rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "w");
+	if (f == NULL)
+		return -errno;
+	rc = emit(f, run);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		rc = rc ? rc : -errno;
+	if (fclose(f) != 0)
+		rc = rc ? rc : -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+	return rc;
+}
+
+static int
+emit_json(FILE *f, const struct fws_run *run)
+{
+	json_t *j = fws_report_json(run);
+	int rc;
+
+	if (j == NULL)
+		return -ENOMEM;
+	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : -EIO;
+	fputc('\n', f);
+	json_decref(j);
+	return rc;
+}
+
+static int
+emit_text(FILE *f, const struct fws_run *run)
+{
+	fws_report_text(f, run);
+	return ferror(f) ? -EIO : 0;
+}
+
+int
+fws_report_write_json(const char *path, const struct fws_run *run)
+{
+	return write_atomic(path, emit_json, run);
+}
+
+int
+fws_report_write_text(const char *path, const struct fws_run *run)
+{
+	return write_atomic(path, emit_text, run);
+}
+
+void
+fws_report_progress(FILE *f, const struct fws_progress *p)
+{
+	double loss = p->tx_frames > p->rx_frames && p->tx_frames
+			      ? (double)(p->tx_frames - p->rx_frames) * 100.0 / (double)p->tx_frames
+			      : 0;
+
+	fprintf(f, "[%6.1f/%.1f s] %-7s TX %9.4f Mpps %8.3f Gbit/s | RX %9.4f Mpps %8.3f Gbit/s | "
+		   "in flight or lost %.3f %%\n",
+		p->elapsed, p->total, p->phase, p->tx_pps / 1e6, p->tx_bps / 1e9, p->rx_pps / 1e6,
+		p->rx_bps / 1e9, loss);
+}

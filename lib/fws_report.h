@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reports: a run's results as a text table for people and as JSON for machines. The JSON
+ * carries a schema version, the tool and DPDK versions, the normalised config, the ports and
+ * every trial. Files are written atomically (temporary file, then rename).
+ */
+#ifndef FWS_REPORT_H
+#define FWS_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "fws_config.h"
+#include "fws_trial.h"
+
+#define FWS_REPORT_SCHEMA "fwstress-report/1"
+#define FWS_VERSION "0.1.0"
+
+struct json_t;
+
+/** A whole run as the report sees it. */
+struct fws_run {
+	const struct fws_cfg *cfg;
+	time_t started, finished;
+	const char *status; /**< "completed", "interrupted" or "error" */
+	char error[512];    /**< when status is "error" */
+	bool partial;
+	unsigned int n_ports;
+	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
+	unsigned int n_results;
+	struct fws_result *results; /**< one per frame-size mix run so far */
+	uint64_t hugepage_peak;
+};
+
+/** Text report (the table a person reads). */
+void fws_report_text(FILE *f, const struct fws_run *run);
+
+/** JSON report. */
+struct json_t *fws_report_json(const struct fws_run *run);
+
+/** Write text or JSON to path atomically. Returns 0 or -errno. */
+int fws_report_write_json(const char *path, const struct fws_run *run);
+int fws_report_write_text(const char *path, const struct fws_run *run);
+
+/** One progress line (stderr while running). */
+void fws_report_progress(FILE *f, const struct fws_progress *p);
+
+#endif /* FWS_REPORT_H */

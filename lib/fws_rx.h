@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Receive side of one lcore: polls its queues, finds and verifies signatures and accounts
+ * every test frame in its flow (fws_rxstat) and its stream's latency histogram (fws_hist).
+ * Everything here has one writer, the owning lcore; the main lcore reads it after the
+ * trial, except the live totals it reads for the progress line.
+ */
+#ifndef FWS_RX_H
+#define FWS_RX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "fws_config.h"
+#include "fws_counters.h"
+#include "fws_hist.h"
+#include "fws_rxstat.h"
+
+#define FWS_RX_BURST 64
+#define FWS_RX_MAX_QUEUES (FWS_CFG_MAX_PORTS * 4)
+#define FWS_RX_OLD_COOKIES 16
+
+/** A stream as one receive lcore sees it. */
+struct fws_rx_stream {
+	struct fws_rxflow *flows; /**< this lcore's table, nb_flows entries */
+	uint32_t nb_flows;
+	uint8_t rx_port;            /**< config index of the port it must arrive on */
+	struct fws_hist *hist;      /**< latency, ns */
+	uint64_t jitter16;          /**< RFC 3550 interarrival jitter x 16, ns */
+	uint64_t last_lat;
+	bool have_last;
+};
+
+struct fws_rx_queue {
+	uint16_t port_id, queue;
+	uint8_t port_idx; /**< config index */
+};
+
+struct fws_rx_lcore {
+	unsigned int nb_queues;
+	struct fws_rx_queue queues[FWS_RX_MAX_QUEUES];
+	unsigned int nb_streams;
+	struct fws_rx_stream streams[FWS_CFG_MAX_STREAMS];
+	uint32_t cookie;      /**< the measured phase's */
+	uint32_t warm_cookie; /**< the warm-up's */
+	unsigned int nb_old;
+	uint32_t old[FWS_RX_OLD_COOKIES]; /**< earlier trials' cookies, newest first */
+	uint64_t ns_mult;                 /**< ns per timestamp unit, 32.32 fixed point */
+	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
+	uint64_t live_frames; /**< test frames so far, for the progress line */
+	uint64_t live_bytes;
+} __rte_cache_aligned;
+
+/** Clear counters and tables for a new trial. */
+void fws_rx_reset(struct fws_rx_lcore *c);
+
+/** Remember the finished trial's cookies so late frames are told apart as stale. */
+void fws_rx_retire_cookies(struct fws_rx_lcore *c);
+
+/** Poll one queue once. Returns frames received. */
+unsigned int fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q);
+
+/** Account one frame (the body of fws_rx_poll; exposed for tests and fixtures). */
+void fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_t len,
+		  uint32_t wire_len, uint64_t now);
+
+#endif /* FWS_RX_H */

@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_random.h>
+
+#include "fws_compat.h"
+#include "fws_flow.h"
+#include "fws_port.h"
+#include "fws_rx.h"
+#include "fws_trial.h"
+#include "fws_tx.h"
+
+#define FWS_LOGTYPE fws_logtype_trial
+#include "fws_log.h"
+RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
+
+#define MAX_TASKS (FWS_CFG_MAX_STREAMS * FWS_CFG_MAX_LCORES)
+#define TX_POOL_MBUFS 16383
+
+enum phase {
+	PH_IDLE = 0,
+	PH_WARMUP,
+	PH_MEASURE,
+	PH_STOP,
+	PH_QUIT,
+};
+
+struct worker {
+	unsigned int lcore;
+	unsigned int n_tx;
+	struct fws_tx_task *tx[FWS_CFG_MAX_STREAMS];
+	struct fws_rx_lcore *rx;
+	struct fws_trial *t;
+	uint32_t tx_stopped;
+} __rte_cache_aligned;
+
+struct fws_trial {
+	const struct fws_cfg *cfg;
+	uint64_t hz;
+	uint16_t max_frame;
+	struct fws_port_info port[FWS_CFG_MAX_PORTS];
+	unsigned int n_workers;
+	struct worker *workers;
+	unsigned int n_tasks;
+	struct fws_tx_task *tasks;
+	struct fws_pkt_flow *txflows[FWS_CFG_MAX_STREAMS];
+	unsigned int n_rx;
+	struct fws_rx_lcore *rx[FWS_CFG_MAX_LCORES];
+	uint32_t phase;
+	uint32_t cookie, warm_cookie;
+};
+
+static uint64_t hugepage_peak;
+
+static void
+sample_hugepages(void)
+{
+	struct rte_malloc_socket_stats st;
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++) {
+		int sock = rte_socket_id_by_idx(i);
+
+		if (sock >= 0 && rte_malloc_get_socket_stats(sock, &st) == 0)
+			total += st.heap_totalsz_bytes;
+	}
+	if (total > hugepage_peak)
+		hugepage_peak = total;
+}
+
+uint64_t
+fws_trial_hugepage_peak(void)
+{
+	sample_hugepages();
+	return hugepage_peak;
+}
+
+static int
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct fws_trial *t = w->t;
+	uint32_t seen = __atomic_load_n(&t->phase, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	for (;;) {
+		uint32_t ph = __atomic_load_n(&t->phase, __ATOMIC_ACQUIRE);
+		uint64_t now = rte_rdtsc();
+
+		if (unlikely(ph != seen)) {
+			if (ph == PH_MEASURE && seen == PH_WARMUP)
+				for (i = 0; i < w->n_tx; i++)
+					fws_tx_task_start(w->tx[i], t->cookie, now, t->hz);
+			if (ph >= PH_STOP && seen <= PH_MEASURE) {
+				for (i = 0; i < w->n_tx; i++)
+					w->tx[i]->t_stop = now;
+				__atomic_store_n(&w->tx_stopped, 1, __ATOMIC_RELEASE);
+			}
+			seen = ph;
+			if (ph == PH_QUIT)
+				break;
+		}
+		if (ph <= PH_MEASURE)
+			for (i = 0; i < w->n_tx; i++)
+				fws_tx_burst(w->tx[i], now, ph == PH_MEASURE);
+		if (w->rx)
+			for (i = 0; i < w->rx->nb_queues; i++)
+				fws_rx_poll(w->rx, &w->rx->queues[i]);
+	}
+	return 0;
+}
+
+static bool
+lcore_usable(unsigned int lcore)
+{
+	return lcore < RTE_MAX_LCORE && rte_lcore_is_enabled(lcore) &&
+	       lcore != rte_get_main_lcore();
+}
+
+/* Decide TX and RX lcores: from the config, or all workers (one worker does both). */
+static int
+plan_lcores(const struct fws_cfg *cfg, unsigned int *tx, unsigned int *n_tx, unsigned int *rx,
+	    unsigned int *n_rx, char *err, unsigned int errlen)
+{
+	unsigned int all[FWS_CFG_MAX_LCORES], n = 0, i, lc;
+
+	if (cfg->n_tx_lcores) {
+		for (i = 0; i < cfg->n_tx_lcores; i++)
+			if (!lcore_usable(cfg->tx_lcores[i]))
+				goto bad_tx;
+		for (i = 0; i < cfg->n_rx_lcores; i++)
+			if (!lcore_usable(cfg->rx_lcores[i]))
+				goto bad_rx;
+		memcpy(tx, cfg->tx_lcores, cfg->n_tx_lcores * sizeof(*tx));
+		memcpy(rx, cfg->rx_lcores, cfg->n_rx_lcores * sizeof(*rx));
+		*n_tx = cfg->n_tx_lcores;
+		*n_rx = cfg->n_rx_lcores;
+		return 0;
+	}
+	RTE_LCORE_FOREACH_WORKER(lc)
+	{
+		if (n < FWS_CFG_MAX_LCORES)
+			all[n++] = lc;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "setup: no worker lcore: give EAL at least two lcores "
+				      "(e.g. -l 0-1), the main lcore only controls");
+		return -EINVAL;
+	}
+	if (n == 1) {
+		tx[0] = rx[0] = all[0];
+		*n_tx = *n_rx = 1;
+		return 0;
+	}
+	*n_tx = (n + 1) / 2;
+	*n_rx = n - *n_tx;
+	memcpy(tx, all, *n_tx * sizeof(*tx));
+	memcpy(rx, all + *n_tx, *n_rx * sizeof(*rx));
+	return 0;
+bad_tx:
+	snprintf(err, errlen, "config: lcores.tx: lcore %u is not a worker lcore of this EAL "
+			      "(enabled with -l, and not the main lcore %u)",
+		 cfg->tx_lcores[i], rte_get_main_lcore());
+	return -EINVAL;
+bad_rx:
+	snprintf(err, errlen, "config: lcores.rx: lcore %u is not a worker lcore of this EAL "
+			      "(enabled with -l, and not the main lcore %u)",
+		 cfg->rx_lcores[i], rte_get_main_lcore());
+	return -EINVAL;
+}
+
+static struct worker *
+worker_of(struct fws_trial *t, unsigned int lcore)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_workers; i++)
+		if (t->workers[i].lcore == lcore)
+			return &t->workers[i];
+	t->workers[t->n_workers].lcore = lcore;
+	t->workers[t->n_workers].t = t;
+	return &t->workers[t->n_workers++];
+}
+
+static int
+build_flows(struct fws_trial *t, unsigned int s, char *err, unsigned int errlen)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	int socket = t->port[cs->tx_port].socket;
+	struct fws_flow_tuple tup;
+	uint32_t i;
+
+	t->txflows[s] = rte_zmalloc_socket("fws_txflows", sizeof(struct fws_pkt_flow) *
+								  cs->flows.count,
+					   RTE_CACHE_LINE_SIZE, socket);
+	if (t->txflows[s] == NULL) {
+		snprintf(err, errlen, "setup: stream %s: no hugepage memory for %u flows", cs->name,
+			 cs->flows.count);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cs->flows.count; i++) {
+		if (fws_flow_tuple(&cs->flows, i, &tup) < 0) {
+			snprintf(err, errlen, "setup: stream %s: flow %u has no tuple", cs->name, i);
+			return -EINVAL;
+		}
+		fws_pkt_flow_init(&t->txflows[s][i], &tup, i);
+	}
+	return 0;
+}
+
+struct fws_trial *
+fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
+{
+	unsigned int tx_lc[FWS_CFG_MAX_LCORES], rx_lc[FWS_CFG_MAX_LCORES], n_tx, n_rx;
+	uint16_t nb_txq[FWS_CFG_MAX_PORTS] = {0};
+	uint16_t queue_of[FWS_CFG_MAX_LCORES][FWS_CFG_MAX_PORTS];
+	unsigned int tasks_on[FWS_CFG_MAX_LCORES][FWS_CFG_MAX_PORTS] = {{0}};
+	struct fws_trial *t;
+	unsigned int i, s, k, p;
+	int rc;
+
+	t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		goto nomem;
+	t->cfg = cfg;
+	t->hz = rte_get_tsc_hz();
+	t->workers = calloc(FWS_CFG_MAX_LCORES * 2, sizeof(*t->workers));
+	t->tasks = rte_zmalloc("fws_tasks", sizeof(*t->tasks) * MAX_TASKS, RTE_CACHE_LINE_SIZE);
+	if (t->workers == NULL || t->tasks == NULL)
+		goto nomem;
+	rc = plan_lcores(cfg, tx_lc, &n_tx, rx_lc, &n_rx, err, errlen);
+	if (rc < 0)
+		goto fail_rc;
+	for (i = 0; i < cfg->n_sizes; i++)
+		t->max_frame = RTE_MAX(t->max_frame, fws_size_max(&cfg->sizes[i]));
+
+	/* Transmit queues: one per (TX lcore, port it sends on). */
+	for (k = 0; k < n_tx; k++) {
+		for (s = 0; s < cfg->n_streams; s++) {
+			p = cfg->streams[s].tx_port;
+			if (cfg->streams[s].flows.count * (uint64_t)k / n_tx ==
+			    cfg->streams[s].flows.count * (uint64_t)(k + 1) / n_tx)
+				continue; /* no flows for this lcore */
+			if (tasks_on[k][p]++ == 0)
+				queue_of[k][p] = nb_txq[p]++;
+		}
+	}
+
+	/* Ports. */
+	for (p = 0; p < cfg->n_ports; p++) {
+		struct fws_port_req req = {
+			.nb_rxq = (uint16_t)n_rx,
+			.nb_txq = RTE_MAX(nb_txq[p], (uint16_t)1),
+			.rx_desc = cfg->ports[p].rx_desc,
+			.tx_desc = cfg->ports[p].tx_desc,
+			.max_frame = t->max_frame,
+			.rx_pool_extra = n_rx * FWS_RX_BURST * 2,
+		};
+
+		rc = fws_port_resolve(cfg->ports[p].device, err, errlen);
+		if (rc < 0)
+			goto fail_rc;
+		for (i = 0; i < p; i++) {
+			if (t->port[i].port_id == rc) {
+				snprintf(err, errlen, "config: ports[%u].device: \"%s\" is the same "
+						      "DPDK port as ports[%u]",
+					 p, cfg->ports[p].device, i);
+				rc = -EINVAL;
+				goto fail_rc;
+			}
+		}
+		rc = fws_port_setup((uint16_t)rc, &req, &t->port[p], err, errlen);
+		if (rc < 0)
+			goto fail_rc;
+	}
+
+	/* Flow tables and transmit tasks: each TX lcore takes a contiguous share of flows. */
+	for (s = 0; s < cfg->n_streams; s++) {
+		const struct fws_cfg_stream *cs = &cfg->streams[s];
+		struct fws_pkt_hdr hdr = {.stream = (uint8_t)s, .ttl = 64};
+		const struct fws_cfg_port *tp = &cfg->ports[cs->tx_port];
+
+		rc = build_flows(t, s, err, errlen);
+		if (rc < 0)
+			goto fail_rc;
+		hdr.src = tp->mac_set ? tp->mac : t->port[cs->tx_port].mac;
+		hdr.dst = tp->next_hop_set ? tp->next_hop_mac : t->port[cs->rx_port].mac;
+		for (k = 0; k < n_tx; k++) {
+			uint32_t lo = (uint32_t)(cs->flows.count * (uint64_t)k / n_tx);
+			uint32_t hi = (uint32_t)(cs->flows.count * (uint64_t)(k + 1) / n_tx);
+			struct fws_tx_task *task;
+			struct worker *w;
+			char name[RTE_MEMPOOL_NAMESIZE];
+
+			if (lo == hi)
+				continue;
+			task = &t->tasks[t->n_tasks++];
+			task->flows = &t->txflows[s][lo];
+			task->nb_flows = hi - lo;
+			task->port_id = t->port[cs->tx_port].port_id;
+			task->port_idx = cs->tx_port;
+			task->queue = queue_of[k][cs->tx_port];
+			task->burst = cfg->burst;
+			task->hw_cksum = t->port[cs->tx_port].hw_cksum;
+			snprintf(name, sizeof(name), "fws_tx_%u_%u", s, tx_lc[k]);
+			rc = fws_tx_task_init(task, name, TX_POOL_MBUFS, t->max_frame,
+					      t->port[cs->tx_port].socket, &hdr);
+			if (rc < 0) {
+				snprintf(err, errlen, "setup: stream %s: cannot create a transmit "
+						      "pool of %u mbufs: %s (hugepages reserved?)",
+					 cs->name, TX_POOL_MBUFS, rte_strerror(-rc));
+				goto fail_rc;
+			}
+			w = worker_of(t, tx_lc[k]);
+			w->tx[w->n_tx++] = task;
+		}
+	}
+
+	/* Receive lcores: each polls one queue of every port, and has its own flow tables. */
+	for (k = 0; k < n_rx; k++) {
+		struct fws_rx_lcore *c;
+		struct worker *w;
+
+		c = rte_zmalloc("fws_rx", sizeof(*c), RTE_CACHE_LINE_SIZE);
+		if (c == NULL)
+			goto nomem_rte;
+		t->rx[t->n_rx++] = c;
+		for (p = 0; p < cfg->n_ports; p++) {
+			c->queues[c->nb_queues].port_id = t->port[p].port_id;
+			c->queues[c->nb_queues].queue = (uint16_t)k;
+			c->queues[c->nb_queues].port_idx = (uint8_t)p;
+			c->nb_queues++;
+		}
+		c->nb_streams = cfg->n_streams;
+		for (s = 0; s < cfg->n_streams; s++) {
+			struct fws_rx_stream *st = &c->streams[s];
+			int socket = t->port[cfg->streams[s].rx_port].socket;
+
+			st->nb_flows = cfg->streams[s].flows.count;
+			st->rx_port = cfg->streams[s].rx_port;
+			st->flows = rte_zmalloc_socket("fws_rxflows",
+						       sizeof(*st->flows) * st->nb_flows,
+						       RTE_CACHE_LINE_SIZE, socket);
+			st->hist = rte_zmalloc_socket("fws_hist", sizeof(*st->hist),
+						      RTE_CACHE_LINE_SIZE, socket);
+			if (st->flows == NULL || st->hist == NULL)
+				goto nomem_rte;
+		}
+		c->ns_mult = (uint64_t)(1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz *
+					4294967296.0);
+		w = worker_of(t, rx_lc[k]);
+		w->rx = c;
+	}
+	sample_hugepages();
+	return t;
+
+nomem_rte:
+	snprintf(err, errlen, "setup: out of hugepage memory for the flow tables (%u streams); "
+			      "reserve more hugepages or use fewer flows",
+		 cfg->n_streams);
+	rc = -ENOMEM;
+	goto fail_rc;
+nomem:
+	snprintf(err, errlen, "setup: out of memory");
+	rc = -ENOMEM;
+fail_rc:
+	fws_trial_destroy(t);
+	errno = -rc;
+	return NULL;
+}
+
+static uint32_t
+new_cookie(const struct fws_trial *t)
+{
+	uint32_t c;
+
+	do {
+		c = (uint32_t)rte_rand();
+	} while (c == 0 || c == t->cookie || c == t->warm_cookie);
+	return c;
+}
+
+static void
+sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+static void
+live_totals(const struct fws_trial *t, uint64_t *txf, uint64_t *txb, uint64_t *rxf,
+	    uint64_t *rxb, bool warm)
+{
+	unsigned int i;
+
+	*txf = *txb = *rxf = *rxb = 0;
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_counters *c = &t->tasks[i].cnt;
+
+		*txf += __atomic_load_n(warm ? &c->warmup_tx : &c->tx_frames,
+					__ATOMIC_RELAXED);
+		*txb += __atomic_load_n(&c->tx_bytes, __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < t->n_rx; i++) {
+		*rxf += __atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);
+		*rxb += __atomic_load_n(&t->rx[i]->live_bytes, __ATOMIC_RELAXED);
+	}
+}
+
+static void
+summarize_latency(struct fws_stream_result *sr, double jitter)
+{
+	const struct fws_hist *h = sr->hist;
+
+	sr->lat.count = h->count;
+	sr->lat.min = h->count ? h->min : 0;
+	sr->lat.max = h->max;
+	sr->lat.avg = fws_hist_mean(h);
+	sr->lat.p50 = fws_hist_quantile(h, 0.50);
+	sr->lat.p90 = fws_hist_quantile(h, 0.90);
+	sr->lat.p99 = fws_hist_quantile(h, 0.99);
+	sr->lat.p999 = fws_hist_quantile(h, 0.999);
+	sr->lat.jitter = jitter;
+}
+
+static void
+collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
+	       struct fws_stream_result *sr)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	uint64_t t_first = UINT64_MAX, t_stop = 0, jitter_w = 0;
+	double jitter_sum = 0, avg_frame;
+	uint32_t f;
+	unsigned int i, k;
+
+	strlcpy(sr->name, cs->name, sizeof(sr->name));
+	strlcpy(sr->direction, cs->direction, sizeof(sr->direction));
+	strlcpy(sr->tx_port, t->cfg->ports[cs->tx_port].name, sizeof(sr->tx_port));
+	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
+	sr->flows = cs->flows.count;
+	sr->req_pps = req_pps[s];
+	sr->unlimited = cs->rate.kind == FWS_RATE_LINE;
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_task *task = &t->tasks[i];
+
+		if (task->stream != s)
+			continue;
+		sr->tx_bytes += task->cnt.tx_bytes;
+		sr->tx_refused += task->cnt.tx_refused;
+		sr->alloc_fail += task->cnt.alloc_fail;
+		sr->tx_frames += task->cnt.tx_frames;
+		t_first = RTE_MIN(t_first, task->t_first);
+		t_stop = RTE_MAX(t_stop, task->t_stop);
+	}
+	sr->duration = t_stop > t_first ? (double)(t_stop - t_first) / (double)t->hz : 0;
+	for (f = 0; f < cs->flows.count; f++) {
+		struct fws_rxflow merged = t->rx[0]->streams[s].flows[f];
+		unsigned int seen_on = merged.rx != 0;
+
+		for (k = 1; k < t->n_rx; k++) {
+			const struct fws_rxflow *o = &t->rx[k]->streams[s].flows[f];
+
+			seen_on += o->rx != 0;
+			fws_rxstat_merge(&merged, o);
+		}
+		sr->flows_split += seen_on > 1;
+		fws_rxstat_add(&sr->rx, &merged, t->txflows[s][f].seq);
+	}
+	if (sr->rx.tx != sr->tx_frames)
+		FWS_LOG(ERR, "stream %s: per-flow sequence counts (%" PRIu64
+			     ") disagree with the transmit counter (%" PRIu64 ")",
+			cs->name, sr->rx.tx, sr->tx_frames);
+	sr->hist = calloc(1, sizeof(*sr->hist));
+	if (sr->hist) {
+		fws_hist_reset(sr->hist);
+		for (k = 0; k < t->n_rx; k++) {
+			const struct fws_rx_stream *st = &t->rx[k]->streams[s];
+
+			fws_hist_merge(sr->hist, st->hist);
+			jitter_sum += (double)st->jitter16 / 16.0 * (double)st->hist->count;
+			jitter_w += st->hist->count;
+		}
+		summarize_latency(sr, jitter_w ? jitter_sum / (double)jitter_w : 0);
+	}
+	avg_frame = sr->tx_frames ? (double)sr->tx_bytes / (double)sr->tx_frames : 0;
+	if (sr->duration > 0) {
+		sr->tx_pps = (double)sr->tx_frames / sr->duration;
+		sr->rx_pps = (double)sr->rx.unique / sr->duration;
+		sr->tx_l2_bps = (double)sr->tx_bytes * 8 / sr->duration;
+		sr->tx_l1_bps = sr->tx_l2_bps + sr->tx_pps * FWS_RATE_L1_OVERHEAD * 8;
+		/* Received bytes count distinct frames only: a duplicate is not throughput. */
+		sr->rx_l2_bps = sr->rx.unique ? (double)sr->rx.bytes * 8 / sr->duration *
+							(double)sr->rx.unique / (double)sr->rx.rx
+					      : 0;
+		sr->rx_l1_bps = sr->rx_l2_bps + sr->rx_pps * FWS_RATE_L1_OVERHEAD * 8;
+	}
+	(void)avg_frame;
+	sr->loss_pct = sr->rx.tx ? (double)sr->rx.lost * 100.0 / (double)sr->rx.tx : 0;
+	sr->generator_limited = (sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) ||
+				sr->alloc_fail > 0;
+}
+
+static void
+collect_ports(struct fws_trial *t, const struct rte_eth_stats *before, struct fws_result *res)
+{
+	unsigned int p, i;
+
+	res->n_ports = fws_trial_ports(t, res->ports);
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		struct fws_port_result *pr = &res->ports[p];
+		struct rte_eth_stats now;
+
+		for (i = 0; i < t->n_rx; i++) {
+#define ADD(name, desc) pr->rx.name += t->rx[i]->port[p].name;
+			FWS_RX_COUNTERS(ADD)
+#undef ADD
+		}
+		for (i = 0; i < t->n_tasks; i++) {
+			if (t->tasks[i].port_idx != p)
+				continue;
+#define ADD(name, desc) pr->tx.name += t->tasks[i].cnt.name;
+			FWS_TX_COUNTERS(ADD)
+#undef ADD
+		}
+		if (rte_eth_stats_get(t->port[p].port_id, &now) == 0) {
+			pr->nic_ipackets = now.ipackets - before[p].ipackets;
+			pr->nic_opackets = now.opackets - before[p].opackets;
+			pr->nic_ibytes = now.ibytes - before[p].ibytes;
+			pr->nic_obytes = now.obytes - before[p].obytes;
+			pr->nic_imissed = now.imissed - before[p].imissed;
+			pr->nic_ierrors = now.ierrors - before[p].ierrors;
+			pr->nic_oerrors = now.oerrors - before[p].oerrors;
+			pr->nic_rx_nombuf = now.rx_nombuf - before[p].rx_nombuf;
+		}
+	}
+}
+
+unsigned int
+fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out)
+{
+	unsigned int p;
+
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		memset(&out[p], 0, sizeof(out[p]));
+		strlcpy(out[p].name, t->cfg->ports[p].name, sizeof(out[p].name));
+		strlcpy(out[p].device, t->cfg->ports[p].device, sizeof(out[p].device));
+		strlcpy(out[p].driver, t->port[p].driver, sizeof(out[p].driver));
+		rte_ether_format_addr(out[p].mac, sizeof(out[p].mac), &t->port[p].mac);
+		out[p].link_speed_mbps = t->port[p].link_speed_mbps;
+		out[p].link_up = t->port[p].link_up;
+		out[p].hw_cksum = t->port[p].hw_cksum;
+	}
+	return t->cfg->n_ports;
+}
+
+static bool
+stopped(const struct fws_trial_opts *o, int level)
+{
+	return o && o->stop && *o->stop >= level;
+}
+
+int
+fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+	      struct fws_result *res, char *err, unsigned int errlen)
+{
+	const struct fws_cfg *cfg = t->cfg;
+	const struct fws_size_mix *mix = &cfg->sizes[size_idx];
+	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
+	double req_pps[FWS_CFG_MAX_STREAMS], avg = fws_size_avg(mix);
+	uint64_t now, start, warm_end, meas_end = 0, stop_at, drain_end, next_progress;
+	uint64_t last_tx = 0, last_rx = 0, last_txb = 0, last_rxb = 0, last_t;
+	uint32_t first;
+	unsigned int s, i;
+	bool measuring = false, interrupted = false;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->size_idx = size_idx;
+	res->size = *mix;
+	res->avg_frame = avg;
+	fws_size_rfc6985(mix, res->rfc6985, sizeof(res->rfc6985));
+	res->warmup = cfg->warmup;
+	res->drain = cfg->drain;
+	res->started = time(NULL);
+
+	/* Rates: each stream's, split over its tasks by their share of its flows. */
+	for (s = 0; s < cfg->n_streams; s++) {
+		const struct fws_cfg_stream *cs = &cfg->streams[s];
+		uint64_t link_bps = (uint64_t)t->port[cs->tx_port].link_speed_mbps * 1000000ull;
+
+		req_pps[s] = fws_rate_pps(&cs->rate, link_bps, avg);
+		if (req_pps[s] < 0) {
+			snprintf(err, errlen, "config: stream %s: a rate in %% of the link needs the "
+					      "link speed of port %s, which the driver does not report",
+				 cs->name, cfg->ports[cs->tx_port].name);
+			return -EINVAL;
+		}
+	}
+	t->cookie = new_cookie(t);
+	t->warm_cookie = new_cookie(t);
+	res->cookie = t->cookie;
+	for (i = 0; i < t->n_tasks; i++) {
+		struct fws_tx_task *task = &t->tasks[i];
+		const struct fws_cfg_stream *cs = &cfg->streams[task->stream];
+
+		rc = fws_tx_task_sizes(task, mix);
+		if (rc < 0) {
+			snprintf(err, errlen, "setup: frame size mix %s does not fit the buffers",
+				 mix->name);
+			return rc;
+		}
+		memset(&task->cnt, 0, sizeof(task->cnt));
+		task->pps = cs->rate.kind == FWS_RATE_LINE
+				    ? 0
+				    : req_pps[task->stream] * task->nb_flows / cs->flows.count;
+	}
+	for (i = 0; i < t->n_rx; i++) {
+		fws_rx_reset(t->rx[i]);
+		t->rx[i]->cookie = t->cookie;
+		t->rx[i]->warm_cookie = t->warm_cookie;
+	}
+	for (i = 0; i < t->n_workers; i++)
+		t->workers[i].tx_stopped = 0;
+	for (i = 0; i < cfg->n_ports; i++)
+		if (rte_eth_stats_get(t->port[i].port_id, &before[i]) != 0)
+			memset(&before[i], 0, sizeof(before[i]));
+
+	first = cfg->warmup > 0 ? PH_WARMUP : PH_MEASURE;
+	start = rte_rdtsc();
+	for (i = 0; i < t->n_tasks; i++)
+		fws_tx_task_start(&t->tasks[i], first == PH_WARMUP ? t->warm_cookie : t->cookie,
+				  start, t->hz);
+	__atomic_store_n(&t->phase, first, __ATOMIC_RELEASE);
+	for (i = 0; i < t->n_workers; i++) {
+		rc = rte_eal_remote_launch(worker_main, &t->workers[i], t->workers[i].lcore);
+		if (rc != 0) {
+			__atomic_store_n(&t->phase, PH_QUIT, __ATOMIC_RELEASE);
+			rte_eal_mp_wait_lcore();
+			snprintf(err, errlen, "setup: cannot launch lcore %u: %s",
+				 t->workers[i].lcore, strerror(-rc));
+			return rc;
+		}
+	}
+	warm_end = start + (uint64_t)(cfg->warmup * (double)t->hz);
+	if (first == PH_MEASURE) {
+		measuring = true;
+		meas_end = start + (uint64_t)(cfg->duration * (double)t->hz);
+	}
+	next_progress = start + t->hz;
+	last_t = start;
+	for (;;) {
+		if (stopped(o, 1)) {
+			interrupted = true;
+			break;
+		}
+		sleep_ms(5);
+		now = rte_rdtsc();
+		if (!measuring && now >= warm_end) {
+			__atomic_store_n(&t->phase, PH_MEASURE, __ATOMIC_RELEASE);
+			measuring = true;
+			meas_end = now + (uint64_t)(cfg->duration * (double)t->hz);
+			last_tx = last_rx = last_txb = last_rxb = 0;
+			for (i = 0; i < t->n_rx; i++)
+				last_rx += __atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);
+		}
+		if (measuring && now >= meas_end)
+			break;
+		if (o && o->progress && now >= next_progress) {
+			struct fws_progress p = {.phase = measuring ? "measure" : "warm-up"};
+			double dt = (double)(now - last_t) / (double)t->hz;
+
+			live_totals(t, &p.tx_frames, &p.tx_bytes, &p.rx_frames, &p.rx_bytes,
+				    !measuring);
+			p.elapsed = (double)(now - start) / (double)t->hz;
+			p.total = cfg->warmup + cfg->duration;
+			p.tx_pps = (double)(p.tx_frames - RTE_MIN(last_tx, p.tx_frames)) / dt;
+			p.rx_pps = (double)(p.rx_frames - RTE_MIN(last_rx, p.rx_frames)) / dt;
+			p.tx_bps = (double)(p.tx_bytes - RTE_MIN(last_txb, p.tx_bytes)) * 8 / dt;
+			p.rx_bps = (double)(p.rx_bytes - RTE_MIN(last_rxb, p.rx_bytes)) * 8 / dt;
+			last_tx = p.tx_frames;
+			last_rx = p.rx_frames;
+			last_txb = p.tx_bytes;
+			last_rxb = p.rx_bytes;
+			last_t = now;
+			o->progress(o->progress_arg, &p);
+			next_progress = now + t->hz;
+		}
+		sample_hugepages();
+	}
+
+	/* Stop transmitting, wait until every transmitter has seen it, then drain. */
+	__atomic_store_n(&t->phase, PH_STOP, __ATOMIC_RELEASE);
+	for (i = 0; i < t->n_workers; i++)
+		while (!__atomic_load_n(&t->workers[i].tx_stopped, __ATOMIC_ACQUIRE))
+			rte_pause();
+	stop_at = rte_rdtsc();
+	drain_end = stop_at + (uint64_t)(cfg->drain * (double)t->hz);
+	while (rte_rdtsc() < drain_end && !stopped(o, 2))
+		sleep_ms(5);
+	__atomic_store_n(&t->phase, PH_QUIT, __ATOMIC_RELEASE);
+	rte_eal_mp_wait_lcore();
+	__atomic_store_n(&t->phase, PH_IDLE, __ATOMIC_RELEASE);
+
+	res->partial = interrupted || !measuring;
+	if (!measuring) /* Stopped in warm-up: nothing was measured, the sequence counts are
+			   warm-up frames. */
+		for (s = 0; s < cfg->n_streams; s++)
+			for (i = 0; i < cfg->streams[s].flows.count; i++)
+				t->txflows[s][i].seq = 0;
+	res->n_streams = cfg->n_streams;
+	for (s = 0; s < cfg->n_streams; s++)
+		collect_stream(t, s, req_pps, &res->streams[s]);
+	collect_ports(t, before, res);
+	for (i = 0; i < t->n_rx; i++)
+		fws_rx_retire_cookies(t->rx[i]);
+	sample_hugepages();
+	return 0;
+}
+
+void
+fws_result_free(struct fws_result *res)
+{
+	unsigned int s;
+
+	for (s = 0; s < res->n_streams; s++) {
+		free(res->streams[s].hist);
+		res->streams[s].hist = NULL;
+	}
+}
+
+void
+fws_trial_destroy(struct fws_trial *t)
+{
+	unsigned int i, s;
+
+	if (t == NULL)
+		return;
+	if (t->tasks) {
+		for (i = 0; i < t->n_tasks; i++)
+			fws_tx_task_free(&t->tasks[i]);
+		rte_free(t->tasks);
+	}
+	for (i = 0; i < t->n_rx; i++) {
+		for (s = 0; s < t->rx[i]->nb_streams; s++) {
+			rte_free(t->rx[i]->streams[s].flows);
+			rte_free(t->rx[i]->streams[s].hist);
+		}
+		rte_free(t->rx[i]);
+	}
+	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++)
+		rte_free(t->txflows[s]);
+	if (t->cfg)
+		for (i = 0; i < t->cfg->n_ports; i++)
+			if (t->port[i].rx_pool)
+				fws_port_close(&t->port[i]);
+	free(t->workers);
+	free(t);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Trials. fws_trial_create sets up ports, lcore roles, pools and flow tables for a config
+ * (EAL must be up); fws_trial_run runs one trial per frame-size mix through the phases
+ * warm-up -> measure -> stop TX -> drain -> final counts and fills a struct fws_result.
+ */
+#ifndef FWS_TRIAL_H
+#define FWS_TRIAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "fws_config.h"
+#include "fws_counters.h"
+#include "fws_hist.h"
+#include "fws_rxstat.h"
+#include "fws_size.h"
+
+struct fws_trial;
+
+/** Latency summary of a stream, ns. */
+struct fws_lat {
+	uint64_t count, min, max, p50, p90, p99, p999;
+	double avg;
+	double jitter; /**< RFC 3550 interarrival jitter */
+};
+
+struct fws_stream_result {
+	char name[FWS_CFG_NAME_LEN];
+	char direction[FWS_CFG_NAME_LEN];
+	char tx_port[FWS_CFG_NAME_LEN], rx_port[FWS_CFG_NAME_LEN];
+	uint32_t flows;
+	double duration;  /**< measured transmit time, s */
+	double req_pps;   /**< requested; 0 = as fast as possible */
+	bool unlimited;
+	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail;
+	double tx_pps, tx_l1_bps, tx_l2_bps;
+	double rx_pps, rx_l1_bps, rx_l2_bps;
+	double loss_pct;
+	bool generator_limited;
+	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
+	struct fws_rxstat_sum rx;
+	struct fws_lat lat;
+	struct fws_hist *hist; /**< owned by the result */
+};
+
+struct fws_port_result {
+	char name[FWS_CFG_NAME_LEN];
+	char device[FWS_CFG_PATH_LEN];
+	char driver[64];
+	char mac[24];
+	uint32_t link_speed_mbps;
+	bool link_up;
+	bool hw_cksum;
+	struct fws_rx_counters rx;
+	struct fws_tx_counters tx;
+	/* The NIC's own counters over the trial (rte_eth_stats). */
+	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
+		nic_oerrors, nic_rx_nombuf;
+};
+
+struct fws_result {
+	unsigned int size_idx;
+	struct fws_size_mix size;
+	char rfc6985[320];
+	double avg_frame;
+	uint32_t cookie;
+	time_t started;
+	double warmup, drain;
+	bool partial; /**< interrupted: counts are what was measured until then */
+	unsigned int n_streams;
+	struct fws_stream_result streams[FWS_CFG_MAX_STREAMS];
+	unsigned int n_ports;
+	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
+};
+
+/** What the progress callback sees once per second. */
+struct fws_progress {
+	const char *phase;
+	double elapsed, total;
+	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes; /**< since the phase began */
+	double tx_pps, rx_pps, tx_bps, rx_bps;              /**< over the last second, L2 */
+};
+
+/** Options of a trial run. */
+struct fws_trial_opts {
+	volatile int *stop; /**< set (by a signal handler) to end the trial early, partial */
+	void (*progress)(void *arg, const struct fws_progress *p);
+	void *progress_arg;
+};
+
+/** Set up everything a config needs. NULL with errno and a message in err on failure. */
+struct fws_trial *fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen);
+
+/**
+ * Run the trial of frame-size mix size_idx. Returns 0 (res->partial tells whether it was
+ * cut short) or -errno with a message in err.
+ */
+int fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+		  struct fws_result *res, char *err, unsigned int errlen);
+
+/** Free the histograms a result owns. */
+void fws_result_free(struct fws_result *res);
+
+/** Largest hugepage memory (bytes) DPDK's heaps held so far in this process. */
+uint64_t fws_trial_hugepage_peak(void);
+
+/** Port facts for the report header. */
+unsigned int fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out);
+
+void fws_trial_destroy(struct fws_trial *t);
+
+#endif /* FWS_TRIAL_H */

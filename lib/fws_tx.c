@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "fws_tx.h"
+
+struct tmpl_arg {
+	const uint8_t *tmpl;
+	uint32_t room;
+	bool hw_cksum;
+};
+
+static void
+fill_mbuf(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	const struct tmpl_arg *a = arg;
+	struct rte_mbuf *m = obj;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), a->tmpl, a->room);
+	if (a->hw_cksum) {
+		/* Constant per stream; rte_pktmbuf_free does not clear them. */
+		m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_UDP_CKSUM;
+		m->l2_len = RTE_ETHER_HDR_LEN;
+		m->l3_len = sizeof(struct rte_ipv4_hdr);
+	}
+}
+
+int
+fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mbufs,
+		 uint16_t max_frame, int socket, const struct fws_pkt_hdr *hdr)
+{
+	uint32_t room = RTE_MAX((uint32_t)max_frame, 2048u);
+	struct tmpl_arg a;
+
+	t->tmpl = rte_zmalloc_socket("fws_tmpl", room, RTE_CACHE_LINE_SIZE, socket);
+	if (t->tmpl == NULL)
+		return -ENOMEM;
+	t->tmpl_room = room;
+	fws_pkt_template(t->tmpl, room, hdr);
+	t->w0 = fws_sig_word0(hdr->stream);
+	t->stream = hdr->stream;
+	t->pool = rte_mempool_lookup(pool_name);
+	if (t->pool == NULL)
+		t->pool = rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0,
+						  (uint16_t)(room + RTE_PKTMBUF_HEADROOM), socket);
+	if (t->pool == NULL)
+		return -rte_errno;
+	a.tmpl = t->tmpl;
+	a.room = room;
+	a.hw_cksum = t->hw_cksum;
+	rte_mempool_obj_iter(t->pool, fill_mbuf, &a);
+	return 0;
+}
+
+int
+fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix)
+{
+	uint16_t seq[FWS_SIZE_MAX_SEQ];
+	int n, i;
+
+	n = fws_size_sequence(mix, seq, FWS_SIZE_MAX_SEQ);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (seq[i] > t->tmpl_room + FWS_PKT_FCS)
+			return -EINVAL;
+		fws_pkt_size_init(&t->pattern[i], t->tmpl, seq[i]);
+	}
+	t->pat_len = (uint16_t)n;
+	t->pat_cur = 0;
+	return 0;
+}
+
+void
+fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz)
+{
+	uint32_t i;
+
+	t->cookie = cookie;
+	for (i = 0; i < t->nb_flows; i++)
+		t->flows[i].seq = 0;
+	t->cur_flow = 0;
+	t->pat_cur = 0;
+	fws_pacer_init(&t->pacer, t->pps, hz, now);
+	t->t_first = now;
+	t->t_stop = now;
+}
+
+unsigned int
+fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
+{
+	struct rte_mbuf *m[FWS_TX_MAX_BURST];
+	uint32_t n, i, sent, f = t->cur_flow, ts, ts_sum;
+	uint16_t pi = t->pat_cur;
+	uint64_t bytes = 0;
+
+	n = fws_pacer_due(&t->pacer, now, t->burst);
+	if (n == 0)
+		return 0;
+	if (unlikely(rte_mempool_get_bulk(t->pool, (void **)m, n) != 0)) {
+		t->cnt.alloc_fail++;
+		return 0;
+	}
+	ts = (uint32_t)(now >> FWS_SIG_TS_SHIFT);
+	ts_sum = fws_pkt_halves(ts);
+	for (i = 0; i < n; i++) {
+		const struct fws_pkt_size *sz = &t->pattern[pi];
+		struct fws_pkt_flow *fl = &t->flows[f];
+
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(m[i + 1], void *));
+		m[i]->data_len = sz->data_len;
+		m[i]->pkt_len = sz->data_len;
+		fws_pkt_fill(rte_pktmbuf_mtod(m[i], uint8_t *), sz, fl, t->w0, t->cookie,
+			     (uint32_t)fl->seq, ts, ts_sum, t->hw_cksum);
+		fl->seq++;
+		bytes += sz->frame;
+		if (unlikely(++f == t->nb_flows))
+			f = 0;
+		if (unlikely(++pi == t->pat_len))
+			pi = 0;
+	}
+	sent = rte_eth_tx_burst(t->port_id, t->queue, m, (uint16_t)n);
+	if (unlikely(sent < n)) {
+		uint32_t k;
+
+		/* Walk back over the refused tail: they are the newest frames of their flows. */
+		for (k = n; k > sent; k--) {
+			f = f ? f - 1 : t->nb_flows - 1;
+			pi = pi ? pi - 1 : (uint16_t)(t->pat_len - 1);
+			t->flows[f].seq--;
+			bytes -= t->pattern[pi].frame;
+		}
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+		t->cnt.tx_refused += n - sent;
+	}
+	t->cur_flow = f;
+	t->pat_cur = pi;
+	fws_pacer_sent(&t->pacer, sent);
+	if (measured) {
+		__atomic_store_n(&t->cnt.tx_frames, t->cnt.tx_frames + sent, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->cnt.tx_bytes, t->cnt.tx_bytes + bytes, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent,
+				 __ATOMIC_RELAXED);
+	}
+	return sent;
+}
+
+void
+fws_tx_task_free(struct fws_tx_task *t)
+{
+	rte_mempool_free(t->pool);
+	t->pool = NULL;
+	rte_free(t->tmpl);
+	t->tmpl = NULL;
+}

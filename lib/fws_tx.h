@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Transmit task: one stream's share of flows on one TX lcore and queue. Its mbufs come from
+ * a pool of its own whose buffers hold the stream's template, so a burst writes only the
+ * varying fields. Sequence numbers have one writer: the task owns its flow range.
+ */
+#ifndef FWS_TX_H
+#define FWS_TX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "fws_counters.h"
+#include "fws_pkt.h"
+#include "fws_rate.h"
+#include "fws_size.h"
+
+#define FWS_TX_MAX_BURST 512
+
+struct rte_mempool;
+
+struct fws_tx_task {
+	/* Read in the burst loop. */
+	struct rte_mempool *pool;
+	struct fws_pkt_flow *flows;
+	uint32_t nb_flows;
+	uint32_t cur_flow;
+	uint16_t port_id, queue;
+	uint16_t burst;
+	uint16_t pat_len, pat_cur;
+	uint32_t w0;
+	uint32_t cookie;
+	bool hw_cksum;
+	uint8_t stream;
+	uint8_t port_idx;
+	struct fws_pacer pacer;
+	/* Written by the owning lcore, read by the main lcore. */
+	struct fws_tx_counters cnt;
+	uint64_t t_first, t_stop; /**< TSC at the start and end of the measured phase */
+	/* Set up by the main lcore. */
+	double pps; /**< this task's share of the stream's rate; 0 = unlimited */
+	uint8_t *tmpl;
+	uint32_t tmpl_room;
+	struct fws_pkt_size pattern[FWS_SIZE_MAX_SEQ];
+} __rte_cache_aligned;
+
+/**
+ * Create the task's pool (n mbufs, each filled with the template of hdr) on socket.
+ * Returns 0 or -errno.
+ */
+int fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mbufs,
+		     uint16_t max_frame, int socket, const struct fws_pkt_hdr *hdr);
+
+/** Load a size mix into the task (once per trial, before the lcores start). */
+int fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix);
+
+/** Start a phase: cookie, sequence numbers from 0, pacing from now. */
+void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz);
+
+/**
+ * Build and send one burst if the pacer allows. Frames the queue refuses are freed and their
+ * sequence numbers taken back, so the receive side never sees a gap that was not sent.
+ * Returns the frames sent. measured selects the counter (tx_frames or warmup_frames).
+ */
+unsigned int fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured);
+
+void fws_tx_task_free(struct fws_tx_task *t);
+
+#endif /* FWS_TX_H */

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fws_config.h"
+#include "unit.h"
+
+#define PORTS "\"ports\": [{\"name\": \"lan\", \"device\": \"net_ring0\"}, " \
+	      "{\"name\": \"wan\", \"device\": \"net_ring1\"}]"
+
+/* Each bad config and the exact message it must give. */
+static const struct {
+	const char *json;
+	const char *error;
+} bad[] = {
+	{"[1]", "config: (top): the config must be a JSON object, got an array (line 1)"},
+	{"{", "config: line 1: string or '}' expected near end of file"},
+	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
+	{"{\"duration\": 5}", "config: (top): a config needs \"ports\" (line 1)"},
+	{"{\"ports\": []}", "config: ports: expected a list of 1 to 8 ports (line 1)"},
+	{"{\"ports\": [{\"device\": \"x\"}]}", "config: ports[0]: a port needs a \"name\" (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\"}]}",
+	 "config: ports[0]: port \"lan\" needs a \"device\" (PCI address or vdev) (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": 5}]}",
+	 "config: ports[0].device: expected a string, got an integer (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"speed\": 1}]}",
+	 "config: ports[0].speed: unknown key (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\"}, {\"name\": \"lan\", \"device\": "
+	 "\"b\"}]}",
+	 "config: ports[1].name: port name \"lan\" is used twice (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\"}, {\"name\": \"wan\", \"device\": "
+	 "\"a\"}]}",
+	 "config: ports[1].device: device \"a\" is used by ports[0] too (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"mac\": \"02:00:00:00:00\"}]}",
+	 "config: ports[0].mac: \"02:00:00:00:00\" is not a MAC address (xx:xx:xx:xx:xx:xx) "
+	 "(line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"ipv4\": \"198.18.0.256\"}]}",
+	 "config: ports[0].ipv4: \"198.18.0.256\" is not an IPv4 address (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"rx_descriptors\": 10}]}",
+	 "config: ports[0].rx_descriptors: 10 is outside 64-32768 (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\"}]}",
+	 "config: direction: direction \"upload\" needs ports named \"lan\" and \"wan\""},
+	{"{" PORTS ", \"direction\": \"sideways\"}",
+	 "config: direction: \"sideways\" is not a direction (upload, download, bidir) (line 1)"},
+	{"{" PORTS ",\n\"flows\": {\"src_port\": \"70000-80000\"}}",
+	 "config: flows.src_port: range \"70000-80000\" is outside 0-65535 (line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"dst_port\": \"9-1\"}}",
+	 "config: flows.dst_port: range \"9-1\" ends before it starts (line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"src_ip\": \"198.18.0.1-198.18.0\"}}",
+	 "config: flows.src_ip: \"198.18.0.1-198.18.0\" is not an IPv4 range (a.b.c.d-e.f.g.h) "
+	 "(line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"dst_ip\": \"10.0.0.0/4\"}}",
+	 "config: flows.dst_ip: prefix \"10.0.0.0/4\" is wider than /8 (line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"count\": 0}}",
+	 "config: flows.count: 0 is outside 1-16777216 (line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"count\": 100, \"src_ip\": \"198.18.0.1\", \"dst_ip\": "
+	 "\"198.19.0.1\", \"src_port\": \"1-10\", \"dst_port\": 5}}",
+	 "config: flows.count: 100 flows do not fit the address and port ranges, which hold 10 "
+	 "(line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"count\": 1.5}}",
+	 "config: flows.count: expected an integer, got a number (line 2)"},
+	{"{" PORTS ",\n\"frame_size\": 60}",
+	 "config: frame_size: 60 is below the 64-byte minimum for Ethernet/IPv4/UDP with the "
+	 "18-byte signature (line 2)"},
+	{"{" PORTS ",\n\"frame_size\": [64, 9999]}",
+	 "config: frame_size[1]: 9999 is above the 9216-byte maximum (line 2)"},
+	{"{" PORTS ",\n\"frame_size\": \"jumbo\"}",
+	 "config: frame_size: \"jumbo\" is not a frame size (a number, \"imix\" or a mix) (line 2)"},
+	{"{" PORTS ",\n\"frame_size\": {\"mix\": [[64, 0]]}}",
+	 "config: frame_size.mix[0][1]: 0 is outside 1-255 (line 2)"},
+	{"{" PORTS ",\n\"frame_size\": {\"mix\": [[63, 1]]}}",
+	 "config: frame_size.mix[0][0]: 63 is below the 64-byte minimum for Ethernet/IPv4/UDP with "
+	 "the 18-byte signature (line 2)"},
+	{"{" PORTS ",\n\"rate\": 50}",
+	 "config: rate: 50 has no unit: write \"line\", \"50%\", \"1Mpps\" or \"900Mbit\" (line 2)"},
+	{"{" PORTS ",\n\"rate\": \"150%\"}",
+	 "config: rate: \"150%\" is not a rate (\"line\", \"1-100%\", \"1.5Mpps\", \"800kpps\", "
+	 "\"9.5Gbit\", \"100Mbit\") (line 2)"},
+	{"{" PORTS ",\n\"rate_layer\": \"l3\"}",
+	 "config: rate_layer: \"l3\" is not a layer (l1 counts preamble and IFG, l2 does not) "
+	 "(line 2)"},
+	{"{" PORTS ",\n\"duration\": 0}", "config: duration: 0 s is outside 0.01-86400 s (line 2)"},
+	{"{" PORTS ",\n\"drain\": \"2s\"}",
+	 "config: drain: expected a number of seconds, got a string (line 2)"},
+	{"{" PORTS ",\n\"burst\": 1000}", "config: burst: 1000 is outside 1-512 (line 2)"},
+	{"{" PORTS ",\n\"lcores\": {\"tx\": [1]}}",
+	 "config: lcores: give both \"tx\" and \"rx\" lcore lists, or neither (line 2)"},
+	{"{" PORTS ",\n\"lcores\": {\"tx\": [1, 1], \"rx\": [2]}}",
+	 "config: lcores.tx[1]: lcore 1 is listed twice (line 2)"},
+	{"{" PORTS ",\n\"direction\": \"upload\", \"streams\": []}",
+	 "config: direction: give \"direction\" or \"streams\", not both (line 2)"},
+	{"{" PORTS ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": \"lan\", \"rx_port\": "
+	 "\"dmz\"}]}",
+	 "config: streams[0].rx_port: no port is named \"dmz\" (line 2)"},
+	{"{" PORTS ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": \"lan\", \"rx_port\": "
+	 "\"wan\"},\n{\"name\": \"s\", \"tx_port\": \"wan\", \"rx_port\": \"lan\"}]}",
+	 "config: streams[1].name: stream name \"s\" is used twice (line 3)"},
+	{"{" PORTS ",\n\"eal\": [\"-l\", 1]}", "config: eal[1]: expected a string, got an integer "
+					      "(line 2)"},
+	{"{" PORTS ",\n\"output\": {\"json\": 1}}",
+	 "config: output.json: expected a string, got an integer (line 2)"},
+	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
+	 "config: line 1: duplicate object key near '\"duration\"'"},
+};
+
+START_TEST(test_config_rejects)
+{
+	char err[512];
+	struct fws_cfg *cfg;
+
+	errno = 0;
+	cfg = fws_config_parse(bad[_i].json, strlen(bad[_i].json), err, sizeof(err));
+	ck_assert_msg(cfg == NULL, "case %d was accepted", _i);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(err, bad[_i].error);
+}
+END_TEST
+
+START_TEST(test_config_defaults)
+{
+	const char *js = "{" PORTS "}";
+	char err[512];
+	struct fws_cfg *cfg = fws_config_parse(js, strlen(js), err, sizeof(err));
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->n_streams, 1);
+	ck_assert_str_eq(cfg->streams[0].name, "upload");
+	ck_assert_uint_eq(cfg->streams[0].tx_port, 0);
+	ck_assert_uint_eq(cfg->streams[0].rx_port, 1);
+	ck_assert_uint_eq(cfg->streams[0].flows.count, 1024);
+	ck_assert_uint_eq(cfg->streams[0].flows.src_ip_lo, 0xc6120100);
+	ck_assert_int_eq(cfg->streams[0].rate.kind, FWS_RATE_LINE);
+	ck_assert_double_eq(cfg->duration, 10);
+	ck_assert_double_eq(cfg->warmup, 1);
+	ck_assert_double_eq(cfg->drain, 2);
+	ck_assert_uint_eq(cfg->burst, 32);
+	ck_assert_uint_eq(cfg->n_sizes, 1);
+	ck_assert_uint_eq(cfg->sizes[0].size[0], 64);
+	ck_assert_str_eq(cfg->json_out, "fwstress-report.json");
+	ck_assert_uint_eq(cfg->ports[0].rx_desc, 1024);
+	fws_config_free(cfg);
+}
+END_TEST
+
+START_TEST(test_config_bidir_and_mix)
+{
+	const char *js = "{" PORTS ", \"direction\": \"bidir\", \"rate\": \"25%\", "
+			 "\"rate_layer\": \"l2\", \"frame_size\": [64, \"imix\", {\"name\": \"m\", "
+			 "\"mix\": [[64, 3], [1518, 1]]}], \"flows\": {\"src_ip\": "
+			 "\"198.18.0.0/24\", \"src_port\": \"1000-1001\"}}";
+	char err[512];
+	struct fws_cfg *cfg = fws_config_parse(js, strlen(js), err, sizeof(err));
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->n_streams, 2);
+	ck_assert_str_eq(cfg->streams[1].name, "download");
+	ck_assert_uint_eq(cfg->streams[1].tx_port, 1);
+	/* Download is the reverse of upload: its sources are upload's destinations. */
+	ck_assert_uint_eq(cfg->streams[1].flows.src_ip_lo, cfg->streams[0].flows.dst_ip_lo);
+	ck_assert_uint_eq(cfg->streams[1].flows.dst_port_lo, 1000);
+	ck_assert_uint_eq(cfg->streams[0].flows.src_ip_hi, 0xc61200ff);
+	ck_assert_uint_eq(cfg->streams[0].flows.count, 512); /* capacity 256 x 2 < 1024 */
+	ck_assert_int_eq(cfg->streams[0].rate.kind, FWS_RATE_PERCENT);
+	ck_assert_int_eq(cfg->streams[0].rate.layer, FWS_RATE_L2);
+	ck_assert_uint_eq(cfg->n_sizes, 3);
+	ck_assert_str_eq(cfg->sizes[1].name, "imix");
+	ck_assert_uint_eq(cfg->sizes[2].weight[0], 3);
+	fws_config_free(cfg);
+}
+END_TEST
+
+/* validate's output parses back to the same config. */
+START_TEST(test_config_normalised_roundtrip)
+{
+	char err[512];
+	struct fws_cfg *a, *b;
+	json_t *ja, *jb;
+	char *sa, *sb;
+
+	a = fws_config_parse(fws_config_default, strlen(fws_config_default), err, sizeof(err));
+	ck_assert_msg(a != NULL, "%s", err);
+	ja = fws_config_to_json(a);
+	sa = json_dumps(ja, JSON_SORT_KEYS);
+	b = fws_config_parse(sa, strlen(sa), err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	jb = fws_config_to_json(b);
+	sb = json_dumps(jb, JSON_SORT_KEYS);
+	ck_assert_str_eq(sa, sb);
+	ck_assert_uint_eq(b->n_streams, 2);
+	free(sa);
+	free(sb);
+	json_decref(ja);
+	json_decref(jb);
+	fws_config_free(a);
+	fws_config_free(b);
+}
+END_TEST
+
+static Suite *
+suite_config(void)
+{
+	Suite *s = suite_create("config");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
+	tcase_add_test(tc, test_config_defaults);
+	tcase_add_test(tc, test_config_bidir_and_mix);
+	tcase_add_test(tc, test_config_normalised_roundtrip);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_config)

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <math.h>
+
+#include "fws_rate.h"
+#include "unit.h"
+
+/* Published maximum frame rates (RFC 2544 appendix, 10 Mbit/s x scale): fps at 10 Gbit/s. */
+static const struct {
+	double frame;
+	uint64_t fps10g;
+} table[] = {
+	{64, 14880952}, {128, 8445945}, {256, 4528985}, {512, 2349624},
+	{1024, 1197318}, {1280, 961538}, {1518, 812743},
+};
+
+START_TEST(test_rate_line)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		double pps = fws_rate_line_pps(10000000000ull, table[i].frame);
+
+		ck_assert_uint_eq((uint64_t)floor(pps), table[i].fps10g);
+		ck_assert_double_eq_tol(fws_rate_bps(pps, table[i].frame, FWS_RATE_L1), 1e10, 1);
+	}
+	/* 1 Gbit/s, 64 bytes: 1,488,095 fps. */
+	ck_assert_uint_eq((uint64_t)fws_rate_line_pps(1000000000ull, 64), 1488095);
+}
+END_TEST
+
+START_TEST(test_rate_parse)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		enum fws_rate_kind kind;
+		double value;
+	} cases[] = {
+		{"line", 0, FWS_RATE_LINE, 100},     {"50%", 0, FWS_RATE_PERCENT, 50},
+		{"0.5%", 0, FWS_RATE_PERCENT, 0.5},  {"100%", 0, FWS_RATE_PERCENT, 100},
+		{"101%", -22, 0, 0},                  {"1.5Mpps", 0, FWS_RATE_PPS, 1.5e6},
+		{"800kpps", 0, FWS_RATE_PPS, 8e5},   {"1000pps", 0, FWS_RATE_PPS, 1000},
+		{"9.5Gbit", 0, FWS_RATE_BPS, 9.5e9}, {"100 Mbit/s", 0, FWS_RATE_BPS, 1e8},
+		{"64kbps", 0, FWS_RATE_BPS, 64e3},   {"0Mpps", -22, 0, 0},
+		{"-5%", -22, 0, 0},                   {"fast", -22, 0, 0},
+		{"10", -22, 0, 0},                    {"10 furlongs", -22, 0, 0},
+		{"nan%", -22, 0, 0},                  {"", -22, 0, 0},
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fws_rate r = {0};
+		int rc = fws_rate_parse(cases[i].s, &r);
+
+		ck_assert_msg(rc == cases[i].rc, "\"%s\": rc %d", cases[i].s, rc);
+		if (rc == 0) {
+			ck_assert_int_eq(r.kind, cases[i].kind);
+			ck_assert_double_eq_tol(r.value, cases[i].value, 1e-6);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_rate_pps)
+{
+	struct fws_rate r = {.kind = FWS_RATE_PERCENT, .value = 50, .layer = FWS_RATE_L1};
+
+	ck_assert_double_eq_tol(fws_rate_pps(&r, 10000000000ull, 64), 14880952.38 / 2, 0.01);
+	ck_assert_double_lt(fws_rate_pps(&r, 0, 64), 0); /* needs a link speed */
+	r.kind = FWS_RATE_BPS;
+	r.value = 1e9;
+	ck_assert_double_eq_tol(fws_rate_pps(&r, 0, 64), 1e9 / (84 * 8), 1e-6);
+	r.layer = FWS_RATE_L2;
+	ck_assert_double_eq_tol(fws_rate_pps(&r, 0, 64), 1e9 / (64 * 8), 1e-6);
+	r.kind = FWS_RATE_LINE;
+	ck_assert_double_eq(fws_rate_pps(&r, 0, 64), 0); /* unknown speed: unlimited */
+}
+END_TEST
+
+START_TEST(test_rate_pacer)
+{
+	struct fws_pacer p;
+	uint64_t hz = 2000000000ull, now, total = 0;
+
+	/* 1 Mpps on a 2 GHz clock: 2000 cycles a frame. */
+	fws_pacer_init(&p, 1e6, hz, 1000);
+	ck_assert_uint_eq(fws_pacer_due(&p, 1000, 32), 0);
+	ck_assert_uint_eq(fws_pacer_due(&p, 1000 + 2000 * 10, 32), 10);
+	ck_assert_uint_eq(fws_pacer_due(&p, 1000 + 2000 * 100, 32), 32);
+	for (now = 1000; now < 1000 + hz; now += 7919) {
+		uint32_t n = fws_pacer_due(&p, now, 32);
+
+		fws_pacer_sent(&p, n);
+		total += n;
+	}
+	/* One second: 1,000,000 frames, give or take the last step. */
+	ck_assert_uint_le(total, 1000000);
+	ck_assert_uint_ge(total, 999990);
+	fws_pacer_init(&p, 0, hz, 0);
+	ck_assert_uint_eq(fws_pacer_due(&p, 5, 32), 32);
+}
+END_TEST
+
+static Suite *
+suite_rate(void)
+{
+	Suite *s = suite_create("rate");
+	TCase *tc = tcase_create("math");
+
+	tcase_add_test(tc, test_rate_line);
+	tcase_add_test(tc, test_rate_parse);
+	tcase_add_test(tc, test_rate_pps);
+	tcase_add_test(tc, test_rate_pacer);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_rate)
