@@ -398,6 +398,16 @@ sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Wait for our own workers only: other lcores may belong to the caller. */
+static void
+wait_workers(struct fws_trial *t, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_eal_wait_lcore(t->workers[i].lcore);
+}
+
 static void
 live_totals(const struct fws_trial *t, uint64_t *txf, uint64_t *txb, uint64_t *rxf,
 	    uint64_t *rxb, bool warm)
@@ -646,7 +656,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 		rc = rte_eal_remote_launch(worker_main, &t->workers[i], t->workers[i].lcore);
 		if (rc != 0) {
 			__atomic_store_n(&t->phase, PH_QUIT, __ATOMIC_RELEASE);
-			rte_eal_mp_wait_lcore();
+			wait_workers(t, i);
 			snprintf(err, errlen, "setup: cannot launch lcore %u: %s",
 				 t->workers[i].lcore, strerror(-rc));
 			return rc;
@@ -709,7 +719,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 	while (rte_rdtsc() < drain_end && !stopped(o, 2))
 		sleep_ms(5);
 	__atomic_store_n(&t->phase, PH_QUIT, __ATOMIC_RELEASE);
-	rte_eal_mp_wait_lcore();
+	wait_workers(t, t->n_workers);
 	__atomic_store_n(&t->phase, PH_IDLE, __ATOMIC_RELEASE);
 
 	res->partial = interrupted || !measuring;

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Helpers for the integration scripts: $1 is the fwstress binary, $2 this directory.
+set -u
+FWSTRESS=$1
+HERE=$2
+WORK=$(mktemp -d /tmp/fws-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+
+ok() { PASSED=$((PASSED + 1)); echo "ok   $*"; }
+bad() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
+
+# check NAME PYTHON-EXPRESSION: evaluated with r = the JSON report.
+check() {
+	local name=$1 expr=$2 file=${3:-$WORK/report.json}
+	if python3 - "$file" "$expr" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["trials"]
+v = eval(sys.argv[2])
+if not v:
+    print("   expression:", sys.argv[2])
+sys.exit(0 if v else 1)
+PY
+	then ok "$name"; else bad "$name"; fi
+}
+
+finish() {
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Impairment fixture: a forwarder between two ring ports that drops every DROP_EVERY-th
+ * frame, holds every SWAP_EVERY-th frame back until the next frame of its flow has passed
+ * (one reordered frame each), and sends every DUP_EVERY-th frame twice. It counts what it
+ * did; the test passes when fwstress's report counts exactly the same.
+ *
+ *   fwstress lan (ringpair:ia:a) -> fixture (ia:b -> ib:b) -> fwstress wan (ringpair:ib:a)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "fws_config.h"
+#include "fws_pkt.h"
+#include "fws_port.h"
+#include "fws_sig.h"
+#include "fws_trial.h"
+
+#define DROP_EVERY 97
+#define SWAP_EVERY 50
+#define DUP_EVERY 31
+#define FLOWS 8
+
+static const char cfg_json[] =
+	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:ia:a\"},"
+	"             {\"name\": \"wan\", \"device\": \"ringpair:ib:a\"}],"
+	" \"direction\": \"upload\","
+	" \"flows\": {\"count\": 8, \"src_ip\": \"198.18.1.1-198.18.1.8\"},"
+	" \"frame_size\": [64, \"imix\"], \"rate\": \"200kpps\","
+	" \"duration\": 1.5, \"warmup\": 0, \"drain\": 0.5,"
+	" \"lcores\": {\"tx\": [1], \"rx\": [1]}, \"output\": {\"json\": \"\"}}";
+
+struct fixture {
+	uint16_t in, out;
+	volatile int quit;
+	uint64_t seen, dropped, swapped, duplicated, flushed, fwd;
+	struct rte_mbuf *held[FLOWS];
+};
+
+static int passed, failed;
+
+static void
+expect(const char *what, uint64_t got, uint64_t want)
+{
+	if (got == want) {
+		passed++;
+		printf("ok   %-40s %lu\n", what, (unsigned long)got);
+	} else {
+		failed++;
+		printf("FAIL %-40s got %lu, want %lu\n", what, (unsigned long)got,
+		       (unsigned long)want);
+	}
+}
+
+static void
+send_all(struct fixture *fx, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t done = 0;
+
+	/* The fixture is not under test: it never drops what it means to forward. */
+	while (done < n)
+		done += rte_eth_tx_burst(fx->out, 0, m + done, (uint16_t)(n - done));
+	fx->fwd += n;
+}
+
+static int
+flow_of(struct rte_mbuf *m, uint32_t *flow)
+{
+	struct fws_pkt_view v;
+	struct fws_sig s;
+
+	if (fws_pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &v) != FWS_PKT_UDP ||
+	    fws_sig_parse(v.payload, v.payload_len, 0, &s) == FWS_SIG_NONE || s.flow >= FLOWS)
+		return -1;
+	*flow = s.flow;
+	return 0;
+}
+
+static int
+fixture_main(void *arg)
+{
+	struct fixture *fx = arg;
+	struct rte_mbuf *in[32], *out[128];
+	uint64_t idle_since = rte_rdtsc(), hz = rte_get_tsc_hz();
+	uint16_t n, i, k;
+	uint32_t f;
+
+	while (!fx->quit) {
+		n = rte_eth_rx_burst(fx->in, 0, in, 32);
+		if (n == 0) {
+			/* Idle for 2 ms: release held frames (their successors never came). */
+			if (rte_rdtsc() - idle_since > hz / 500) {
+				for (f = 0; f < FLOWS; f++) {
+					if (fx->held[f]) {
+						send_all(fx, &fx->held[f], 1);
+						fx->held[f] = NULL;
+						fx->flushed++;
+					}
+				}
+			}
+			continue;
+		}
+		idle_since = rte_rdtsc();
+		k = 0;
+		for (i = 0; i < n; i++) {
+			struct rte_mbuf *m = in[i];
+			uint64_t idx = ++fx->seen;
+
+			if (flow_of(m, &f) < 0) {
+				out[k++] = m;
+				continue;
+			}
+			if (idx % DROP_EVERY == 0) {
+				rte_pktmbuf_free(m);
+				fx->dropped++;
+				continue;
+			}
+			out[k++] = m;
+			if (fx->held[f]) {
+				/* m overtakes the held frame of its flow. */
+				out[k++] = fx->held[f];
+				fx->held[f] = NULL;
+				fx->swapped++;
+				continue;
+			}
+			if (idx % SWAP_EVERY == 0) {
+				fx->held[f] = m;
+				k--;
+				continue;
+			}
+			if (idx % DUP_EVERY == 0) {
+				struct rte_mbuf *c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+
+				if (c) {
+					out[k++] = c;
+					fx->duplicated++;
+				}
+			}
+		}
+		if (k)
+			send_all(fx, out, k);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal[] = {argv[0], "--no-pci", "--in-memory", "--lcores=0@0,1@1,2@0",
+		       "--log-level=notice", NULL};
+	struct fws_port_req req = {.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024,
+				   .max_frame = 1518};
+	struct fws_port_info pin, pout;
+	struct fixture fx;
+	struct fws_cfg *cfg;
+	struct fws_trial *t;
+	struct fws_result res;
+	char err[512];
+	unsigned int size;
+	int a, b;
+
+	(void)argc;
+	if (rte_eal_init(5, eal) < 0) {
+		fprintf(stderr, "EAL init failed (hugepages reserved? run tools/setup)\n");
+		return 1;
+	}
+	cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
+	if (cfg == NULL) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	/* fwstress's ports first (side a), then the fixture's ends of the same rings. */
+	t = fws_trial_create(cfg, err, sizeof(err));
+	if (t == NULL) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	a = fws_port_resolve("ringpair:ia:b", err, sizeof(err));
+	b = fws_port_resolve("ringpair:ib:b", err, sizeof(err));
+	if (a < 0 || b < 0 || fws_port_setup((uint16_t)a, &req, &pin, err, sizeof(err)) < 0 ||
+	    fws_port_setup((uint16_t)b, &req, &pout, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fixture ports: %s\n", err);
+		return 1;
+	}
+	for (size = 0; size < cfg->n_sizes; size++) {
+		const struct fws_stream_result *s;
+
+		memset(&fx, 0, sizeof(fx));
+		fx.in = (uint16_t)a;
+		fx.out = (uint16_t)b;
+		rte_eal_remote_launch(fixture_main, &fx, 2);
+		if (fws_trial_run(t, size, NULL, &res, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		fx.quit = 1;
+		rte_eal_wait_lcore(2);
+		s = &res.streams[0];
+		printf("trial %s: fixture saw %lu, dropped %lu, swapped %lu, duplicated %lu, "
+		       "released idle %lu\n",
+		       res.size.name, (unsigned long)fx.seen, (unsigned long)fx.dropped,
+		       (unsigned long)fx.swapped, (unsigned long)fx.duplicated,
+		       (unsigned long)fx.flushed);
+		expect("frames sent reached the fixture", fx.seen, s->rx.tx);
+		expect("sent > 200000 * 1.5 * 0.9", s->rx.tx > 270000, 1);
+		expect("fixture did something", fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0,
+		       1);
+		expect("lost == dropped", s->rx.lost, fx.dropped);
+		expect("reordered == swapped", s->rx.reordered, fx.swapped);
+		expect("duplicated == duplicated", s->rx.dup, fx.duplicated);
+		expect("distinct received == sent - dropped", s->rx.unique, s->rx.tx - fx.dropped);
+		expect("received incl. duplicates", s->rx.rx, fx.fwd);
+		expect("late", s->rx.late, 0);
+		expect("latency samples == received", s->lat.count, s->rx.rx);
+		expect("non-test / bad frames at wan",
+		       res.ports[1].rx.bad_signature + res.ports[1].rx.non_test +
+			       res.ports[1].rx.stale_frames,
+		       0);
+		fws_result_free(&res);
+	}
+	fws_port_close(&pin);
+	fws_port_close(&pout);
+	fws_trial_destroy(t);
+	fws_config_free(cfg);
+	rte_eal_cleanup();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

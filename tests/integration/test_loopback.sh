@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# (a) Loopback run through a crossed ring pair: every frame arrives, in order, once.
+. "$(dirname "$0")/lib.sh"
+
+"$FWSTRESS" run -q -o "$WORK/report.json" -t "$WORK/report.txt" -d 1.5 "$HERE/loopback-test.json"
+rc=$?
+[ $rc -eq 0 ] && ok "exit status 0" || bad "exit status $rc"
+check "status completed, not partial" 'r["status"] == "completed" and not r["partial"]'
+check "two trials (64 and imix)" 'len(t) == 2 and t[1]["frame_size"] == "imix"'
+for i in 0 1; do
+	for s in 0 1; do
+		S="t[$i][\"streams\"][$s]"
+		check "trial $i stream $s: sent > 0" "$S[\"offered\"][\"frames\"] > 25000"
+		check "trial $i stream $s: received == sent" \
+			"$S[\"received\"][\"distinct\"] == $S[\"offered\"][\"frames\"] == $S[\"received\"][\"frames\"]"
+		check "trial $i stream $s: no loss, reorder, dup" \
+			"$S[\"lost\"] == 0 and $S[\"reordered\"] == 0 and $S[\"duplicated\"] == 0 and $S[\"late\"] == 0"
+		check "trial $i stream $s: every flow seen" "$S[\"flows_seen\"] == $S[\"flows\"] == 256"
+		check "trial $i stream $s: a latency sample per frame" \
+			"$S[\"latency_ns\"][\"count\"] == $S[\"received\"][\"frames\"] and 0 < $S[\"latency_ns\"][\"p50\"] <= $S[\"latency_ns\"][\"max\"]"
+	done
+	# Port counters agree with the stream counts: what lan sent, wan received as test frames.
+	check "trial $i: wan test frames == upload sent" \
+		"t[$i][\"ports\"][1][\"rx\"][\"test_frames\"] == t[$i][\"streams\"][0][\"offered\"][\"frames\"]"
+	check "trial $i: NIC counters cover the test frames" \
+		"t[$i][\"ports\"][0][\"nic\"][\"opackets\"] >= t[$i][\"streams\"][0][\"offered\"][\"frames\"]"
+	check "trial $i: rate 20 kpps per stream was kept (within 2 %)" \
+		"abs(t[$i][\"streams\"][0][\"offered\"][\"pps\"] - 20000) < 400"
+done
+check "imix bytes: 7:4:1 of 64/570/1518" \
+	'abs(t[1]["streams"][0]["offered"]["bytes"] / t[1]["streams"][0]["offered"]["frames"] - 4246/12) < 1'
+check "normalised config embedded" 'r["config"]["streams"][0]["flows"]["count"] == 256'
+grep -q "Trial 2: frame size imix" "$WORK/report.txt" && ok "text report written" || bad "text report"
+finish
