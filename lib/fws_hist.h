@@ -51,6 +51,19 @@ fws_hist_add(struct fws_hist *h, uint64_t v)
 		h->max = v;
 }
 
+/** Add n samples of value v. */
+static inline void
+fws_hist_add_n(struct fws_hist *h, uint64_t v, uint64_t n)
+{
+	h->b[fws_hist_index(v)] += n;
+	h->count += n;
+	h->sum += v * n;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
 /** Empty histogram (min starts at UINT64_MAX). */
 void fws_hist_reset(struct fws_hist *h);
 

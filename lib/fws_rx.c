@@ -64,88 +64,165 @@ classify_other(struct fws_rx_lcore *c, struct fws_rx_counters *pc, const uint8_t
 	pc->bad_signature++;
 }
 
-static inline void
-account(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_t len,
-	uint32_t wire_len, uint64_t now, uint32_t ts_now, uint64_t *frames, uint64_t *bytes)
+/* A verified test frame waiting for its flow's cache line (prefetched in the first pass). */
+struct pending {
+	struct fws_rxflow *flow;
+	struct fws_rx_stream *st;
+	uint32_t seq;
+	uint32_t wire_len;
+	uint32_t lat; /**< timestamp units; converted to ns once per run of equal values */
+};
+
+/* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial. */
+static inline int
+classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, const uint8_t *d,
+	 uint32_t len, uint32_t wire_len, uint32_t ts_now, struct pending *p)
 {
-	struct fws_rx_counters *pc = &c->port[port_idx];
 	struct fws_pkt_view v;
 	struct fws_rx_stream *st;
 	struct fws_sig s;
-	uint64_t lat, d;
 	int32_t units;
 
-	pc->rx_frames++;
-	switch (fws_pkt_parse(p, len, &v)) {
+	switch (fws_pkt_parse(d, len, &v)) {
 	case FWS_PKT_UDP:
 		break;
 	case FWS_PKT_OTHER:
 		pc->non_test++;
-		return;
+		return 0;
 	case FWS_PKT_FRAGMENT:
 		pc->fragments++;
-		return;
+		return 0;
 	case FWS_PKT_TRUNCATED:
 		pc->truncated++;
-		return;
+		return 0;
 	}
 	switch (fws_sig_parse(v.payload, v.payload_len, c->cookie, &s)) {
 	case FWS_SIG_OK:
 		break;
 	case FWS_SIG_NONE:
 		pc->non_test++;
-		return;
+		return 0;
 	case FWS_SIG_BADCHECK:
 		classify_other(c, pc, v.payload);
-		return;
+		return 0;
 	}
 	if (unlikely(s.stream >= c->nb_streams || s.flow >= c->streams[s.stream].nb_flows)) {
 		pc->bad_stream++;
-		return;
+		return 0;
 	}
 	st = &c->streams[s.stream];
 	if (unlikely(st->rx_port != port_idx)) {
 		pc->wrong_port++;
-		return;
+		return 0;
 	}
-	pc->test_frames++;
-	fws_rxstat_update(&st->flows[s.flow], s.seq, wire_len, now);
 	units = (int32_t)(ts_now - s.ts);
 	if (unlikely(units < 0)) {
 		pc->clock_skew++;
 		units = 0;
 	}
-	lat = (uint64_t)(((unsigned __int128)(uint32_t)units * c->ns_mult) >> 32);
-	fws_hist_add(st->hist, lat);
-	/* RFC 3550 6.4.1: J += (|D| - J) / 16, kept x16 as in its appendix A.8. */
-	if (st->have_last) {
-		d = lat > st->last_lat ? lat - st->last_lat : st->last_lat - lat;
+	p->flow = &st->flows[s.flow];
+	p->st = st;
+	p->seq = s.seq;
+	p->wire_len = wire_len;
+	p->lat = (uint32_t)units;
+	rte_prefetch0(p->flow);
+	return 1;
+}
+
+/* Second pass: flow state, latency run, RFC 3550 jitter (J += (|D| - J) / 16, kept x16 as
+ * in its appendix A.8). */
+static inline uint64_t
+units_ns(const struct fws_rx_lcore *c, uint64_t units)
+{
+	return (uint64_t)(((unsigned __int128)units * c->ns_mult) >> 32);
+}
+
+static inline void
+commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now)
+{
+	struct fws_rx_stream *st = p->st;
+	uint64_t d;
+
+	fws_rxstat_update(p->flow, p->seq, p->wire_len, now);
+	if (p->lat == st->run_lat) {
+		st->run_n++;
+	} else {
+		if (st->run_n)
+			fws_hist_add_n(st->hist, units_ns(c, st->run_lat), st->run_n);
+		st->run_lat = p->lat;
+		st->run_n = 1;
+	}
+	if (likely(st->have_last)) {
+		d = p->lat > st->last_lat ? p->lat - st->last_lat : st->last_lat - p->lat;
 		st->jitter16 += d - ((st->jitter16 + 8) >> 4);
 	}
-	st->last_lat = lat;
+	st->last_lat = p->lat;
 	st->have_last = true;
-	(*frames)++;
-	*bytes += wire_len;
+}
+
+void
+fws_rx_flush(struct fws_rx_lcore *c)
+{
+	unsigned int s;
+
+	for (s = 0; s < c->nb_streams; s++) {
+		struct fws_rx_stream *st = &c->streams[s];
+
+		if (st->run_n) {
+			fws_hist_add_n(st->hist, units_ns(c, st->run_lat), st->run_n);
+			st->run_n = 0;
+		}
+	}
+}
+
+/* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */
+static inline void
+free_burst(struct rte_mbuf **m, uint16_t n)
+{
+	struct rte_mempool *pool = m[0]->pool;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(m[i]->pool != pool || m[i]->nb_segs != 1 || !RTE_MBUF_DIRECT(m[i]) ||
+			     rte_mbuf_refcnt_read(m[i]) != 1)) {
+			rte_pktmbuf_free_bulk(m, n);
+			return;
+		}
+	}
+	rte_mempool_put_bulk(pool, (void **)m, n);
 }
 
 void
 fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_t len,
 	     uint32_t wire_len, uint64_t now)
 {
-	uint64_t frames = 0, bytes = 0;
+	struct fws_rx_counters *pc = &c->port[port_idx];
+	struct pending pend;
 
-	account(c, port_idx, p, len, wire_len, now, (uint32_t)(now >> FWS_SIG_TS_SHIFT), &frames,
-		&bytes);
-	c->live_frames += frames;
-	c->live_bytes += bytes;
+	pc->rx_frames++;
+	if (classify(c, pc, port_idx, p, len, wire_len, (uint32_t)(now >> FWS_SIG_TS_SHIFT),
+		     &pend)) {
+		pc->test_frames++;
+		commit(c, &pend, now);
+		fws_rx_flush(c);
+		c->live_frames++;
+		c->live_bytes += wire_len;
+	}
 }
 
-unsigned int
-fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q)
+/*
+ * One burst. With small flow tables (in cache) each frame is accounted as it is classified;
+ * with large ones a first pass classifies the whole burst and prefetches each flow's line,
+ * and a second pass updates them, so the cache misses overlap instead of queueing.
+ */
+static inline unsigned int
+poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q, const bool two_pass)
 {
 	struct rte_mbuf *m[FWS_RX_BURST];
-	uint64_t now, frames = 0, bytes = 0;
-	uint32_t ts_now;
+	struct pending pend[FWS_RX_BURST];
+	struct fws_rx_counters *pc = &c->port[q->port_idx];
+	uint64_t now, bytes = 0;
+	uint32_t ts_now, k = 0, j;
 	uint16_t n, i;
 
 	n = rte_eth_rx_burst(q->port_id, q->queue, m, FWS_RX_BURST);
@@ -156,13 +233,33 @@ fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q)
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	for (i = 0; i < n; i++) {
+		uint32_t wire_len = m[i]->pkt_len + RTE_ETHER_CRC_LEN;
+		struct pending *p = two_pass ? &pend[k] : &pend[0];
+
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
-		account(c, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *), m[i]->data_len,
-			m[i]->pkt_len + RTE_ETHER_CRC_LEN, now, ts_now, &frames, &bytes);
+		if (classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
+			     m[i]->data_len, wire_len, ts_now, p)) {
+			bytes += wire_len;
+			k++;
+			if (!two_pass)
+				commit(c, p, now);
+		}
 	}
-	rte_pktmbuf_free_bulk(m, n);
-	__atomic_store_n(&c->live_frames, c->live_frames + frames, __ATOMIC_RELAXED);
+	free_burst(m, n);
+	if (two_pass)
+		for (j = 0; j < k; j++)
+			commit(c, &pend[j], now);
+	fws_rx_flush(c);
+	pc->rx_frames += n;
+	pc->test_frames += k;
+	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
 	return n;
+}
+
+unsigned int
+fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q)
+{
+	return c->two_pass ? poll(c, q, true) : poll(c, q, false);
 }

@@ -21,6 +21,7 @@
 #define FWS_RX_BURST 64
 #define FWS_RX_MAX_QUEUES (FWS_CFG_MAX_PORTS * 4)
 #define FWS_RX_OLD_COOKIES 16
+#define FWS_RX_CACHED_FLOWS 8192 /**< up to this many flows per lcore, no prefetch pass */
 
 /** A stream as one receive lcore sees it. */
 struct fws_rx_stream {
@@ -28,9 +29,13 @@ struct fws_rx_stream {
 	uint32_t nb_flows;
 	uint8_t rx_port;            /**< config index of the port it must arrive on */
 	struct fws_hist *hist;      /**< latency, ns */
-	uint64_t jitter16;          /**< RFC 3550 interarrival jitter x 16, ns */
+	uint64_t jitter16;          /**< RFC 3550 interarrival jitter x 16, timestamp units */
 	uint64_t last_lat;
 	bool have_last;
+	/* Frames of one TX burst share a timestamp, so latencies come in runs: a run of equal
+	 * values is added to the histogram at once (fws_rx_flush). */
+	uint64_t run_lat;
+	uint64_t run_n;
 };
 
 struct fws_rx_queue {
@@ -48,6 +53,8 @@ struct fws_rx_lcore {
 	unsigned int nb_old;
 	uint32_t old[FWS_RX_OLD_COOKIES]; /**< earlier trials' cookies, newest first */
 	uint64_t ns_mult;                 /**< ns per timestamp unit, 32.32 fixed point */
+	double ns_per_unit;
+	bool two_pass; /**< flow tables larger than the cache: prefetch a burst's flows first */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */
 	uint64_t live_bytes;
@@ -58,6 +65,9 @@ void fws_rx_reset(struct fws_rx_lcore *c);
 
 /** Remember the finished trial's cookies so late frames are told apart as stale. */
 void fws_rx_retire_cookies(struct fws_rx_lcore *c);
+
+/** Add pending latency runs to the histograms (done at the end of every poll). */
+void fws_rx_flush(struct fws_rx_lcore *c);
 
 /** Poll one queue once. Returns frames received. */
 unsigned int fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q);

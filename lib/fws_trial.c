@@ -72,7 +72,7 @@ sample_hugepages(void)
 		int sock = rte_socket_id_by_idx(i);
 
 		if (sock >= 0 && rte_malloc_get_socket_stats(sock, &st) == 0)
-			total += st.heap_totalsz_bytes;
+			total += st.heap_allocsz_bytes;
 	}
 	if (total > hugepage_peak)
 		hugepage_peak = total;
@@ -330,6 +330,7 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 	for (k = 0; k < n_rx; k++) {
 		struct fws_rx_lcore *c;
 		struct worker *w;
+		uint64_t total;
 
 		c = rte_zmalloc("fws_rx", sizeof(*c), RTE_CACHE_LINE_SIZE);
 		if (c == NULL)
@@ -342,6 +343,9 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 			c->nb_queues++;
 		}
 		c->nb_streams = cfg->n_streams;
+		for (s = 0, total = 0; s < cfg->n_streams; s++)
+			total += cfg->streams[s].flows.count;
+		c->two_pass = total > FWS_RX_CACHED_FLOWS;
 		for (s = 0; s < cfg->n_streams; s++) {
 			struct fws_rx_stream *st = &c->streams[s];
 			int socket = t->port[cfg->streams[s].rx_port].socket;
@@ -356,8 +360,8 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 			if (st->flows == NULL || st->hist == NULL)
 				goto nomem_rte;
 		}
-		c->ns_mult = (uint64_t)(1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz *
-					4294967296.0);
+		c->ns_per_unit = 1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz;
+		c->ns_mult = (uint64_t)(c->ns_per_unit * 4294967296.0);
 		w = worker_of(t, rx_lc[k]);
 		w->rx = c;
 	}
@@ -498,7 +502,8 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
 			const struct fws_rx_stream *st = &t->rx[k]->streams[s];
 
 			fws_hist_merge(sr->hist, st->hist);
-			jitter_sum += (double)st->jitter16 / 16.0 * (double)st->hist->count;
+			jitter_sum += (double)st->jitter16 / 16.0 * t->rx[k]->ns_per_unit *
+				      (double)st->hist->count;
 			jitter_w += st->hist->count;
 		}
 		summarize_latency(sr, jitter_w ? jitter_sum / (double)jitter_w : 0);

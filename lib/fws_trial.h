@@ -103,7 +103,7 @@ int fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_t
 /** Free the histograms a result owns. */
 void fws_result_free(struct fws_result *res);
 
-/** Largest hugepage memory (bytes) DPDK's heaps held so far in this process. */
+/** Largest hugepage memory (bytes) allocated from DPDK's heaps so far in this process. */
 uint64_t fws_trial_hugepage_peak(void);
 
 /** Port facts for the report header. */

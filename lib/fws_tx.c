@@ -115,8 +115,6 @@ fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 		const struct fws_pkt_size *sz = &t->pattern[pi];
 		struct fws_pkt_flow *fl = &t->flows[f];
 
-		if (i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(m[i + 1], void *));
 		m[i]->data_len = sz->data_len;
 		m[i]->pkt_len = sz->data_len;
 		fws_pkt_fill(rte_pktmbuf_mtod(m[i], uint8_t *), sz, fl, t->w0, t->cookie,
