@@ -19,6 +19,7 @@
 	X(wrong_port, "test frames that arrived on a port other than their stream's")              \
 	X(non_test, "frames without a signature (ARP, IPv6, other traffic)")                       \
 	X(fragments, "IPv4 fragments")                                                             \
+	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT")  \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \
 	X(clock_skew, "test frames stamped later than they arrived (latency taken as 0)")
 

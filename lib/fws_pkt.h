@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -137,6 +138,7 @@ enum fws_pkt_kind {
 	FWS_PKT_UDP = 0,  /**< IPv4/UDP, payload found */
 	FWS_PKT_OTHER,    /**< not IPv4/UDP (ARP, IPv6, TCP, ...) */
 	FWS_PKT_FRAGMENT, /**< an IPv4 fragment */
+	FWS_PKT_ICMP_ERROR, /**< ICMP destination unreachable, time exceeded, parameter problem */
 	FWS_PKT_TRUNCATED /**< headers claim more than the frame holds */
 };
 
@@ -170,9 +172,15 @@ fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 		return FWS_PKT_TRUNCATED;
 	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
 		return FWS_PKT_FRAGMENT;
+	off += ihl;
+	if (unlikely(ip->next_proto_id == IPPROTO_ICMP)) {
+		uint8_t icmp_type = len > off ? p[off] : 0;
+
+		return icmp_type == 3 || icmp_type == 11 || icmp_type == 12 ? FWS_PKT_ICMP_ERROR
+									    : FWS_PKT_OTHER;
+	}
 	if (ip->next_proto_id != IPPROTO_UDP)
 		return FWS_PKT_OTHER;
-	off += ihl;
 	if (len < off + sizeof(*udp))
 		return FWS_PKT_TRUNCATED;
 	udp = (const struct rte_udp_hdr *)(p + off);

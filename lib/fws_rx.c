@@ -92,6 +92,9 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	case FWS_PKT_FRAGMENT:
 		pc->fragments++;
 		return 0;
+	case FWS_PKT_ICMP_ERROR:
+		pc->icmp_errors++;
+		return 0;
 	case FWS_PKT_TRUNCATED:
 		pc->truncated++;
 		return 0;
@@ -129,35 +132,52 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	return 1;
 }
 
-/* Second pass: flow state, latency run, RFC 3550 jitter (J += (|D| - J) / 16, kept x16 as
- * in its appendix A.8). */
 static inline uint64_t
 units_ns(const struct fws_rx_lcore *c, uint64_t units)
 {
 	return (uint64_t)(((unsigned __int128)units * c->ns_mult) >> 32);
 }
 
+/*
+ * A run of run_n frames with latency run_lat ends: histogram, and RFC 3550 jitter
+ * J += (|D| - J) / 16 (kept x16 as in its appendix A.8) frame by frame: D is the step from
+ * the previous run for the first frame and 0 for the others.
+ */
+static void
+end_run(const struct fws_rx_lcore *c, struct fws_rx_stream *st)
+{
+	uint64_t j = st->jitter16, k;
+
+	fws_hist_add_n(st->hist, units_ns(c, st->run_lat), st->run_n);
+	if (st->have_last) {
+		uint64_t d = st->run_lat > st->last_lat ? st->run_lat - st->last_lat
+							: st->last_lat - st->run_lat;
+
+		j += d - ((j + 8) >> 4);
+	}
+	for (k = 1; k < st->run_n && (j + 8) >> 4; k++)
+		j -= (j + 8) >> 4;
+	st->jitter16 = j;
+	st->last_lat = st->run_lat;
+	st->have_last = true;
+	st->run_n = 0;
+}
+
+/* Second pass: flow state and latency run. */
 static inline void
 commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now)
 {
 	struct fws_rx_stream *st = p->st;
-	uint64_t d;
 
 	fws_rxstat_update(p->flow, p->seq, p->wire_len, now);
-	if (p->lat == st->run_lat) {
+	if (likely(p->lat == st->run_lat)) {
 		st->run_n++;
-	} else {
-		if (st->run_n)
-			fws_hist_add_n(st->hist, units_ns(c, st->run_lat), st->run_n);
-		st->run_lat = p->lat;
-		st->run_n = 1;
+		return;
 	}
-	if (likely(st->have_last)) {
-		d = p->lat > st->last_lat ? p->lat - st->last_lat : st->last_lat - p->lat;
-		st->jitter16 += d - ((st->jitter16 + 8) >> 4);
-	}
-	st->last_lat = p->lat;
-	st->have_last = true;
+	if (st->run_n)
+		end_run(c, st);
+	st->run_lat = p->lat;
+	st->run_n = 1;
 }
 
 void
@@ -165,14 +185,9 @@ fws_rx_flush(struct fws_rx_lcore *c)
 {
 	unsigned int s;
 
-	for (s = 0; s < c->nb_streams; s++) {
-		struct fws_rx_stream *st = &c->streams[s];
-
-		if (st->run_n) {
-			fws_hist_add_n(st->hist, units_ns(c, st->run_lat), st->run_n);
-			st->run_n = 0;
-		}
-	}
+	for (s = 0; s < c->nb_streams; s++)
+		if (c->streams[s].run_n)
+			end_run(c, &c->streams[s]);
 }
 
 /* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */
@@ -204,7 +219,6 @@ fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_
 		     &pend)) {
 		pc->test_frames++;
 		commit(c, &pend, now);
-		fws_rx_flush(c);
 		c->live_frames++;
 		c->live_bytes += wire_len;
 	}

@@ -72,7 +72,7 @@ void fws_rx_flush(struct fws_rx_lcore *c);
 /** Poll one queue once. Returns frames received. */
 unsigned int fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q);
 
-/** Account one frame (the body of fws_rx_poll; exposed for tests and fixtures). */
+/** Account one frame as fws_rx_poll does (for tests); call fws_rx_flush after the last. */
 void fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_t len,
 		  uint32_t wire_len, uint64_t now);
 
