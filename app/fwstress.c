@@ -94,11 +94,12 @@ usage_run(FILE *f)
 static void
 usage_validate(FILE *f)
 {
-	fprintf(f, "Usage: fwstress validate [CONFIG]\n"
-		   "\n"
-		   "Parses CONFIG strictly and prints the normalised config (every default filled\n"
-		   "in) as JSON. Without CONFIG, the embedded default. Exit 0 when valid, 2 with a\n"
-		   "one-line error naming the JSON path, value and line when not.\n");
+	fprintf(f,
+		"Usage: fwstress validate [CONFIG]\n"
+		"\n"
+		"Parses CONFIG strictly and prints the normalised config (every default filled\n"
+		"in) as JSON. Without CONFIG, the embedded default. Exit 0 when valid, 2 with a\n"
+		"one-line error naming the JSON path, value and line when not.\n");
 }
 
 static struct fws_cfg *
@@ -190,10 +191,10 @@ static int
 cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},  {"text", required_argument, NULL, 't'},
+		{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
 		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
-		{"no-progress", no_argument, NULL, 'N'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+		{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 	};
 	char *eal_argv[FWS_CFG_MAX_EAL * 2 + 8];
 	int eal_argc = 0, n_cli_eal = 0, c, i, rc, exit_code = EXIT_OK;
@@ -230,8 +231,9 @@ cmd_run(int argc, char **argv)
 		case 'd':
 			duration = strtod(optarg, &end);
 			if (*end || !(duration >= 0.01 && duration <= 86400)) {
-				fprintf(stderr, "fwstress: run: --duration \"%s\": give seconds, "
-						"0.01-86400\n",
+				fprintf(stderr,
+					"fwstress: run: --duration \"%s\": give seconds, "
+					"0.01-86400\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -286,8 +288,9 @@ cmd_run(int argc, char **argv)
 	eal_argv[eal_argc] = NULL;
 	rc = rte_eal_init(eal_argc, eal_argv);
 	if (rc < 0) {
-		fprintf(stderr, "fwstress: setup: EAL init failed: %s (EAL args from the config "
-				"\"eal\" list and before \"--\")\n",
+		fprintf(stderr,
+			"fwstress: setup: EAL init failed: %s (EAL args from the config "
+			"\"eal\" list and before \"--\")\n",
 			rte_strerror(rte_errno));
 		fws_config_free(cfg);
 		return EXIT_SETUP;

@@ -98,7 +98,8 @@ scan_value(struct scan *s, const char *path, int depth)
 				if (s->p >= s->end || *s->p != ':')
 					return -1;
 				s->p++;
-				snprintf(child, sizeof(child), "%s%s%s", path, *path ? "." : "", key);
+				snprintf(child, sizeof(child), "%s%s%s", path, *path ? "." : "",
+					 key);
 			} else {
 				snprintf(child, sizeof(child), "%s[%d]", path, i++);
 			}
@@ -132,8 +133,7 @@ line_of(const struct ctx *c, const char *path)
 	return s.found;
 }
 
-static int __attribute__((format(printf, 2, 3)))
-fail(struct ctx *c, const char *fmt, ...)
+static int __attribute__((format(printf, 2, 3))) fail(struct ctx *c, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -143,8 +143,8 @@ fail(struct ctx *c, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (line > 0)
-		snprintf(c->err, c->errlen, "config: %s: %s (line %d)", *c->path ? c->path : "(top)",
-			 msg, line);
+		snprintf(c->err, c->errlen, "config: %s: %s (line %d)",
+			 *c->path ? c->path : "(top)", msg, line);
 	else
 		snprintf(c->err, c->errlen, "config: %s: %s", *c->path ? c->path : "(top)", msg);
 	return -EINVAL;
@@ -205,7 +205,8 @@ check_keys(struct ctx *c, const json_t *obj, const char *const *allowed)
 	const char *key;
 	json_t *v;
 
-	json_object_foreach((json_t *)obj, key, v) {
+	json_object_foreach((json_t *)obj, key, v)
+	{
 		const char *const *a;
 		size_t old;
 
@@ -235,7 +236,8 @@ get_string(struct ctx *c, const json_t *v, char *out, size_t outlen)
 	if (want_type(c, v, JSON_STRING, "a string") < 0)
 		return -EINVAL;
 	if (json_string_length(v) >= outlen || json_string_length(v) == 0)
-		return fail(c, "\"%s\" must be 1 to %zu characters", json_string_value(v), outlen - 1);
+		return fail(c, "\"%s\" must be 1 to %zu characters", json_string_value(v),
+			    outlen - 1);
 	strlcpy(out, json_string_value(v), outlen);
 	return 0;
 }
@@ -409,8 +411,8 @@ reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out)
 static int
 parse_flows(struct ctx *c, const json_t *v, struct fws_flow_spec *f)
 {
-	static const char *const keys[] = {"count", "src_ip", "dst_ip", "src_port", "dst_port",
-					   NULL};
+	static const char *const keys[] = {"count",    "src_ip",   "dst_ip",
+					   "src_port", "dst_port", NULL};
 	const json_t *x;
 	uint64_t cap, count;
 	size_t old;
@@ -460,8 +462,9 @@ parse_one_size(struct ctx *c, const json_t *v, struct fws_size_mix *m)
 		json_int_t s = json_integer_value(v);
 
 		if (s < FWS_CFG_MIN_FRAME_IPV4)
-			return fail(c, "%lld is below the %d-byte minimum for Ethernet/IPv4/UDP "
-				       "with the %d-byte signature",
+			return fail(c,
+				    "%lld is below the %d-byte minimum for Ethernet/IPv4/UDP "
+				    "with the %d-byte signature",
 				    (long long)s, FWS_CFG_MIN_FRAME_IPV4, FWS_SIG_LEN);
 		if (s > FWS_SIZE_MAX)
 			return fail(c, "%lld is above the %d-byte maximum", (long long)s,
@@ -498,7 +501,8 @@ parse_one_size(struct ctx *c, const json_t *v, struct fws_size_mix *m)
 	if (!json_is_array(mix) || json_array_size(mix) == 0 ||
 	    json_array_size(mix) > FWS_SIZE_MAX_ENTRIES)
 		return fail(c, "expected 1 to %d [size, weight] pairs", FWS_SIZE_MAX_ENTRIES);
-	json_array_foreach(mix, i, e) {
+	json_array_foreach(mix, i, e)
+	{
 		size_t o2 = push_idx(c, i);
 		struct fws_size_mix one;
 		uint64_t w;
@@ -541,7 +545,8 @@ parse_sizes(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 	}
 	if (json_array_size(v) == 0 || json_array_size(v) > FWS_CFG_MAX_SIZES)
 		return fail(c, "expected 1 to %d frame sizes", FWS_CFG_MAX_SIZES);
-	json_array_foreach(v, i, e) {
+	json_array_foreach(v, i, e)
+	{
 		old = push_idx(c, i);
 		if (parse_one_size(c, e, &cfg->sizes[i]) < 0)
 			return -EINVAL;
@@ -562,8 +567,9 @@ parse_rate(struct ctx *c, const json_t *v, struct fws_rate *r)
 	if (want_type(c, v, JSON_STRING, "a rate string") < 0)
 		return -EINVAL;
 	if (fws_rate_parse(json_string_value(v), r) < 0)
-		return fail(c, "\"%s\" is not a rate (\"line\", \"1-100%%\", \"1.5Mpps\", "
-			       "\"800kpps\", \"9.5Gbit\", \"100Mbit\")",
+		return fail(c,
+			    "\"%s\" is not a rate (\"line\", \"1-100%%\", \"1.5Mpps\", "
+			    "\"800kpps\", \"9.5Gbit\", \"100Mbit\")",
 			    json_string_value(v));
 	r->layer = layer;
 	return 0;
@@ -572,8 +578,9 @@ parse_rate(struct ctx *c, const json_t *v, struct fws_rate *r)
 static int
 parse_port(struct ctx *c, const json_t *v, struct fws_cfg_port *p)
 {
-	static const char *const keys[] = {"name", "device", "mac", "next_hop_mac", "ipv4",
-					   "rx_descriptors", "tx_descriptors", NULL};
+	static const char *const keys[] = {"name",           "device", "mac",
+					   "next_hop_mac",   "ipv4",   "rx_descriptors",
+					   "tx_descriptors", NULL};
 	const json_t *x;
 	uint64_t u;
 	size_t old;
@@ -697,10 +704,10 @@ parse_lcore_list(struct ctx *c, const json_t *v, unsigned int *out, unsigned int
 	size_t i, old;
 	uint64_t u;
 
-	if (!json_is_array(v) || json_array_size(v) == 0 ||
-	    json_array_size(v) > FWS_CFG_MAX_LCORES)
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > FWS_CFG_MAX_LCORES)
 		return fail(c, "expected a list of 1 to %d lcore ids", FWS_CFG_MAX_LCORES);
-	json_array_foreach(v, i, e) {
+	json_array_foreach(v, i, e)
+	{
 		size_t j;
 
 		old = push_idx(c, i);
@@ -802,7 +809,8 @@ parse_eal(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 		return fail(c, "expected a list of EAL arguments, got %s", type_name(v));
 	if (json_array_size(v) > FWS_CFG_MAX_EAL)
 		return fail(c, "more than %d EAL arguments", FWS_CFG_MAX_EAL);
-	json_array_foreach(v, i, e) {
+	json_array_foreach(v, i, e)
+	{
 		old = push_idx(c, i);
 		if (!json_is_string(e))
 			return fail(c, "expected a string, got %s", type_name(e));
@@ -861,10 +869,10 @@ expand_direction(struct ctx *c, const json_t *v, struct fws_cfg *cfg,
 static int
 parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 {
-	static const char *const keys[] = {"dut",      "eal",     "ports",      "direction",
-					   "streams",  "flows",   "frame_size", "rate",
-					   "rate_layer", "duration", "warmup",   "drain",
-					   "burst",    "lcores",  "output",     NULL};
+	static const char *const keys[] = {"dut",        "eal",      "ports",      "direction",
+					   "streams",    "flows",    "frame_size", "rate",
+					   "rate_layer", "duration", "warmup",     "drain",
+					   "burst",      "lcores",   "output",     NULL};
 	struct fws_flow_spec flows = default_upload_flows;
 	struct fws_rate rate = {.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	const json_t *x, *e;
@@ -910,8 +918,10 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 		else if (strcmp(json_string_value(x), "l2") == 0)
 			rate.layer = FWS_RATE_L2;
 		else
-			return fail(c, "\"%s\" is not a layer (l1 counts preamble and IFG, l2 does not)",
-				    json_string_value(x));
+			return fail(
+				c,
+				"\"%s\" is not a layer (l1 counts preamble and IFG, l2 does not)",
+				json_string_value(x));
 		pop(c, old);
 	}
 	OPT("rate", parse_rate(c, x, &rate));
@@ -921,10 +931,10 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 	if ((x = json_object_get(root, "ports")) == NULL)
 		return fail(c, "a config needs \"ports\"");
 	old = push_key(c, "ports");
-	if (!json_is_array(x) || json_array_size(x) == 0 ||
-	    json_array_size(x) > FWS_CFG_MAX_PORTS)
+	if (!json_is_array(x) || json_array_size(x) == 0 || json_array_size(x) > FWS_CFG_MAX_PORTS)
 		return fail(c, "expected a list of 1 to %d ports", FWS_CFG_MAX_PORTS);
-	json_array_foreach(x, i, e) {
+	json_array_foreach(x, i, e)
+	{
 		size_t o2 = push_idx(c, i);
 
 		if (parse_port(c, e, &cfg->ports[i]) < 0)
@@ -932,7 +942,8 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 		for (j = 0; j < i; j++) {
 			if (strcmp(cfg->ports[j].name, cfg->ports[i].name) == 0) {
 				push_key(c, "name");
-				return fail(c, "port name \"%s\" is used twice", cfg->ports[i].name);
+				return fail(c, "port name \"%s\" is used twice",
+					    cfg->ports[i].name);
 			}
 			if (strcmp(cfg->ports[j].device, cfg->ports[i].device) == 0) {
 				push_key(c, "device");
@@ -960,7 +971,8 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 		if (!json_is_array(x) || json_array_size(x) == 0 ||
 		    json_array_size(x) > FWS_CFG_MAX_STREAMS)
 			return fail(c, "expected a list of 1 to %d streams", FWS_CFG_MAX_STREAMS);
-		json_array_foreach(x, i, s) {
+		json_array_foreach(x, i, s)
+		{
 			size_t o2 = push_idx(c, i);
 			struct fws_cfg_stream *st = &cfg->streams[i];
 
@@ -971,7 +983,8 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 			for (j = 0; j < i; j++) {
 				if (strcmp(cfg->streams[j].name, st->name) == 0) {
 					push_key(c, "name");
-					return fail(c, "stream name \"%s\" is used twice", st->name);
+					return fail(c, "stream name \"%s\" is used twice",
+						    st->name);
 				}
 			}
 			cfg->n_streams = (unsigned int)i + 1;
@@ -1195,8 +1208,8 @@ fws_config_to_json(const struct fws_cfg *cfg)
 
 		fws_rate_format(&s->rate, buf, sizeof(buf));
 		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", s->name,
-						   "tx_port", cfg->ports[s->tx_port].name, "rx_port",
-						   cfg->ports[s->rx_port].name, "flows",
+						   "tx_port", cfg->ports[s->tx_port].name,
+						   "rx_port", cfg->ports[s->rx_port].name, "flows",
 						   flows_json(&s->flows), "rate", buf));
 	}
 	json_object_set_new(root, "streams", a);

@@ -12,14 +12,14 @@
 #define FWS_RX_COUNTERS(X)                                                                         \
 	X(rx_frames, "frames received on the port")                                                \
 	X(test_frames, "test frames of this trial, counted in their flow")                         \
-	X(warmup_rx, "test frames sent during warm-up (not measured)")                         \
+	X(warmup_rx, "test frames sent during warm-up (not measured)")                             \
 	X(stale_frames, "test frames of an earlier trial of this run (older cookie)")              \
 	X(bad_signature, "signature magic but a check value that no cookie of this run gives")     \
 	X(bad_stream, "verified signatures naming a stream or flow this run does not have")        \
 	X(wrong_port, "test frames that arrived on a port other than their stream's")              \
 	X(non_test, "frames without a signature (ARP, IPv6, other traffic)")                       \
 	X(fragments, "IPv4 fragments")                                                             \
-	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT")  \
+	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT") \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \
 	X(clock_skew, "test frames stamped later than they arrived (latency taken as 0)")
 
@@ -27,7 +27,7 @@
 #define FWS_TX_COUNTERS(X)                                                                         \
 	X(tx_frames, "test frames sent in the measured phase")                                     \
 	X(tx_bytes, "bytes of those frames incl. FCS")                                             \
-	X(warmup_tx, "test frames sent during warm-up")                                        \
+	X(warmup_tx, "test frames sent during warm-up")                                            \
 	X(tx_refused, "frames the transmit queue refused (not sent; sequence numbers reused)")     \
 	X(alloc_fail, "bursts skipped because the transmit pool was empty")
 

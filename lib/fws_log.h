@@ -7,7 +7,8 @@
 #include <rte_log.h>
 
 #define FWS_LOG(level, ...)                                                                        \
-	rte_log(RTE_LOG_##level, FWS_LOGTYPE, RTE_FMT("fwstress: " RTE_FMT_HEAD(__VA_ARGS__, ) "\n", \
-						     RTE_FMT_TAIL(__VA_ARGS__, )))
+	rte_log(RTE_LOG_##level, FWS_LOGTYPE,                                                      \
+		RTE_FMT("fwstress: " RTE_FMT_HEAD(__VA_ARGS__, ) "\n",                             \
+			RTE_FMT_TAIL(__VA_ARGS__, )))
 
 #endif /* FWS_LOG_H */

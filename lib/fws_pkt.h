@@ -93,9 +93,8 @@ fws_pkt_halves(uint32_t v)
  * NIC checksum offload expects. ts_sum is fws_pkt_halves(ts), computed once per burst.
  */
 static inline void
-fws_pkt_fill(uint8_t *p, const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl,
-	     uint32_t w0, uint32_t cookie, uint32_t seq, uint32_t ts, uint32_t ts_sum,
-	     bool hw_cksum)
+fws_pkt_fill(uint8_t *p, const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl, uint32_t w0,
+	     uint32_t cookie, uint32_t seq, uint32_t ts, uint32_t ts_sum, bool hw_cksum)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + FWS_PKT_L3_OFF);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(p + FWS_PKT_L4_OFF);
@@ -135,11 +134,11 @@ struct fws_pkt_view {
 
 /** Verdict of fws_pkt_parse(). */
 enum fws_pkt_kind {
-	FWS_PKT_UDP = 0,  /**< IPv4/UDP, payload found */
-	FWS_PKT_OTHER,    /**< not IPv4/UDP (ARP, IPv6, TCP, ...) */
-	FWS_PKT_FRAGMENT, /**< an IPv4 fragment */
+	FWS_PKT_UDP = 0,    /**< IPv4/UDP, payload found */
+	FWS_PKT_OTHER,      /**< not IPv4/UDP (ARP, IPv6, TCP, ...) */
+	FWS_PKT_FRAGMENT,   /**< an IPv4 fragment */
 	FWS_PKT_ICMP_ERROR, /**< ICMP destination unreachable, time exceeded, parameter problem */
-	FWS_PKT_TRUNCATED /**< headers claim more than the frame holds */
+	FWS_PKT_TRUNCATED   /**< headers claim more than the frame holds */
 };
 
 /** Find the UDP payload of a frame of len bytes (optionally one 802.1Q tag). */

@@ -101,8 +101,9 @@ fws_port_resolve(const char *device, char *err, unsigned int errlen)
 		return pid;
 	rc = rte_dev_probe(device);
 	if (rc < 0) {
-		snprintf(err, errlen, "device \"%s\": probe failed: %s (is it bound to a DPDK "
-				      "driver, or a known vdev?)",
+		snprintf(err, errlen,
+			 "device \"%s\": probe failed: %s (is it bound to a DPDK "
+			 "driver, or a known vdev?)",
 			 device, strerror(-rc));
 		return rc;
 	}
@@ -163,7 +164,8 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 	}
 	if ((dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) &&
 	    (dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM)) {
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+		conf.txmode.offloads |=
+			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 		info->hw_cksum = true;
 	}
 	if (dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) {
@@ -174,8 +176,9 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 		uint32_t mtu = req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 
 		if (dev.max_mtu < mtu) {
-			snprintf(err, errlen, "port %s: frames of %u bytes need MTU %u, the device "
-					      "allows %u",
+			snprintf(err, errlen,
+				 "port %s: frames of %u bytes need MTU %u, the device "
+				 "allows %u",
 				 info->dev_name, req->max_frame, mtu, dev.max_mtu);
 			return -EINVAL;
 		}
@@ -204,11 +207,12 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 	snprintf(pool_name, sizeof(pool_name), "fws_rx_%u", port_id);
 	info->rx_pool = rte_mempool_lookup(pool_name);
 	if (info->rx_pool == NULL)
-		info->rx_pool = rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0,
-							(uint16_t)room, socket);
+		info->rx_pool =
+			rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0, (uint16_t)room, socket);
 	if (info->rx_pool == NULL) {
-		snprintf(err, errlen, "port %s: cannot create a receive pool of %u mbufs: %s "
-				      "(hugepages reserved?)",
+		snprintf(err, errlen,
+			 "port %s: cannot create a receive pool of %u mbufs: %s "
+			 "(hugepages reserved?)",
 			 info->dev_name, n_mbufs, rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
@@ -258,8 +262,7 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 		rte_delay_ms(100);
 	}
 	info->link_up = link.link_status != 0;
-	info->link_speed_mbps =
-		link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : link.link_speed;
+	info->link_speed_mbps = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : link.link_speed;
 	if (!info->link_up)
 		FWS_LOG(WARNING, "port %s: link is down after %u ms", info->dev_name, LINK_WAIT_MS);
 	return 0;

@@ -25,7 +25,7 @@ struct rte_mempool;
 struct fws_port_req {
 	uint16_t nb_rxq, nb_txq;
 	uint16_t rx_desc, tx_desc;
-	uint16_t max_frame;   /**< largest frame incl. FCS that will cross the port */
+	uint16_t max_frame;         /**< largest frame incl. FCS that will cross the port */
 	unsigned int rx_pool_extra; /**< mbufs the receive lcores may hold beyond the rings */
 };
 
@@ -38,8 +38,8 @@ struct fws_port_info {
 	struct rte_ether_addr mac;
 	uint32_t link_speed_mbps; /**< 0 when unknown */
 	bool link_up;
-	bool hw_cksum;   /**< IPv4 and UDP checksum offload on transmit */
-	bool fast_free;  /**< MBUF_FAST_FREE on transmit */
+	bool hw_cksum;  /**< IPv4 and UDP checksum offload on transmit */
+	bool fast_free; /**< MBUF_FAST_FREE on transmit */
 	bool rss;
 	uint16_t rx_desc, tx_desc;
 	struct rte_mempool *rx_pool;

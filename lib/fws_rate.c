@@ -13,11 +13,11 @@ static const struct {
 	enum fws_rate_kind kind;
 	double mult;
 } units[] = {
-	{"%", FWS_RATE_PERCENT, 1},       {"Mpps", FWS_RATE_PPS, 1e6},    {"kpps", FWS_RATE_PPS, 1e3},
-	{"pps", FWS_RATE_PPS, 1},         {"Gbit/s", FWS_RATE_BPS, 1e9},  {"Gbit", FWS_RATE_BPS, 1e9},
-	{"Gbps", FWS_RATE_BPS, 1e9},      {"Mbit/s", FWS_RATE_BPS, 1e6},  {"Mbit", FWS_RATE_BPS, 1e6},
-	{"Mbps", FWS_RATE_BPS, 1e6},      {"kbit/s", FWS_RATE_BPS, 1e3},  {"kbit", FWS_RATE_BPS, 1e3},
-	{"kbps", FWS_RATE_BPS, 1e3},      {"bit/s", FWS_RATE_BPS, 1},     {"bit", FWS_RATE_BPS, 1},
+	{"%", FWS_RATE_PERCENT, 1},  {"Mpps", FWS_RATE_PPS, 1e6},   {"kpps", FWS_RATE_PPS, 1e3},
+	{"pps", FWS_RATE_PPS, 1},    {"Gbit/s", FWS_RATE_BPS, 1e9}, {"Gbit", FWS_RATE_BPS, 1e9},
+	{"Gbps", FWS_RATE_BPS, 1e9}, {"Mbit/s", FWS_RATE_BPS, 1e6}, {"Mbit", FWS_RATE_BPS, 1e6},
+	{"Mbps", FWS_RATE_BPS, 1e6}, {"kbit/s", FWS_RATE_BPS, 1e3}, {"kbit", FWS_RATE_BPS, 1e3},
+	{"kbps", FWS_RATE_BPS, 1e3}, {"bit/s", FWS_RATE_BPS, 1},    {"bit", FWS_RATE_BPS, 1},
 	{"bps", FWS_RATE_BPS, 1},
 };
 

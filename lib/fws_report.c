@@ -32,8 +32,9 @@ rate_note(const struct fws_stream_result *s, char *buf, size_t len)
 		snprintf(buf, len, "GENERATOR-LIMITED: transmit pool ran dry %" PRIu64 " times",
 			 s->alloc_fail);
 	else if (s->unlimited && s->req_pps > 0 && s->tx_pps > 1.01 * s->req_pps)
-		snprintf(buf, len, "sent above the reported link rate (%.3f Mpps): a virtual "
-				   "device",
+		snprintf(buf, len,
+			 "sent above the reported link rate (%.3f Mpps): a virtual "
+			 "device",
 			 s->req_pps / 1e6);
 	else
 		buf[0] = '\0';
@@ -46,8 +47,9 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	unsigned int s, p;
 	char note[256];
 
-	fprintf(f, "\nTrial %u: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
-		   "drain %.1f s%s\n",
+	fprintf(f,
+		"\nTrial %u: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
+		"drain %.1f s%s\n",
 		idx + 1, r->size.name, r->rfc6985, r->avg_frame, r->warmup, r->drain,
 		r->partial ? "  ** PARTIAL: interrupted **" : "");
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
@@ -68,8 +70,9 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
-		fprintf(f, "  %-12s %15" PRIu64 " %15" PRIu64 " %12" PRIu64 " %9.4f %10" PRIu64
-			   " %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
+		fprintf(f,
+			"  %-12s %15" PRIu64 " %15" PRIu64 " %12" PRIu64 " %9.4f %10" PRIu64
+			" %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
 			x->name, x->rx.tx, x->rx.unique, x->rx.lost, x->loss_pct, x->rx.reordered,
 			x->rx.dup, x->rx.late, x->rx.flows_lossy);
 	}
@@ -93,11 +96,13 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		if (*rate_note(x, note, sizeof(note)))
 			fprintf(f, "  note: %s: %s\n", x->name, note);
 		if (x->rx.excess)
-			fprintf(f, "  note: %s: %" PRIu64 " more distinct frames than sent: the "
-				   "duplicate window (64) was exceeded\n",
+			fprintf(f,
+				"  note: %s: %" PRIu64 " more distinct frames than sent: the "
+				"duplicate window (64) was exceeded\n",
 				x->name, x->rx.excess);
 		if (x->flows_split)
-			fprintf(f, "  note: %s: %" PRIu64 " flows arrived on several receive queues\n",
+			fprintf(f,
+				"  note: %s: %" PRIu64 " flows arrived on several receive queues\n",
 				x->name, x->flows_split);
 	}
 	for (p = 0; p < r->n_ports; p++) {
@@ -111,12 +116,13 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		FWS_RX_COUNTERS(SHOW)
 #undef SHOW
 #define SHOW(name, desc)                                                                           \
-	if (x->tx.name && strcmp(#name, "tx_frames") != 0 && strcmp(#name, "tx_bytes") != 0)      \
+	if (x->tx.name && strcmp(#name, "tx_frames") != 0 && strcmp(#name, "tx_bytes") != 0)       \
 		n += fprintf(f, " %s=%" PRIu64, #name, x->tx.name);
 		FWS_TX_COUNTERS(SHOW)
 #undef SHOW
-		fprintf(f, " nic: rx=%" PRIu64 " tx=%" PRIu64 " missed=%" PRIu64 " errors=%" PRIu64
-			   "/%" PRIu64 "\n",
+		fprintf(f,
+			" nic: rx=%" PRIu64 " tx=%" PRIu64 " missed=%" PRIu64 " errors=%" PRIu64
+			"/%" PRIu64 "\n",
 			x->nic_ipackets, x->nic_opackets, x->nic_imissed, x->nic_ierrors,
 			x->nic_oerrors);
 		(void)n;
@@ -182,22 +188,22 @@ stream_json(const struct fws_stream_result *x)
 
 	o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", x->name, "direction", x->direction,
 		      "tx_port", x->tx_port, "rx_port", x->rx_port, "flows", (json_int_t)x->flows);
-	json_object_set_new(o, "requested_pps", x->req_pps > 0 ? json_real(x->req_pps)
-							       : json_null());
+	json_object_set_new(o, "requested_pps",
+			    x->req_pps > 0 ? json_real(x->req_pps) : json_null());
 	json_object_set_new(o, "requested", json_string(x->unlimited ? "line" : "rate"));
-	json_object_set_new(
-		o, "offered",
-		json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "frames",
-			  (json_int_t)x->rx.tx, "bytes", (json_int_t)x->tx_bytes, "duration_s",
-			  x->duration, "pps", x->tx_pps, "l1_bps", x->tx_l1_bps, "l2_bps",
-			  x->tx_l2_bps, "refused", (json_int_t)x->tx_refused, "pool_empty",
-			  (json_int_t)x->alloc_fail));
+	json_object_set_new(o, "offered",
+			    json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "frames",
+				      (json_int_t)x->rx.tx, "bytes", (json_int_t)x->tx_bytes,
+				      "duration_s", x->duration, "pps", x->tx_pps, "l1_bps",
+				      x->tx_l1_bps, "l2_bps", x->tx_l2_bps, "refused",
+				      (json_int_t)x->tx_refused, "pool_empty",
+				      (json_int_t)x->alloc_fail));
 	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
-	json_object_set_new(
-		o, "received",
-		json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "frames", (json_int_t)x->rx.rx,
-			  "distinct", (json_int_t)x->rx.unique, "bytes", (json_int_t)x->rx.bytes,
-			  "pps", x->rx_pps, "l1_bps", x->rx_l1_bps, "l2_bps", x->rx_l2_bps));
+	json_object_set_new(o, "received",
+			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "frames",
+				      (json_int_t)x->rx.rx, "distinct", (json_int_t)x->rx.unique,
+				      "bytes", (json_int_t)x->rx.bytes, "pps", x->rx_pps, "l1_bps",
+				      x->rx_l1_bps, "l2_bps", x->rx_l2_bps));
 	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
 	json_object_set_new(o, "loss_pct", json_real(x->loss_pct));
 	json_object_set_new(o, "reordered", json_integer((json_int_t)x->rx.reordered));
@@ -228,15 +234,14 @@ port_result_json(const struct fws_port_result *x)
 	FWS_TX_COUNTERS(KEY)
 #undef KEY
 	json_object_set_new(o, "tx", c);
-	json_object_set_new(o, "nic",
-			    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ipackets",
-				      (json_int_t)x->nic_ipackets, "opackets",
-				      (json_int_t)x->nic_opackets, "ibytes",
-				      (json_int_t)x->nic_ibytes, "obytes", (json_int_t)x->nic_obytes,
-				      "imissed", (json_int_t)x->nic_imissed, "ierrors",
-				      (json_int_t)x->nic_ierrors, "oerrors",
-				      (json_int_t)x->nic_oerrors, "rx_nombuf",
-				      (json_int_t)x->nic_rx_nombuf));
+	json_object_set_new(
+		o, "nic",
+		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ipackets",
+			  (json_int_t)x->nic_ipackets, "opackets", (json_int_t)x->nic_opackets,
+			  "ibytes", (json_int_t)x->nic_ibytes, "obytes", (json_int_t)x->nic_obytes,
+			  "imissed", (json_int_t)x->nic_imissed, "ierrors",
+			  (json_int_t)x->nic_ierrors, "oerrors", (json_int_t)x->nic_oerrors,
+			  "rx_nombuf", (json_int_t)x->nic_rx_nombuf));
 	return o;
 }
 
@@ -262,11 +267,12 @@ fws_report_json(const struct fws_run *run)
 	for (i = 0; i < run->n_ports; i++) {
 		const struct fws_port_result *p = &run->ports[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name",
-						   p->name, "device", p->device, "driver",
-						   p->driver, "mac", p->mac, "link_up", p->link_up,
-						   "link_speed_mbps", (json_int_t)p->link_speed_mbps,
-						   "checksum_offload", p->hw_cksum));
+		json_array_append_new(a,
+				      json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name",
+						p->name, "device", p->device, "driver", p->driver,
+						"mac", p->mac, "link_up", p->link_up,
+						"link_speed_mbps", (json_int_t)p->link_speed_mbps,
+						"checksum_offload", p->hw_cksum));
 	}
 	json_object_set_new(root, "ports", a);
 	a = json_array();
@@ -358,8 +364,12 @@ fws_report_progress(FILE *f, const struct fws_progress *p)
 			      ? (double)(p->tx_frames - p->rx_frames) * 100.0 / (double)p->tx_frames
 			      : 0;
 
-	fprintf(f, "[%6.1f/%.1f s] %-7s TX %9.4f Mpps %8.3f Gbit/s | RX %9.4f Mpps %8.3f Gbit/s | "
-		   "in flight or lost %.3f %%\n",
+	fprintf(f, "[%6.1f/%.1f s] %-7s TX %9.4f Mpps %8.3f Gbit/s | RX %9.4f Mpps %8.3f Gbit/s",
 		p->elapsed, p->total, p->phase, p->tx_pps / 1e6, p->tx_bps / 1e9, p->rx_pps / 1e6,
-		p->rx_bps / 1e9, loss);
+		p->rx_bps / 1e9);
+	/* During warm-up nothing is measured: received test frames count from the measured
+	 * phase on. */
+	if (strcmp(p->phase, "measure") == 0)
+		fprintf(f, " | not yet received %.3f %%", loss);
+	fputc('\n', f);
 }

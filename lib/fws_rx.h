@@ -27,9 +27,9 @@
 struct fws_rx_stream {
 	struct fws_rxflow *flows; /**< this lcore's table, nb_flows entries */
 	uint32_t nb_flows;
-	uint8_t rx_port;            /**< config index of the port it must arrive on */
-	struct fws_hist *hist;      /**< latency, ns */
-	uint64_t jitter16;          /**< RFC 3550 interarrival jitter x 16, timestamp units */
+	uint8_t rx_port;       /**< config index of the port it must arrive on */
+	struct fws_hist *hist; /**< latency, ns */
+	uint64_t jitter16;     /**< RFC 3550 interarrival jitter x 16, timestamp units */
 	uint64_t last_lat;
 	bool have_last;
 	/* Frames of one TX burst share a timestamp, so latencies come in runs: a run of equal

@@ -77,12 +77,12 @@ fws_rxstat_unique(const struct fws_rxflow *f)
 
 /** Totals over a stream's flows. */
 struct fws_rxstat_sum {
-	uint64_t tx;          /**< frames sent (from the transmitter's per-flow counts) */
-	uint64_t rx;          /**< frames received incl. duplicates */
-	uint64_t unique;      /**< distinct frames received */
+	uint64_t tx;     /**< frames sent (from the transmitter's per-flow counts) */
+	uint64_t rx;     /**< frames received incl. duplicates */
+	uint64_t unique; /**< distinct frames received */
 	uint64_t bytes;
-	uint64_t lost;        /**< sum over flows of max(0, tx - unique) */
-	uint64_t excess;      /**< sum over flows of max(0, unique - tx): should be 0 */
+	uint64_t lost;   /**< sum over flows of max(0, tx - unique) */
+	uint64_t excess; /**< sum over flows of max(0, unique - tx): should be 0 */
 	uint64_t reordered;
 	uint64_t dup;
 	uint64_t late;

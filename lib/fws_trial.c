@@ -153,8 +153,9 @@ plan_lcores(const struct fws_cfg *cfg, unsigned int *tx, unsigned int *n_tx, uns
 			all[n++] = lc;
 	}
 	if (n == 0) {
-		snprintf(err, errlen, "setup: no worker lcore: give EAL at least two lcores "
-				      "(e.g. -l 0-1), the main lcore only controls");
+		snprintf(err, errlen,
+			 "setup: no worker lcore: give EAL at least two lcores "
+			 "(e.g. -l 0-1), the main lcore only controls");
 		return -EINVAL;
 	}
 	if (n == 1) {
@@ -168,13 +169,15 @@ plan_lcores(const struct fws_cfg *cfg, unsigned int *tx, unsigned int *n_tx, uns
 	memcpy(rx, all + *n_tx, *n_rx * sizeof(*rx));
 	return 0;
 bad_tx:
-	snprintf(err, errlen, "config: lcores.tx: lcore %u is not a worker lcore of this EAL "
-			      "(enabled with -l, and not the main lcore %u)",
+	snprintf(err, errlen,
+		 "config: lcores.tx: lcore %u is not a worker lcore of this EAL "
+		 "(enabled with -l, and not the main lcore %u)",
 		 cfg->tx_lcores[i], rte_get_main_lcore());
 	return -EINVAL;
 bad_rx:
-	snprintf(err, errlen, "config: lcores.rx: lcore %u is not a worker lcore of this EAL "
-			      "(enabled with -l, and not the main lcore %u)",
+	snprintf(err, errlen,
+		 "config: lcores.rx: lcore %u is not a worker lcore of this EAL "
+		 "(enabled with -l, and not the main lcore %u)",
 		 cfg->rx_lcores[i], rte_get_main_lcore());
 	return -EINVAL;
 }
@@ -200,9 +203,9 @@ build_flows(struct fws_trial *t, unsigned int s, char *err, unsigned int errlen)
 	struct fws_flow_tuple tup;
 	uint32_t i;
 
-	t->txflows[s] = rte_zmalloc_socket("fws_txflows", sizeof(struct fws_pkt_flow) *
-								  cs->flows.count,
-					   RTE_CACHE_LINE_SIZE, socket);
+	t->txflows[s] =
+		rte_zmalloc_socket("fws_txflows", sizeof(struct fws_pkt_flow) * cs->flows.count,
+				   RTE_CACHE_LINE_SIZE, socket);
 	if (t->txflows[s] == NULL) {
 		snprintf(err, errlen, "setup: stream %s: no hugepage memory for %u flows", cs->name,
 			 cs->flows.count);
@@ -210,7 +213,8 @@ build_flows(struct fws_trial *t, unsigned int s, char *err, unsigned int errlen)
 	}
 	for (i = 0; i < cs->flows.count; i++) {
 		if (fws_flow_tuple(&cs->flows, i, &tup) < 0) {
-			snprintf(err, errlen, "setup: stream %s: flow %u has no tuple", cs->name, i);
+			snprintf(err, errlen, "setup: stream %s: flow %u has no tuple", cs->name,
+				 i);
 			return -EINVAL;
 		}
 		fws_pkt_flow_init(&t->txflows[s][i], &tup, i);
@@ -272,8 +276,9 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 			goto fail_rc;
 		for (i = 0; i < p; i++) {
 			if (t->port[i].port_id == rc) {
-				snprintf(err, errlen, "config: ports[%u].device: \"%s\" is the same "
-						      "DPDK port as ports[%u]",
+				snprintf(err, errlen,
+					 "config: ports[%u].device: \"%s\" is the same "
+					 "DPDK port as ports[%u]",
 					 p, cfg->ports[p].device, i);
 				rc = -EINVAL;
 				goto fail_rc;
@@ -316,8 +321,9 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 			rc = fws_tx_task_init(task, name, TX_POOL_MBUFS, t->max_frame,
 					      t->port[cs->tx_port].socket, &hdr);
 			if (rc < 0) {
-				snprintf(err, errlen, "setup: stream %s: cannot create a transmit "
-						      "pool of %u mbufs: %s (hugepages reserved?)",
+				snprintf(err, errlen,
+					 "setup: stream %s: cannot create a transmit "
+					 "pool of %u mbufs: %s (hugepages reserved?)",
 					 cs->name, TX_POOL_MBUFS, rte_strerror(-rc));
 				goto fail_rc;
 			}
@@ -352,9 +358,9 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 
 			st->nb_flows = cfg->streams[s].flows.count;
 			st->rx_port = cfg->streams[s].rx_port;
-			st->flows = rte_zmalloc_socket("fws_rxflows",
-						       sizeof(*st->flows) * st->nb_flows,
-						       RTE_CACHE_LINE_SIZE, socket);
+			st->flows =
+				rte_zmalloc_socket("fws_rxflows", sizeof(*st->flows) * st->nb_flows,
+						   RTE_CACHE_LINE_SIZE, socket);
 			st->hist = rte_zmalloc_socket("fws_hist", sizeof(*st->hist),
 						      RTE_CACHE_LINE_SIZE, socket);
 			if (st->flows == NULL || st->hist == NULL)
@@ -369,8 +375,9 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 	return t;
 
 nomem_rte:
-	snprintf(err, errlen, "setup: out of hugepage memory for the flow tables (%u streams); "
-			      "reserve more hugepages or use fewer flows",
+	snprintf(err, errlen,
+		 "setup: out of hugepage memory for the flow tables (%u streams); "
+		 "reserve more hugepages or use fewer flows",
 		 cfg->n_streams);
 	rc = -ENOMEM;
 	goto fail_rc;
@@ -413,8 +420,8 @@ wait_workers(struct fws_trial *t, unsigned int n)
 }
 
 static void
-live_totals(const struct fws_trial *t, uint64_t *txf, uint64_t *txb, uint64_t *rxf,
-	    uint64_t *rxb, bool warm)
+live_totals(const struct fws_trial *t, uint64_t *txf, uint64_t *txb, uint64_t *rxf, uint64_t *rxb,
+	    bool warm)
 {
 	unsigned int i;
 
@@ -422,8 +429,7 @@ live_totals(const struct fws_trial *t, uint64_t *txf, uint64_t *txb, uint64_t *r
 	for (i = 0; i < t->n_tasks; i++) {
 		const struct fws_tx_counters *c = &t->tasks[i].cnt;
 
-		*txf += __atomic_load_n(warm ? &c->warmup_tx : &c->tx_frames,
-					__ATOMIC_RELAXED);
+		*txf += __atomic_load_n(warm ? &c->warmup_tx : &c->tx_frames, __ATOMIC_RELAXED);
 		*txb += __atomic_load_n(&c->tx_bytes, __ATOMIC_RELAXED);
 	}
 	for (i = 0; i < t->n_rx; i++) {
@@ -492,8 +498,9 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
 		fws_rxstat_add(&sr->rx, &merged, t->txflows[s][f].seq);
 	}
 	if (sr->rx.tx != sr->tx_frames)
-		FWS_LOG(ERR, "stream %s: per-flow sequence counts (%" PRIu64
-			     ") disagree with the transmit counter (%" PRIu64 ")",
+		FWS_LOG(ERR,
+			"stream %s: per-flow sequence counts (%" PRIu64
+			") disagree with the transmit counter (%" PRIu64 ")",
 			cs->name, sr->rx.tx, sr->tx_frames);
 	sr->hist = calloc(1, sizeof(*sr->hist));
 	if (sr->hist) {
@@ -522,8 +529,8 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
 	}
 	(void)avg_frame;
 	sr->loss_pct = sr->rx.tx ? (double)sr->rx.lost * 100.0 / (double)sr->rx.tx : 0;
-	sr->generator_limited = (sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) ||
-				sr->alloc_fail > 0;
+	sr->generator_limited =
+		(sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) || sr->alloc_fail > 0;
 }
 
 static void
@@ -616,8 +623,9 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 
 		req_pps[s] = fws_rate_pps(&cs->rate, link_bps, avg);
 		if (req_pps[s] < 0) {
-			snprintf(err, errlen, "config: stream %s: a rate in %% of the link needs the "
-					      "link speed of port %s, which the driver does not report",
+			snprintf(err, errlen,
+				 "config: stream %s: a rate in %% of the link needs the "
+				 "link speed of port %s, which the driver does not report",
 				 cs->name, cfg->ports[cs->tx_port].name);
 			return -EINVAL;
 		}
@@ -687,7 +695,8 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			meas_end = now + (uint64_t)(cfg->duration * (double)t->hz);
 			last_tx = last_rx = last_txb = last_rxb = 0;
 			for (i = 0; i < t->n_rx; i++)
-				last_rx += __atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);
+				last_rx +=
+					__atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);
 		}
 		if (measuring && now >= meas_end)
 			break;

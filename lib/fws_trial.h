@@ -31,8 +31,8 @@ struct fws_stream_result {
 	char direction[FWS_CFG_NAME_LEN];
 	char tx_port[FWS_CFG_NAME_LEN], rx_port[FWS_CFG_NAME_LEN];
 	uint32_t flows;
-	double duration;  /**< measured transmit time, s */
-	double req_pps;   /**< requested; 0 = as fast as possible */
+	double duration; /**< measured transmit time, s */
+	double req_pps;  /**< requested; 0 = as fast as possible */
 	bool unlimited;
 	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail;
 	double tx_pps, tx_l1_bps, tx_l2_bps;
@@ -80,7 +80,7 @@ struct fws_progress {
 	const char *phase;
 	double elapsed, total;
 	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes; /**< since the phase began */
-	double tx_pps, rx_pps, tx_bps, rx_bps;              /**< over the last second, L2 */
+	double tx_pps, rx_pps, tx_bps, rx_bps;             /**< over the last second, L2 */
 };
 
 /** Options of a trial run. */

@@ -147,8 +147,7 @@ fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 		__atomic_store_n(&t->cnt.tx_frames, t->cnt.tx_frames + sent, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->cnt.tx_bytes, t->cnt.tx_bytes + bytes, __ATOMIC_RELAXED);
 	} else {
-		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent,
-				 __ATOMIC_RELAXED);
+		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent, __ATOMIC_RELAXED);
 	}
 	return sent;
 }

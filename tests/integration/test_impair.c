@@ -154,10 +154,11 @@ fixture_main(void *arg)
 int
 main(int argc, char **argv)
 {
-	char *eal[] = {argv[0], "--no-pci", "--in-memory", "--lcores=0@0,1@1,2@0",
-		       "--log-level=notice", NULL};
-	struct fws_port_req req = {.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024,
-				   .max_frame = 1518};
+	char *eal[] = {
+		argv[0], "--no-pci", "--in-memory", "--lcores=0@0,1@1,2@0", "--log-level=notice",
+		NULL};
+	struct fws_port_req req = {
+		.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024, .max_frame = 1518};
 	struct fws_port_info pin, pout;
 	struct fixture fx;
 	struct fws_cfg *cfg;
@@ -211,8 +212,8 @@ main(int argc, char **argv)
 		       (unsigned long)fx.flushed);
 		expect("frames sent reached the fixture", fx.seen, s->rx.tx);
 		expect("sent > 200000 * 1.5 * 0.9", s->rx.tx > 270000, 1);
-		expect("fixture did something", fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0,
-		       1);
+		expect("fixture did something",
+		       fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0, 1);
 		expect("lost == dropped", s->rx.lost, fx.dropped);
 		expect("reordered == swapped", s->rx.reordered, fx.swapped);
 		expect("duplicated == duplicated", s->rx.dup, fx.duplicated);

@@ -7,8 +7,9 @@
 #include "fws_config.h"
 #include "unit.h"
 
-#define PORTS "\"ports\": [{\"name\": \"lan\", \"device\": \"net_ring0\"}, " \
-	      "{\"name\": \"wan\", \"device\": \"net_ring1\"}]"
+#define PORTS                                                                                      \
+	"\"ports\": [{\"name\": \"lan\", \"device\": \"net_ring0\"}, "                             \
+	"{\"name\": \"wan\", \"device\": \"net_ring1\"}]"
 
 /* Each bad config and the exact message it must give. */
 static const struct {
@@ -20,7 +21,8 @@ static const struct {
 	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
 	{"{\"duration\": 5}", "config: (top): a config needs \"ports\" (line 1)"},
 	{"{\"ports\": []}", "config: ports: expected a list of 1 to 8 ports (line 1)"},
-	{"{\"ports\": [{\"device\": \"x\"}]}", "config: ports[0]: a port needs a \"name\" (line 1)"},
+	{"{\"ports\": [{\"device\": \"x\"}]}",
+	 "config: ports[0]: a port needs a \"name\" (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\"}]}",
 	 "config: ports[0]: port \"lan\" needs a \"device\" (PCI address or vdev) (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": 5}]}",
@@ -66,15 +68,15 @@ static const struct {
 	 "18-byte signature (line 2)"},
 	{"{" PORTS ",\n\"frame_size\": [64, 9999]}",
 	 "config: frame_size[1]: 9999 is above the 9216-byte maximum (line 2)"},
-	{"{" PORTS ",\n\"frame_size\": \"jumbo\"}",
-	 "config: frame_size: \"jumbo\" is not a frame size (a number, \"imix\" or a mix) (line 2)"},
+	{"{" PORTS ",\n\"frame_size\": \"jumbo\"}", "config: frame_size: \"jumbo\" is not a frame "
+						    "size (a number, \"imix\" or a mix) (line 2)"},
 	{"{" PORTS ",\n\"frame_size\": {\"mix\": [[64, 0]]}}",
 	 "config: frame_size.mix[0][1]: 0 is outside 1-255 (line 2)"},
 	{"{" PORTS ",\n\"frame_size\": {\"mix\": [[63, 1]]}}",
 	 "config: frame_size.mix[0][0]: 63 is below the 64-byte minimum for Ethernet/IPv4/UDP with "
 	 "the 18-byte signature (line 2)"},
-	{"{" PORTS ",\n\"rate\": 50}",
-	 "config: rate: 50 has no unit: write \"line\", \"50%\", \"1Mpps\" or \"900Mbit\" (line 2)"},
+	{"{" PORTS ",\n\"rate\": 50}", "config: rate: 50 has no unit: write \"line\", \"50%\", "
+				       "\"1Mpps\" or \"900Mbit\" (line 2)"},
 	{"{" PORTS ",\n\"rate\": \"150%\"}",
 	 "config: rate: \"150%\" is not a rate (\"line\", \"1-100%\", \"1.5Mpps\", \"800kpps\", "
 	 "\"9.5Gbit\", \"100Mbit\") (line 2)"},
@@ -98,7 +100,7 @@ static const struct {
 	 "\"wan\"},\n{\"name\": \"s\", \"tx_port\": \"wan\", \"rx_port\": \"lan\"}]}",
 	 "config: streams[1].name: stream name \"s\" is used twice (line 3)"},
 	{"{" PORTS ",\n\"eal\": [\"-l\", 1]}", "config: eal[1]: expected a string, got an integer "
-					      "(line 2)"},
+					       "(line 2)"},
 	{"{" PORTS ",\n\"output\": {\"json\": 1}}",
 	 "config: output.json: expected a string, got an integer (line 2)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",

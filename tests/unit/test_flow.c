@@ -78,8 +78,8 @@ END_TEST
 
 START_TEST(test_flow_out_of_range)
 {
-	struct fws_flow_tuple t = {.src_ip = 0xc6120100, .dst_ip = 0xc6130101, .src_port = 999,
-				   .dst_port = 53};
+	struct fws_flow_tuple t = {
+		.src_ip = 0xc6120100, .dst_ip = 0xc6130101, .src_port = 999, .dst_port = 53};
 	struct fws_flow_spec fewer = spec;
 	uint32_t idx;
 
@@ -97,9 +97,14 @@ END_TEST
 
 START_TEST(test_flow_large)
 {
-	struct fws_flow_spec s = {.count = 1000000, .src_ip_lo = 0xc6120000, .src_ip_hi = 0xc613ffff,
-				  .dst_ip_lo = 0xc6130101, .dst_ip_hi = 0xc6130101,
-				  .src_port_lo = 1024, .src_port_hi = 1043, .dst_port_lo = 5001,
+	struct fws_flow_spec s = {.count = 1000000,
+				  .src_ip_lo = 0xc6120000,
+				  .src_ip_hi = 0xc613ffff,
+				  .dst_ip_lo = 0xc6130101,
+				  .dst_ip_hi = 0xc6130101,
+				  .src_port_lo = 1024,
+				  .src_port_hi = 1043,
+				  .dst_port_lo = 5001,
 				  .dst_port_hi = 5001};
 	struct fws_flow_tuple t;
 	uint32_t i, back;

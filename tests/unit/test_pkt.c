@@ -9,11 +9,10 @@ static uint8_t tmpl[9216];
 static uint8_t frame[9216];
 
 static void
-build(uint16_t size, const struct fws_flow_tuple *tup, uint32_t cookie, uint32_t seq,
-      uint32_t ts)
+build(uint16_t size, const struct fws_flow_tuple *tup, uint32_t cookie, uint32_t seq, uint32_t ts)
 {
-	struct fws_pkt_hdr h = {.src = {{2, 0, 0, 0, 0, 1}}, .dst = {{2, 0, 0, 0, 0, 2}},
-				.stream = 3};
+	struct fws_pkt_hdr h = {
+		.src = {{2, 0, 0, 0, 0, 1}}, .dst = {{2, 0, 0, 0, 0, 2}}, .stream = 3};
 	struct fws_pkt_size sz;
 	struct fws_pkt_flow fl;
 
@@ -23,8 +22,7 @@ build(uint16_t size, const struct fws_flow_tuple *tup, uint32_t cookie, uint32_t
 	/* The mbuf holds the template from an earlier, different frame: fill must not care. */
 	memcpy(frame, tmpl, sizeof(frame));
 	memset(frame + FWS_PKT_SIG_OFF + 4, 0x5a, FWS_SIG_LEN - 4);
-	fws_pkt_fill(frame, &sz, &fl, fws_sig_word0(3), cookie, seq, ts, fws_pkt_halves(ts),
-		     false);
+	fws_pkt_fill(frame, &sz, &fl, fws_sig_word0(3), cookie, seq, ts, fws_pkt_halves(ts), false);
 }
 
 /* Recompute the UDP checksum from scratch (RFC 768) and compare. */
@@ -43,8 +41,8 @@ udp_ok(const struct rte_ipv4_hdr *ip)
 START_TEST(test_pkt_checksums)
 {
 	static const uint16_t sizes[] = {64, 65, 128, 570, 1518, 9000};
-	struct fws_flow_tuple tup = {.src_ip = 0xc6120105, .dst_ip = 0xc61301fe,
-				     .src_port = 1024, .dst_port = 65535};
+	struct fws_flow_tuple tup = {
+		.src_ip = 0xc6120105, .dst_ip = 0xc61301fe, .src_port = 1024, .dst_port = 65535};
 	unsigned int i, k;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -59,13 +57,12 @@ START_TEST(test_pkt_checksums)
 			/* Independent check: a full recomputation verifies to 0/0xffff. */
 			ck_assert_uint_eq(rte_ipv4_cksum(ip), 0);
 			ck_assert_uint_eq(udp_ok(ip), 1);
-			ck_assert_uint_eq(rte_be_to_cpu_16(ip->total_length),
-					  sizes[i] - 4 - 14);
+			ck_assert_uint_eq(rte_be_to_cpu_16(ip->total_length), sizes[i] - 4 - 14);
 			ck_assert_int_eq(fws_pkt_parse(frame, sizes[i] - 4, &v), FWS_PKT_UDP);
 			ck_assert_uint_eq(v.payload_len, sizes[i] - 4u - 42u);
-			ck_assert_int_eq(fws_sig_parse(v.payload, v.payload_len,
-						       0xabcdef01u * (k + 1), &s),
-					 FWS_SIG_OK);
+			ck_assert_int_eq(
+				fws_sig_parse(v.payload, v.payload_len, 0xabcdef01u * (k + 1), &s),
+				FWS_SIG_OK);
 			ck_assert_uint_eq(s.flow, 12345);
 			ck_assert_uint_eq(s.stream, 3);
 			ck_assert_uint_eq(s.seq, k * 0x10001u);

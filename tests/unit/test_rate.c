@@ -9,7 +9,7 @@ static const struct {
 	double frame;
 	uint64_t fps10g;
 } table[] = {
-	{64, 14880952}, {128, 8445945}, {256, 4528985}, {512, 2349624},
+	{64, 14880952},  {128, 8445945}, {256, 4528985}, {512, 2349624},
 	{1024, 1197318}, {1280, 961538}, {1518, 812743},
 };
 
@@ -36,15 +36,24 @@ START_TEST(test_rate_parse)
 		enum fws_rate_kind kind;
 		double value;
 	} cases[] = {
-		{"line", 0, FWS_RATE_LINE, 100},     {"50%", 0, FWS_RATE_PERCENT, 50},
-		{"0.5%", 0, FWS_RATE_PERCENT, 0.5},  {"100%", 0, FWS_RATE_PERCENT, 100},
-		{"101%", -22, 0, 0},                  {"1.5Mpps", 0, FWS_RATE_PPS, 1.5e6},
-		{"800kpps", 0, FWS_RATE_PPS, 8e5},   {"1000pps", 0, FWS_RATE_PPS, 1000},
-		{"9.5Gbit", 0, FWS_RATE_BPS, 9.5e9}, {"100 Mbit/s", 0, FWS_RATE_BPS, 1e8},
-		{"64kbps", 0, FWS_RATE_BPS, 64e3},   {"0Mpps", -22, 0, 0},
-		{"-5%", -22, 0, 0},                   {"fast", -22, 0, 0},
-		{"10", -22, 0, 0},                    {"10 furlongs", -22, 0, 0},
-		{"nan%", -22, 0, 0},                  {"", -22, 0, 0},
+		{"line", 0, FWS_RATE_LINE, 100},
+		{"50%", 0, FWS_RATE_PERCENT, 50},
+		{"0.5%", 0, FWS_RATE_PERCENT, 0.5},
+		{"100%", 0, FWS_RATE_PERCENT, 100},
+		{"101%", -22, 0, 0},
+		{"1.5Mpps", 0, FWS_RATE_PPS, 1.5e6},
+		{"800kpps", 0, FWS_RATE_PPS, 8e5},
+		{"1000pps", 0, FWS_RATE_PPS, 1000},
+		{"9.5Gbit", 0, FWS_RATE_BPS, 9.5e9},
+		{"100 Mbit/s", 0, FWS_RATE_BPS, 1e8},
+		{"64kbps", 0, FWS_RATE_BPS, 64e3},
+		{"0Mpps", -22, 0, 0},
+		{"-5%", -22, 0, 0},
+		{"fast", -22, 0, 0},
+		{"10", -22, 0, 0},
+		{"10 furlongs", -22, 0, 0},
+		{"nan%", -22, 0, 0},
+		{"", -22, 0, 0},
 	};
 	unsigned int i;
 

@@ -20,8 +20,8 @@ static void
 setup(void)
 {
 	struct fws_pkt_hdr h = {.stream = 0};
-	struct fws_flow_tuple t = {.src_ip = 0xc6120101, .dst_ip = 0xc6130101, .src_port = 1,
-				   .dst_port = 2};
+	struct fws_flow_tuple t = {
+		.src_ip = 0xc6120101, .dst_ip = 0xc6130101, .src_port = 1, .dst_port = 2};
 	unsigned int i;
 
 	c = aligned_alloc(64, sizeof(*c));
@@ -63,7 +63,8 @@ feed(uint8_t port, uint8_t stream, uint32_t flow, uint32_t cookie, uint32_t seq,
 	memcpy(frame + FWS_PKT_SIG_OFF, &w0, 4);
 	fws_pkt_fill(frame, &sz, &flows[flow], fws_sig_word0(stream), cookie, seq, ts,
 		     fws_pkt_halves(ts), false);
-	fws_rx_frame(c, port, frame, sz.data_len, sz.frame, (uint64_t)now_units << FWS_SIG_TS_SHIFT);
+	fws_rx_frame(c, port, frame, sz.data_len, sz.frame,
+		     (uint64_t)now_units << FWS_SIG_TS_SHIFT);
 }
 
 START_TEST(test_rx_classify)
@@ -85,7 +86,7 @@ START_TEST(test_rx_classify)
 	feed(0, 0, 3, COOKIE, 2, 100, 150);
 	feed(0, 0, 3, WARM, 2, 100, 150);
 	ck_assert_uint_eq(pc->stale_frames, 2);
-	feed(0, 5, 3, 0x44444444, 0, 100, 150); /* no stream 5 */
+	feed(0, 5, 3, 0x44444444, 0, 100, 150);     /* no stream 5 */
 	feed(0, 0, FLOWS, 0x44444444, 0, 100, 150); /* no such flow */
 	ck_assert_uint_eq(pc->bad_stream, 2);
 	feed(1, 0, 3, 0x44444444, 0, 100, 150); /* stream 0 belongs on port 0 */
@@ -112,9 +113,10 @@ END_TEST
 /* Latencies arrive in runs; jitter must equal RFC 3550's frame-by-frame formula. */
 START_TEST(test_rx_jitter_runs)
 {
-	static const uint32_t lat[] = {100, 100, 100, 140, 140, 90, 90, 90, 90, 90,
-				       90,  3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 100,
-				       100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 120};
+	static const uint32_t lat[] = {100,  100,  100,  140,  140,  90,   90,   90,
+				       90,   90,   90,   3000, 3000, 3000, 3000, 3000,
+				       3000, 3000, 3000, 100,  100,  100,  100,  100,
+				       100,  100,  100,  100,  100,  100,  100,  120};
 	uint64_t ref = 0, last = 0, sum = 0;
 	unsigned int i;
 
