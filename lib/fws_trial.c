@@ -697,6 +697,8 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			for (i = 0; i < t->n_rx; i++)
 				last_rx +=
 					__atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);
+			last_t = now;
+			next_progress = now + t->hz;
 		}
 		if (measuring && now >= meas_end)
 			break;
