@@ -11,7 +11,11 @@
 
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_pkt.h"
 #include "fws_sig.h"
+
+/* Ethernet 14 + IPv4 20 + UDP 8 + signature 18 + FCS 4. */
+#define FWS_CFG_MIN_FRAME_IPV4 64
 
 /* Parse context: the raw buffer (for line numbers), the error sink and the current path. */
 struct ctx {
@@ -300,42 +304,73 @@ ipv4_of(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* "a.b.c.d", "a.b.c.d-e.f.g.h" or "a.b.c.d/len" (all addresses of the prefix). */
+/* An IPv6 address split into its upper 96 bits and its low 32 (host order). */
 static int
-parse_ip_range(struct ctx *c, const json_t *v, uint32_t *lo, uint32_t *hi)
+ipv6_of(const char *s, uint8_t hi[12], uint32_t *lo)
 {
-	char s[64], *sep;
-	const char *str;
+	uint8_t a[16];
+	uint32_t l;
 
-	if (want_type(c, v, JSON_STRING, "an IPv4 address or range string") < 0)
+	if (inet_pton(AF_INET6, s, a) != 1)
+		return -EINVAL;
+	memcpy(hi, a, 12);
+	memcpy(&l, a + 12, 4);
+	*lo = ntohl(l);
+	return 0;
+}
+
+/*
+ * "a.b.c.d", "a.b.c.d-e.f.g.h" or "a.b.c.d/len" (all addresses of the prefix); the same
+ * for IPv6, where a range may only vary the low 32 bits (prefix length 96 or more).
+ */
+static int
+parse_ip_range(struct ctx *c, const json_t *v, bool *ipv6, uint8_t hi6[12], uint32_t *lo,
+	       uint32_t *hi)
+{
+	char s[128], *sep;
+	const char *str;
+	uint8_t other[12];
+	bool v6;
+
+	if (want_type(c, v, JSON_STRING, "an IP address or range string") < 0)
 		return -EINVAL;
 	str = json_string_value(v);
 	if (strlcpy(s, str, sizeof(s)) >= sizeof(s))
-		return fail(c, "\"%.40s...\" is too long for an IPv4 range", str);
+		return fail(c, "\"%.40s...\" is too long for an address range", str);
+	v6 = strchr(s, ':') != NULL;
+	*ipv6 = v6;
 	if ((sep = strchr(s, '/')) != NULL) {
 		char *end;
 		long len;
+		int bits = v6 ? 128 : 32;
 
 		*sep = '\0';
 		len = strtol(sep + 1, &end, 10);
-		if (ipv4_of(s, lo) < 0 || *end || end == sep + 1 || len < 0 || len > 32)
-			return fail(c, "\"%s\" is not an IPv4 prefix (a.b.c.d/len)", str);
-		if (len < 8)
-			return fail(c, "prefix \"%s\" is wider than /8", str);
+		if ((v6 ? ipv6_of(s, hi6, lo) : ipv4_of(s, lo)) < 0 || *end || end == sep + 1 ||
+		    len < 0 || len > bits)
+			return fail(c, "\"%s\" is not an %s prefix (address/len)", str,
+				    v6 ? "IPv6" : "IPv4");
+		if (len < bits - 24)
+			return fail(c, "prefix \"%s\" is wider than /%d", str, bits - 24);
+		len -= bits - 32; /* bits of the low 32 that are fixed */
 		*lo &= len ? ~0u << (32 - len) : 0;
 		*hi = *lo | (len == 32 ? 0 : ~0u >> len);
 		return 0;
 	}
 	if ((sep = strchr(s, '-')) != NULL) {
 		*sep = '\0';
-		if (ipv4_of(s, lo) < 0 || ipv4_of(sep + 1, hi) < 0)
-			return fail(c, "\"%s\" is not an IPv4 range (a.b.c.d-e.f.g.h)", str);
+		if (v6 ? (ipv6_of(s, hi6, lo) < 0 || ipv6_of(sep + 1, other, hi) < 0)
+		       : (ipv4_of(s, lo) < 0 || ipv4_of(sep + 1, hi) < 0))
+			return fail(c, "\"%s\" is not an %s range (first-last)", str,
+				    v6 ? "IPv6" : "IPv4");
+		if (v6 && memcmp(hi6, other, 12) != 0)
+			return fail(c, "range \"%s\" differs above the low 32 bits", str);
 		if (*hi < *lo)
 			return fail(c, "range \"%s\" ends before it starts", str);
 		return 0;
 	}
-	if (ipv4_of(s, lo) < 0)
-		return fail(c, "\"%s\" is not an IPv4 address", str);
+	if ((v6 ? ipv6_of(s, hi6, lo) : ipv4_of(s, lo)) < 0)
+		return fail(c, "\"%s\" is not an %s address", str, v6 ? "IPv6" : "IPv4");
 	*hi = *lo;
 	return 0;
 }
@@ -394,10 +429,28 @@ static const struct fws_flow_spec default_upload_flows = {
 	.dst_port_hi = 5001,
 };
 
+/* 2001:2:0:1::100-2001:2:0:1::4ff -> 2001:2:0:2::1 (RFC 5180 benchmarking range). */
+static const struct fws_flow_spec default_upload_flows6 = {
+	.count = 1024,
+	.ipv6 = true,
+	.src6 = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01},
+	.dst6 = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02},
+	.src_ip_lo = 0x100,
+	.src_ip_hi = 0x4ff,
+	.dst_ip_lo = 1,
+	.dst_ip_hi = 1,
+	.src_port_lo = 1024,
+	.src_port_hi = 1024,
+	.dst_port_lo = 5001,
+	.dst_port_hi = 5001,
+};
+
 static void
 reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out)
 {
 	*out = *in;
+	memcpy(out->src6, in->dst6, sizeof(out->src6));
+	memcpy(out->dst6, in->src6, sizeof(out->dst6));
 	out->src_ip_lo = in->dst_ip_lo;
 	out->src_ip_hi = in->dst_ip_hi;
 	out->dst_ip_lo = in->src_ip_lo;
@@ -411,15 +464,27 @@ reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out)
 static int
 parse_flows(struct ctx *c, const json_t *v, struct fws_flow_spec *f)
 {
-	static const char *const keys[] = {"count",    "src_ip",   "dst_ip",
+	static const char *const keys[] = {"ip",       "count",    "src_ip", "dst_ip",
 					   "src_port", "dst_port", NULL};
 	const json_t *x;
 	uint64_t cap, count;
 	size_t old;
+	bool src6, dst6;
 	int rc = 0;
 
 	if (want_type(c, v, JSON_OBJECT, "an object") < 0 || check_keys(c, v, keys) < 0)
 		return -EINVAL;
+	if ((x = json_object_get(v, "ip")) != NULL) {
+		old = push_key(c, "ip");
+		if (!json_is_integer(x) ||
+		    (json_integer_value(x) != 4 && json_integer_value(x) != 6))
+			return fail(c, "expected 4 or 6 (the address family of the defaults)");
+		if ((json_integer_value(x) == 6) != f->ipv6)
+			*f = json_integer_value(x) == 6 ? default_upload_flows6
+							: default_upload_flows;
+		pop(c, old);
+	}
+	src6 = dst6 = f->ipv6;
 #define FIELD(key, expr)                                                                           \
 	if (rc == 0 && (x = json_object_get(v, key)) != NULL) {                                    \
 		old = push_key(c, key);                                                            \
@@ -427,14 +492,20 @@ parse_flows(struct ctx *c, const json_t *v, struct fws_flow_spec *f)
 		if (rc == 0)                                                                       \
 			pop(c, old);                                                               \
 	}
-	FIELD("src_ip", parse_ip_range(c, x, &f->src_ip_lo, &f->src_ip_hi));
-	FIELD("dst_ip", parse_ip_range(c, x, &f->dst_ip_lo, &f->dst_ip_hi));
+	FIELD("src_ip", parse_ip_range(c, x, &src6, f->src6, &f->src_ip_lo, &f->src_ip_hi));
+	FIELD("dst_ip", parse_ip_range(c, x, &dst6, f->dst6, &f->dst_ip_lo, &f->dst_ip_hi));
 	FIELD("src_port", parse_port_range(c, x, &f->src_port_lo, &f->src_port_hi));
 	FIELD("dst_port", parse_port_range(c, x, &f->dst_port_lo, &f->dst_port_hi));
 	FIELD("count", get_uint(c, x, 1, FWS_SIG_MAX_FLOWS, &count));
 #undef FIELD
 	if (rc < 0)
 		return rc;
+	if (src6 != dst6 || (json_object_get(v, "ip") && src6 != f->ipv6)) {
+		old = push_key(c, json_object_get(v, "dst_ip") ? "dst_ip" : "src_ip");
+		return fail(c, "source and destination must both be IPv4 or both IPv6 (\"ip\": %d)",
+			    f->ipv6 ? 6 : 4);
+	}
+	f->ipv6 = src6;
 	cap = fws_flow_capacity(f);
 	/* Without a count, take the default or as many as the ranges hold, whichever is less. */
 	if ((x = json_object_get(v, "count")) != NULL)
@@ -575,12 +646,56 @@ parse_rate(struct ctx *c, const json_t *v, struct fws_rate *r)
 	return 0;
 }
 
+/* One address or a list: "198.18.0.2/24", "2001:2:0:1::2/64" (length optional). */
+static int
+parse_addrs(struct ctx *c, const json_t *v, bool v6, struct fws_cfg_port *p)
+{
+	const json_t *e;
+	size_t i, n = json_is_array(v) ? json_array_size(v) : 1, old;
+
+	if (n == 0 || n > FWS_CFG_MAX_ADDRS)
+		return fail(c, "expected 1 to %d addresses", FWS_CFG_MAX_ADDRS);
+	for (i = 0; i < n; i++) {
+		char s[64], *slash, *end;
+		long len = v6 ? 64 : 24;
+
+		e = json_is_array(v) ? json_array_get(v, i) : v;
+		old = json_is_array(v) ? push_idx(c, i) : strlen(c->path);
+		if (want_type(c, e, JSON_STRING, v6 ? "an IPv6 address" : "an IPv4 address") < 0)
+			return -EINVAL;
+		strlcpy(s, json_string_value(e), sizeof(s));
+		if ((slash = strchr(s, '/')) != NULL) {
+			*slash = '\0';
+			len = strtol(slash + 1, &end, 10);
+			if (*end || end == slash + 1 || len < 1 || len > (v6 ? 128 : 32))
+				return fail(c, "\"%s\": bad prefix length", json_string_value(e));
+		}
+		if (v6) {
+			if (inet_pton(AF_INET6, s, p->ipv6[i]) != 1)
+				return fail(c, "\"%s\" is not an IPv6 address",
+					    json_string_value(e));
+			p->ipv6_len[i] = (uint8_t)len;
+		} else {
+			if (ipv4_of(s, &p->ipv4[i]) < 0 || p->ipv4[i] == 0)
+				return fail(c, "\"%s\" is not an IPv4 address",
+					    json_string_value(e));
+			p->ipv4_len[i] = (uint8_t)len;
+		}
+		pop(c, old);
+	}
+	if (v6)
+		p->n_ipv6 = (unsigned int)n;
+	else
+		p->n_ipv4 = (unsigned int)n;
+	return 0;
+}
+
 static int
 parse_port(struct ctx *c, const json_t *v, struct fws_cfg_port *p)
 {
-	static const char *const keys[] = {"name",           "device", "mac",
-					   "next_hop_mac",   "ipv4",   "rx_descriptors",
-					   "tx_descriptors", NULL};
+	static const char *const keys[] = {
+		"name",    "device",   "mac",  "next_hop_mac",   "ipv4",           "ipv6",
+		"gateway", "gateway6", "vlan", "rx_descriptors", "tx_descriptors", NULL};
 	const json_t *x;
 	uint64_t u;
 	size_t old;
@@ -617,12 +732,45 @@ parse_port(struct ctx *c, const json_t *v, struct fws_cfg_port *p)
 	}
 	if ((x = json_object_get(v, "ipv4")) != NULL) {
 		old = push_key(c, "ipv4");
+		if (parse_addrs(c, x, false, p) < 0)
+			return -EINVAL;
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "ipv6")) != NULL) {
+		old = push_key(c, "ipv6");
+		if (parse_addrs(c, x, true, p) < 0)
+			return -EINVAL;
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "gateway")) != NULL) {
+		old = push_key(c, "gateway");
 		if (want_type(c, x, JSON_STRING, "an IPv4 address string") < 0)
 			return -EINVAL;
-		if (ipv4_of(json_string_value(x), &p->ipv4) < 0)
+		if (ipv4_of(json_string_value(x), &p->gateway) < 0 || p->gateway == 0)
 			return fail(c, "\"%s\" is not an IPv4 address", json_string_value(x));
 		pop(c, old);
 	}
+	if ((x = json_object_get(v, "gateway6")) != NULL) {
+		old = push_key(c, "gateway6");
+		if (want_type(c, x, JSON_STRING, "an IPv6 address string") < 0)
+			return -EINVAL;
+		if (inet_pton(AF_INET6, json_string_value(x), p->gateway6) != 1)
+			return fail(c, "\"%s\" is not an IPv6 address", json_string_value(x));
+		p->gateway6_set = true;
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "vlan")) != NULL) {
+		old = push_key(c, "vlan");
+		if (get_uint(c, x, 1, 4094, &u) < 0)
+			return -EINVAL;
+		p->vlan = (uint16_t)u;
+		pop(c, old);
+	}
+	if (p->next_hop_set && (p->gateway || p->gateway6_set))
+		return fail(c,
+			    "port \"%s\": give a gateway to resolve or a static next_hop_mac, "
+			    "not both",
+			    p->name);
 	if ((x = json_object_get(v, "rx_descriptors")) != NULL) {
 		old = push_key(c, "rx_descriptors");
 		if (get_uint(c, x, 64, 32768, &u) < 0)
@@ -824,9 +972,27 @@ parse_eal(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 }
 
 /* Streams from "direction": upload = lan -> wan, download = wan -> lan, bidir = both. */
+static void
+add_stream(struct fws_cfg *cfg, const char *name, const char *dir, int tx, int rx,
+	   const struct fws_flow_spec *flows, bool reverse, const struct fws_rate *rate)
+{
+	struct fws_cfg_stream *s = &cfg->streams[cfg->n_streams++];
+
+	strlcpy(s->name, name, sizeof(s->name));
+	strlcpy(s->direction, dir, sizeof(s->direction));
+	s->tx_port = (uint8_t)tx;
+	s->rx_port = (uint8_t)rx;
+	if (reverse)
+		reverse_flows(flows, &s->flows);
+	else
+		s->flows = *flows;
+	s->rate = *rate;
+}
+
 static int
 expand_direction(struct ctx *c, const json_t *v, struct fws_cfg *cfg,
-		 const struct fws_flow_spec *flows, const struct fws_rate *rate)
+		 const struct fws_flow_spec *flows, const struct fws_flow_spec *flows6,
+		 const struct fws_rate *rate)
 {
 	const char *d;
 	int lan, wan;
@@ -843,25 +1009,41 @@ expand_direction(struct ctx *c, const json_t *v, struct fws_cfg *cfg,
 	wan = fws_config_port(cfg, "wan");
 	if (lan < 0 || wan < 0)
 		return fail(c, "direction \"%s\" needs ports named \"lan\" and \"wan\"", d);
-	if (up) {
-		struct fws_cfg_stream *s = &cfg->streams[cfg->n_streams++];
+	if (up)
+		add_stream(cfg, "upload", "upload", lan, wan, flows, false, rate);
+	if (down)
+		add_stream(cfg, "download", "download", wan, lan, flows, true, rate);
+	if (up && flows6)
+		add_stream(cfg, "upload6", "upload", lan, wan, flows6, false, rate);
+	if (down && flows6)
+		add_stream(cfg, "download6", "download", wan, lan, flows6, true, rate);
+	return 0;
+}
 
-		strlcpy(s->name, "upload", sizeof(s->name));
-		strlcpy(s->direction, "upload", sizeof(s->direction));
-		s->tx_port = (uint8_t)lan;
-		s->rx_port = (uint8_t)wan;
-		s->flows = *flows;
-		s->rate = *rate;
-	}
-	if (down) {
-		struct fws_cfg_stream *s = &cfg->streams[cfg->n_streams++];
+/* Every stream's headers (VLAN tag, IPv6) and the signature must fit every frame size. */
+static int
+check_frame_minimum(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
+{
+	unsigned int s, z;
 
-		strlcpy(s->name, "download", sizeof(s->name));
-		strlcpy(s->direction, "download", sizeof(s->direction));
-		s->tx_port = (uint8_t)wan;
-		s->rx_port = (uint8_t)lan;
-		reverse_flows(flows, &s->flows);
-		s->rate = *rate;
+	for (s = 0; s < cfg->n_streams; s++) {
+		const struct fws_cfg_stream *st = &cfg->streams[s];
+		bool vlan = cfg->ports[st->tx_port].vlan != 0;
+		uint16_t need = fws_pkt_min_frame(vlan, st->flows.ipv6);
+
+		for (z = 0; z < cfg->n_sizes; z++) {
+			if (fws_size_min(&cfg->sizes[z]) >= need)
+				continue;
+			push_key(c, "frame_size");
+			if (json_is_array(json_object_get(root, "frame_size")))
+				push_idx(c, z);
+			return fail(c,
+				    "%u is below the %u-byte minimum of stream \"%s\" "
+				    "(Ethernet%s/%s/UDP with the %d-byte signature)",
+				    fws_size_min(&cfg->sizes[z]), need, st->name,
+				    vlan ? "/802.1Q" : "", st->flows.ipv6 ? "IPv6" : "IPv4",
+				    FWS_SIG_LEN);
+		}
 	}
 	return 0;
 }
@@ -869,11 +1051,11 @@ expand_direction(struct ctx *c, const json_t *v, struct fws_cfg *cfg,
 static int
 parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 {
-	static const char *const keys[] = {"dut",        "eal",      "ports",      "direction",
-					   "streams",    "flows",    "frame_size", "rate",
-					   "rate_layer", "duration", "warmup",     "drain",
-					   "burst",      "lcores",   "output",     NULL};
-	struct fws_flow_spec flows = default_upload_flows;
+	static const char *const keys[] = {
+		"flows6",  "path_check", "dut",        "eal",    "ports",      "direction",
+		"streams", "flows",      "frame_size", "rate",   "rate_layer", "duration",
+		"warmup",  "drain",      "burst",      "lcores", "output",     NULL};
+	struct fws_flow_spec flows = default_upload_flows, flows6 = default_upload_flows6;
 	struct fws_rate rate = {.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	const json_t *x, *e;
 	uint64_t u;
@@ -926,6 +1108,19 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 	}
 	OPT("rate", parse_rate(c, x, &rate));
 	OPT("flows", parse_flows(c, x, &flows));
+	OPT("flows6", parse_flows(c, x, &flows6));
+	if (x && !flows6.ipv6) {
+		old = push_key(c, "flows6");
+		return fail(c, "flows6 holds the IPv6 streams' flows; these are IPv4");
+	}
+	cfg->path_check = true;
+	if ((x = json_object_get(root, "path_check")) != NULL) {
+		old = push_key(c, "path_check");
+		if (!json_is_boolean(x))
+			return fail(c, "expected true or false, got %s", type_name(x));
+		cfg->path_check = json_is_true(x);
+		pop(c, old);
+	}
 
 	/* Ports. */
 	if ((x = json_object_get(root, "ports")) == NULL)
@@ -995,14 +1190,19 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 		json_t *dflt = json_string("upload");
 
 		old = push_key(c, "direction");
-		if (expand_direction(c, e ? e : dflt, cfg, &flows, &rate) < 0) {
+		if (expand_direction(c, e ? e : dflt, cfg, &flows,
+				     json_object_get(root, "flows6") ? &flows6 : NULL, &rate) < 0) {
 			json_decref(dflt);
 			return -EINVAL;
 		}
 		json_decref(dflt);
 		pop(c, old);
 	}
-	return 0;
+	if ((x = json_object_get(root, "streams")) && json_object_get(root, "flows6")) {
+		old = push_key(c, "flows6");
+		return fail(c, "flows6 goes with \"direction\"; give explicit streams their flows");
+	}
+	return check_frame_minimum(c, root, cfg);
 #undef OPT
 }
 
@@ -1108,16 +1308,32 @@ fws_config_port(const struct fws_cfg *cfg, const char *name)
 	return -ENOENT;
 }
 
-static json_t *
-ip_range_json(uint32_t lo, uint32_t hi)
+static void
+addr_str(bool v6, const uint8_t hi6[12], uint32_t lo, char *buf, size_t len)
 {
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], s[40];
-	struct in_addr x = {.s_addr = htonl(lo)}, y = {.s_addr = htonl(hi)};
+	if (v6) {
+		uint8_t a[16];
+		uint32_t l = htonl(lo);
 
-	inet_ntop(AF_INET, &x, a, sizeof(a));
-	inet_ntop(AF_INET, &y, b, sizeof(b));
+		memcpy(a, hi6, 12);
+		memcpy(a + 12, &l, 4);
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+	} else {
+		struct in_addr x = {.s_addr = htonl(lo)};
+
+		inet_ntop(AF_INET, &x, buf, (socklen_t)len);
+	}
+}
+
+static json_t *
+ip_range_json(bool v6, const uint8_t hi6[12], uint32_t lo, uint32_t hi)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], s[2 * INET6_ADDRSTRLEN + 2];
+
+	addr_str(v6, hi6, lo, a, sizeof(a));
 	if (lo == hi)
 		return json_string(a);
+	addr_str(v6, hi6, hi, b, sizeof(b));
 	snprintf(s, sizeof(s), "%s-%s", a, b);
 	return json_string(s);
 }
@@ -1136,9 +1352,10 @@ port_range_json(uint16_t lo, uint16_t hi)
 static json_t *
 flows_json(const struct fws_flow_spec *f)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)f->count, "src_ip",
-			 ip_range_json(f->src_ip_lo, f->src_ip_hi), "dst_ip",
-			 ip_range_json(f->dst_ip_lo, f->dst_ip_hi), "src_port",
+	return json_pack("{s:i, s:I, s:o, s:o, s:o, s:o}", "ip", f->ipv6 ? 6 : 4, "count",
+			 (json_int_t)f->count, "src_ip",
+			 ip_range_json(f->ipv6, f->src6, f->src_ip_lo, f->src_ip_hi), "dst_ip",
+			 ip_range_json(f->ipv6, f->dst6, f->dst_ip_lo, f->dst_ip_hi), "src_port",
 			 port_range_json(f->src_port_lo, f->src_port_hi), "dst_port",
 			 port_range_json(f->dst_port_lo, f->dst_port_hi));
 }
@@ -1197,8 +1414,41 @@ fws_config_to_json(const struct fws_cfg *cfg)
 			json_object_set_new(o, "mac", mac_json(&p->mac));
 		if (p->next_hop_set)
 			json_object_set_new(o, "next_hop_mac", mac_json(&p->next_hop_mac));
-		if (p->ipv4)
-			json_object_set_new(o, "ipv4", ip_range_json(p->ipv4, p->ipv4));
+		if (p->n_ipv4 || p->n_ipv6) {
+			json_t *a4 = json_array(), *a6 = json_array();
+			char ab[INET6_ADDRSTRLEN + 8], ip[INET6_ADDRSTRLEN];
+			unsigned int k;
+
+			for (k = 0; k < p->n_ipv4; k++) {
+				struct in_addr ia = {.s_addr = htonl(p->ipv4[k])};
+
+				inet_ntop(AF_INET, &ia, ip, sizeof(ip));
+				snprintf(ab, sizeof(ab), "%s/%u", ip, p->ipv4_len[k]);
+				json_array_append_new(a4, json_string(ab));
+			}
+			for (k = 0; k < p->n_ipv6; k++) {
+				inet_ntop(AF_INET6, p->ipv6[k], ip, sizeof(ip));
+				snprintf(ab, sizeof(ab), "%s/%u", ip, p->ipv6_len[k]);
+				json_array_append_new(a6, json_string(ab));
+			}
+			json_object_set_new(o, "ipv4", a4);
+			json_object_set_new(o, "ipv6", a6);
+		}
+		if (p->gateway) {
+			struct in_addr ia = {.s_addr = htonl(p->gateway)};
+			char ip[INET_ADDRSTRLEN];
+
+			inet_ntop(AF_INET, &ia, ip, sizeof(ip));
+			json_object_set_new(o, "gateway", json_string(ip));
+		}
+		if (p->gateway6_set) {
+			char ip[INET6_ADDRSTRLEN];
+
+			inet_ntop(AF_INET6, p->gateway6, ip, sizeof(ip));
+			json_object_set_new(o, "gateway6", json_string(ip));
+		}
+		if (p->vlan)
+			json_object_set_new(o, "vlan", json_integer(p->vlan));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "ports", a);
@@ -1229,6 +1479,7 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	json_object_set_new(root, "warmup", json_real(cfg->warmup));
 	json_object_set_new(root, "drain", json_real(cfg->drain));
 	json_object_set_new(root, "burst", json_integer(cfg->burst));
+	json_object_set_new(root, "path_check", json_boolean(cfg->path_check));
 	if (cfg->n_tx_lcores) {
 		json_t *tx = json_array(), *rx = json_array();
 

@@ -25,9 +25,7 @@
 #define FWS_CFG_MAX_EAL 64
 #define FWS_CFG_NAME_LEN 32
 #define FWS_CFG_PATH_LEN 256
-
-/** Minimum frame: Ethernet 14 + IPv4 20 + UDP 8 + signature 18 + FCS 4. */
-#define FWS_CFG_MIN_FRAME_IPV4 64
+#define FWS_CFG_MAX_ADDRS 8
 
 struct json_t;
 
@@ -39,7 +37,15 @@ struct fws_cfg_port {
 	struct rte_ether_addr mac; /**< source MAC; default: the port's own */
 	bool next_hop_set;
 	struct rte_ether_addr next_hop_mac; /**< default: MAC of the stream's receive port */
-	uint32_t ipv4;                      /**< host order, 0 = none */
+	unsigned int n_ipv4, n_ipv6;
+	uint32_t ipv4[FWS_CFG_MAX_ADDRS]; /**< the tester's own addresses, host order */
+	uint8_t ipv4_len[FWS_CFG_MAX_ADDRS];
+	uint8_t ipv6[FWS_CFG_MAX_ADDRS][16];
+	uint8_t ipv6_len[FWS_CFG_MAX_ADDRS];
+	uint32_t gateway; /**< IPv4 next hop to resolve by ARP, host order; 0 = none */
+	bool gateway6_set;
+	uint8_t gateway6[16]; /**< IPv6 next hop to resolve by neighbour discovery */
+	uint16_t vlan;        /**< 802.1Q VLAN id, 0 = untagged */
 	uint16_t rx_desc, tx_desc;
 };
 
@@ -65,6 +71,7 @@ struct fws_cfg {
 	unsigned int n_sizes; /**< one trial per frame-size mix */
 	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
 	double duration, warmup, drain; /**< seconds */
+	bool path_check;                /**< probe each stream at a low rate before any load */
 	uint16_t burst;
 	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
 	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];

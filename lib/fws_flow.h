@@ -8,11 +8,17 @@
 #ifndef FWS_FLOW_H
 #define FWS_FLOW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/** Address and port ranges (host byte order, inclusive) and how many flows to take. */
+/**
+ * Address and port ranges (host byte order, inclusive) and how many flows to take. IPv6
+ * ranges vary the low 32 bits of the addresses below a fixed upper 96 (src6, dst6).
+ */
 struct fws_flow_spec {
 	uint32_t count;
+	bool ipv6;
+	uint8_t src6[12], dst6[12];
 	uint32_t src_ip_lo, src_ip_hi;
 	uint32_t dst_ip_lo, dst_ip_hi;
 	uint16_t src_port_lo, src_port_hi;

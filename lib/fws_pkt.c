@@ -26,52 +26,94 @@ fws_pkt_sum(const void *p, uint32_t len)
 }
 
 void
-fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
+fws_pkt_layout(const struct fws_pkt_hdr *h, struct fws_pkt_layout *l)
 {
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + FWS_PKT_L3_OFF);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(buf + FWS_PKT_L4_OFF);
-	uint32_t w0 = fws_sig_word0(h->stream);
-	uint32_t i;
+	l->ipv6 = h->ipv6;
+	l->l3 = RTE_ETHER_HDR_LEN + (h->vlan ? FWS_PKT_VLAN_LEN : 0);
+	l->l4 = l->l3 + (h->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN);
+	l->sig = l->l4 + FWS_PKT_UDP_LEN;
+}
 
-	/* Payload pattern: a counter, so the payload is neither zeros nor compressible. */
-	for (i = FWS_PKT_SIG_OFF; i < room; i++)
-		buf[i] = (uint8_t)(i * 7 + 1);
-	memset(buf, 0, FWS_PKT_SIG_OFF + FWS_SIG_LEN);
-	rte_ether_addr_copy(&h->dst, &eth->dst_addr);
-	rte_ether_addr_copy(&h->src, &eth->src_addr);
-	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->type_of_service = 0;
-	ip->packet_id = 0;
-	ip->fragment_offset = 0;
-	ip->time_to_live = h->ttl ? h->ttl : 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	udp->dgram_cksum = 0;
-	memcpy(buf + FWS_PKT_SIG_OFF, &w0, 4);
+uint16_t
+fws_pkt_min_frame(bool vlan, bool ipv6)
+{
+	return (uint16_t)(RTE_ETHER_HDR_LEN + (vlan ? FWS_PKT_VLAN_LEN : 0) +
+			  (ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN) + FWS_PKT_UDP_LEN +
+			  FWS_SIG_LEN + FWS_PKT_FCS);
 }
 
 void
-fws_pkt_size_init(struct fws_pkt_size *s, const uint8_t *tmpl, uint16_t frame)
+fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 {
-	uint8_t ip[sizeof(struct rte_ipv4_hdr)];
-	struct rte_ipv4_hdr *iph = (struct rte_ipv4_hdr *)ip;
-	uint16_t data_len = (uint16_t)(frame - FWS_PKT_FCS);
-	uint16_t udp_len = (uint16_t)(data_len - FWS_PKT_L4_OFF);
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
+	struct fws_pkt_layout l;
+	uint32_t w0 = fws_sig_word0(h->stream);
+	uint16_t l3type = RTE_BE16(h->ipv6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
+	uint32_t i;
+
+	fws_pkt_layout(h, &l);
+	/* Payload pattern: a counter, so the payload is neither zeros nor compressible. */
+	for (i = l.sig; i < room; i++)
+		buf[i] = (uint8_t)(i * 7 + 1);
+	memset(buf, 0, l.sig + FWS_SIG_LEN);
+	rte_ether_addr_copy(&h->dst, &eth->dst_addr);
+	rte_ether_addr_copy(&h->src, &eth->src_addr);
+	if (h->vlan) {
+		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
+
+		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_VLAN);
+		vh->vlan_tci = rte_cpu_to_be_16(h->vlan & 0xfff);
+		vh->eth_proto = l3type;
+	} else {
+		eth->ether_type = l3type;
+	}
+	if (h->ipv6) {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(buf + l.l3);
+
+		ip->vtc_flow = RTE_BE32(6u << 28);
+		ip->proto = IPPROTO_UDP;
+		ip->hop_limits = h->ttl ? h->ttl : 64;
+		memcpy(ip->src_addr, h->src6, 12);
+		memcpy(ip->dst_addr, h->dst6, 12);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l.l3);
+
+		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		ip->time_to_live = h->ttl ? h->ttl : 64;
+		ip->next_proto_id = IPPROTO_UDP;
+	}
+	memcpy(buf + l.sig, &w0, 4);
+}
+
+void
+fws_pkt_size_init(struct fws_pkt_size *s, const uint8_t *tmpl, const struct fws_pkt_hdr *h,
+		  uint16_t frame)
+{
+	struct fws_pkt_layout l;
+	uint16_t data_len = (uint16_t)(frame - FWS_PKT_FCS), udp_len;
 	uint8_t ph[4];
 
+	fws_pkt_layout(h, &l);
+	udp_len = (uint16_t)(data_len - l.l4);
 	memset(s, 0, sizeof(*s));
 	s->frame = frame;
 	s->data_len = data_len;
-	s->ip_len_be = rte_cpu_to_be_16((uint16_t)(data_len - FWS_PKT_L3_OFF));
 	s->udp_len_be = rte_cpu_to_be_16(udp_len);
-	memcpy(ip, tmpl + FWS_PKT_L3_OFF, sizeof(ip));
-	iph->total_length = s->ip_len_be;
-	iph->hdr_checksum = 0;
-	iph->src_addr = 0;
-	iph->dst_addr = 0;
-	s->ip_sum = fws_pkt_sum(ip, sizeof(ip));
-	/* Pseudo header: zero, protocol, UDP length. */
+	if (h->ipv6) {
+		s->ip_len_be = s->udp_len_be;
+	} else {
+		uint8_t ip[FWS_PKT_IPV4_LEN];
+		struct rte_ipv4_hdr *iph = (struct rte_ipv4_hdr *)ip;
+
+		s->ip_len_be = rte_cpu_to_be_16((uint16_t)(data_len - l.l3));
+		memcpy(ip, tmpl + l.l3, sizeof(ip));
+		iph->total_length = s->ip_len_be;
+		iph->hdr_checksum = 0;
+		iph->src_addr = 0;
+		iph->dst_addr = 0;
+		s->ip_sum = fws_pkt_sum(ip, sizeof(ip));
+	}
+	/* Pseudo header: zero, protocol, UDP length (IPv6: a 32-bit length, same sum). */
 	ph[0] = 0;
 	ph[1] = IPPROTO_UDP;
 	memcpy(ph + 2, &s->udp_len_be, 2);
@@ -79,11 +121,12 @@ fws_pkt_size_init(struct fws_pkt_size *s, const uint8_t *tmpl, uint16_t frame)
 	/* UDP header with zero ports and checksum: only the length counts. Then signature word 0
 	 * (the rest of the signature is zero in the template) and the pattern. */
 	s->udp_sum = fws_pkt_fold(s->ph_sum + fws_pkt_halves(s->udp_len_be) +
-				  fws_pkt_sum(tmpl + FWS_PKT_SIG_OFF, data_len - FWS_PKT_SIG_OFF));
+				  fws_pkt_sum(tmpl + l.sig, data_len - l.sig));
 }
 
 void
-fws_pkt_flow_init(struct fws_pkt_flow *f, const struct fws_flow_tuple *t, uint32_t index)
+fws_pkt_flow_init(struct fws_pkt_flow *f, const struct fws_pkt_hdr *h,
+		  const struct fws_flow_tuple *t, uint32_t index)
 {
 	memset(f, 0, sizeof(*f));
 	f->src_be = rte_cpu_to_be_32(t->src_ip);
@@ -91,6 +134,9 @@ fws_pkt_flow_init(struct fws_pkt_flow *f, const struct fws_flow_tuple *t, uint32
 	f->sport_be = rte_cpu_to_be_16(t->src_port);
 	f->dport_be = rte_cpu_to_be_16(t->dst_port);
 	f->ip_sum = fws_pkt_fold(fws_pkt_halves(f->src_be) + fws_pkt_halves(f->dst_be));
+	if (h->ipv6)
+		f->ip_sum = fws_pkt_fold(f->ip_sum + fws_pkt_sum(h->src6, 12) +
+					 fws_pkt_sum(h->dst6, 12));
 	f->l4_sum = fws_pkt_fold(f->ip_sum + f->sport_be + f->dport_be);
 	f->index = index;
 }

@@ -112,7 +112,8 @@ worker_main(void *arg)
 		}
 		if (ph <= PH_MEASURE)
 			for (i = 0; i < w->n_tx; i++)
-				fws_tx_burst(w->tx[i], now, ph == PH_MEASURE);
+				if (w->tx[i]->active)
+					fws_tx_burst(w->tx[i], now, ph == PH_MEASURE);
 		if (w->rx)
 			for (i = 0; i < w->rx->nb_queues; i++)
 				fws_rx_poll(w->rx, &w->rx->queues[i]);
@@ -196,7 +197,8 @@ worker_of(struct fws_trial *t, unsigned int lcore)
 }
 
 static int
-build_flows(struct fws_trial *t, unsigned int s, char *err, unsigned int errlen)
+build_flows(struct fws_trial *t, unsigned int s, const struct fws_pkt_hdr *hdr, char *err,
+	    unsigned int errlen)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	int socket = t->port[cs->tx_port].socket;
@@ -217,9 +219,20 @@ build_flows(struct fws_trial *t, unsigned int s, char *err, unsigned int errlen)
 				 i);
 			return -EINVAL;
 		}
-		fws_pkt_flow_init(&t->txflows[s][i], &tup, i);
+		fws_pkt_flow_init(&t->txflows[s][i], hdr, &tup, i);
 	}
 	return 0;
+}
+
+/* Destination MAC of a stream's frames: static, resolved gateway, or the receiving port. */
+static struct rte_ether_addr
+stream_next_hop(const struct fws_trial *t, const struct fws_cfg_stream *cs)
+{
+	const struct fws_cfg_port *tp = &t->cfg->ports[cs->tx_port];
+
+	if (tp->next_hop_set)
+		return tp->next_hop_mac;
+	return t->port[cs->rx_port].mac;
 }
 
 struct fws_trial *
@@ -295,11 +308,15 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 		struct fws_pkt_hdr hdr = {.stream = (uint8_t)s, .ttl = 64};
 		const struct fws_cfg_port *tp = &cfg->ports[cs->tx_port];
 
-		rc = build_flows(t, s, err, errlen);
+		hdr.src = tp->mac_set ? tp->mac : t->port[cs->tx_port].mac;
+		hdr.dst = stream_next_hop(t, cs);
+		hdr.vlan = tp->vlan;
+		hdr.ipv6 = cs->flows.ipv6;
+		memcpy(hdr.src6, cs->flows.src6, sizeof(hdr.src6));
+		memcpy(hdr.dst6, cs->flows.dst6, sizeof(hdr.dst6));
+		rc = build_flows(t, s, &hdr, err, errlen);
 		if (rc < 0)
 			goto fail_rc;
-		hdr.src = tp->mac_set ? tp->mac : t->port[cs->tx_port].mac;
-		hdr.dst = tp->next_hop_set ? tp->next_hop_mac : t->port[cs->rx_port].mac;
 		for (k = 0; k < n_tx; k++) {
 			uint32_t lo = (uint32_t)(cs->flows.count * (uint64_t)k / n_tx);
 			uint32_t hi = (uint32_t)(cs->flows.count * (uint64_t)(k + 1) / n_tx);
@@ -644,6 +661,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			return rc;
 		}
 		memset(&task->cnt, 0, sizeof(task->cnt));
+		task->active = true;
 		task->pps = cs->rate.kind == FWS_RATE_LINE
 				    ? 0
 				    : req_pps[task->stream] * task->nb_flows / cs->flows.count;

@@ -14,6 +14,8 @@ struct tmpl_arg {
 	const uint8_t *tmpl;
 	uint32_t room;
 	bool hw_cksum;
+	bool ipv6;
+	uint16_t l3;
 };
 
 static void
@@ -27,9 +29,11 @@ fill_mbuf(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), a->tmpl, a->room);
 	if (a->hw_cksum) {
 		/* Constant per stream; rte_pktmbuf_free does not clear them. */
-		m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_UDP_CKSUM;
-		m->l2_len = RTE_ETHER_HDR_LEN;
-		m->l3_len = sizeof(struct rte_ipv4_hdr);
+		m->ol_flags = a->ipv6 ? RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_UDP_CKSUM
+				      : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+						RTE_MBUF_F_TX_UDP_CKSUM;
+		m->l2_len = a->l3;
+		m->l3_len = a->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN;
 	}
 }
 
@@ -38,6 +42,7 @@ fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mb
 		 uint16_t max_frame, int socket, const struct fws_pkt_hdr *hdr)
 {
 	uint32_t room = RTE_MAX((uint32_t)max_frame, 2048u);
+	struct fws_pkt_layout l;
 	struct tmpl_arg a;
 
 	t->tmpl = rte_zmalloc_socket("fws_tmpl", room, RTE_CACHE_LINE_SIZE, socket);
@@ -47,6 +52,10 @@ fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mb
 	fws_pkt_template(t->tmpl, room, hdr);
 	t->w0 = fws_sig_word0(hdr->stream);
 	t->stream = hdr->stream;
+	t->hdr = *hdr;
+	fws_pkt_layout(hdr, &l);
+	t->l3 = l.l3;
+	t->ipv6 = hdr->ipv6;
 	t->pool = rte_mempool_lookup(pool_name);
 	if (t->pool == NULL)
 		t->pool = rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0,
@@ -56,6 +65,8 @@ fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mb
 	a.tmpl = t->tmpl;
 	a.room = room;
 	a.hw_cksum = t->hw_cksum;
+	a.ipv6 = t->ipv6;
+	a.l3 = t->l3;
 	rte_mempool_obj_iter(t->pool, fill_mbuf, &a);
 	return 0;
 }
@@ -72,7 +83,7 @@ fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix)
 	for (i = 0; i < n; i++) {
 		if (seq[i] > t->tmpl_room + FWS_PKT_FCS)
 			return -EINVAL;
-		fws_pkt_size_init(&t->pattern[i], t->tmpl, seq[i]);
+		fws_pkt_size_init(&t->pattern[i], t->tmpl, &t->hdr, seq[i]);
 	}
 	t->pat_len = (uint16_t)n;
 	t->pat_cur = 0;
@@ -94,8 +105,8 @@ fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t
 	t->t_stop = now;
 }
 
-unsigned int
-fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
+static inline unsigned int
+burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6)
 {
 	struct rte_mbuf *m[FWS_TX_MAX_BURST];
 	uint32_t n, i, sent, f = t->cur_flow, ts, ts_sum;
@@ -117,8 +128,8 @@ fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 
 		m[i]->data_len = sz->data_len;
 		m[i]->pkt_len = sz->data_len;
-		fws_pkt_fill(rte_pktmbuf_mtod(m[i], uint8_t *), sz, fl, t->w0, t->cookie,
-			     (uint32_t)fl->seq, ts, ts_sum, t->hw_cksum);
+		fws_pkt_fill(rte_pktmbuf_mtod_offset(m[i], uint8_t *, t->l3), sz, fl, t->w0,
+			     t->cookie, (uint32_t)fl->seq, ts, ts_sum, t->hw_cksum, ipv6);
 		fl->seq++;
 		bytes += sz->frame;
 		if (unlikely(++f == t->nb_flows))
@@ -150,6 +161,12 @@ fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent, __ATOMIC_RELAXED);
 	}
 	return sent;
+}
+
+unsigned int
+fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured)
+{
+	return t->ipv6 ? burst(t, now, measured, true) : burst(t, now, measured, false);
 }
 
 void

@@ -32,6 +32,9 @@ struct fws_tx_task {
 	uint16_t pat_len, pat_cur;
 	uint32_t w0;
 	uint32_t cookie;
+	uint16_t l3; /**< offset of the IP header */
+	bool ipv6;
+	bool active; /**< false: this task sends nothing in the current trial */
 	bool hw_cksum;
 	uint8_t stream;
 	uint8_t port_idx;
@@ -43,6 +46,7 @@ struct fws_tx_task {
 	double pps; /**< this task's share of the stream's rate; 0 = unlimited */
 	uint8_t *tmpl;
 	uint32_t tmpl_room;
+	struct fws_pkt_hdr hdr;
 	struct fws_pkt_size pattern[FWS_SIZE_MAX_SEQ];
 } __rte_cache_aligned;
 

@@ -51,7 +51,7 @@ static const struct {
 	{"{" PORTS ",\n\"flows\": {\"dst_port\": \"9-1\"}}",
 	 "config: flows.dst_port: range \"9-1\" ends before it starts (line 2)"},
 	{"{" PORTS ",\n\"flows\": {\"src_ip\": \"198.18.0.1-198.18.0\"}}",
-	 "config: flows.src_ip: \"198.18.0.1-198.18.0\" is not an IPv4 range (a.b.c.d-e.f.g.h) "
+	 "config: flows.src_ip: \"198.18.0.1-198.18.0\" is not an IPv4 range (first-last) "
 	 "(line 2)"},
 	{"{" PORTS ",\n\"flows\": {\"dst_ip\": \"10.0.0.0/4\"}}",
 	 "config: flows.dst_ip: prefix \"10.0.0.0/4\" is wider than /8 (line 2)"},
@@ -103,6 +103,35 @@ static const struct {
 					       "(line 2)"},
 	{"{" PORTS ",\n\"output\": {\"json\": 1}}",
 	 "config: output.json: expected a string, got an integer (line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"src_ip\": \"2001:2::1-2001:3::1\", \"ip\": 6}}",
+	 "config: flows.src_ip: range \"2001:2::1-2001:3::1\" differs above the low 32 bits (line "
+	 "2)"},
+	{"{" PORTS ",\n\"flows\": {\"src_ip\": \"2001:2::1\"}}",
+	 "config: flows.src_ip: source and destination must both be IPv4 or both IPv6 (\"ip\": 4) "
+	 "(line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"ip\": 5}}",
+	 "config: flows.ip: expected 4 or 6 (the address family of the defaults) (line 2)"},
+	{"{" PORTS ",\n\"flows\": {\"ip\": 6, \"dst_ip\": \"2001:2::/64\"}}",
+	 "config: flows.dst_ip: prefix \"2001:2::/64\" is wider than /104 (line 2)"},
+	{"{" PORTS ",\n\"flows6\": {\"ip\": 6}, \"frame_size\": [128, 64]}",
+	 "config: frame_size[1]: 64 is below the 84-byte minimum of stream \"upload6\" "
+	 "(Ethernet/IPv6/UDP with the 18-byte signature) (line 2)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"vlan\": 10}, {\"name\": "
+	 "\"wan\", \"device\": \"b\"}],\n\"frame_size\": 64}",
+	 "config: frame_size: 64 is below the 68-byte minimum of stream \"upload\" "
+	 "(Ethernet/802.1Q/IPv4/UDP with the 18-byte signature) (line 2)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"vlan\": 4095}]}",
+	 "config: ports[0].vlan: 4095 is outside 1-4094 (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"1.2.3\"}]}",
+	 "config: ports[0].gateway: \"1.2.3\" is not an IPv4 address (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"ipv6\": [\"2001:2::1/129\"]}]}",
+	 "config: ports[0].ipv6[0]: \"2001:2::1/129\": bad prefix length (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"198.18.0.1\", "
+	 "\"next_hop_mac\": \"02:00:00:00:00:01\"}]}",
+	 "config: ports[0]: port \"lan\": give a gateway to resolve or a static next_hop_mac, not "
+	 "both (line 1)"},
+	{"{" PORTS ",\n\"path_check\": 1}", "config: path_check: expected true or false, got an "
+					    "integer (line 2)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
 	 "config: line 1: duplicate object key near '\"duration\"'"},
 };

@@ -8,58 +8,100 @@
 static uint8_t tmpl[9216];
 static uint8_t frame[9216];
 
+/* Layouts under test: untagged IPv4, IPv4 on VLAN 100, IPv6, IPv6 on VLAN 4094. */
+static const struct {
+	uint16_t vlan;
+	bool ipv6;
+} layouts[] = {{0, false}, {100, false}, {0, true}, {4094, true}};
+
+static struct fws_pkt_hdr hdr;
+static struct fws_pkt_layout lay;
+
 static void
-build(uint16_t size, const struct fws_flow_tuple *tup, uint32_t cookie, uint32_t seq, uint32_t ts)
+build(unsigned int layout, uint16_t size, const struct fws_flow_tuple *tup, uint32_t cookie,
+      uint32_t seq, uint32_t ts)
 {
-	struct fws_pkt_hdr h = {
-		.src = {{2, 0, 0, 0, 0, 1}}, .dst = {{2, 0, 0, 0, 0, 2}}, .stream = 3};
+	static const uint8_t s6[12] = {0x20, 0x01, 0x00, 0x02, 0, 0, 0, 1, 0, 0, 0, 0};
+	static const uint8_t d6[12] = {0x20, 0x01, 0x00, 0x02, 0, 0, 0, 2, 0xab, 0xcd, 0, 0};
 	struct fws_pkt_size sz;
 	struct fws_pkt_flow fl;
 
-	fws_pkt_template(tmpl, sizeof(tmpl), &h);
-	fws_pkt_size_init(&sz, tmpl, size);
-	fws_pkt_flow_init(&fl, tup, 12345);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.src = (struct rte_ether_addr){{2, 0, 0, 0, 0, 1}};
+	hdr.dst = (struct rte_ether_addr){{2, 0, 0, 0, 0, 2}};
+	hdr.stream = 3;
+	hdr.vlan = layouts[layout].vlan;
+	hdr.ipv6 = layouts[layout].ipv6;
+	memcpy(hdr.src6, s6, 12);
+	memcpy(hdr.dst6, d6, 12);
+	fws_pkt_layout(&hdr, &lay);
+	fws_pkt_template(tmpl, sizeof(tmpl), &hdr);
+	fws_pkt_size_init(&sz, tmpl, &hdr, size);
+	fws_pkt_flow_init(&fl, &hdr, tup, 12345);
 	/* The mbuf holds the template from an earlier, different frame: fill must not care. */
 	memcpy(frame, tmpl, sizeof(frame));
-	memset(frame + FWS_PKT_SIG_OFF + 4, 0x5a, FWS_SIG_LEN - 4);
-	fws_pkt_fill(frame, &sz, &fl, fws_sig_word0(3), cookie, seq, ts, fws_pkt_halves(ts), false);
+	memset(frame + lay.sig + 4, 0x5a, FWS_SIG_LEN - 4);
+	if (hdr.ipv6)
+		fws_pkt_fill(frame + lay.l3, &sz, &fl, fws_sig_word0(3), cookie, seq, ts,
+			     fws_pkt_halves(ts), false, true);
+	else
+		fws_pkt_fill(frame + lay.l3, &sz, &fl, fws_sig_word0(3), cookie, seq, ts,
+			     fws_pkt_halves(ts), false, false);
 }
 
-/* Recompute the UDP checksum from scratch (RFC 768) and compare. */
+/* Recompute the UDP checksum from scratch (RFC 768 / RFC 8200) and compare. */
 static int
-udp_ok(const struct rte_ipv4_hdr *ip)
+udp_ok(void)
 {
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(frame + FWS_PKT_L4_OFF);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(frame + lay.l4);
 	uint16_t sent = udp->dgram_cksum, again;
 
 	udp->dgram_cksum = 0;
-	again = rte_ipv4_udptcp_cksum(ip, udp);
+	if (lay.ipv6)
+		again = rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)(frame + lay.l3), udp);
+	else
+		again = rte_ipv4_udptcp_cksum((const struct rte_ipv4_hdr *)(frame + lay.l3), udp);
 	udp->dgram_cksum = sent;
 	return sent == again;
 }
 
 START_TEST(test_pkt_checksums)
 {
-	static const uint16_t sizes[] = {64, 65, 128, 570, 1518, 9000};
+	static const uint16_t sizes[] = {88, 89, 128, 570, 1518, 9000};
 	struct fws_flow_tuple tup = {
 		.src_ip = 0xc6120105, .dst_ip = 0xc61301fe, .src_port = 1024, .dst_port = 65535};
 	unsigned int i, k;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		for (k = 0; k < 50; k++) {
-			const struct rte_ipv4_hdr *ip =
-				(const struct rte_ipv4_hdr *)(frame + FWS_PKT_L3_OFF);
 			struct fws_pkt_view v;
 			struct fws_sig s;
 
 			tup.src_port = (uint16_t)(1024 + k * 977);
-			build(sizes[i], &tup, 0xabcdef01u * (k + 1), k * 0x10001u, 0xfffff000u + k);
-			/* Independent check: a full recomputation verifies to 0/0xffff. */
-			ck_assert_uint_eq(rte_ipv4_cksum(ip), 0);
-			ck_assert_uint_eq(udp_ok(ip), 1);
-			ck_assert_uint_eq(rte_be_to_cpu_16(ip->total_length), sizes[i] - 4 - 14);
+			tup.dst_ip = 0xfffffff0u + k;
+			build((unsigned int)_i, sizes[i], &tup, 0xabcdef01u * (k + 1), k * 0x10001u,
+			      0xfffff000u + k);
+			/* Independent check: a full recomputation gives the same checksums. */
+			if (!lay.ipv6) {
+				const struct rte_ipv4_hdr *ip =
+					(const struct rte_ipv4_hdr *)(frame + lay.l3);
+
+				ck_assert_uint_eq(rte_ipv4_cksum(ip), 0);
+				ck_assert_uint_eq(rte_be_to_cpu_16(ip->total_length),
+						  sizes[i] - 4 - lay.l3);
+			} else {
+				const struct rte_ipv6_hdr *ip =
+					(const struct rte_ipv6_hdr *)(frame + lay.l3);
+
+				ck_assert_uint_eq(rte_be_to_cpu_16(ip->payload_len),
+						  sizes[i] - 4 - lay.l4);
+				ck_assert_uint_eq(ip->dst_addr[8], 0xab); /* template prefix */
+				ck_assert_uint_eq(ip->dst_addr[15], (uint8_t)(0xf0 + k));
+			}
+			ck_assert_uint_eq(udp_ok(), 1);
 			ck_assert_int_eq(fws_pkt_parse(frame, sizes[i] - 4, &v), FWS_PKT_UDP);
-			ck_assert_uint_eq(v.payload_len, sizes[i] - 4u - 42u);
+			ck_assert_ptr_eq(v.payload, frame + lay.sig);
+			ck_assert_uint_eq(v.payload_len, sizes[i] - 4u - lay.sig);
 			ck_assert_int_eq(
 				fws_sig_parse(v.payload, v.payload_len, 0xabcdef01u * (k + 1), &s),
 				FWS_SIG_OK);
@@ -71,6 +113,15 @@ START_TEST(test_pkt_checksums)
 }
 END_TEST
 
+START_TEST(test_pkt_min_frame)
+{
+	ck_assert_uint_eq(fws_pkt_min_frame(false, false), 64);
+	ck_assert_uint_eq(fws_pkt_min_frame(true, false), 68);
+	ck_assert_uint_eq(fws_pkt_min_frame(false, true), 84);
+	ck_assert_uint_eq(fws_pkt_min_frame(true, true), 88);
+}
+END_TEST
+
 /* Malformed and truncated frames: a verdict, never a read past the end. */
 START_TEST(test_pkt_parse_malformed)
 {
@@ -79,16 +130,22 @@ START_TEST(test_pkt_parse_malformed)
 	uint8_t f[128];
 	uint32_t len;
 
-	build(64, &tup, 1, 0, 0);
+	build(0, 64, &tup, 1, 0, 0);
 	for (len = 0; len < 60; len++) {
 		enum fws_pkt_kind k = fws_pkt_parse(frame, len, &v);
 
 		ck_assert_msg(k == FWS_PKT_TRUNCATED, "len %u: %d", len, k);
 	}
 	memcpy(f, frame, 60);
-	f[12] = 0x86; /* IPv6 ethertype */
-	f[13] = 0xdd;
+	f[12] = 0x88; /* LLDP */
+	f[13] = 0xcc;
 	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_OTHER);
+	f[12] = 0x08; /* ARP */
+	f[13] = 0x06;
+	ck_assert_int_eq(fws_pkt_parse(f, 42, &v), FWS_PKT_CONTROL);
+	f[12] = 0x86; /* IPv6 ethertype, but only 46 bytes */
+	f[13] = 0xdd;
+	ck_assert_int_eq(fws_pkt_parse(f, 46, &v), FWS_PKT_TRUNCATED);
 	memcpy(f, frame, 60);
 	f[FWS_PKT_L3_OFF + 9] = 6; /* TCP */
 	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_OTHER);
@@ -99,9 +156,11 @@ START_TEST(test_pkt_parse_malformed)
 	f[FWS_PKT_L3_OFF + 9] = 1; /* ICMP, type 3: unreachable */
 	f[FWS_PKT_L4_OFF] = 3;
 	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_ICMP_ERROR);
-	f[FWS_PKT_L4_OFF] = 0; /* echo reply */
+	f[FWS_PKT_L4_OFF] = 0; /* echo reply: for the control plane */
+	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_CONTROL);
+	f[FWS_PKT_L4_OFF] = 5; /* redirect */
 	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_OTHER);
-	ck_assert_int_eq(fws_pkt_parse(f, FWS_PKT_L4_OFF, &v), FWS_PKT_OTHER);
+	ck_assert_int_eq(fws_pkt_parse(f, FWS_PKT_L4_OFF, &v), FWS_PKT_TRUNCATED);
 	memcpy(f, frame, 60);
 	f[FWS_PKT_L3_OFF] = 0x44; /* IHL 4 < 5 */
 	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_TRUNCATED);
@@ -126,7 +185,8 @@ suite_pkt(void)
 	Suite *s = suite_create("pkt");
 	TCase *tc = tcase_create("frames");
 
-	tcase_add_test(tc, test_pkt_checksums);
+	tcase_add_loop_test(tc, test_pkt_checksums, 0, 4);
+	tcase_add_test(tc, test_pkt_min_frame);
 	tcase_add_test(tc, test_pkt_parse_malformed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -37,10 +37,10 @@ setup(void)
 	c->cookie = COOKIE;
 	c->warm_cookie = WARM;
 	fws_pkt_template(tmpl, sizeof(tmpl), &h);
-	fws_pkt_size_init(&sz, tmpl, 64);
+	fws_pkt_size_init(&sz, tmpl, &h, 64);
 	for (i = 0; i <= FLOWS; i++) {
 		t.src_ip++;
-		fws_pkt_flow_init(&flows[i], &t, i);
+		fws_pkt_flow_init(&flows[i], &h, &t, i);
 	}
 }
 
@@ -61,8 +61,8 @@ feed(uint8_t port, uint8_t stream, uint32_t flow, uint32_t cookie, uint32_t seq,
 
 	memcpy(frame, tmpl, sizeof(frame));
 	memcpy(frame + FWS_PKT_SIG_OFF, &w0, 4);
-	fws_pkt_fill(frame, &sz, &flows[flow], fws_sig_word0(stream), cookie, seq, ts,
-		     fws_pkt_halves(ts), false);
+	fws_pkt_fill(frame + FWS_PKT_L3_OFF, &sz, &flows[flow], fws_sig_word0(stream), cookie, seq,
+		     ts, fws_pkt_halves(ts), false, false);
 	fws_rx_frame(c, port, frame, sz.data_len, sz.frame,
 		     (uint64_t)now_units << FWS_SIG_TS_SHIFT);
 }
