@@ -766,6 +766,16 @@ parse_port(struct ctx *c, const json_t *v, struct fws_cfg_port *p)
 		p->vlan = (uint16_t)u;
 		pop(c, old);
 	}
+	if (p->gateway && p->n_ipv4 == 0)
+		return fail(c,
+			    "port \"%s\": a gateway needs an ipv4 address of the port to ask "
+			    "from",
+			    p->name);
+	if (p->gateway6_set && p->n_ipv6 == 0)
+		return fail(c,
+			    "port \"%s\": a gateway6 needs an ipv6 address of the port to ask "
+			    "from",
+			    p->name);
 	if (p->next_hop_set && (p->gateway || p->gateway6_set))
 		return fail(c,
 			    "port \"%s\": give a gateway to resolve or a static next_hop_mac, "

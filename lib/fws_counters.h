@@ -17,7 +17,9 @@
 	X(bad_signature, "signature magic but a check value that no cookie of this run gives")     \
 	X(bad_stream, "verified signatures naming a stream or flow this run does not have")        \
 	X(wrong_port, "test frames that arrived on a port other than their stream's")              \
-	X(non_test, "frames without a signature (ARP, IPv6, other traffic)")                       \
+	X(non_test, "frames without a signature (other traffic)")                                  \
+	X(control, "ARP, echo and neighbour discovery frames, passed to the control plane")        \
+	X(control_drop, "control frames dropped: the control plane's queue was full")              \
 	X(fragments, "IPv4 fragments")                                                             \
 	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT") \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \

@@ -120,6 +120,11 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		n += fprintf(f, " %s=%" PRIu64, #name, x->tx.name);
 		FWS_TX_COUNTERS(SHOW)
 #undef SHOW
+#define SHOW(name, desc)                                                                           \
+	if (x->ctl.name)                                                                           \
+		n += fprintf(f, " %s=%" PRIu64, #name, x->ctl.name);
+		FWS_CTL_COUNTERS(SHOW)
+#undef SHOW
 		fprintf(f,
 			" nic: rx=%" PRIu64 " tx=%" PRIu64 " missed=%" PRIu64 " errors=%" PRIu64
 			"/%" PRIu64 "\n",
@@ -234,6 +239,11 @@ port_result_json(const struct fws_port_result *x)
 	FWS_TX_COUNTERS(KEY)
 #undef KEY
 	json_object_set_new(o, "tx", c);
+	c = json_object();
+#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)x->ctl.name));
+	FWS_CTL_COUNTERS(KEY)
+#undef KEY
+	json_object_set_new(o, "control", c);
 	json_object_set_new(
 		o, "nic",
 		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ipackets",

@@ -5,6 +5,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
+#include <rte_ring.h>
 
 #include "fws_pkt.h"
 #include "fws_rx.h"
@@ -73,7 +74,8 @@ struct pending {
 	uint32_t lat; /**< timestamp units; converted to ns once per run of equal values */
 };
 
-/* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial. */
+/* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial,
+ * 2 for a control frame, 0 for anything else (counted). */
 static inline int
 classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, const uint8_t *d,
 	 uint32_t len, uint32_t wire_len, uint32_t ts_now, struct pending *p)
@@ -95,6 +97,8 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	case FWS_PKT_ICMP_ERROR:
 		pc->icmp_errors++;
 		return 0;
+	case FWS_PKT_CONTROL:
+		return 2;
 	case FWS_PKT_TRUNCATED:
 		pc->truncated++;
 		return 0;
@@ -190,6 +194,24 @@ fws_rx_flush(struct fws_rx_lcore *c)
 			end_run(c, &c->streams[s]);
 }
 
+/* Hand control frames to the main lcore; returns the burst compacted to what is left. */
+static uint16_t
+pass_control(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf **m, uint16_t n,
+	     struct rte_mbuf **ctl, uint32_t nctl)
+{
+	uint32_t sent = c->ctl ? rte_ring_enqueue_burst(c->ctl, (void **)ctl, nctl, NULL) : 0;
+	uint16_t i, k = 0;
+
+	pc->control += sent;
+	pc->control_drop += nctl - sent;
+	if (sent < nctl)
+		rte_pktmbuf_free_bulk(ctl + sent, nctl - sent);
+	for (i = 0; i < n; i++)
+		if (m[i])
+			m[k++] = m[i];
+	return k;
+}
+
 /* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */
 static inline void
 free_burst(struct rte_mbuf **m, uint16_t n)
@@ -213,10 +235,14 @@ fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_
 {
 	struct fws_rx_counters *pc = &c->port[port_idx];
 	struct pending pend;
+	int kind;
 
 	pc->rx_frames++;
-	if (classify(c, pc, port_idx, p, len, wire_len, (uint32_t)(now >> FWS_SIG_TS_SHIFT),
-		     &pend)) {
+	kind = classify(c, pc, port_idx, p, len, wire_len, (uint32_t)(now >> FWS_SIG_TS_SHIFT),
+			&pend);
+	if (kind == 2)
+		pc->control++;
+	if (kind == 1) {
 		pc->test_frames++;
 		commit(c, &pend, now);
 		c->live_frames++;
@@ -232,12 +258,13 @@ fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_
 static inline unsigned int
 poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q, const bool two_pass)
 {
-	struct rte_mbuf *m[FWS_RX_BURST];
+	struct rte_mbuf *m[FWS_RX_BURST], *ctl[FWS_RX_BURST];
 	struct pending pend[FWS_RX_BURST];
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
 	uint64_t now, bytes = 0;
-	uint32_t ts_now, k = 0, j;
+	uint32_t ts_now, k = 0, j, nctl = 0;
 	uint16_t n, i;
+	int kind;
 
 	n = rte_eth_rx_burst(q->port_id, q->queue, m, FWS_RX_BURST);
 	if (n == 0)
@@ -252,20 +279,27 @@ poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q, const bool two_pass)
 
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
-		if (classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
-			     m[i]->data_len, wire_len, ts_now, p)) {
+		kind = classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
+				m[i]->data_len, wire_len, ts_now, p);
+		if (likely(kind == 1)) {
 			bytes += wire_len;
 			k++;
 			if (!two_pass)
 				commit(c, p, now);
+		} else if (kind == 2) {
+			ctl[nctl++] = m[i];
+			m[i] = NULL;
 		}
 	}
-	free_burst(m, n);
+	if (unlikely(nctl))
+		n = pass_control(c, pc, m, n, ctl, nctl);
+	if (n)
+		free_burst(m, n);
 	if (two_pass)
 		for (j = 0; j < k; j++)
 			commit(c, &pend[j], now);
 	fws_rx_flush(c);
-	pc->rx_frames += n;
+	pc->rx_frames += n + nctl;
 	pc->test_frames += k;
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);

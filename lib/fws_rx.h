@@ -23,6 +23,8 @@
 #define FWS_RX_OLD_COOKIES 16
 #define FWS_RX_CACHED_FLOWS 8192 /**< up to this many flows per lcore, no prefetch pass */
 
+struct rte_ring;
+
 /** A stream as one receive lcore sees it. */
 struct fws_rx_stream {
 	struct fws_rxflow *flows; /**< this lcore's table, nb_flows entries */
@@ -55,6 +57,7 @@ struct fws_rx_lcore {
 	uint64_t ns_mult;                 /**< ns per timestamp unit, 32.32 fixed point */
 	double ns_per_unit;
 	bool two_pass; /**< flow tables larger than the cache: prefetch a burst's flows first */
+	struct rte_ring *ctl; /**< ARP, echo, ND frames for the main lcore; NULL: count, drop */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */
 	uint64_t live_bytes;

@@ -5,14 +5,18 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
+#include <rte_ring.h>
 
 #include "fws_compat.h"
+#include "fws_ctl.h"
 #include "fws_flow.h"
 #include "fws_port.h"
 #include "fws_rx.h"
@@ -34,8 +38,18 @@ enum phase {
 	PH_QUIT,
 };
 
+/* A port's queue 0 that this worker transmits on: it also sends the control frames the
+ * main lcore queues for that port (a TX queue has one writer). */
+struct ctl_txq {
+	uint16_t port_id;
+	struct rte_ring *ring;
+};
+
 struct worker {
 	unsigned int lcore;
+	unsigned int n_ctl;
+	struct ctl_txq ctl[FWS_CFG_MAX_PORTS];
+	uint64_t ctl_tx_drop;
 	unsigned int n_tx;
 	struct fws_tx_task *tx[FWS_CFG_MAX_STREAMS];
 	struct fws_rx_lcore *rx;
@@ -57,6 +71,13 @@ struct fws_trial {
 	struct fws_rx_lcore *rx[FWS_CFG_MAX_LCORES];
 	uint32_t phase;
 	uint32_t cookie, warm_cookie;
+	/* Control plane: per port state, a pool for frames we originate, a ring of replies
+	 * when a worker owns the port's queue 0 (else the main lcore sends directly). */
+	struct fws_ctl_port ctl[FWS_CFG_MAX_PORTS];
+	struct rte_mempool *ctl_pool;
+	struct rte_ring *ctl_tx[FWS_CFG_MAX_PORTS];
+	int port_of_id[RTE_MAX_ETHPORTS];
+	bool running;
 };
 
 static uint64_t hugepage_peak;
@@ -83,6 +104,19 @@ fws_trial_hugepage_peak(void)
 {
 	sample_hugepages();
 	return hugepage_peak;
+}
+
+static void
+send_ctl_ring(struct worker *w, struct ctl_txq *q)
+{
+	struct rte_mbuf *m[32];
+	unsigned int n = rte_ring_dequeue_burst(q->ring, (void **)m, 32, NULL);
+	uint16_t sent = n ? rte_eth_tx_burst(q->port_id, 0, m, (uint16_t)n) : 0;
+
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+		w->ctl_tx_drop += n - sent;
+	}
 }
 
 static int
@@ -117,7 +151,12 @@ worker_main(void *arg)
 		if (w->rx)
 			for (i = 0; i < w->rx->nb_queues; i++)
 				fws_rx_poll(w->rx, &w->rx->queues[i]);
+		for (i = 0; i < w->n_ctl; i++)
+			if (unlikely(!rte_ring_empty(w->ctl[i].ring)))
+				send_ctl_ring(w, &w->ctl[i]);
 	}
+	for (i = 0; i < w->n_ctl; i++)
+		send_ctl_ring(w, &w->ctl[i]);
 	return 0;
 }
 
@@ -224,15 +263,252 @@ build_flows(struct fws_trial *t, unsigned int s, const struct fws_pkt_hdr *hdr, 
 	return 0;
 }
 
-/* Destination MAC of a stream's frames: static, resolved gateway, or the receiving port. */
+/* Destination MAC of a stream's frames: resolved gateway, static next hop, or the receiving
+ * port (a cable or a loopback). */
 static struct rte_ether_addr
 stream_next_hop(const struct fws_trial *t, const struct fws_cfg_stream *cs)
 {
 	const struct fws_cfg_port *tp = &t->cfg->ports[cs->tx_port];
+	const struct fws_ctl_port *cp = &t->ctl[cs->tx_port];
 
+	if (cs->flows.ipv6 && cp->gw6_known)
+		return cp->gw6_mac;
+	if (!cs->flows.ipv6 && cp->gw4_known)
+		return cp->gw4_mac;
 	if (tp->next_hop_set)
 		return tp->next_hop_mac;
-	return t->port[cs->rx_port].mac;
+	return t->ctl[cs->rx_port].mac;
+}
+
+/* Send a control frame on port p: through the worker that owns queue 0 while workers run,
+ * directly otherwise. */
+static void
+ctl_send(struct fws_trial *t, unsigned int p, struct rte_mbuf *m)
+{
+	if (t->running && t->ctl_tx[p]) {
+		if (rte_ring_enqueue(t->ctl_tx[p], m) == 0) {
+			t->ctl[p].cnt.sent++;
+			return;
+		}
+	} else if (rte_eth_tx_burst(t->port[p].port_id, 0, &m, 1) == 1) {
+		t->ctl[p].cnt.sent++;
+		return;
+	}
+	t->ctl[p].cnt.send_fail++;
+	rte_pktmbuf_free(m);
+}
+
+static void
+ctl_handle(struct fws_trial *t, struct rte_mbuf *m)
+{
+	int p = m->port < RTE_MAX_ETHPORTS ? t->port_of_id[m->port] : -1;
+	uint32_t len = m->data_len;
+
+	if (p < 0 || m->nb_segs != 1) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (fws_ctl_input(&t->ctl[p], rte_pktmbuf_mtod(m, uint8_t *), &len,
+			  (uint32_t)(m->buf_len - m->data_off))) {
+		m->data_len = (uint16_t)len;
+		m->pkt_len = len;
+		m->ol_flags = 0;
+		ctl_send(t, (unsigned int)p, m);
+	} else {
+		rte_pktmbuf_free(m);
+	}
+}
+
+/* Control frames the receive lcores passed on while the workers run. */
+static void
+ctl_service(struct fws_trial *t)
+{
+	struct rte_mbuf *m[32];
+	unsigned int i, j, n;
+
+	for (i = 0; i < t->n_rx; i++)
+		while ((n = rte_ring_dequeue_burst(t->rx[i]->ctl, (void **)m, 32, NULL)) > 0)
+			for (j = 0; j < n; j++)
+				ctl_handle(t, m[j]);
+}
+
+/* With the workers stopped, the main lcore polls every queue itself. */
+static void
+ctl_poll_idle(struct fws_trial *t)
+{
+	struct rte_mbuf *m[32];
+	struct fws_pkt_view v;
+	unsigned int p, q, j, n;
+
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		for (q = 0; q < t->n_rx; q++) {
+			n = rte_eth_rx_burst(t->port[p].port_id, (uint16_t)q, m, 32);
+			for (j = 0; j < n; j++) {
+				if (fws_pkt_parse(rte_pktmbuf_mtod(m[j], const uint8_t *),
+						  m[j]->data_len, &v) == FWS_PKT_CONTROL) {
+					ctl_handle(t, m[j]);
+				} else {
+					t->ctl[p].cnt.idle_frames++;
+					rte_pktmbuf_free(m[j]);
+				}
+			}
+		}
+	}
+}
+
+/* Send a control frame built into m (len bytes). */
+static void
+ctl_originate(struct fws_trial *t, unsigned int p, uint32_t len_of_built, struct rte_mbuf *m)
+{
+	m->data_len = (uint16_t)len_of_built;
+	m->pkt_len = len_of_built;
+	ctl_send(t, p, m);
+}
+
+static void
+ctl_announce_and_ask(struct fws_trial *t, bool announce)
+{
+	unsigned int p;
+
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		struct fws_ctl_port *cp = &t->ctl[p];
+		struct rte_mbuf *m;
+
+		if (announce && cp->ipv4 && (m = rte_pktmbuf_alloc(t->ctl_pool)))
+			ctl_originate(
+				t, p,
+				fws_ctl_arp_request(cp, cp->ipv4, rte_pktmbuf_mtod(m, uint8_t *)),
+				m);
+		if (announce && cp->has_ipv6 && (m = rte_pktmbuf_alloc(t->ctl_pool)))
+			ctl_originate(t, p,
+				      fws_ctl_unsolicited_na(cp, cp->ipv6,
+							     rte_pktmbuf_mtod(m, uint8_t *)),
+				      m);
+		if (cp->gw4 && !cp->gw4_known && (m = rte_pktmbuf_alloc(t->ctl_pool)))
+			ctl_originate(
+				t, p,
+				fws_ctl_arp_request(cp, cp->gw4, rte_pktmbuf_mtod(m, uint8_t *)),
+				m);
+		if (cp->gw6_set && !cp->gw6_known && (m = rte_pktmbuf_alloc(t->ctl_pool)))
+			ctl_originate(t, p, fws_ctl_ns(cp, cp->gw6, rte_pktmbuf_mtod(m, uint8_t *)),
+				      m);
+	}
+}
+
+static bool
+ctl_resolved(const struct fws_trial *t)
+{
+	unsigned int p;
+
+	for (p = 0; p < t->cfg->n_ports; p++)
+		if ((t->ctl[p].gw4 && !t->ctl[p].gw4_known) ||
+		    (t->ctl[p].gw6_set && !t->ctl[p].gw6_known))
+			return false;
+	return true;
+}
+
+#define RESOLVE_TRIES 5
+
+/* Announce our addresses, then ask for the gateways once a second, up to 5 times. */
+static int
+ctl_resolve(struct fws_trial *t, char *err, unsigned int errlen)
+{
+	unsigned int try, ms, p;
+	char ip[INET6_ADDRSTRLEN];
+
+	for (try = 0; try < RESOLVE_TRIES && !ctl_resolved(t); try++) {
+		ctl_announce_and_ask(t, try == 0);
+		for (ms = 0; ms < 1000 && !ctl_resolved(t); ms++) {
+			ctl_poll_idle(t);
+			rte_delay_us_sleep(1000);
+		}
+	}
+	if (try == 0) /* nothing to resolve: still announce ourselves */
+		ctl_announce_and_ask(t, true);
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		const struct fws_ctl_port *cp = &t->ctl[p];
+
+		if (cp->gw4 && !cp->gw4_known) {
+			struct in_addr a = {.s_addr = htonl(cp->gw4)};
+
+			inet_ntop(AF_INET, &a, ip, sizeof(ip));
+			snprintf(err, errlen,
+				 "setup: port %s: gateway %s did not answer %d ARP "
+				 "requests",
+				 t->cfg->ports[p].name, ip, RESOLVE_TRIES);
+			return -EHOSTUNREACH;
+		}
+		if (cp->gw6_set && !cp->gw6_known) {
+			inet_ntop(AF_INET6, cp->gw6, ip, sizeof(ip));
+			snprintf(err, errlen,
+				 "setup: port %s: gateway %s did not answer %d "
+				 "neighbour solicitations",
+				 t->cfg->ports[p].name, ip, RESOLVE_TRIES);
+			return -EHOSTUNREACH;
+		}
+	}
+	return 0;
+}
+
+/* The addresses a port answers for: its own, its streams' sources (it sends from them) and
+ * its streams' destinations (it receives for them). */
+static int
+ctl_init(struct fws_trial *t, char *err, unsigned int errlen)
+{
+	const struct fws_cfg *cfg = t->cfg;
+	unsigned int p, s, i;
+	int rc = 0;
+
+	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
+		t->port_of_id[i] = -1;
+	t->ctl_pool = rte_pktmbuf_pool_create("fws_ctl", 1023, 32, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					      (int)rte_socket_id());
+	if (t->ctl_pool == NULL) {
+		snprintf(err, errlen, "setup: cannot create the control pool: %s",
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (p = 0; p < cfg->n_ports; p++) {
+		const struct fws_cfg_port *cp = &cfg->ports[p];
+		struct fws_ctl_port *c = &t->ctl[p];
+
+		t->port_of_id[t->port[p].port_id] = (int)p;
+		c->mac = cp->mac_set ? cp->mac : t->port[p].mac;
+		c->vlan = cp->vlan;
+		c->ipv4 = cp->n_ipv4 ? cp->ipv4[0] : 0;
+		c->has_ipv6 = cp->n_ipv6 > 0;
+		if (c->has_ipv6)
+			memcpy(c->ipv6, cp->ipv6[0], 16);
+		c->gw4 = cp->gateway;
+		c->gw6_set = cp->gateway6_set;
+		memcpy(c->gw6, cp->gateway6, 16);
+		for (i = 0; i < cp->n_ipv4 && rc == 0; i++)
+			rc = fws_ctl_add_range(c, false, NULL, cp->ipv4[i], cp->ipv4[i]);
+		for (i = 0; i < cp->n_ipv6 && rc == 0; i++) {
+			uint32_t lo;
+
+			memcpy(&lo, cp->ipv6[i] + 12, 4);
+			rc = fws_ctl_add_range(c, true, cp->ipv6[i], ntohl(lo), ntohl(lo));
+		}
+		for (s = 0; s < cfg->n_streams && rc == 0; s++) {
+			const struct fws_flow_spec *f = &cfg->streams[s].flows;
+
+			if (cfg->streams[s].tx_port == p)
+				rc = fws_ctl_add_range(c, f->ipv6, f->src6, f->src_ip_lo,
+						       f->src_ip_hi);
+			if (rc == 0 && cfg->streams[s].rx_port == p)
+				rc = fws_ctl_add_range(c, f->ipv6, f->dst6, f->dst_ip_lo,
+						       f->dst_ip_hi);
+		}
+		if (rc < 0) {
+			snprintf(err, errlen,
+				 "setup: port %s: more than %d address ranges to answer "
+				 "for",
+				 cp->name, FWS_CTL_MAX_RANGES);
+			return rc;
+		}
+	}
+	return ctl_resolve(t, err, errlen);
 }
 
 struct fws_trial *
@@ -301,6 +577,9 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 		if (rc < 0)
 			goto fail_rc;
 	}
+	rc = ctl_init(t, err, errlen);
+	if (rc < 0)
+		goto fail_rc;
 
 	/* Flow tables and transmit tasks: each TX lcore takes a contiguous share of flows. */
 	for (s = 0; s < cfg->n_streams; s++) {
@@ -346,6 +625,16 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 			}
 			w = worker_of(t, tx_lc[k]);
 			w->tx[w->n_tx++] = task;
+			if (task->queue == 0 && t->ctl_tx[cs->tx_port] == NULL) {
+				snprintf(name, sizeof(name), "fws_ctl_tx_%u", cs->tx_port);
+				t->ctl_tx[cs->tx_port] =
+					rte_ring_create(name, 256, t->port[cs->tx_port].socket,
+							RING_F_SP_ENQ | RING_F_SC_DEQ);
+				if (t->ctl_tx[cs->tx_port] == NULL)
+					goto nomem_rte;
+				w->ctl[w->n_ctl].port_id = task->port_id;
+				w->ctl[w->n_ctl++].ring = t->ctl_tx[cs->tx_port];
+			}
 		}
 	}
 
@@ -381,6 +670,15 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 			st->hist = rte_zmalloc_socket("fws_hist", sizeof(*st->hist),
 						      RTE_CACHE_LINE_SIZE, socket);
 			if (st->flows == NULL || st->hist == NULL)
+				goto nomem_rte;
+		}
+		{
+			char name[RTE_RING_NAMESIZE];
+
+			snprintf(name, sizeof(name), "fws_ctl_rx_%u", k);
+			c->ctl = rte_ring_create(name, 1024, (int)rte_socket_id(),
+						 RING_F_SP_ENQ | RING_F_SC_DEQ);
+			if (c->ctl == NULL)
 				goto nomem_rte;
 		}
 		c->ns_per_unit = 1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz;
@@ -599,6 +897,7 @@ fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out)
 		out[p].link_speed_mbps = t->port[p].link_speed_mbps;
 		out[p].link_up = t->port[p].link_up;
 		out[p].hw_cksum = t->port[p].hw_cksum;
+		out[p].ctl = t->ctl[p].cnt;
 	}
 	return t->cfg->n_ports;
 }
@@ -682,12 +981,15 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 	for (i = 0; i < t->n_tasks; i++)
 		fws_tx_task_start(&t->tasks[i], first == PH_WARMUP ? t->warm_cookie : t->cookie,
 				  start, t->hz);
+	ctl_poll_idle(t);
 	__atomic_store_n(&t->phase, first, __ATOMIC_RELEASE);
+	t->running = true;
 	for (i = 0; i < t->n_workers; i++) {
 		rc = rte_eal_remote_launch(worker_main, &t->workers[i], t->workers[i].lcore);
 		if (rc != 0) {
 			__atomic_store_n(&t->phase, PH_QUIT, __ATOMIC_RELEASE);
 			wait_workers(t, i);
+			t->running = false;
 			snprintf(err, errlen, "setup: cannot launch lcore %u: %s",
 				 t->workers[i].lcore, strerror(-rc));
 			return rc;
@@ -706,6 +1008,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			break;
 		}
 		sleep_ms(5);
+		ctl_service(t);
 		now = rte_rdtsc();
 		if (!measuring && now >= warm_end) {
 			__atomic_store_n(&t->phase, PH_MEASURE, __ATOMIC_RELEASE);
@@ -750,10 +1053,14 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			rte_pause();
 	stop_at = rte_rdtsc();
 	drain_end = stop_at + (uint64_t)(cfg->drain * (double)t->hz);
-	while (rte_rdtsc() < drain_end && !stopped(o, 2))
+	while (rte_rdtsc() < drain_end && !stopped(o, 2)) {
 		sleep_ms(5);
+		ctl_service(t);
+	}
 	__atomic_store_n(&t->phase, PH_QUIT, __ATOMIC_RELEASE);
 	wait_workers(t, t->n_workers);
+	t->running = false;
+	ctl_service(t);
 	__atomic_store_n(&t->phase, PH_IDLE, __ATOMIC_RELEASE);
 
 	res->partial = interrupted || !measuring;
@@ -800,14 +1107,18 @@ fws_trial_destroy(struct fws_trial *t)
 			rte_free(t->rx[i]->streams[s].flows);
 			rte_free(t->rx[i]->streams[s].hist);
 		}
+		rte_ring_free(t->rx[i]->ctl);
 		rte_free(t->rx[i]);
 	}
+	for (i = 0; i < FWS_CFG_MAX_PORTS; i++)
+		rte_ring_free(t->ctl_tx[i]);
 	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++)
 		rte_free(t->txflows[s]);
 	if (t->cfg)
 		for (i = 0; i < t->cfg->n_ports; i++)
 			if (t->port[i].rx_pool)
 				fws_port_close(&t->port[i]);
+	rte_mempool_free(t->ctl_pool);
 	free(t->workers);
 	free(t);
 }

@@ -13,6 +13,7 @@
 
 #include "fws_config.h"
 #include "fws_counters.h"
+#include "fws_ctl.h"
 #include "fws_hist.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
@@ -55,6 +56,7 @@ struct fws_port_result {
 	bool hw_cksum;
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
+	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */
 	/* The NIC's own counters over the trial (rte_eth_stats). */
 	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
 		nic_oerrors, nic_rx_nombuf;

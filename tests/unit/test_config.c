@@ -126,8 +126,11 @@ static const struct {
 	 "config: ports[0].gateway: \"1.2.3\" is not an IPv4 address (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"ipv6\": [\"2001:2::1/129\"]}]}",
 	 "config: ports[0].ipv6[0]: \"2001:2::1/129\": bad prefix length (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"198.18.0.1\"}]}",
+	 "config: ports[0]: port \"lan\": a gateway needs an ipv4 address of the port to ask from "
+	 "(line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"198.18.0.1\", "
-	 "\"next_hop_mac\": \"02:00:00:00:00:01\"}]}",
+	 "\"ipv4\": \"198.18.0.2/24\", \"next_hop_mac\": \"02:00:00:00:00:01\"}]}",
 	 "config: ports[0]: port \"lan\": give a gateway to resolve or a static next_hop_mac, not "
 	 "both (line 1)"},
 	{"{" PORTS ",\n\"path_check\": 1}", "config: path_check: expected true or false, got an "

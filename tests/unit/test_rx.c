@@ -96,11 +96,15 @@ START_TEST(test_rx_classify)
 	/* Truncated and foreign frames. */
 	fws_rx_frame(c, 0, frame, 30, 34, 0);
 	ck_assert_uint_eq(pc->truncated, 1);
-	frame[12] = 0x08;
-	frame[13] = 0x06; /* ARP */
+	frame[12] = 0x88;
+	frame[13] = 0xcc; /* LLDP */
 	fws_rx_frame(c, 0, frame, 60, 64, 0);
 	ck_assert_uint_eq(pc->non_test, 1);
-	ck_assert_uint_eq(pc->rx_frames, 11);
+	frame[12] = 0x08;
+	frame[13] = 0x06; /* ARP: for the control plane */
+	fws_rx_frame(c, 0, frame, 60, 64, 0);
+	ck_assert_uint_eq(pc->control, 1);
+	ck_assert_uint_eq(pc->rx_frames, 12);
 	ck_assert_uint_eq(pc->test_frames, 3);
 	ck_assert_uint_eq(c->live_frames, 3); /* none of the wrong port's */
 	fws_rx_flush(c);
