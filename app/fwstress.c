@@ -14,10 +14,12 @@
 #include <jansson.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_port.h"
 #include "fws_report.h"
 #include "fws_trial.h"
 
@@ -29,6 +31,7 @@ enum {
 	EXIT_SETUP = 3,       /* EAL, ports, memory */
 	EXIT_INTERRUPTED = 4, /* stopped by a signal; partial report written */
 	EXIT_FAULT = 5,       /* failed during a trial; partial report written */
+	EXIT_PATH = 6,        /* path check failed: no load was sent */
 };
 
 static volatile int stop_requests;
@@ -53,6 +56,9 @@ usage_main(FILE *f)
 		"  run [EAL ARGS --] [OPTIONS] [CONFIG]  run the trials of a config (default: the\n"
 		"                                        embedded loopback config, no NIC needed)\n"
 		"  validate [CONFIG]                     check a config, print it with defaults\n"
+		"  ports [EAL ARGS --] [CONFIG]          list the ports DPDK sees (with the "
+		"config's\n"
+		"                                        EAL arguments and devices)\n"
 		"\n"
 		"Options: -h, --help (also after a subcommand), -V, --version\n"
 		"\n"
@@ -62,7 +68,9 @@ usage_main(FILE *f)
 		"  2  bad config (the message names the JSON path, value and line)\n"
 		"  3  setup failed (EAL, hugepages, ports, lcores)\n"
 		"  4  interrupted (SIGINT/SIGTERM): the report holds what was measured, partial\n"
-		"  5  a trial failed: the report holds what was measured, partial\n");
+		"  5  a trial failed: the report holds what was measured, partial\n"
+		"  6  path check failed: a stream's probe did not arrive where it should; no load\n"
+		"     was sent\n");
 }
 
 static void
@@ -74,8 +82,9 @@ usage_run(FILE *f)
 		"Runs one trial per frame-size entry of CONFIG (JSON; see config/), prints a text\n"
 		"report on stdout and writes the JSON report (output.json in the config, default\n"
 		"fwstress-report.json). Without CONFIG the embedded loopback config runs.\n"
-		"EAL arguments come from the config's \"eal\" list, then from the command line\n"
-		"before \"--\". Unless given, --in-memory is added (no shared files).\n"
+		"EAL arguments come from the command line before \"--\" when it has any, else "
+		"from\n"
+		"the config's \"eal\" list. Unless given, --in-memory is added (no shared files).\n"
 		"\n"
 		"Options:\n"
 		"  -o, --json FILE      write the JSON report to FILE (\"\" for none)\n"
@@ -100,6 +109,18 @@ usage_validate(FILE *f)
 		"Parses CONFIG strictly and prints the normalised config (every default filled\n"
 		"in) as JSON. Without CONFIG, the embedded default. Exit 0 when valid, 2 with a\n"
 		"one-line error naming the JSON path, value and line when not.\n");
+}
+
+static void
+usage_ports(FILE *f)
+{
+	fprintf(f,
+		"Usage: fwstress ports [EAL ARGS --] [CONFIG]\n"
+		"\n"
+		"Starts EAL (with CONFIG's \"eal\" list and the arguments before \"--\"), probes\n"
+		"CONFIG's devices, and lists every port DPDK sees: name, driver, PCI address or\n"
+		"vdev, MAC, link, NUMA socket, queues and offloads, to fill in a config.\n"
+		"Without CONFIG only the EAL arguments count (e.g. -a 0000:01:00.0).\n");
 }
 
 static struct fws_cfg *
@@ -187,6 +208,124 @@ write_reports(const struct fws_cfg *cfg, struct fws_run *run, bool quiet)
 	return rc;
 }
 
+/* EAL argv: the command line's if it gives any, else the config's list; then defaults. */
+static int
+eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
+{
+	static char *argv[FWS_CFG_MAX_EAL * 2 + 8];
+	static char level[] = "--log-level=notice", inmem[] = "--in-memory";
+	int argc = 0, i;
+
+	argv[argc++] = (char *)"fwstress";
+	for (i = 0; cfg && n_cli_eal == 0 && i < (int)cfg->n_eal; i++)
+		argv[argc++] = cfg->eal[i];
+	for (i = 0; i < n_cli_eal && argc < (int)RTE_DIM(argv) - 4; i++)
+		argv[argc++] = cli_eal[i];
+	if (!has_arg(argv, argc, "--file-prefix") && !has_arg(argv, argc, "--in-memory") &&
+	    !has_arg(argv, argc, "--proc-type"))
+		argv[argc++] = inmem;
+	if (!has_arg(argv, argc, "--log-level"))
+		argv[argc++] = level;
+	argv[argc] = NULL;
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr,
+			"fwstress: setup: EAL init failed: %s (EAL args from the config "
+			"\"eal\" list and before \"--\")\n",
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Split "SUBCOMMAND [EAL ARGS --] REST": EAL args out, argv/argc left with REST. */
+static void
+split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal)
+{
+	int i;
+
+	*cli_eal = NULL;
+	*n_cli_eal = 0;
+	for (i = 1; i < *argc; i++) {
+		if (strcmp((*argv)[i], "--") == 0) {
+			*cli_eal = &(*argv)[1];
+			*n_cli_eal = i - 1;
+			(*argv)[i] = (*argv)[0];
+			*argv += i;
+			*argc -= i;
+			return;
+		}
+	}
+}
+
+static int
+cmd_ports(int argc, char **argv)
+{
+	struct fws_cfg *cfg = NULL;
+	char **cli_eal, err[512];
+	int n_cli_eal, i, ids[FWS_CFG_MAX_PORTS];
+	uint16_t pid;
+
+	split_eal(&argc, &argv, &cli_eal, &n_cli_eal);
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		usage_ports(stdout);
+		return EXIT_OK;
+	}
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		usage_ports(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc == 2 && (cfg = load_config(argv[1])) == NULL)
+		return EXIT_CONFIG;
+	if (eal_start(cfg, cli_eal, n_cli_eal) < 0) {
+		fws_config_free(cfg);
+		return EXIT_SETUP;
+	}
+	for (i = 0; cfg && i < (int)cfg->n_ports; i++)
+		if ((ids[i] = fws_port_resolve(cfg->ports[i].device, err, sizeof(err))) < 0)
+			fprintf(stderr, "fwstress: ports[%d] (%s): %s\n", i, cfg->ports[i].name,
+				err);
+	if (rte_eth_dev_count_avail() == 0)
+		printf("no ports: bind NICs to a DPDK driver (dpdk-devbind.py) or give vdevs\n");
+	RTE_ETH_FOREACH_DEV(pid)
+	{
+		struct rte_eth_dev_info info;
+		struct rte_ether_addr mac;
+		struct rte_eth_link link;
+		char name[RTE_ETH_NAME_MAX_LEN], macs[RTE_ETHER_ADDR_FMT_SIZE];
+
+		if (rte_eth_dev_info_get(pid, &info) != 0)
+			continue;
+		rte_eth_dev_get_name_by_port(pid, name);
+		rte_eth_macaddr_get(pid, &mac);
+		rte_ether_format_addr(macs, sizeof(macs), &mac);
+		memset(&link, 0, sizeof(link));
+		rte_eth_link_get_nowait(pid, &link);
+		printf("port %u: %s\n  driver %s, socket %d, MAC %s\n  link %s", pid, name,
+		       info.driver_name, rte_eth_dev_socket_id(pid), macs,
+		       link.link_status ? "up" : "down");
+		if (link.link_status && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+			printf(", %u Mbit/s %s-duplex", link.link_speed,
+			       link.link_duplex ? "full" : "half");
+		printf("\n");
+		printf("  queues: %u RX, %u TX; descriptors RX %u-%u, TX %u-%u; max frame %u\n",
+		       info.max_rx_queues, info.max_tx_queues, info.rx_desc_lim.nb_min,
+		       info.rx_desc_lim.nb_max, info.tx_desc_lim.nb_min, info.tx_desc_lim.nb_max,
+		       info.max_rx_pktlen);
+		printf("  offloads: TX IPv4 checksum %s, UDP checksum %s, fast free %s; RSS %s\n",
+		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM ? "yes" : "no",
+		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM ? "yes" : "no",
+		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE ? "yes" : "no",
+		       info.flow_type_rss_offloads ? "yes" : "no");
+		for (i = 0; cfg && i < (int)cfg->n_ports; i++)
+			if (ids[i] == (int)pid)
+				printf("  config port \"%s\" (%s)\n", cfg->ports[i].name,
+				       cfg->ports[i].device);
+	}
+	fws_config_free(cfg);
+	rte_eal_cleanup();
+	return EXIT_OK;
+}
+
 static int
 cmd_run(int argc, char **argv)
 {
@@ -196,8 +335,7 @@ cmd_run(int argc, char **argv)
 		{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 	};
-	char *eal_argv[FWS_CFG_MAX_EAL * 2 + 8];
-	int eal_argc = 0, n_cli_eal = 0, c, i, rc, exit_code = EXIT_OK;
+	int n_cli_eal = 0, c, i, rc, exit_code = EXIT_OK;
 	char **cli_eal = NULL, *json_path = NULL, *text_path = NULL, *end;
 	int progress = -1;
 	bool quiet = false;
@@ -205,20 +343,10 @@ cmd_run(int argc, char **argv)
 	struct fws_cfg *cfg;
 	struct fws_trial *trial;
 	struct fws_run run;
-	char err[600], prefix[64];
+	char err[600];
 	struct fws_trial_opts topts = {.stop = &stop_requests};
 
-	/* EAL arguments: between "run" and "--". */
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			cli_eal = &argv[1];
-			n_cli_eal = i - 1;
-			argv[i] = argv[0];
-			argv += i;
-			argc -= i;
-			break;
-		}
-	}
+	split_eal(&argc, &argv, &cli_eal, &n_cli_eal);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:t:d:qh", opts, NULL)) != -1) {
 		switch (c) {
@@ -272,26 +400,7 @@ cmd_run(int argc, char **argv)
 	if (progress < 0)
 		progress = isatty(STDERR_FILENO);
 
-	eal_argv[eal_argc++] = (char *)"fwstress";
-	for (i = 0; i < (int)cfg->n_eal; i++)
-		eal_argv[eal_argc++] = cfg->eal[i];
-	for (i = 0; i < n_cli_eal && eal_argc < (int)RTE_DIM(eal_argv) - 4; i++)
-		eal_argv[eal_argc++] = cli_eal[i];
-	if (!has_arg(eal_argv, eal_argc, "--file-prefix") &&
-	    !has_arg(eal_argv, eal_argc, "--in-memory") &&
-	    !has_arg(eal_argv, eal_argc, "--proc-type"))
-		eal_argv[eal_argc++] = (char *)"--in-memory";
-	if (!has_arg(eal_argv, eal_argc, "--log-level")) {
-		snprintf(prefix, sizeof(prefix), "--log-level=notice");
-		eal_argv[eal_argc++] = prefix;
-	}
-	eal_argv[eal_argc] = NULL;
-	rc = rte_eal_init(eal_argc, eal_argv);
-	if (rc < 0) {
-		fprintf(stderr,
-			"fwstress: setup: EAL init failed: %s (EAL args from the config "
-			"\"eal\" list and before \"--\")\n",
-			rte_strerror(rte_errno));
+	if (eal_start(cfg, cli_eal, n_cli_eal) < 0) {
 		fws_config_free(cfg);
 		return EXIT_SETUP;
 	}
@@ -320,6 +429,23 @@ cmd_run(int argc, char **argv)
 	}
 	if (progress) {
 		topts.progress = progress_cb;
+	}
+	if (cfg->path_check) {
+		rc = fws_trial_path_check(trial, &topts, run.paths, err, sizeof(err));
+		run.n_paths = cfg->n_streams;
+		while (run.n_paths && run.paths[run.n_paths - 1].stream[0] == '\0')
+			run.n_paths--;
+		if (rc < 0) {
+			fprintf(stderr, "fwstress: %s\n", err);
+			strlcpy(run.error, err, sizeof(run.error));
+			run.status = rc == -EINTR ? "interrupted" : "path-check-failed";
+			write_reports(cfg, &run, true);
+			free(run.results);
+			fws_trial_destroy(trial);
+			fws_config_free(cfg);
+			rte_eal_cleanup();
+			return rc == -EINTR ? EXIT_INTERRUPTED : EXIT_PATH;
+		}
 	}
 	for (i = 0; i < (int)cfg->n_sizes; i++) {
 		struct fws_result *r = &run.results[run.n_results];
@@ -386,6 +512,8 @@ main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "validate") == 0)
 		return cmd_validate(argc - 1, argv + 1);
+	if (strcmp(argv[1], "ports") == 0)
+		return cmd_ports(argc - 1, argv + 1);
 	fprintf(stderr, "fwstress: unknown subcommand \"%s\" (run, validate; see --help)\n",
 		argv[1]);
 	return EXIT_USAGE;

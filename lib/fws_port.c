@@ -29,22 +29,24 @@ ringpair_create(const char *name, char side, char *err, unsigned int errlen)
 	uint16_t pid;
 	int q, a;
 
-	snprintf(pname, sizeof(pname), "rp_%s_%c", name, side);
+	/* rte_eth_from_rings() names the port net_ring_<name>. */
+	snprintf(pname, sizeof(pname), "net_ring_rp_%.20s_%c", name, side);
 	if (rte_eth_dev_get_port_by_name(pname, &pid) == 0)
 		return pid;
+	snprintf(pname, sizeof(pname), "rp_%.20s_%c", name, side);
 	for (q = 0; q < FWS_PORT_RINGPAIR_QUEUES; q++) {
-		snprintf(rname, sizeof(rname), "rp%s_ab%d", name, q);
+		snprintf(rname, sizeof(rname), "rp%.20s_ab%d", name, q);
 		ab[q] = rte_ring_lookup(rname);
 		if (ab[q] == NULL)
 			ab[q] = rte_ring_create(rname, FWS_PORT_RINGPAIR_SIZE, (int)rte_socket_id(),
 						RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(rname, sizeof(rname), "rp%s_ba%d", name, q);
+		snprintf(rname, sizeof(rname), "rp%.20s_ba%d", name, q);
 		ba[q] = rte_ring_lookup(rname);
 		if (ba[q] == NULL)
 			ba[q] = rte_ring_create(rname, FWS_PORT_RINGPAIR_SIZE, (int)rte_socket_id(),
 						RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (ab[q] == NULL || ba[q] == NULL) {
-			snprintf(err, errlen, "ringpair:%s: cannot create rings: %s", name,
+			snprintf(err, errlen, "ringpair:%.20s: cannot create rings: %s", name,
 				 rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
@@ -57,7 +59,7 @@ ringpair_create(const char *name, char side, char *err, unsigned int errlen)
 		a = rte_eth_from_rings(pname, ab, FWS_PORT_RINGPAIR_QUEUES, ba,
 				       FWS_PORT_RINGPAIR_QUEUES, rte_socket_id());
 	if (a < 0) {
-		snprintf(err, errlen, "ringpair:%s:%c: cannot create the port: %s", name, side,
+		snprintf(err, errlen, "ringpair:%.20s:%c: cannot create the port: %s", name, side,
 			 rte_strerror(rte_errno));
 		return -ENODEV;
 	}

@@ -157,6 +157,10 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			fprintf(f, " %u Mbit/s", p->link_speed_mbps);
 		fprintf(f, ", checksums %s\n", p->hw_cksum ? "offloaded" : "in software");
 	}
+	for (i = 0; i < run->n_paths; i++)
+		fprintf(f, "path check %-12s %" PRIu64 " of %" PRIu64 " probe frames arrived%s\n",
+			run->paths[i].stream, run->paths[i].received, run->paths[i].sent,
+			run->paths[i].ok ? "" : "  ** FAILED **");
 	fprintf(f, "rates: L1 counts 20 bytes of preamble and inter-frame gap per frame; frame "
 		   "sizes include the FCS\n");
 	for (i = 0; i < run->n_results; i++)
@@ -285,6 +289,20 @@ fws_report_json(const struct fws_run *run)
 						"checksum_offload", p->hw_cksum));
 	}
 	json_object_set_new(root, "ports", a);
+	if (run->n_paths) {
+		a = json_array();
+		for (i = 0; i < run->n_paths; i++) {
+			const struct fws_path_result *p = &run->paths[i];
+
+			json_array_append_new(
+				a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "stream", p->stream,
+					     "sent", (json_int_t)p->sent, "received",
+					     (json_int_t)p->received, "wrong_port",
+					     (json_int_t)p->wrong_port, "icmp_errors",
+					     (json_int_t)p->icmp_errors, "ok", p->ok));
+		}
+		json_object_set_new(root, "path_check", a);
+	}
 	a = json_array();
 	for (i = 0; i < run->n_results; i++) {
 		const struct fws_result *r = &run->results[i];

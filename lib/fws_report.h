@@ -28,6 +28,8 @@ struct fws_run {
 	bool partial;
 	unsigned int n_ports;
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
+	unsigned int n_paths; /**< path check results, when it ran */
+	struct fws_path_result paths[FWS_CFG_MAX_STREAMS];
 	unsigned int n_results;
 	struct fws_result *results; /**< one per frame-size mix run so far */
 	uint64_t hugepage_peak;

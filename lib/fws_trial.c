@@ -770,7 +770,7 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 }
 
 static void
-collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
+collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool probe,
 	       struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
@@ -785,7 +785,7 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->req_pps = req_pps[s];
-	sr->unlimited = cs->rate.kind == FWS_RATE_LINE;
+	sr->unlimited = cs->rate.kind == FWS_RATE_LINE && !probe;
 	for (i = 0; i < t->n_tasks; i++) {
 		const struct fws_tx_task *task = &t->tasks[i];
 
@@ -908,11 +908,19 @@ stopped(const struct fws_trial_opts *o, int level)
 	return o && o->stop && *o->stop >= level;
 }
 
-int
-fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
-	      struct fws_result *res, char *err, unsigned int errlen)
+/* A path-check probe: one stream at a low rate, briefly. */
+struct probe {
+	unsigned int stream;
+	double pps, duration, drain;
+};
+
+static int
+run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+	  struct fws_result *res, char *err, unsigned int errlen, const struct probe *pr)
 {
 	const struct fws_cfg *cfg = t->cfg;
+	double warmup = pr ? 0 : cfg->warmup, duration = pr ? pr->duration : cfg->duration;
+	double drain = pr ? pr->drain : cfg->drain;
 	const struct fws_size_mix *mix = &cfg->sizes[size_idx];
 	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
 	double req_pps[FWS_CFG_MAX_STREAMS], avg = fws_size_avg(mix);
@@ -928,8 +936,8 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 	res->size = *mix;
 	res->avg_frame = avg;
 	fws_size_rfc6985(mix, res->rfc6985, sizeof(res->rfc6985));
-	res->warmup = cfg->warmup;
-	res->drain = cfg->drain;
+	res->warmup = warmup;
+	res->drain = drain;
 	res->started = time(NULL);
 
 	/* Rates: each stream's, split over its tasks by their share of its flows. */
@@ -937,7 +945,8 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 		const struct fws_cfg_stream *cs = &cfg->streams[s];
 		uint64_t link_bps = (uint64_t)t->port[cs->tx_port].link_speed_mbps * 1000000ull;
 
-		req_pps[s] = fws_rate_pps(&cs->rate, link_bps, avg);
+		req_pps[s] = pr ? (s == pr->stream ? pr->pps : 0)
+				: fws_rate_pps(&cs->rate, link_bps, avg);
 		if (req_pps[s] < 0) {
 			snprintf(err, errlen,
 				 "config: stream %s: a rate in %% of the link needs the "
@@ -960,8 +969,8 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			return rc;
 		}
 		memset(&task->cnt, 0, sizeof(task->cnt));
-		task->active = true;
-		task->pps = cs->rate.kind == FWS_RATE_LINE
+		task->active = !pr || task->stream == pr->stream;
+		task->pps = cs->rate.kind == FWS_RATE_LINE && !pr
 				    ? 0
 				    : req_pps[task->stream] * task->nb_flows / cs->flows.count;
 	}
@@ -976,7 +985,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 		if (rte_eth_stats_get(t->port[i].port_id, &before[i]) != 0)
 			memset(&before[i], 0, sizeof(before[i]));
 
-	first = cfg->warmup > 0 ? PH_WARMUP : PH_MEASURE;
+	first = warmup > 0 ? PH_WARMUP : PH_MEASURE;
 	start = rte_rdtsc();
 	for (i = 0; i < t->n_tasks; i++)
 		fws_tx_task_start(&t->tasks[i], first == PH_WARMUP ? t->warm_cookie : t->cookie,
@@ -995,10 +1004,10 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 			return rc;
 		}
 	}
-	warm_end = start + (uint64_t)(cfg->warmup * (double)t->hz);
+	warm_end = start + (uint64_t)(warmup * (double)t->hz);
 	if (first == PH_MEASURE) {
 		measuring = true;
-		meas_end = start + (uint64_t)(cfg->duration * (double)t->hz);
+		meas_end = start + (uint64_t)(duration * (double)t->hz);
 	}
 	next_progress = start + t->hz;
 	last_t = start;
@@ -1013,7 +1022,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 		if (!measuring && now >= warm_end) {
 			__atomic_store_n(&t->phase, PH_MEASURE, __ATOMIC_RELEASE);
 			measuring = true;
-			meas_end = now + (uint64_t)(cfg->duration * (double)t->hz);
+			meas_end = now + (uint64_t)(duration * (double)t->hz);
 			last_tx = last_rx = last_txb = last_rxb = 0;
 			for (i = 0; i < t->n_rx; i++)
 				last_rx +=
@@ -1023,14 +1032,14 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 		}
 		if (measuring && now >= meas_end)
 			break;
-		if (o && o->progress && now >= next_progress) {
+		if (o && o->progress && !pr && now >= next_progress) {
 			struct fws_progress p = {.phase = measuring ? "measure" : "warm-up"};
 			double dt = (double)(now - last_t) / (double)t->hz;
 
 			live_totals(t, &p.tx_frames, &p.tx_bytes, &p.rx_frames, &p.rx_bytes,
 				    !measuring);
 			p.elapsed = (double)(now - start) / (double)t->hz;
-			p.total = cfg->warmup + cfg->duration;
+			p.total = warmup + duration;
 			p.tx_pps = (double)(p.tx_frames - RTE_MIN(last_tx, p.tx_frames)) / dt;
 			p.rx_pps = (double)(p.rx_frames - RTE_MIN(last_rx, p.rx_frames)) / dt;
 			p.tx_bps = (double)(p.tx_bytes - RTE_MIN(last_txb, p.tx_bytes)) * 8 / dt;
@@ -1052,7 +1061,7 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 		while (!__atomic_load_n(&t->workers[i].tx_stopped, __ATOMIC_ACQUIRE))
 			rte_pause();
 	stop_at = rte_rdtsc();
-	drain_end = stop_at + (uint64_t)(cfg->drain * (double)t->hz);
+	drain_end = stop_at + (uint64_t)(drain * (double)t->hz);
 	while (rte_rdtsc() < drain_end && !stopped(o, 2)) {
 		sleep_ms(5);
 		ctl_service(t);
@@ -1071,12 +1080,107 @@ fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial
 				t->txflows[s][i].seq = 0;
 	res->n_streams = cfg->n_streams;
 	for (s = 0; s < cfg->n_streams; s++)
-		collect_stream(t, s, req_pps, &res->streams[s]);
+		collect_stream(t, s, req_pps, pr != NULL, &res->streams[s]);
 	collect_ports(t, before, res);
 	for (i = 0; i < t->n_rx; i++)
 		fws_rx_retire_cookies(t->rx[i]);
 	sample_hugepages();
 	return 0;
+}
+
+int
+fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+	      struct fws_result *res, char *err, unsigned int errlen)
+{
+	return run_trial(t, size_idx, o, res, err, errlen, NULL);
+}
+
+#define PROBE_PPS 200
+#define PROBE_SECONDS 0.25
+#define PROBE_DRAIN 0.5
+
+int
+fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
+		     struct fws_path_result *paths, char *err, unsigned int errlen)
+{
+	const struct fws_cfg *cfg = t->cfg;
+	struct fws_result *res = calloc(1, sizeof(*res));
+	unsigned int s, p, z = 0;
+	int rc = 0;
+
+	if (res == NULL) {
+		snprintf(err, errlen, "setup: out of memory");
+		return -ENOMEM;
+	}
+	/* Probe with the smallest frames of the run. */
+	for (s = 1; s < cfg->n_sizes; s++)
+		if (fws_size_min(&cfg->sizes[s]) < fws_size_min(&cfg->sizes[z]))
+			z = s;
+	for (s = 0; s < cfg->n_streams && rc == 0; s++) {
+		const struct fws_cfg_stream *cs = &cfg->streams[s];
+		struct probe pr = {.stream = s,
+				   .pps = PROBE_PPS,
+				   .duration = PROBE_SECONDS,
+				   .drain = PROBE_DRAIN};
+		struct fws_path_result *pa = &paths[s];
+		const struct fws_stream_result *sr;
+		char where[160] = "";
+		size_t used = 0;
+
+		rc = run_trial(t, z, o, res, err, errlen, &pr);
+		if (rc < 0)
+			break;
+		sr = &res->streams[s];
+		memset(pa, 0, sizeof(*pa));
+		strlcpy(pa->stream, cs->name, sizeof(pa->stream));
+		pa->sent = sr->rx.tx;
+		pa->received = sr->rx.unique;
+		for (p = 0; p < res->n_ports; p++) {
+			pa->wrong_port += res->ports[p].rx.wrong_port;
+			pa->icmp_errors += res->ports[p].rx.icmp_errors;
+			if (res->ports[p].rx.wrong_port && used < sizeof(where))
+				used += (size_t)snprintf(where + used, sizeof(where) - used, "%s%s",
+							 used ? ", " : "", res->ports[p].name);
+		}
+		fws_result_free(res);
+		if (res->partial) {
+			snprintf(err, errlen, "path check: interrupted");
+			rc = -EINTR;
+			break;
+		}
+		pa->ok = pa->received > 0 && pa->wrong_port == 0;
+		if (pa->ok) {
+			if (pa->received < pa->sent)
+				FWS_LOG(WARNING,
+					"path check: stream %s: %" PRIu64 " of %" PRIu64
+					" probe frames arrived",
+					cs->name, pa->received, pa->sent);
+			continue;
+		}
+		used = (size_t)snprintf(err, errlen,
+					"path check: stream %s (%s -> %s): %" PRIu64 " of %" PRIu64
+					" probe frames arrived at %s",
+					cs->name, cfg->ports[cs->tx_port].name,
+					cfg->ports[cs->rx_port].name, pa->received, pa->sent,
+					cfg->ports[cs->rx_port].name);
+		if (pa->wrong_port && used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used,
+						 "; %" PRIu64 " arrived on port %s instead",
+						 pa->wrong_port, where);
+		if (pa->icmp_errors && used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used,
+						 "; the DUT answered with %" PRIu64
+						 " ICMP errors (unreachable or TTL exceeded)",
+						 pa->icmp_errors);
+		if (!pa->wrong_port && !pa->icmp_errors && used < errlen)
+			snprintf(err + used, errlen - used,
+				 " within %.1f s; no load was sent (check routes, gateway "
+				 "and cabling)",
+				 PROBE_DRAIN);
+		rc = -EHOSTUNREACH;
+	}
+	free(res);
+	return rc;
 }
 
 void

@@ -102,6 +102,22 @@ struct fws_trial *fws_trial_create(const struct fws_cfg *cfg, char *err, unsigne
 int fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
 		  struct fws_result *res, char *err, unsigned int errlen);
 
+/** What the path check saw for one stream. */
+struct fws_path_result {
+	char stream[FWS_CFG_NAME_LEN];
+	uint64_t sent, received, wrong_port, icmp_errors;
+	bool ok;
+};
+
+/**
+ * Path check: before any load, send a short low-rate probe on each stream alone and check
+ * that it arrives, on the stream's receive port only. Fills paths (one per stream, up to
+ * the first that fails). Returns 0, or -EHOSTUNREACH with a message naming the stream and
+ * what was seen (nothing, the wrong port, ICMP errors), or -EINTR when interrupted.
+ */
+int fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
+			 struct fws_path_result *paths, char *err, unsigned int errlen);
+
 /** Free the histograms a result owns. */
 void fws_result_free(struct fws_result *res);
 

@@ -58,7 +58,30 @@ grep -q "lcores.tx: lcore 5 is not a worker lcore" "$WORK/err" && ok "lcore name
 cat >"$WORK/pct.json" <<'J'
 {"eal": ["-l", "0-1", "--no-pci", "--vdev=net_null0,no-rx=1"], "ports": [{"name": "lan", "device": "net_null0"},
  {"name": "wan", "device": "ringpair:p:b"}], "duration": 0.2, "warmup": 0, "drain": 0, "rate": "10%",
- "output": {"json": ""}}
+ "output": {"json": ""}, "path_check": false}
 J
 expect_rc 0 "percent rate on a vdev with a link speed" "$FWSTRESS" run -q "$WORK/pct.json"
+
+# Path check: a sink swallows the probe; a stream expected back on its own port gets it on
+# the other. Both stop before any load, naming the stream and what was seen.
+sed 's/"path_check": false/"path_check": true/' "$WORK/pct.json" >"$WORK/sink.json"
+expect_rc 6 "path check: nothing arrives" "$FWSTRESS" run -q -o "$WORK/pc.json" "$WORK/sink.json"
+grep -Eq 'path check: stream upload \(lan -> wan\): 0 of [0-9]+ probe frames arrived at wan within 0.5 s; no load was sent' "$WORK/err" \
+	&& ok "path check names the stream" || bad "path check message: $(cat "$WORK/err")"
+check "path check failure in the report, no trials" \
+	'r["status"] == "path-check-failed" and r["trials"] == [] and r["path_check"][0]["ok"] is False' "$WORK/pc.json"
+cat >"$WORK/wrong.json" <<'J'
+{"eal": ["-l", "0-1", "--no-pci"], "ports": [{"name": "lan", "device": "ringpair:w:a"},
+ {"name": "wan", "device": "ringpair:w:b"}], "streams": [{"name": "back", "tx_port": "lan", "rx_port": "lan"}],
+ "duration": 0.2}
+J
+expect_rc 6 "path check: wrong port" "$FWSTRESS" run -q -o "" "$WORK/wrong.json"
+grep -Eq 'path check: stream back \(lan -> lan\): 0 of ([0-9]+) probe frames arrived at lan; \1 arrived on port wan instead' "$WORK/err" \
+	&& ok "wrong port named" || bad "wrong port message: $(cat "$WORK/err")"
+expect_rc 0 "ports lists the config's ports" "$FWSTRESS" ports "$HERE/loopback-test.json"
+grep -q 'config port "wan" (ringpair:lt:b)' "$WORK/out" && grep -q "driver net_ring" "$WORK/out" \
+	&& ok "ports names driver and config port" || bad "ports output: $(head -c 300 "$WORK/out")"
+expect_rc 0 "ports with EAL arguments only" "$FWSTRESS" ports -l 0 --no-pci --vdev=net_null0 --
+grep -q "port 0: net_null0" "$WORK/out" && ok "ports shows a vdev" || bad "ports vdev: $(head -c 300 "$WORK/out")"
+expect_rc 0 "ports --help" "$FWSTRESS" ports --help
 finish
