@@ -191,6 +191,8 @@ write_reports(const struct fws_cfg *cfg, struct fws_run *run, bool quiet)
 
 	run->finished = time(NULL);
 	run->hugepage_peak = fws_trial_hugepage_peak();
+	if (run->trial)
+		run->n_ports = fws_trial_ports(run->trial, run->ports);
 	if (cfg->json_out[0] && (r = fws_report_write_json(cfg->json_out, run)) < 0) {
 		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", cfg->json_out,
 			strerror(-r));
@@ -418,6 +420,7 @@ cmd_run(int argc, char **argv)
 	run.cfg = cfg;
 	run.started = time(NULL);
 	run.status = "running";
+	run.trial = trial;
 	run.n_ports = fws_trial_ports(trial, run.ports);
 	run.results = calloc(cfg->n_sizes, sizeof(*run.results));
 	if (run.results == NULL) {

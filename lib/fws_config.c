@@ -429,16 +429,17 @@ static const struct fws_flow_spec default_upload_flows = {
 	.dst_port_hi = 5001,
 };
 
-/* 2001:2:0:1::100-2001:2:0:1::4ff -> 2001:2:0:2::1 (RFC 5180 benchmarking range). */
+/* 2001:2:0:1::1:100-2001:2:0:1::1:4ff -> 2001:2:0:2::1:1 (RFC 5180 benchmarking range),
+ * clear of the ::1 and ::2 a lab gives its router and tester. */
 static const struct fws_flow_spec default_upload_flows6 = {
 	.count = 1024,
 	.ipv6 = true,
 	.src6 = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01},
 	.dst6 = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02},
-	.src_ip_lo = 0x100,
-	.src_ip_hi = 0x4ff,
-	.dst_ip_lo = 1,
-	.dst_ip_hi = 1,
+	.src_ip_lo = 0x10100,
+	.src_ip_hi = 0x104ff,
+	.dst_ip_lo = 0x10001,
+	.dst_ip_hi = 0x10001,
 	.src_port_lo = 1024,
 	.src_port_hi = 1024,
 	.dst_port_lo = 5001,

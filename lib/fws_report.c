@@ -281,12 +281,20 @@ fws_report_json(const struct fws_run *run)
 	for (i = 0; i < run->n_ports; i++) {
 		const struct fws_port_result *p = &run->ports[i];
 
-		json_array_append_new(a,
-				      json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name",
-						p->name, "device", p->device, "driver", p->driver,
-						"mac", p->mac, "link_up", p->link_up,
-						"link_speed_mbps", (json_int_t)p->link_speed_mbps,
-						"checksum_offload", p->hw_cksum));
+		json_t *o =
+			json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name", p->name, "device",
+				  p->device, "driver", p->driver, "mac", p->mac, "link_up",
+				  p->link_up, "link_speed_mbps", (json_int_t)p->link_speed_mbps,
+				  "checksum_offload", p->hw_cksum);
+		json_t *c = json_object();
+
+		json_object_set_new(o, "rx_frames_total", json_integer((json_int_t)p->rx_total));
+		json_object_set_new(o, "tx_frames_total", json_integer((json_int_t)p->tx_total));
+#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)p->ctl.name));
+		FWS_CTL_COUNTERS(KEY)
+#undef KEY
+		json_object_set_new(o, "control", c);
+		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "ports", a);
 	if (run->n_paths) {

@@ -22,6 +22,7 @@ struct json_t;
 /** A whole run as the report sees it. */
 struct fws_run {
 	const struct fws_cfg *cfg;
+	struct fws_trial *trial; /**< for the run-level port counters */
 	time_t started, finished;
 	const char *status; /**< "completed", "interrupted" or "error" */
 	char error[512];    /**< when status is "error" */

@@ -78,6 +78,10 @@ struct fws_trial {
 	struct rte_ring *ctl_tx[FWS_CFG_MAX_PORTS];
 	int port_of_id[RTE_MAX_ETHPORTS];
 	bool running;
+	/* Every frame each port received and sent since setup, whatever the phase: what the
+	 * DUT's own interface counters must show too. */
+	uint64_t rx_total[FWS_CFG_MAX_PORTS], tx_total[FWS_CFG_MAX_PORTS];
+	uint16_t nb_rxq; /**< receive queues of every port */
 };
 
 static uint64_t hugepage_peak;
@@ -298,6 +302,9 @@ ctl_send(struct fws_trial *t, unsigned int p, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/* Control frames that went out (counted by ctl_send) belong in the port's total too; the
+ * workers' ring sends are counted when queued: a refusal there shows as ctl_tx_drop. */
+
 static void
 ctl_handle(struct fws_trial *t, struct rte_mbuf *m)
 {
@@ -341,8 +348,9 @@ ctl_poll_idle(struct fws_trial *t)
 	unsigned int p, q, j, n;
 
 	for (p = 0; p < t->cfg->n_ports; p++) {
-		for (q = 0; q < t->n_rx; q++) {
+		for (q = 0; q < t->nb_rxq; q++) {
 			n = rte_eth_rx_burst(t->port[p].port_id, (uint16_t)q, m, 32);
+			t->rx_total[p] += n;
 			for (j = 0; j < n; j++) {
 				if (fws_pkt_parse(rte_pktmbuf_mtod(m[j], const uint8_t *),
 						  m[j]->data_len, &v) == FWS_PKT_CONTROL) {
@@ -577,6 +585,7 @@ fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen)
 		if (rc < 0)
 			goto fail_rc;
 	}
+	t->nb_rxq = (uint16_t)n_rx;
 	rc = ctl_init(t, err, errlen);
 	if (rc < 0)
 		goto fail_rc;
@@ -898,6 +907,8 @@ fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out)
 		out[p].link_up = t->port[p].link_up;
 		out[p].hw_cksum = t->port[p].hw_cksum;
 		out[p].ctl = t->ctl[p].cnt;
+		out[p].rx_total = t->rx_total[p];
+		out[p].tx_total = t->tx_total[p] + t->ctl[p].cnt.sent;
 	}
 	return t->cfg->n_ports;
 }
@@ -1082,6 +1093,10 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	for (s = 0; s < cfg->n_streams; s++)
 		collect_stream(t, s, req_pps, pr != NULL, &res->streams[s]);
 	collect_ports(t, before, res);
+	for (i = 0; i < res->n_ports; i++) {
+		t->rx_total[i] += res->ports[i].rx.rx_frames;
+		t->tx_total[i] += res->ports[i].tx.tx_frames + res->ports[i].tx.warmup_tx;
+	}
 	for (i = 0; i < t->n_rx; i++)
 		fws_rx_retire_cookies(t->rx[i]);
 	sample_hugepages();

@@ -57,6 +57,7 @@ struct fws_port_result {
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
 	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */
+	uint64_t rx_total, tx_total; /**< every frame, all phases, since the start of the run */
 	/* The NIC's own counters over the trial (rte_eth_stats). */
 	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
 		nic_oerrors, nic_rx_nombuf;

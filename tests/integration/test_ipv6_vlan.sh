@@ -19,7 +19,7 @@ for i in 0 1; do
 	check "trial $i: no frame classified as foreign or bad" \
 		"all(p[\"rx\"][\"non_test\"] == p[\"rx\"][\"bad_signature\"] == p[\"rx\"][\"truncated\"] == 0 for p in t[$i][\"ports\"])"
 done
-check "IPv6 flows in the normalised config" 'r["config"]["streams"][2]["flows"]["src_ip"] == "2001:2:0:1::100-2001:2:0:1::4ff" and r["config"]["streams"][3]["flows"]["dst_ip"] == "2001:2:0:1::100-2001:2:0:1::4ff"'
+check "IPv6 flows in the normalised config" 'r["config"]["streams"][2]["flows"]["src_ip"] == "2001:2:0:1::1:100-2001:2:0:1::1:4ff" and r["config"]["streams"][3]["flows"]["dst_ip"] == "2001:2:0:1::1:100-2001:2:0:1::1:4ff"'
 check "mix of 88/1518 at 3:1 averages 445.5 bytes" \
 	'abs(t[1]["streams"][2]["offered"]["bytes"] / t[1]["streams"][2]["offered"]["frames"] - 445.5) < 1'
 finish

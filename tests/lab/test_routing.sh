@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Through a Linux router in a network namespace (tools/lab up routing): fwstress resolves
+# the router by ARP and ND, passes the path check, delivers every frame, answers pings, and
+# its frame counts equal the router's own interface counters. A gateway that does not exist
+# stops the run before any load.
+. "$(dirname "$0")/../integration/lib.sh"
+TOP=$(cd "$HERE/../.." && pwd)
+LAB="$TOP/tools/lab"
+
+"$LAB" down >/dev/null 2>&1
+"$LAB" up routing >/dev/null || { bad "lab up"; finish; exit 1; }
+trap '"$LAB" down >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+sleep 3 # let the router's own link-up chatter (IPv6 MLD reports) pass before counting
+
+# counters IF: "rx_packets tx_packets" of a DUT interface, from the kernel.
+counters() {
+	ip netns exec fwsl-dut ip -s -j link show dev "$1" |
+		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
+}
+
+read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
+read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+sed 's/"frame_size": \[128, 1518\]/"frame_size": 256/; s/"duration": 3/"duration": 4/' \
+	"$TOP/config/lab-routing.json" >"$WORK/lab.json"
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/lab.json" 2>"$WORK/err" &
+pid=$!
+# Ping fwstress's addresses from the router while the trial runs (after resolve + path check).
+sleep 4
+ip netns exec fwsl-dut ping -c 3 -i 0.3 -W 2 198.18.0.2 >"$WORK/ping4" 2>&1 && ok "router pings 198.18.0.2" || bad "ping 198.18.0.2: $(cat "$WORK/ping4")"
+ip netns exec fwsl-dut ping -6 -c 3 -i 0.3 -W 2 2001:2:0:2::2 >"$WORK/ping6" 2>&1 && ok "router pings 2001:2:0:2::2" || bad "ping 2001:2:0:2::2: $(cat "$WORK/ping6")"
+wait $pid
+rc=$?
+[ $rc -eq 0 ] && ok "exit status 0" || bad "exit status $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err")"
+read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
+read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+
+check "status completed" 'r["status"] == "completed"'
+check "path check passed for all four streams" \
+	'[p["ok"] for p in r["path_check"]] == [True] * 4 and all(p["received"] == p["sent"] > 0 for p in r["path_check"])'
+check "gateways learned by ARP and ND (no static MACs in the config)" \
+	'all(p["control"]["arp_replies"] >= 1 and p["control"]["nd_adverts"] >= 1 for p in r["ports"]) and "next_hop_mac" not in str(r["config"]["ports"])'
+check "the router asked for our addresses and got answers" \
+	'r["ports"][0]["control"]["arp_requests"] >= 1 and r["ports"][1]["control"]["nd_solicits"] >= 1'
+check "pings answered (3 IPv4 on lan, 3 IPv6 on wan)" \
+	'r["ports"][0]["control"]["echo_requests"] >= 3 and r["ports"][1]["control"]["echo_requests"] >= 3'
+for s in 0 1 2 3; do
+	S="t[0][\"streams\"][$s]"
+	check "stream $s: every frame delivered" \
+		"$S[\"received\"][\"distinct\"] == $S[\"received\"][\"frames\"] == $S[\"offered\"][\"frames\"] > 30000 and $S[\"lost\"] == 0"
+done
+# Independent check: the router's kernel counted exactly the frames we did, both ways.
+check "router dut-wan sent == fwstress wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
+check "router dut-lan sent == fwstress lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
+check "router dut-lan received == fwstress lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
+check "router dut-wan received == fwstress wan sent ($((wan_rx1 - wan_rx0)))" "r['ports'][1]['tx_frames_total'] == $((wan_rx1 - wan_rx0))"
+
+# A gateway nobody has: a clear error, a non-zero exit, and no load on the wire.
+sed 's/"gateway": "198.18.0.1"/"gateway": "198.18.0.99"/' "$WORK/lab.json" >"$WORK/badgw.json"
+read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
+read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/bad.json" "$WORK/badgw.json" >/dev/null 2>"$WORK/err"
+rc=$?
+read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
+read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+[ $rc -eq 3 ] && ok "bad gateway: exit status 3" || bad "bad gateway: exit status $rc"
+grep -q "setup: port lan: gateway 198.18.0.99 did not answer 5 ARP requests" "$WORK/err" \
+	&& ok "bad gateway: the message names port and gateway" || bad "bad gateway message: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err")"
+# wan resolved its own gateway: the router's ARP and ND answers, nothing forwarded.
+[ $((wan_tx1 - wan_tx0)) -le 4 ] && ok "bad gateway: nothing forwarded to wan ($((wan_tx1 - wan_tx0)) control answers)" || bad "bad gateway: router sent $((wan_tx1 - wan_tx0)) frames on wan"
+[ $((lan_rx1 - lan_rx0)) -le 12 ] && ok "bad gateway: only ARP/ND on lan ($((lan_rx1 - lan_rx0)) frames)" || bad "bad gateway: $((lan_rx1 - lan_rx0)) frames reached the router"
+finish
