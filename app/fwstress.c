@@ -55,6 +55,8 @@ usage_main(FILE *f)
 		"Subcommands:\n"
 		"  run [EAL ARGS --] [OPTIONS] [CONFIG]  run the trials of a config (default: the\n"
 		"                                        embedded loopback config, no NIC needed)\n"
+		"  search [EAL ARGS --] [OPTIONS] [CONFIG]  find NDR and PDR throughput per frame\n"
+		"                                        size (RFC 2544 26.1, MLRsearch-style)\n"
 		"  validate [CONFIG]                     check a config, print it with defaults\n"
 		"  ports [EAL ARGS --] [CONFIG]          list the ports DPDK sees (with the "
 		"config's\n"
@@ -78,6 +80,13 @@ usage_run(FILE *f)
 {
 	fprintf(f,
 		"Usage: fwstress run [EAL ARGS --] [OPTIONS] [CONFIG]\n"
+		"       fwstress search [EAL ARGS --] [OPTIONS] [CONFIG]\n"
+		"\n"
+		"search finds, per frame-size entry, the highest share of the config's rate whose\n"
+		"loss stays at 0 (NDR) and at or under search.pdr (PDR, default 0.5 %%): short\n"
+		"trials narrow the interval to search.width, then the result must hold in a trial\n"
+		"of search.final seconds. The report holds every trial of the search and the two\n"
+		"trials NDR and PDR stand on.\n"
 		"\n"
 		"Runs one trial per frame-size entry of CONFIG (JSON; see config/), prints a text\n"
 		"report on stdout and writes the JSON report (output.json in the config, default\n"
@@ -94,6 +103,11 @@ usage_run(FILE *f)
 		"                       stderr is a terminal)\n"
 		"      --no-progress    never print progress lines\n"
 		"  -q, --quiet          no text report on stdout\n"
+		"      --short SEC      search: duration of narrowing trials (config "
+		"search.short)\n"
+		"      --final SEC      search: duration of confirming trials (config "
+		"search.final,\n"
+		"                       default 60 as RFC 2544 asks)\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"Ctrl-C ends the trial early (a second one skips the drain); the report is still\n"
@@ -328,20 +342,177 @@ cmd_ports(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* A trial failed or was cut short: the run's status and exit code. */
 static int
-cmd_run(int argc, char **argv)
+trial_outcome(struct fws_run *run, int rc, const char *err, bool partial)
+{
+	if (rc < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		strlcpy(run->error, err, sizeof(run->error));
+		run->status = "error";
+		run->partial = true;
+		return strncmp(err, "config:", 7) == 0 ? EXIT_CONFIG : EXIT_FAULT;
+	}
+	if (partial || stop_requests) {
+		run->status = "interrupted";
+		run->partial = true;
+		return EXIT_INTERRUPTED;
+	}
+	return EXIT_OK;
+}
+
+/* Save what was measured so far: a later fault cannot take it with it. */
+static void
+save_progress(const struct fws_cfg *cfg, struct fws_run *run)
+{
+	if (!cfg->json_out[0])
+		return;
+	run->status = "running";
+	run->partial = true;
+	run->finished = time(NULL);
+	run->hugepage_peak = fws_trial_hugepage_peak();
+	fws_report_write_json(cfg->json_out, run);
+}
+
+/* fwstress run: one trial per frame-size mix. */
+static int
+do_trials(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *topts,
+	  const struct fws_cfg *cfg)
+{
+	char err[600];
+	unsigned int i;
+	int rc, code;
+
+	for (i = 0; i < cfg->n_sizes; i++) {
+		struct fws_result *r = &run->results[run->n_results];
+
+		rc = fws_trial_run(trial, i, topts, r, err, sizeof(err));
+		if (rc == 0)
+			run->n_results++;
+		code = trial_outcome(run, rc, err, rc == 0 && r->partial);
+		if (code != EXIT_OK)
+			return code;
+		if (i + 1 < cfg->n_sizes)
+			save_progress(cfg, run);
+	}
+	return EXIT_OK;
+}
+
+/* Loss over all streams of a trial, and its offered load as a fraction of the maximum. */
+static void
+trial_totals(const struct fws_result *r, double load, double *offered, uint64_t *tx, uint64_t *lost)
+{
+	double sent_pps = 0, max_pps = 0;
+	unsigned int s;
+
+	*tx = *lost = 0;
+	for (s = 0; s < r->n_streams; s++) {
+		*tx += r->streams[s].rx.tx;
+		*lost += r->streams[s].rx.lost;
+		sent_pps += r->streams[s].tx_pps;
+		max_pps += r->streams[s].req_pps / load;
+	}
+	*offered = max_pps > 0 ? sent_pps / max_pps : 0;
+}
+
+/* fwstress search: NDR and PDR per frame-size mix; the trials they stand on go into the
+ * report beside the search's trail. */
+static int
+do_search(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *base,
+	  const struct fws_cfg *cfg)
+{
+	const struct fws_cfg_search *sc = &cfg->search;
+	struct fws_search_cfg scfg = {.min_load = sc->min_load,
+				      .width = sc->width,
+				      .pdr_loss = sc->pdr,
+				      .short_s = sc->short_s,
+				      .final_s = sc->final_s,
+				      .max_trials = sc->max_trials};
+	struct fws_result *all = calloc(FWS_SEARCH_MAX_TRIALS, sizeof(*all));
+	char err[600];
+	unsigned int z, n, g;
+	int rc, code = EXIT_OK;
+
+	if (all == NULL)
+		return trial_outcome(run, -ENOMEM, "setup: out of memory", false);
+	for (z = 0; z < cfg->n_sizes && code == EXIT_OK; z++) {
+		struct fws_search_summary *sum = &run->searches[run->n_searches++];
+		struct fws_search *s = fws_search_new(&scfg);
+		const struct fws_search_trial *tr;
+		double load, duration;
+
+		if (s == NULL) {
+			code = trial_outcome(run, -EINVAL, "config: search: bad settings", false);
+			break;
+		}
+		strlcpy(sum->size, cfg->sizes[z].name, sizeof(sum->size));
+		sum->result[0] = sum->result[1] = -1;
+		for (n = 0; fws_search_next(s, &load, &duration); n++) {
+			struct fws_trial_opts o = *base;
+			double offered;
+			uint64_t tx, lost;
+
+			o.rate_scale = load;
+			o.duration = duration;
+			o.progress = NULL;
+			rc = fws_trial_run(trial, z, &o, &all[n], err, sizeof(err));
+			code = trial_outcome(run, rc, err, rc == 0 && all[n].partial);
+			if (code != EXIT_OK) {
+				if (rc == 0)
+					fws_result_free(&all[n]);
+				break;
+			}
+			trial_totals(&all[n], load, &offered, &tx, &lost);
+			fws_search_record(s, offered, tx, lost);
+			fprintf(stderr,
+				"search %s: trial %u, load %.3f %% for %.1f s: offered %.3f %%, "
+				"loss %.5f %%\n",
+				sum->size, n + 1, load * 100, duration, offered * 100,
+				tx ? (double)lost * 100 / (double)tx : 0);
+		}
+		for (g = 0; g < FWS_SEARCH_GOALS; g++) {
+			fws_search_goal(s, (int)g, &sum->goal[g]);
+			if (sum->goal[g].trial < 0 || sum->goal[g].trial >= (int)n)
+				continue;
+			if (g == FWS_SEARCH_PDR && sum->goal[g].trial == sum->goal[0].trial) {
+				sum->result[g] = sum->result[0];
+				continue;
+			}
+			/* The goal's trial moves into the report; its slot must not be freed. */
+			run->results[run->n_results] = all[sum->goal[g].trial];
+			strlcpy(run->results[run->n_results].label, g ? "pdr" : "ndr",
+				sizeof(run->results[0].label));
+			for (rc = 0; rc < (int)all[0].n_streams; rc++)
+				all[sum->goal[g].trial].streams[rc].hist = NULL;
+			sum->result[g] = (int)run->n_results++;
+		}
+		sum->n_trials = fws_search_trials(s, &tr);
+		memcpy(sum->trials, tr, sum->n_trials * sizeof(*tr));
+		for (g = 0; g < n; g++)
+			fws_result_free(&all[g]);
+		fws_search_free(s);
+		if (code == EXIT_OK && z + 1 < cfg->n_sizes)
+			save_progress(cfg, run);
+	}
+	free(all);
+	return code;
+}
+
+static int
+cmd_run(int argc, char **argv, bool search)
 {
 	static const struct option opts[] = {
 		{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
 		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
 		{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+		{"help", no_argument, NULL, 'h'},           {"final", required_argument, NULL, 'F'},
+		{"short", required_argument, NULL, 'S'},    {NULL, 0, NULL, 0},
 	};
 	int n_cli_eal = 0, c, i, rc, exit_code = EXIT_OK;
 	char **cli_eal = NULL, *json_path = NULL, *text_path = NULL, *end;
 	int progress = -1;
 	bool quiet = false;
-	double duration = 0;
+	double duration = 0, final_s = 0, short_s = 0;
 	struct fws_cfg *cfg;
 	struct fws_trial *trial;
 	struct fws_run run;
@@ -365,6 +536,21 @@ cmd_run(int argc, char **argv)
 					"fwstress: run: --duration \"%s\": give seconds, "
 					"0.01-86400\n",
 					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'F':
+		case 'S':
+			if (!search) {
+				usage_run(stderr);
+				return EXIT_USAGE;
+			}
+			*(c == 'F' ? &final_s : &short_s) = strtod(optarg, &end);
+			if (*end || !(*(c == 'F' ? &final_s : &short_s) >= 0.1)) {
+				fprintf(stderr,
+					"fwstress: search: --%s \"%s\": give seconds, 0.1 or "
+					"more\n",
+					c == 'F' ? "final" : "short", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -399,6 +585,12 @@ cmd_run(int argc, char **argv)
 		strlcpy(cfg->text_out, text_path, sizeof(cfg->text_out));
 	if (duration > 0)
 		cfg->duration = duration;
+	if (final_s > 0)
+		cfg->search.final_s = final_s;
+	if (short_s > 0)
+		cfg->search.short_s = short_s;
+	if (cfg->search.final_s < cfg->search.short_s)
+		cfg->search.final_s = cfg->search.short_s;
 	if (progress < 0)
 		progress = isatty(STDERR_FILENO);
 
@@ -422,8 +614,9 @@ cmd_run(int argc, char **argv)
 	run.status = "running";
 	run.trial = trial;
 	run.n_ports = fws_trial_ports(trial, run.ports);
-	run.results = calloc(cfg->n_sizes, sizeof(*run.results));
-	if (run.results == NULL) {
+	run.results = calloc(cfg->n_sizes * 2, sizeof(*run.results));
+	run.searches = search ? calloc(cfg->n_sizes, sizeof(*run.searches)) : NULL;
+	if (run.results == NULL || (search && run.searches == NULL)) {
 		fprintf(stderr, "fwstress: setup: out of memory\n");
 		fws_trial_destroy(trial);
 		fws_config_free(cfg);
@@ -444,40 +637,15 @@ cmd_run(int argc, char **argv)
 			run.status = rc == -EINTR ? "interrupted" : "path-check-failed";
 			write_reports(cfg, &run, true);
 			free(run.results);
+			free(run.searches);
 			fws_trial_destroy(trial);
 			fws_config_free(cfg);
 			rte_eal_cleanup();
 			return rc == -EINTR ? EXIT_INTERRUPTED : EXIT_PATH;
 		}
 	}
-	for (i = 0; i < (int)cfg->n_sizes; i++) {
-		struct fws_result *r = &run.results[run.n_results];
-
-		rc = fws_trial_run(trial, (unsigned int)i, &topts, r, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "fwstress: %s\n", err);
-			strlcpy(run.error, err, sizeof(run.error));
-			run.status = "error";
-			run.partial = true;
-			exit_code = strncmp(err, "config:", 7) == 0 ? EXIT_CONFIG : EXIT_FAULT;
-			break;
-		}
-		run.n_results++;
-		if (r->partial || stop_requests) {
-			run.status = "interrupted";
-			run.partial = true;
-			exit_code = EXIT_INTERRUPTED;
-			break;
-		}
-		/* Save after every trial: a later fault cannot take this one with it. */
-		if (i + 1 < (int)cfg->n_sizes && cfg->json_out[0]) {
-			run.status = "running";
-			run.partial = true;
-			run.finished = time(NULL);
-			run.hugepage_peak = fws_trial_hugepage_peak();
-			fws_report_write_json(cfg->json_out, &run);
-		}
-	}
+	exit_code =
+		search ? do_search(trial, &run, &topts, cfg) : do_trials(trial, &run, &topts, cfg);
 	if (exit_code == EXIT_OK) {
 		run.status = "completed";
 		run.partial = false;
@@ -489,6 +657,7 @@ cmd_run(int argc, char **argv)
 	for (i = 0; i < (int)run.n_results; i++)
 		fws_result_free(&run.results[i]);
 	free(run.results);
+	free(run.searches);
 	fws_trial_destroy(trial);
 	fws_config_free(cfg);
 	rte_eal_cleanup();
@@ -512,12 +681,16 @@ main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
+		return cmd_run(argc - 1, argv + 1, false);
+	if (strcmp(argv[1], "search") == 0)
+		return cmd_run(argc - 1, argv + 1, true);
 	if (strcmp(argv[1], "validate") == 0)
 		return cmd_validate(argc - 1, argv + 1);
 	if (strcmp(argv[1], "ports") == 0)
 		return cmd_ports(argc - 1, argv + 1);
-	fprintf(stderr, "fwstress: unknown subcommand \"%s\" (run, validate; see --help)\n",
+	fprintf(stderr,
+		"fwstress: unknown subcommand \"%s\" (run, search, validate, ports; see "
+		"--help)\n",
 		argv[1]);
 	return EXIT_USAGE;
 }

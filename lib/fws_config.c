@@ -1059,13 +1059,68 @@ check_frame_minimum(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 	return 0;
 }
 
+/* "0.5%": a fraction given in percent, within (lo, hi] percent. */
+static int
+get_percent(struct ctx *c, const json_t *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	if (!json_is_string(v))
+		return fail(c, "expected a percentage string such as \"0.5%%\", got %s",
+			    type_name(v));
+	d = strtod(json_string_value(v), &end);
+	if (end == json_string_value(v) || strcmp(end, "%") != 0)
+		return fail(c, "\"%s\" is not a percentage (\"0.5%%\")", json_string_value(v));
+	if (!(d > lo && d <= hi))
+		return fail(c, "%s is outside %g-%g %%", json_string_value(v), lo, hi);
+	*out = d / 100;
+	return 0;
+}
+
+static int
+parse_search(struct ctx *c, const json_t *v, struct fws_cfg_search *s)
+{
+	static const char *const keys[] = {"short", "final",      "width", "pdr",
+					   "min",   "max_trials", NULL};
+	const json_t *x;
+	uint64_t u;
+	size_t old;
+
+	if (want_type(c, v, JSON_OBJECT, "an object") < 0 || check_keys(c, v, keys) < 0)
+		return -EINVAL;
+#define SEARCH(key, expr)                                                                          \
+	if ((x = json_object_get(v, key)) != NULL) {                                               \
+		old = push_key(c, key);                                                            \
+		if ((expr) < 0)                                                                    \
+			return -EINVAL;                                                            \
+		pop(c, old);                                                                       \
+	}
+	SEARCH("short", get_seconds(c, x, 0.1, 3600, &s->short_s));
+	SEARCH("final", get_seconds(c, x, 0.1, 86400, &s->final_s));
+	SEARCH("width", get_percent(c, x, 0, 50, &s->width));
+	SEARCH("pdr", get_percent(c, x, 0, 50, &s->pdr));
+	SEARCH("min", get_percent(c, x, 0, 50, &s->min_load));
+	SEARCH("max_trials", get_uint(c, x, 2, 200, &u));
+#undef SEARCH
+	if (x)
+		s->max_trials = (unsigned int)u;
+	if (s->final_s < s->short_s) {
+		old = push_key(c, "final");
+		return fail(c, "the final trials (%g s) are shorter than the short ones (%g s)",
+			    s->final_s, s->short_s);
+	}
+	return 0;
+}
+
 static int
 parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 {
-	static const char *const keys[] = {
-		"flows6",  "path_check", "dut",        "eal",    "ports",      "direction",
-		"streams", "flows",      "frame_size", "rate",   "rate_layer", "duration",
-		"warmup",  "drain",      "burst",      "lcores", "output",     NULL};
+	static const char *const keys[] = {"flows6",   "path_check", "search",    "dut",
+					   "eal",      "ports",      "direction", "streams",
+					   "flows",    "frame_size", "rate",      "rate_layer",
+					   "duration", "warmup",     "drain",     "burst",
+					   "lcores",   "output",     NULL};
 	struct fws_flow_spec flows = default_upload_flows, flows6 = default_upload_flows6;
 	struct fws_rate rate = {.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	const json_t *x, *e;
@@ -1125,6 +1180,13 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 		return fail(c, "flows6 holds the IPv6 streams' flows; these are IPv4");
 	}
 	cfg->path_check = true;
+	cfg->search = (struct fws_cfg_search){.short_s = 1,
+					      .final_s = 60,
+					      .width = 0.005,
+					      .pdr = 0.005,
+					      .min_load = 0.001,
+					      .max_trials = 60};
+	OPT("search", parse_search(c, x, &cfg->search));
 	if ((x = json_object_get(root, "path_check")) != NULL) {
 		old = push_key(c, "path_check");
 		if (!json_is_boolean(x))
@@ -1491,6 +1553,18 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	json_object_set_new(root, "drain", json_real(cfg->drain));
 	json_object_set_new(root, "burst", json_integer(cfg->burst));
 	json_object_set_new(root, "path_check", json_boolean(cfg->path_check));
+	{
+		char w[32], pd[32], mn[32];
+
+		snprintf(w, sizeof(w), "%.10g%%", cfg->search.width * 100);
+		snprintf(pd, sizeof(pd), "%.10g%%", cfg->search.pdr * 100);
+		snprintf(mn, sizeof(mn), "%.10g%%", cfg->search.min_load * 100);
+		json_object_set_new(root, "search",
+				    json_pack("{s:f, s:f, s:s, s:s, s:s, s:i}", "short",
+					      cfg->search.short_s, "final", cfg->search.final_s,
+					      "width", w, "pdr", pd, "min", mn, "max_trials",
+					      cfg->search.max_trials));
+	}
 	if (cfg->n_tx_lcores) {
 		json_t *tx = json_array(), *rx = json_array();
 

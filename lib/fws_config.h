@@ -58,6 +58,15 @@ struct fws_cfg_stream {
 	struct fws_rate rate;
 };
 
+/** Throughput search settings (fwstress search). */
+struct fws_cfg_search {
+	double short_s, final_s; /**< narrowing and confirming trial durations */
+	double width;            /**< goal width, fraction of the maximum rate */
+	double pdr;              /**< PDR loss ratio goal */
+	double min_load;         /**< lowest load tried, fraction of the maximum */
+	unsigned int max_trials;
+};
+
 /** A whole run. */
 struct fws_cfg {
 	char dut_name[64];
@@ -72,6 +81,7 @@ struct fws_cfg {
 	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
 	double duration, warmup, drain; /**< seconds */
 	bool path_check;                /**< probe each stream at a low rate before any load */
+	struct fws_cfg_search search;
 	uint16_t burst;
 	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
 	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];

@@ -48,9 +48,10 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	char note[256];
 
 	fprintf(f,
-		"\nTrial %u: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
+		"\nTrial %u%s%s: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
 		"drain %.1f s%s\n",
-		idx + 1, r->size.name, r->rfc6985, r->avg_frame, r->warmup, r->drain,
+		idx + 1, r->label[0] ? ", search result " : "", r->label, r->size.name, r->rfc6985,
+		r->avg_frame, r->warmup, r->drain,
 		r->partial ? "  ** PARTIAL: interrupted **" : "");
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
 		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",
@@ -165,6 +166,31 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		   "sizes include the FCS\n");
 	for (i = 0; i < run->n_results; i++)
 		text_trial(f, &run->results[i], i);
+	for (i = 0; i < run->n_searches; i++) {
+		const struct fws_search_summary *s = &run->searches[i];
+		int g;
+
+		fprintf(f, "\nSearch, frame size %s: %u trials\n", s->size, s->n_trials);
+		for (g = 0; g < FWS_SEARCH_GOALS; g++) {
+			const struct fws_search_goal *x = &s->goal[g];
+
+			if (!x->found) {
+				fprintf(f,
+					"  %s: not found (every load down to the minimum lost "
+					"more than the goal)\n",
+					g == FWS_SEARCH_NDR ? "NDR" : "PDR");
+				continue;
+			}
+			fprintf(f,
+				"  %s: %.3f %% of the maximum (between %.3f and %.3f %%), loss "
+				"%.4f "
+				"%%, conditional throughput %.3f %%; %u trials exceeded the goal; "
+				"see trial %d\n",
+				g == FWS_SEARCH_NDR ? "NDR" : "PDR", x->offered * 100,
+				x->load * 100, x->upper * 100, x->loss_ratio * 100,
+				x->conditional * 100, x->exceeded, s->result[g] + 1);
+		}
+	}
 }
 
 static json_t *
@@ -259,6 +285,38 @@ port_result_json(const struct fws_port_result *x)
 	return o;
 }
 
+static json_t *
+goal_json(const struct fws_search_goal *g, int result)
+{
+	json_t *o = json_pack("{s:b, s:f, s:f, s:f, s:f, s:f, s:i}", "found", g->found, "load",
+			      g->load, "upper", g->upper, "offered_load", g->offered, "loss_ratio",
+			      g->loss_ratio, "conditional_load", g->conditional, "exceeded",
+			      g->exceeded);
+
+	json_object_set_new(o, "trial", result >= 0 ? json_integer(result) : json_null());
+	return o;
+}
+
+static json_t *
+search_json(const struct fws_search_summary *s)
+{
+	json_t *tr = json_array();
+	unsigned int i;
+
+	for (i = 0; i < s->n_trials; i++) {
+		const struct fws_search_trial *t = &s->trials[i];
+
+		json_array_append_new(tr, json_pack("{s:f, s:f, s:f, s:I, s:I}", "load", t->load,
+						    "duration_s", t->duration, "offered_load",
+						    t->offered, "tx", (json_int_t)t->tx, "lost",
+						    (json_int_t)t->lost));
+	}
+	return json_pack("{s:s, s:o, s:o, s:o}", "frame_size", s->size, "ndr",
+			 goal_json(&s->goal[FWS_SEARCH_NDR], s->result[FWS_SEARCH_NDR]), "pdr",
+			 goal_json(&s->goal[FWS_SEARCH_PDR], s->result[FWS_SEARCH_PDR]), "trials",
+			 tr);
+}
+
 json_t *
 fws_report_json(const struct fws_run *run)
 {
@@ -326,11 +384,19 @@ fws_report_json(const struct fws_run *run)
 			json_array_append_new(st, stream_json(&r->streams[s]));
 		for (s = 0; s < r->n_ports; s++)
 			json_array_append_new(pt, port_result_json(&r->ports[s]));
+		if (r->label[0])
+			json_object_set_new(tr, "search_goal", json_string(r->label));
 		json_object_set_new(tr, "streams", st);
 		json_object_set_new(tr, "ports", pt);
 		json_array_append_new(a, tr);
 	}
 	json_object_set_new(root, "trials", a);
+	if (run->n_searches) {
+		a = json_array();
+		for (i = 0; i < run->n_searches; i++)
+			json_array_append_new(a, search_json(&run->searches[i]));
+		json_object_set_new(root, "search", a);
+	}
 	return root;
 }
 

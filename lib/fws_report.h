@@ -12,7 +12,17 @@
 #include <time.h>
 
 #include "fws_config.h"
+#include "fws_search.h"
 #include "fws_trial.h"
+
+/** A throughput search over one frame-size mix. */
+struct fws_search_summary {
+	char size[32];
+	struct fws_search_goal goal[FWS_SEARCH_GOALS];
+	int result[FWS_SEARCH_GOALS]; /**< the goal's trial in fws_run.results, -1: none */
+	unsigned int n_trials;
+	struct fws_search_trial trials[FWS_SEARCH_MAX_TRIALS];
+};
 
 #define FWS_REPORT_SCHEMA "fwstress-report/1"
 #define FWS_VERSION "0.1.0"
@@ -33,6 +43,8 @@ struct fws_run {
 	struct fws_path_result paths[FWS_CFG_MAX_STREAMS];
 	unsigned int n_results;
 	struct fws_result *results; /**< one per frame-size mix run so far */
+	unsigned int n_searches;
+	struct fws_search_summary *searches; /**< fwstress search: one per frame-size mix */
 	uint64_t hugepage_peak;
 };
 

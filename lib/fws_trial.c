@@ -794,7 +794,7 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool 
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->req_pps = req_pps[s];
-	sr->unlimited = cs->rate.kind == FWS_RATE_LINE && !probe;
+	(void)probe;
 	for (i = 0; i < t->n_tasks; i++) {
 		const struct fws_tx_task *task = &t->tasks[i];
 
@@ -804,6 +804,7 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool 
 		sr->tx_refused += task->cnt.tx_refused;
 		sr->alloc_fail += task->cnt.alloc_fail;
 		sr->tx_frames += task->cnt.tx_frames;
+		sr->unlimited |= task->pps == 0; /* unpaced: as fast as the port takes */
 		t_first = RTE_MIN(t_first, task->t_first);
 		t_stop = RTE_MAX(t_stop, task->t_stop);
 	}
@@ -930,7 +931,9 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	  struct fws_result *res, char *err, unsigned int errlen, const struct probe *pr)
 {
 	const struct fws_cfg *cfg = t->cfg;
-	double warmup = pr ? 0 : cfg->warmup, duration = pr ? pr->duration : cfg->duration;
+	double warmup = pr ? 0 : cfg->warmup;
+	double duration = pr ? pr->duration : o && o->duration > 0 ? o->duration : cfg->duration;
+	double scale = !pr && o && o->rate_scale > 0 ? o->rate_scale : 1;
 	double drain = pr ? pr->drain : cfg->drain;
 	const struct fws_size_mix *mix = &cfg->sizes[size_idx];
 	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
@@ -957,11 +960,18 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 		uint64_t link_bps = (uint64_t)t->port[cs->tx_port].link_speed_mbps * 1000000ull;
 
 		req_pps[s] = pr ? (s == pr->stream ? pr->pps : 0)
-				: fws_rate_pps(&cs->rate, link_bps, avg);
+				: fws_rate_pps(&cs->rate, link_bps, avg) * scale;
 		if (req_pps[s] < 0) {
 			snprintf(err, errlen,
 				 "config: stream %s: a rate in %% of the link needs the "
 				 "link speed of port %s, which the driver does not report",
+				 cs->name, cfg->ports[cs->tx_port].name);
+			return -EINVAL;
+		}
+		if (req_pps[s] == 0 && scale < 1) {
+			snprintf(err, errlen,
+				 "config: stream %s: \"line\" on port %s has no known link speed "
+				 "to take a share of; give the rate in pps or bit/s",
 				 cs->name, cfg->ports[cs->tx_port].name);
 			return -EINVAL;
 		}
@@ -981,7 +991,8 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 		}
 		memset(&task->cnt, 0, sizeof(task->cnt));
 		task->active = !pr || task->stream == pr->stream;
-		task->pps = cs->rate.kind == FWS_RATE_LINE && !pr
+		/* Line rate at full scale is unpaced: the NIC sets the pace. */
+		task->pps = cs->rate.kind == FWS_RATE_LINE && !pr && scale >= 1
 				    ? 0
 				    : req_pps[task->stream] * task->nb_flows / cs->flows.count;
 	}

@@ -64,6 +64,7 @@ struct fws_port_result {
 };
 
 struct fws_result {
+	char label[16]; /**< "" for a run's trial; "ndr" or "pdr" for a search's */
 	unsigned int size_idx;
 	struct fws_size_mix size;
 	char rfc6985[320];
@@ -91,6 +92,8 @@ struct fws_trial_opts {
 	volatile int *stop; /**< set (by a signal handler) to end the trial early, partial */
 	void (*progress)(void *arg, const struct fws_progress *p);
 	void *progress_arg;
+	double rate_scale; /**< 0 < scale <= 1: run every stream at this share of its rate */
+	double duration;   /**< > 0: measured duration instead of the config's */
 };
 
 /** Set up everything a config needs. NULL with errno and a message in err on failure. */

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * End-to-end throughput search through a rate-limited path: a fixture forwards between two
+ * ring ports through a token-bucket policer of POLICE_PPS (bucket BUCKET frames) and drops
+ * the rest. The search, with the real trial engine, must find NDR within its width of the
+ * policer's rate.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_mbuf.h>
+
+#include "fws_config.h"
+#include "fws_port.h"
+#include "fws_search.h"
+#include "fws_trial.h"
+
+#define POLICE_PPS 150000.0
+#define BUCKET 2000.0
+#define MAX_PPS 400000.0
+
+static const char cfg_json[] =
+	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:sa:a\"},"
+	"             {\"name\": \"wan\", \"device\": \"ringpair:sb:a\"}],"
+	" \"direction\": \"upload\", \"flows\": {\"count\": 32}, \"frame_size\": 64,"
+	" \"rate\": \"400kpps\", \"warmup\": 0, \"drain\": 0.3,"
+	" \"lcores\": {\"tx\": [1], \"rx\": [1]}, \"output\": {\"json\": \"\"}}";
+
+struct policer {
+	uint16_t in, out;
+	volatile int quit;
+	uint64_t passed, dropped;
+};
+
+static int
+police(void *arg)
+{
+	struct policer *p = arg;
+	struct rte_mbuf *m[32];
+	uint64_t hz = rte_get_tsc_hz(), last = rte_rdtsc();
+	double tokens = BUCKET;
+	uint16_t n, i, k, done;
+
+	while (!p->quit) {
+		uint64_t now;
+
+		n = rte_eth_rx_burst(p->in, 0, m, 32);
+		if (n == 0)
+			continue;
+		now = rte_rdtsc();
+		tokens += (double)(now - last) / (double)hz * POLICE_PPS;
+		if (tokens > BUCKET)
+			tokens = BUCKET;
+		last = now;
+		for (i = 0, k = 0; i < n; i++) {
+			if (tokens >= 1) {
+				tokens -= 1;
+				m[k++] = m[i];
+			} else {
+				rte_pktmbuf_free(m[i]);
+				p->dropped++;
+			}
+		}
+		for (done = 0; done < k;)
+			done += rte_eth_tx_burst(p->out, 0, m + done, (uint16_t)(k - done));
+		p->passed += k;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal[] = {
+		argv[0], "--no-pci", "--in-memory", "--lcores=0@0,1@1,2@0", "--log-level=notice",
+		NULL};
+	struct fws_search_cfg scfg = {.min_load = 0.01,
+				      .width = 0.01,
+				      .pdr_loss = 0.005,
+				      .short_s = 0.5,
+				      .final_s = 1.5,
+				      .max_trials = 40};
+	struct fws_port_req req = {
+		.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024, .max_frame = 1518};
+	struct fws_port_info pin, pout;
+	struct fws_search_goal ndr, pdr;
+	struct policer pol;
+	struct fws_search *s;
+	struct fws_cfg *cfg;
+	struct fws_trial *t;
+	struct fws_result res;
+	double load, duration, lo, hi;
+	char err[512];
+	int a, b, failed = 0, n = 0;
+
+	(void)argc;
+	if (rte_eal_init(5, eal) < 0) {
+		fprintf(stderr, "EAL init failed (hugepages reserved? run tools/setup)\n");
+		return 1;
+	}
+	cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
+	t = cfg ? fws_trial_create(cfg, err, sizeof(err)) : NULL;
+	if (t == NULL) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	a = fws_port_resolve("ringpair:sa:b", err, sizeof(err));
+	b = fws_port_resolve("ringpair:sb:b", err, sizeof(err));
+	if (a < 0 || b < 0 || fws_port_setup((uint16_t)a, &req, &pin, err, sizeof(err)) < 0 ||
+	    fws_port_setup((uint16_t)b, &req, &pout, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fixture ports: %s\n", err);
+		return 1;
+	}
+	memset(&pol, 0, sizeof(pol));
+	pol.in = (uint16_t)a;
+	pol.out = (uint16_t)b;
+	rte_eal_remote_launch(police, &pol, 2);
+	s = fws_search_new(&scfg);
+	while (fws_search_next(s, &load, &duration)) {
+		struct fws_trial_opts o = {.rate_scale = load, .duration = duration};
+		const struct fws_stream_result *sr;
+
+		if (fws_trial_run(t, 0, &o, &res, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		sr = &res.streams[0];
+		printf("trial %2d: load %.4f (%.0f fps) %.1f s: sent %lu, lost %lu\n", ++n, load,
+		       load * MAX_PPS, duration, (unsigned long)sr->rx.tx,
+		       (unsigned long)sr->rx.lost);
+		fws_search_record(s, sr->tx_pps / MAX_PPS, sr->rx.tx, sr->rx.lost);
+		fws_result_free(&res);
+	}
+	pol.quit = 1;
+	rte_eal_wait_lcore(2);
+	fws_search_goal(s, FWS_SEARCH_NDR, &ndr);
+	fws_search_goal(s, FWS_SEARCH_PDR, &pdr);
+	/* The policer passes POLICE_PPS plus its bucket once per trial. */
+	lo = (POLICE_PPS - 2 * scfg.width * MAX_PPS) / MAX_PPS;
+	hi = (POLICE_PPS + BUCKET / scfg.final_s + scfg.width * MAX_PPS) / MAX_PPS;
+	printf("NDR %.4f (%.0f fps), PDR %.4f (%.0f fps), policer %.0f fps: want NDR in "
+	       "[%.4f, %.4f]\n",
+	       ndr.load, ndr.load * MAX_PPS, pdr.load, pdr.load * MAX_PPS, POLICE_PPS, lo, hi);
+	if (!ndr.found || ndr.load < lo || ndr.load > hi) {
+		printf("FAIL NDR outside the policer's rate +- the search width\n");
+		failed++;
+	}
+	if (!pdr.found || pdr.load < ndr.load || pdr.load > hi * 1.01) {
+		printf("FAIL PDR below NDR or far above the policer\n");
+		failed++;
+	}
+	if (n > (int)scfg.max_trials) {
+		printf("FAIL more trials than allowed\n");
+		failed++;
+	}
+	fws_search_free(s);
+	fws_port_close(&pin);
+	fws_port_close(&pout);
+	fws_trial_destroy(t);
+	fws_config_free(cfg);
+	rte_eal_cleanup();
+	printf("%d passed, %d failed\n", 3 - failed, failed);
+	return failed ? 1 : 0;
+}
