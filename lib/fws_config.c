@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "fws_compat.h"
+#include "fws_cell.h"
 #include "fws_config.h"
 #include "fws_pkt.h"
 #include "fws_sig.h"
@@ -937,7 +938,7 @@ parse_output(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 static int
 parse_dut(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 {
-	static const char *const keys[] = {"name", "firmware", NULL};
+	static const char *const keys[] = {"name", "firmware", "load_command", NULL};
 	const json_t *x;
 	size_t old;
 
@@ -952,6 +953,12 @@ parse_dut(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 	if ((x = json_object_get(v, "firmware")) != NULL) {
 		old = push_key(c, "firmware");
 		if (get_string(c, x, cfg->dut_firmware, sizeof(cfg->dut_firmware)) < 0)
+			return -EINVAL;
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "load_command")) != NULL) {
+		old = push_key(c, "load_command");
+		if (get_string(c, x, cfg->dut_load_cmd, sizeof(cfg->dut_load_cmd)) < 0)
 			return -EINVAL;
 		pop(c, old);
 	}
@@ -1120,7 +1127,7 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 					   "eal",      "ports",      "direction", "streams",
 					   "flows",    "frame_size", "rate",      "rate_layer",
 					   "duration", "warmup",     "drain",     "burst",
-					   "lcores",   "output",     NULL};
+					   "lcores",   "output",     "scenario",  NULL};
 	struct fws_flow_spec flows = default_upload_flows, flows6 = default_upload_flows6;
 	struct fws_rate rate = {.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	const json_t *x, *e;
@@ -1147,6 +1154,8 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 		pop(c, old);                                                                       \
 	}
 	OPT("dut", parse_dut(c, x, cfg));
+	strlcpy(cfg->scenario, "routing", sizeof(cfg->scenario));
+	OPT("scenario", get_string(c, x, cfg->scenario, sizeof(cfg->scenario)));
 	OPT("eal", parse_eal(c, x, cfg));
 	OPT("duration", get_seconds(c, x, 0.01, 86400, &cfg->duration));
 	OPT("warmup", get_seconds(c, x, 0, 3600, &cfg->warmup));
@@ -1465,12 +1474,14 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	unsigned int i;
 	char buf[64];
 
-	if (cfg->dut_name[0] || cfg->dut_firmware[0]) {
+	if (cfg->dut_name[0] || cfg->dut_firmware[0] || cfg->dut_load_cmd[0]) {
 		o = json_object();
 		if (cfg->dut_name[0])
 			json_object_set_new(o, "name", json_string(cfg->dut_name));
 		if (cfg->dut_firmware[0])
 			json_object_set_new(o, "firmware", json_string(cfg->dut_firmware));
+		if (cfg->dut_load_cmd[0])
+			json_object_set_new(o, "load_command", json_string(cfg->dut_load_cmd));
 		json_object_set_new(root, "dut", o);
 	}
 	a = json_array();
@@ -1552,6 +1563,7 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	json_object_set_new(root, "warmup", json_real(cfg->warmup));
 	json_object_set_new(root, "drain", json_real(cfg->drain));
 	json_object_set_new(root, "burst", json_integer(cfg->burst));
+	json_object_set_new(root, "scenario", json_string(cfg->scenario));
 	json_object_set_new(root, "path_check", json_boolean(cfg->path_check));
 	{
 		char w[32], pd[32], mn[32];
@@ -1577,4 +1589,137 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	json_object_set_new(root, "output",
 			    json_pack("{s:s, s:s}", "json", cfg->json_out, "text", cfg->text_out));
 	return root;
+}
+
+/* Report cells: our own output read back, checked as strictly as a config. */
+static int
+cell_str(struct ctx *c, const json_t *o, const char *key, char *out, size_t len)
+{
+	const json_t *v = json_object_get(o, key);
+	size_t old = push_key(c, key);
+
+	if (!json_is_string(v))
+		return fail(c, "expected a string, got %s", v ? type_name(v) : "nothing");
+	strlcpy(out, json_string_value(v), len);
+	pop(c, old);
+	return 0;
+}
+
+static int
+cell_num(struct ctx *c, const json_t *o, const char *key, double *out, double dflt)
+{
+	const json_t *v = json_object_get(o, key);
+	size_t old;
+
+	if (v == NULL || json_is_null(v)) {
+		*out = dflt;
+		return 0;
+	}
+	old = push_key(c, key);
+	if (!json_is_number(v))
+		return fail(c, "expected a number, got %s", type_name(v));
+	*out = json_number_value(v);
+	pop(c, old);
+	return 0;
+}
+
+static int
+parse_cell(struct ctx *c, const json_t *o, struct fws_cell *x)
+{
+	const json_t *h;
+	size_t i;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (cell_str(c, o, "scenario", x->scenario, sizeof(x->scenario)) < 0 ||
+	    cell_str(c, o, "kind", x->kind, sizeof(x->kind)) < 0 ||
+	    cell_str(c, o, "direction", x->direction, sizeof(x->direction)) < 0 ||
+	    cell_str(c, o, "stream", x->stream, sizeof(x->stream)) < 0 ||
+	    cell_str(c, o, "frame_size", x->size, sizeof(x->size)) < 0 ||
+	    cell_num(c, o, "avg_frame", &x->avg_frame, 0) < 0 ||
+	    cell_num(c, o, "pps", &x->pps, 0) < 0 || cell_num(c, o, "l1_bps", &x->l1_bps, 0) < 0 ||
+	    cell_num(c, o, "l2_bps", &x->l2_bps, 0) < 0 ||
+	    cell_num(c, o, "loss_pct", &x->loss_pct, 0) < 0 ||
+	    cell_num(c, o, "latency_p50_ns", &x->p50_ns, 0) < 0 ||
+	    cell_num(c, o, "latency_p99_ns", &x->p99_ns, 0) < 0 ||
+	    cell_num(c, o, "line_pps", &x->line_pps, 0) < 0 ||
+	    cell_num(c, o, "dut_cpu_pct", &x->dut_cpu, -1) < 0)
+		return -EINVAL;
+	h = json_object_get(o, "latency_histogram");
+	if (json_is_array(h) && json_array_size(h)) {
+		x->hist = calloc(json_array_size(h), sizeof(*x->hist));
+		if (x->hist == NULL)
+			return -ENOMEM;
+		for (i = 0; i < json_array_size(h); i++) {
+			const json_t *b = json_array_get(h, i);
+
+			if (!json_is_array(b) || json_array_size(b) != 3)
+				continue;
+			x->hist[x->n_hist].lo = (uint64_t)json_integer_value(json_array_get(b, 0));
+			x->hist[x->n_hist].width =
+				(uint64_t)json_integer_value(json_array_get(b, 1));
+			x->hist[x->n_hist++].count =
+				(uint64_t)json_integer_value(json_array_get(b, 2));
+		}
+	}
+	return 0;
+}
+
+int
+fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen)
+{
+	struct ctx c = {.err = err, .errlen = errlen};
+	const json_t *a, *d;
+	json_error_t jerr;
+	json_t *root;
+	size_t i;
+	int rc = 0;
+
+	memset(cells, 0, sizeof(*cells));
+	root = json_load_file(path, 0, &jerr);
+	if (root == NULL) {
+		snprintf(err, errlen, "report: %s: line %d: %s", path, jerr.line, jerr.text);
+		return -EINVAL;
+	}
+	strlcpy(c.path, "cells", sizeof(c.path));
+	a = json_object_get(root, "cells");
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "report: %s: no \"cells\" list (not an fwstress report?)",
+			 path);
+		json_decref(root);
+		return -EINVAL;
+	}
+	if ((d = json_object_get(json_object_get(root, "config"), "dut")) != NULL) {
+		if (json_is_string(json_object_get(d, "name")))
+			strlcpy(cells->dut, json_string_value(json_object_get(d, "name")),
+				sizeof(cells->dut));
+		if (json_is_string(json_object_get(d, "firmware")))
+			strlcpy(cells->firmware, json_string_value(json_object_get(d, "firmware")),
+				sizeof(cells->firmware));
+	}
+	if (json_is_string(json_object_get(root, "started")))
+		strlcpy(cells->started, json_string_value(json_object_get(root, "started")),
+			sizeof(cells->started));
+	cells->c = calloc(json_array_size(a) + 1, sizeof(*cells->c));
+	if (cells->c == NULL) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	for (i = 0; i < json_array_size(a) && rc == 0; i++) {
+		size_t old = push_idx(&c, i);
+		char msg[400];
+
+		rc = parse_cell(&c, json_array_get(a, i), &cells->c[i]);
+		cells->n = (unsigned int)i + 1;
+		if (rc < 0) {
+			/* fail() wrote "config: <path>: ..."; say which report. */
+			strlcpy(msg, err + strlen("config: "), sizeof(msg));
+			snprintf(err, errlen, "report: %s: %s", path, msg);
+		}
+		pop(&c, old);
+	}
+	json_decref(root);
+	if (rc < 0)
+		fws_cells_free(cells);
+	return rc;
 }

@@ -69,8 +69,10 @@ struct fws_cfg_search {
 
 /** A whole run. */
 struct fws_cfg {
+	char scenario[FWS_CFG_NAME_LEN]; /**< routing, firewall, ids, ips, ..., openvpn: a label */
 	char dut_name[64];
 	char dut_firmware[64];
+	char dut_load_cmd[256]; /**< run during each measured phase; "{seconds}" = its length */
 	unsigned int n_eal;
 	char *eal[FWS_CFG_MAX_EAL];
 	unsigned int n_ports;
@@ -106,6 +108,14 @@ struct json_t *fws_config_to_json(const struct fws_cfg *cfg);
 
 /** Find a port by name: its index, or -ENOENT. */
 int fws_config_port(const struct fws_cfg *cfg, const char *name);
+
+struct fws_cells;
+
+/**
+ * Read the "cells" of a report (JSON written by fwstress) for compare and the matrix
+ * renderers. Returns 0, or -EINVAL/-ENOMEM/-errno with a one-line message naming the path.
+ */
+int fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen);
 
 /** The config the binary embeds (config/loopback.json) for a run without a file. */
 extern const char fws_config_default[];

@@ -9,6 +9,8 @@
 #include <jansson.h>
 #include <rte_version.h>
 
+#include "fws_rate.h"
+
 #include "fws_report.h"
 
 static void
@@ -91,6 +93,11 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			x->lat.p90 / 1e3, x->lat.p99 / 1e3, x->lat.p999 / 1e3, x->lat.max / 1e3,
 			x->lat.jitter / 1e3);
 	}
+	if (r->dut_probed && r->dut.ok)
+		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
+			r->dut.us, r->dut.sy, r->dut.id);
+	else if (r->dut_probed)
+		fprintf(f, "  DUT load: not measured: %s\n", r->dut.error);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
@@ -285,6 +292,44 @@ port_result_json(const struct fws_port_result *x)
 	return o;
 }
 
+/* The matrix cells of one trial: one per stream. */
+static void
+cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
+{
+	unsigned int s, p, i;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+		bool goal = r->label[0] != '\0';
+		uint32_t link = 0;
+		json_t *c, *h = json_array();
+
+		for (p = 0; p < r->n_ports; p++)
+			if (strcmp(r->ports[p].name, x->tx_port) == 0)
+				link = run->ports[p].link_speed_mbps;
+		for (i = 0; x->hist && i < FWS_HIST_NB; i++)
+			if (x->hist->b[i])
+				json_array_append_new(
+					h, json_pack("[I, I, I]", (json_int_t)fws_hist_bucket_lo(i),
+						     (json_int_t)fws_hist_bucket_width(i),
+						     (json_int_t)x->hist->b[i]));
+		c = json_pack(
+			"{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:f}",
+			"scenario", run->cfg->scenario, "kind", goal ? r->label : "run",
+			"direction", x->direction, "stream", x->name, "frame_size", r->size.name,
+			"avg_frame", r->avg_frame, "pps", goal ? x->tx_pps : x->rx_pps, "l1_bps",
+			goal ? x->tx_l1_bps : x->rx_l1_bps, "l2_bps",
+			goal ? x->tx_l2_bps : x->rx_l2_bps, "loss_pct", x->loss_pct,
+			"latency_p50_ns", (json_int_t)x->lat.p50, "latency_p99_ns",
+			(json_int_t)x->lat.p99, "line_pps",
+			link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0);
+		json_object_set_new(c, "dut_cpu_pct",
+				    r->dut.ok ? json_real(r->dut.cpu) : json_null());
+		json_object_set_new(c, "latency_histogram", h);
+		json_array_append_new(a, c);
+	}
+}
+
 static json_t *
 goal_json(const struct fws_search_goal *g, int result)
 {
@@ -386,11 +431,22 @@ fws_report_json(const struct fws_run *run)
 			json_array_append_new(pt, port_result_json(&r->ports[s]));
 		if (r->label[0])
 			json_object_set_new(tr, "search_goal", json_string(r->label));
+		if (r->dut_probed)
+			json_object_set_new(tr, "dut_load",
+					    r->dut.ok ? json_pack("{s:f, s:f, s:f, s:f}", "us",
+								  r->dut.us, "sy", r->dut.sy, "id",
+								  r->dut.id, "cpu_pct", r->dut.cpu)
+						      : json_pack("{s:s}", "error", r->dut.error));
 		json_object_set_new(tr, "streams", st);
 		json_object_set_new(tr, "ports", pt);
 		json_array_append_new(a, tr);
 	}
 	json_object_set_new(root, "trials", a);
+	a = json_array();
+	for (i = 0; i < run->n_results; i++)
+		if (!run->results[i].partial)
+			cells_of(run, &run->results[i], a);
+	json_object_set_new(root, "cells", a);
 	if (run->n_searches) {
 		a = json_array();
 		for (i = 0; i < run->n_searches; i++)

@@ -920,6 +920,22 @@ stopped(const struct fws_trial_opts *o, int level)
 	return o && o->stop && *o->stop >= level;
 }
 
+/* Start the DUT load command for the measured phase (not for path-check probes). */
+static void
+probe_start(struct fws_trial *t, struct fws_dutload_proc *dl, const void *path_probe,
+	    double seconds, struct fws_result *res)
+{
+	int rc;
+
+	if (path_probe || !t->cfg->dut_load_cmd[0])
+		return;
+	res->dut_probed = true;
+	rc = fws_dutload_start(dl, t->cfg->dut_load_cmd, seconds);
+	if (rc < 0)
+		snprintf(res->dut.error, sizeof(res->dut.error), "cannot start \"%.80s\": %s",
+			 t->cfg->dut_load_cmd, strerror(-rc));
+}
+
 /* A path-check probe: one stream at a low rate, briefly. */
 struct probe {
 	unsigned int stream;
@@ -940,6 +956,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	double req_pps[FWS_CFG_MAX_STREAMS], avg = fws_size_avg(mix);
 	uint64_t now, start, warm_end, meas_end = 0, stop_at, drain_end, next_progress;
 	uint64_t last_tx = 0, last_rx = 0, last_txb = 0, last_rxb = 0, last_t;
+	struct fws_dutload_proc dl;
 	uint32_t first;
 	unsigned int s, i;
 	bool measuring = false, interrupted = false;
@@ -1028,6 +1045,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	}
 	warm_end = start + (uint64_t)(warmup * (double)t->hz);
 	if (first == PH_MEASURE) {
+		probe_start(t, &dl, pr, duration, res);
 		measuring = true;
 		meas_end = start + (uint64_t)(duration * (double)t->hz);
 	}
@@ -1043,6 +1061,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 		now = rte_rdtsc();
 		if (!measuring && now >= warm_end) {
 			__atomic_store_n(&t->phase, PH_MEASURE, __ATOMIC_RELEASE);
+			probe_start(t, &dl, pr, duration, res);
 			measuring = true;
 			meas_end = now + (uint64_t)(duration * (double)t->hz);
 			last_tx = last_rx = last_txb = last_rxb = 0;
@@ -1092,6 +1111,12 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	wait_workers(t, t->n_workers);
 	t->running = false;
 	ctl_service(t);
+	if (res->dut_probed && dl.pid > 0) {
+		/* It was given the measured duration; allow it 15 s more to report. */
+		fws_dutload_finish(&dl, interrupted ? 1 : 15, &res->dut);
+		if (!res->dut.ok)
+			FWS_LOG(WARNING, "DUT load probe: %s", res->dut.error);
+	}
 	__atomic_store_n(&t->phase, PH_IDLE, __ATOMIC_RELEASE);
 
 	res->partial = interrupted || !measuring;

@@ -14,6 +14,7 @@
 #include "fws_config.h"
 #include "fws_counters.h"
 #include "fws_ctl.h"
+#include "fws_dutload.h"
 #include "fws_hist.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
@@ -73,6 +74,8 @@ struct fws_result {
 	time_t started;
 	double warmup, drain;
 	bool partial; /**< interrupted: counts are what was measured until then */
+	bool dut_probed;
+	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	unsigned int n_streams;
 	struct fws_stream_result streams[FWS_CFG_MAX_STREAMS];
 	unsigned int n_ports;

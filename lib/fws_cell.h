@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Cells: one measured figure of a qualification matrix (scenario x kind x direction x
+ * stream x frame size), as every report carries them in "cells". Matrix renderers and the
+ * regression compare work on cells, so they read any report, old or new.
+ */
+#ifndef FWS_CELL_H
+#define FWS_CELL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fws_cell_bucket {
+	uint64_t lo, width, count;
+};
+
+struct fws_cell {
+	char scenario[32];
+	char kind[8]; /**< "run" (fixed-rate trial), "ndr" or "pdr" (search results) */
+	char direction[32];
+	char stream[32];
+	char size[32];
+	double avg_frame;
+	double pps; /**< throughput: received (run) or offered at the goal (ndr/pdr) */
+	double l1_bps, l2_bps;
+	double loss_pct;
+	double p50_ns, p99_ns;
+	double line_pps; /**< theoretical maximum at the link speed, 0 unknown */
+	double dut_cpu;  /**< DUT CPU load %, negative when not measured */
+	unsigned int n_hist;
+	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
+};
+
+struct fws_cells {
+	char dut[64], firmware[64], started[32];
+	unsigned int n;
+	struct fws_cell *c;
+};
+
+void fws_cells_free(struct fws_cells *cells);
+
+/** "scenario/kind/direction/stream/size": how compare lines cells up. */
+void fws_cell_key(const struct fws_cell *c, char *buf, size_t len);
+
+enum fws_cell_verdict {
+	FWS_CELL_SAME = 0,
+	FWS_CELL_BETTER,
+	FWS_CELL_WORSE,
+	FWS_CELL_ONLY_OLD, /**< no longer measured */
+	FWS_CELL_ONLY_NEW,
+};
+
+struct fws_cell_cmp {
+	const struct fws_cell *old, *new_;
+	double change; /**< relative change of throughput, new/old - 1 */
+	enum fws_cell_verdict verdict;
+};
+
+/**
+ * Line up the cells of two reports by key; throughput worse by more than tolerance
+ * (a fraction, 0.03 = 3 %) is WORSE, better by more is BETTER. Fills a malloc'd array of
+ * rows (the caller frees it) and returns how many cells got worse, or -ENOMEM.
+ */
+int fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_, double tolerance,
+		     struct fws_cell_cmp **rows, unsigned int *n_rows);
+
+#endif /* FWS_CELL_H */

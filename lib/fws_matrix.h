@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Matrix renderers: the cells of a report laid out as a qualification lab publishes them
+ * (rows: scenario, frame size and result kind; columns: throughput and DUT load per
+ * direction), as Markdown, MediaWiki, CSV, and one self-contained HTML page with SVG charts
+ * (throughput against frame size with the theoretical line-rate curve, RFC 2544 26.1, and
+ * latency histograms). Theoretical maxima count 20 bytes of preamble and IFG per frame.
+ */
+#ifndef FWS_MATRIX_H
+#define FWS_MATRIX_H
+
+#include <stdio.h>
+
+#include "fws_cell.h"
+
+enum fws_matrix_format {
+	FWS_MATRIX_MARKDOWN = 0,
+	FWS_MATRIX_MEDIAWIKI,
+	FWS_MATRIX_CSV,
+	FWS_MATRIX_HTML,
+};
+
+/** Format by name ("md", "markdown", "wiki", "mediawiki", "csv", "html"), or -EINVAL. */
+int fws_matrix_format(const char *name);
+
+/** Render cells. Returns 0 or -EIO. */
+int fws_matrix_render(FILE *f, const struct fws_cells *cells, enum fws_matrix_format fmt);
+
+#endif /* FWS_MATRIX_H */

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Reports: DUT load beside throughput, matrix renderers, the HTML page in headless Chromium
+# (its SVG carries the measured points), and compare's verdicts and exit statuses.
+. "$(dirname "$0")/lib.sh"
+
+"$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/reports.json"
+rc=$?
+[ $rc -eq 0 ] && ok "run: exit 0" || bad "run: exit $rc"
+check "DUT load measured by vmstat in every trial" \
+	'all(0 <= tr["dut_load"]["cpu_pct"] <= 100 and "us" in tr["dut_load"] for tr in t)'
+check "cells: 3 sizes x 2 directions, each with the DUT load" \
+	'len(r["cells"]) == 6 and all(c["dut_cpu_pct"] is not None for c in r["cells"])'
+check "cells carry throughput, line rate and a latency histogram" \
+	'all(c["pps"] > 45000 and c["line_pps"] > c["pps"] and c["latency_histogram"] for c in r["cells"])'
+
+"$FWSTRESS" report "$WORK/report.json" >"$WORK/m.md" && grep -q '^| routing | 1518 | fixed rate |' "$WORK/m.md" \
+	&& ok "markdown matrix" || bad "markdown: $(head -3 "$WORK/m.md")"
+"$FWSTRESS" report --format wiki "$WORK/report.json" | grep -q '^{| class="wikitable"' && ok "mediawiki table" || bad "mediawiki"
+[ "$("$FWSTRESS" report --format csv "$WORK/report.json" | wc -l)" -eq 7 ] && ok "csv: header + 6 cells" || bad "csv"
+"$FWSTRESS" report --format pdf "$WORK/report.json" 2>/dev/null; [ $? -eq 1 ] && ok "unknown format: exit 1" || bad "unknown format"
+"$FWSTRESS" report --format html -o "$WORK/r.html" "$WORK/report.json" && ok "html written" || bad "html"
+
+# The page in a real browser: parse the DOM Chromium built, and take a screenshot.
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$CHROME" ]; then
+	flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+		--disable-background-networking --disable-component-update --disable-sync
+		--user-data-dir=$WORK/chrome"
+	timeout 60 "$CHROME" $flags --dump-dom "file://$WORK/r.html" >"$WORK/dom.html" 2>"$WORK/chrome.err"
+	timeout 60 "$CHROME" $flags --window-size=900,1400 --screenshot="$WORK/r.png" "file://$WORK/r.html" \
+		>/dev/null 2>>"$WORK/chrome.err"
+	python3 - "$WORK/dom.html" "$WORK/report.json" <<'PY' && ok "browser DOM: chart with the measured points, line rate, histograms" || bad "browser DOM"
+import json, sys
+from html.parser import HTMLParser
+cells = json.load(open(sys.argv[2]))["cells"]
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.svgs = []; self.pts = []; self.line = False; self.bars = 0
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "svg": self.svgs.append(a.get("id"))
+        if tag == "circle" and a.get("class") == "pt": self.pts.append(float(a["data-pps"]))
+        if tag == "polyline" and a.get("id") == "line-rate": self.line = True
+        if tag == "rect" and a.get("class") == "bar": self.bars += 1
+p = P(); p.feed(open(sys.argv[1]).read())
+want = sorted(round(c["pps"], 1) for c in cells)
+assert "throughput" in p.svgs, p.svgs
+assert sorted(p.pts) == want, (p.pts, want)
+assert p.line and p.bars >= 6 and len(p.svgs) == 1 + 6, (p.line, p.bars, p.svgs)
+PY
+	[ "$(stat -c %s "$WORK/r.png" 2>/dev/null || echo 0)" -gt 10000 ] && ok "screenshot rendered" || bad "screenshot: $(tail -3 "$WORK/chrome.err")"
+else
+	bad "chromium is not installed (tools/setup installs it)"
+fi
+
+# compare: against itself, against a copy 10 % slower in one cell, against garbage.
+"$FWSTRESS" compare "$WORK/report.json" "$WORK/report.json" >"$WORK/cmp" ; rc=$?
+[ $rc -eq 0 ] && grep -q "0 of 6 cells worse" "$WORK/cmp" && ok "compare with itself: exit 0" || bad "compare self: $rc"
+python3 - "$WORK/report.json" "$WORK/slower.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["cells"][3]["pps"] *= 0.9
+r["cells"][4]["pps"] *= 1.02
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$FWSTRESS" compare "$WORK/report.json" "$WORK/slower.json" >"$WORK/cmp"; rc=$?
+[ $rc -eq 7 ] && ok "a cell 10 % slower: exit 7" || bad "compare slower: exit $rc"
+[ "$(grep -c 'WORSE' "$WORK/cmp")" -eq 1 ] && grep -q -- "-10.00%  WORSE" "$WORK/cmp" && ok "the slower cell named, -10 %" || bad "compare rows: $(cat "$WORK/cmp")"
+"$FWSTRESS" compare --tolerance 15% "$WORK/report.json" "$WORK/slower.json" >/dev/null; rc=$?
+[ $rc -eq 0 ] && ok "within a 15 % tolerance: exit 0" || bad "tolerance: exit $rc"
+echo '{"not": "a report"}' >"$WORK/junk.json"
+"$FWSTRESS" compare "$WORK/report.json" "$WORK/junk.json" 2>"$WORK/err" >/dev/null; rc=$?
+[ $rc -eq 2 ] && grep -q 'no "cells" list' "$WORK/err" && ok "unreadable report: exit 2, said why" || bad "junk: $rc $(cat "$WORK/err")"
+
+# A failing DUT probe is reported, the measurement still completes.
+sed 's/"load_command": "vmstat {seconds} 2"/"load_command": "echo no route to fw; exit 3"/; s/\[64, 512, 1518\]/64/' \
+	"$HERE/reports.json" >"$WORK/badprobe.json"
+"$FWSTRESS" run -q -o "$WORK/bp.json" "$WORK/badprobe.json" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && ok "failing probe: run still exit 0" || bad "failing probe: exit $rc"
+check "failing probe: reported with its status" \
+	'"exited with status 3: no route to fw" in t[0]["dut_load"]["error"] and t[0]["streams"][0]["lost"] == 0' "$WORK/bp.json"
+finish

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Regression compare: cells lined up by key, verdicts by tolerance. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_cell.h"
+#include "unit.h"
+
+static struct fws_cell
+cell(const char *dir, const char *size, double pps)
+{
+	struct fws_cell c;
+
+	memset(&c, 0, sizeof(c));
+	strcpy(c.scenario, "firewall");
+	strcpy(c.kind, "ndr");
+	strcpy(c.direction, dir);
+	strcpy(c.stream, dir);
+	strcpy(c.size, size);
+	c.pps = pps;
+	return c;
+}
+
+START_TEST(test_cell_compare)
+{
+	struct fws_cell a[] = {cell("upload", "64", 1000), cell("upload", "1518", 800),
+			       cell("download", "64", 1000), cell("download", "1518", 500)};
+	struct fws_cell b[] = {cell("upload", "64", 980), cell("upload", "1518", 700),
+			       cell("download", "64", 1100), cell("bidir", "64", 10)};
+	struct fws_cells old = {.n = 4, .c = a}, new_ = {.n = 4, .c = b};
+	struct fws_cell_cmp *rows;
+	unsigned int n;
+	char key[200];
+	int worse = fws_cell_compare(&old, &new_, 0.03, &rows, &n);
+
+	/* -2 % is within 3 %, -12.5 % is worse, +10 % better; one gone, one new. */
+	ck_assert_int_eq(worse, 1);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_int_eq(rows[0].verdict, FWS_CELL_SAME);
+	ck_assert_double_eq_tol(rows[0].change, -0.02, 1e-12);
+	ck_assert_int_eq(rows[1].verdict, FWS_CELL_WORSE);
+	ck_assert_int_eq(rows[2].verdict, FWS_CELL_BETTER);
+	ck_assert_int_eq(rows[3].verdict, FWS_CELL_ONLY_OLD);
+	ck_assert_int_eq(rows[4].verdict, FWS_CELL_ONLY_NEW);
+	fws_cell_key(rows[1].old, key, sizeof(key));
+	ck_assert_str_eq(key, "firewall/ndr/upload/upload/1518");
+	free(rows);
+	/* A tighter tolerance makes the -2 % cell worse too. */
+	ck_assert_int_eq(fws_cell_compare(&old, &new_, 0.01, &rows, &n), 2);
+	free(rows);
+	/* A report against itself: nothing changes. */
+	ck_assert_int_eq(fws_cell_compare(&old, &old, 0, &rows, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	free(rows);
+}
+END_TEST
+
+static Suite *
+suite_cell(void)
+{
+	Suite *s = suite_create("cell");
+	TCase *tc = tcase_create("compare");
+
+	tcase_add_test(tc, test_cell_compare);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_cell)
