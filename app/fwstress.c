@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,8 @@ enum {
 
 static volatile int stop_requests;
 
+enum { MODE_RUN = 0, MODE_SEARCH, MODE_SWEEP };
+
 static void
 on_signal(int sig)
 {
@@ -60,6 +63,9 @@ usage_main(FILE *f)
 		"                                        embedded loopback config, no NIC needed)\n"
 		"  search [EAL ARGS --] [OPTIONS] [CONFIG]  find NDR and PDR throughput per frame\n"
 		"                                        size (RFC 2544 26.1, MLRsearch-style)\n"
+		"  sweep [EAL ARGS --] [OPTIONS] [CONFIG]   frame sizes x directions, searched or\n"
+		"                                        fixed, latency at load, back-to-back;\n"
+		"                                        --resume continues an interrupted one\n"
 		"  validate [CONFIG]                     check a config, print it with defaults\n"
 		"  ports [EAL ARGS --] [CONFIG]          list the ports DPDK sees (with the "
 		"config's\n"
@@ -117,6 +123,8 @@ usage_run(FILE *f)
 		"      --final SEC      search: duration of confirming trials (config "
 		"search.final,\n"
 		"                       default 60 as RFC 2544 asks)\n"
+		"      --resume         sweep: keep the cells of the existing JSON report and run\n"
+		"                       only the ones it does not have\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"Ctrl-C ends the trial early (a second one skips the drain); the report is still\n"
@@ -416,6 +424,8 @@ trial_totals(const struct fws_result *r, double load, double *offered, uint64_t 
 
 	*tx = *lost = 0;
 	for (s = 0; s < r->n_streams; s++) {
+		if (!r->streams[s].active)
+			continue;
 		*tx += r->streams[s].rx.tx;
 		*lost += r->streams[s].rx.lost;
 		sent_pps += r->streams[s].tx_pps;
@@ -424,11 +434,11 @@ trial_totals(const struct fws_result *r, double load, double *offered, uint64_t 
 	*offered = max_pps > 0 ? sent_pps / max_pps : 0;
 }
 
-/* fwstress search: NDR and PDR per frame-size mix; the trials they stand on go into the
- * report beside the search's trail. */
+/* Search NDR and PDR for one frame-size mix with the streams in mask (0: all); the trials
+ * they stand on go into the report beside the search's trail. */
 static int
-do_search(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *base,
-	  const struct fws_cfg *cfg)
+search_cell(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *base,
+	    const struct fws_cfg *cfg, unsigned int z, struct fws_search_summary *sum)
 {
 	const struct fws_cfg_search *sc = &cfg->search;
 	struct fws_search_cfg scfg = {.min_load = sc->min_load,
@@ -438,72 +448,249 @@ do_search(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_o
 				      .final_s = sc->final_s,
 				      .max_trials = sc->max_trials};
 	struct fws_result *all = calloc(FWS_SEARCH_MAX_TRIALS, sizeof(*all));
+	struct fws_search *s = fws_search_new(&scfg);
+	const struct fws_search_trial *tr;
+	double load, duration;
 	char err[600];
-	unsigned int z, n, g;
+	unsigned int n, g, k;
 	int rc, code = EXIT_OK;
 
-	if (all == NULL)
-		return trial_outcome(run, -ENOMEM, "setup: out of memory", false);
-	for (z = 0; z < cfg->n_sizes && code == EXIT_OK; z++) {
-		struct fws_search_summary *sum = &run->searches[run->n_searches++];
-		struct fws_search *s = fws_search_new(&scfg);
-		const struct fws_search_trial *tr;
-		double load, duration;
+	if (all == NULL || s == NULL) {
+		free(all);
+		fws_search_free(s);
+		return trial_outcome(run, -EINVAL, "config: search: bad settings", false);
+	}
+	snprintf(sum->size, sizeof(sum->size), "%s%s%s", cfg->sizes[z].name,
+		 base->direction ? " " : "", base->direction ? base->direction : "");
+	sum->result[0] = sum->result[1] = -1;
+	for (n = 0; fws_search_next(s, &load, &duration); n++) {
+		struct fws_trial_opts o = *base;
+		double offered;
+		uint64_t tx, lost;
 
-		if (s == NULL) {
-			code = trial_outcome(run, -EINVAL, "config: search: bad settings", false);
+		o.rate_scale = load;
+		o.duration = duration;
+		o.progress = NULL;
+		rc = fws_trial_run(trial, z, &o, &all[n], err, sizeof(err));
+		code = trial_outcome(run, rc, err, rc == 0 && all[n].partial);
+		if (code != EXIT_OK) {
+			n += rc == 0;
 			break;
 		}
-		strlcpy(sum->size, cfg->sizes[z].name, sizeof(sum->size));
-		sum->result[0] = sum->result[1] = -1;
-		for (n = 0; fws_search_next(s, &load, &duration); n++) {
-			struct fws_trial_opts o = *base;
-			double offered;
-			uint64_t tx, lost;
+		trial_totals(&all[n], load, &offered, &tx, &lost);
+		fws_search_record(s, offered, tx, lost);
+		fprintf(stderr,
+			"search %s: trial %u, load %.3f %% for %.1f s: offered %.3f %%, loss "
+			"%.5f %%\n",
+			sum->size, n + 1, load * 100, duration, offered * 100,
+			tx ? (double)lost * 100 / (double)tx : 0);
+	}
+	for (g = 0; g < FWS_SEARCH_GOALS; g++) {
+		fws_search_goal(s, (int)g, &sum->goal[g]);
+		if (sum->goal[g].trial < 0 || sum->goal[g].trial >= (int)n)
+			continue;
+		if (g == FWS_SEARCH_PDR && sum->goal[g].trial == sum->goal[0].trial) {
+			sum->result[g] = sum->result[0];
+			continue;
+		}
+		/* The goal's trial moves into the report; its histograms go with it. */
+		run->results[run->n_results] = all[sum->goal[g].trial];
+		strlcpy(run->results[run->n_results].label, g ? "pdr" : "ndr",
+			sizeof(run->results[0].label));
+		for (k = 0; k < all[0].n_streams; k++)
+			all[sum->goal[g].trial].streams[k].hist = NULL;
+		sum->result[g] = (int)run->n_results++;
+	}
+	sum->n_trials = fws_search_trials(s, &tr);
+	memcpy(sum->trials, tr, sum->n_trials * sizeof(*tr));
+	for (g = 0; g < n; g++)
+		fws_result_free(&all[g]);
+	fws_search_free(s);
+	free(all);
+	return code;
+}
 
-			o.rate_scale = load;
-			o.duration = duration;
-			o.progress = NULL;
-			rc = fws_trial_run(trial, z, &o, &all[n], err, sizeof(err));
-			code = trial_outcome(run, rc, err, rc == 0 && all[n].partial);
-			if (code != EXIT_OK) {
-				if (rc == 0)
-					fws_result_free(&all[n]);
-				break;
-			}
-			trial_totals(&all[n], load, &offered, &tx, &lost);
-			fws_search_record(s, offered, tx, lost);
-			fprintf(stderr,
-				"search %s: trial %u, load %.3f %% for %.1f s: offered %.3f %%, "
-				"loss %.5f %%\n",
-				sum->size, n + 1, load * 100, duration, offered * 100,
-				tx ? (double)lost * 100 / (double)tx : 0);
-		}
-		for (g = 0; g < FWS_SEARCH_GOALS; g++) {
-			fws_search_goal(s, (int)g, &sum->goal[g]);
-			if (sum->goal[g].trial < 0 || sum->goal[g].trial >= (int)n)
-				continue;
-			if (g == FWS_SEARCH_PDR && sum->goal[g].trial == sum->goal[0].trial) {
-				sum->result[g] = sum->result[0];
-				continue;
-			}
-			/* The goal's trial moves into the report; its slot must not be freed. */
-			run->results[run->n_results] = all[sum->goal[g].trial];
-			strlcpy(run->results[run->n_results].label, g ? "pdr" : "ndr",
-				sizeof(run->results[0].label));
-			for (rc = 0; rc < (int)all[0].n_streams; rc++)
-				all[sum->goal[g].trial].streams[rc].hist = NULL;
-			sum->result[g] = (int)run->n_results++;
-		}
-		sum->n_trials = fws_search_trials(s, &tr);
-		memcpy(sum->trials, tr, sum->n_trials * sizeof(*tr));
-		for (g = 0; g < n; g++)
-			fws_result_free(&all[g]);
-		fws_search_free(s);
+/* fwstress search: NDR and PDR per frame-size mix. */
+static int
+do_search(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *base,
+	  const struct fws_cfg *cfg)
+{
+	unsigned int z;
+	int code = EXIT_OK;
+
+	for (z = 0; z < cfg->n_sizes && code == EXIT_OK; z++) {
+		code = search_cell(trial, run, base, cfg, z, &run->searches[run->n_searches++]);
 		if (code == EXIT_OK && z + 1 < cfg->n_sizes)
 			save_progress(cfg, run);
 	}
-	free(all);
+	return code;
+}
+
+/* One labelled trial kept in the report. */
+static int
+keep_trial(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *o,
+	   unsigned int z)
+{
+	struct fws_result *r = &run->results[run->n_results];
+	char err[600];
+	int rc = fws_trial_run(trial, z, o, r, err, sizeof(err));
+
+	if (rc == 0)
+		run->n_results++;
+	return trial_outcome(run, rc, err, rc == 0 && r->partial);
+}
+
+/*
+ * Back-to-back (RFC 2544 26.4, RFC 9004): the longest burst at the rate that passes
+ * without loss, found by bisection, repeated; average, minimum, maximum, deviation.
+ */
+static int
+back_to_back(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *base,
+	     const struct fws_cfg *cfg, unsigned int z, struct fws_b2b_summary *b)
+{
+	struct fws_result *r = calloc(1, sizeof(*r));
+	double line = 0, sum = 0, sq = 0;
+	char err[600];
+	unsigned int rep, s;
+	int rc, code = EXIT_OK;
+
+	if (r == NULL)
+		return trial_outcome(run, -ENOMEM, "setup: out of memory", false);
+	/* The stream's rate in frames/s: from a short probe at full rate. */
+	{
+		struct fws_trial_opts o = *base;
+
+		o.duration = 0.2;
+		o.progress = NULL;
+		rc = fws_trial_run(trial, z, &o, r, err, sizeof(err));
+		code = trial_outcome(run, rc, err, rc == 0 && r->partial);
+		for (s = 0; rc == 0 && s < r->n_streams; s++)
+			if (r->streams[s].active && r->streams[s].tx_pps > line)
+				line = r->streams[s].tx_pps;
+		if (rc == 0)
+			fws_result_free(r);
+	}
+	snprintf(b->size, sizeof(b->size), "%s", cfg->sizes[z].name);
+	snprintf(b->direction, sizeof(b->direction), "%s", base->direction ? base->direction : "");
+	b->max_frames = (uint64_t)llround(line * cfg->sweep.b2b_seconds);
+	if (b->max_frames < 2)
+		b->max_frames = 2;
+	b->min = 1e300;
+	for (rep = 0; rep < cfg->sweep.b2b_repeat && code == EXIT_OK; rep++) {
+		uint64_t lo = 0, hi = b->max_frames + 1, burst = b->max_frames;
+
+		/* The longest burst: try the maximum, then bisect to 0.1 % of it. */
+		while (code == EXIT_OK && hi - lo > 1 && hi - lo > b->max_frames / 1000) {
+			struct fws_trial_opts o = *base;
+			uint64_t lost = 0;
+
+			o.burst = burst;
+			o.duration = cfg->sweep.b2b_seconds * 2 + 1;
+			o.progress = NULL;
+			o.label = "b2b";
+			rc = fws_trial_run(trial, z, &o, r, err, sizeof(err));
+			code = trial_outcome(run, rc, err, rc == 0 && r->partial);
+			if (rc < 0)
+				break;
+			for (s = 0; s < r->n_streams; s++)
+				lost += r->streams[s].rx.lost;
+			b->trials++;
+			fws_result_free(r);
+			if (lost == 0)
+				lo = burst;
+			else
+				hi = burst;
+			burst = lo + (hi - lo) / 2;
+		}
+		b->bursts[b->n++] = lo;
+		sum += (double)lo;
+		sq += (double)lo * (double)lo;
+		b->min = (double)lo < b->min ? (double)lo : b->min;
+		b->max = (double)lo > b->max ? (double)lo : b->max;
+		fprintf(stderr, "back-to-back %s %s: repetition %u: %lu frames\n", b->size,
+			b->direction, rep + 1, (unsigned long)lo);
+	}
+	if (b->n) {
+		b->avg = sum / b->n;
+		b->stddev = b->n > 1 ? sqrt((sq - sum * sum / b->n) / (b->n - 1)) : 0;
+	}
+	free(r);
+	return code;
+}
+
+/* Streams of a sweep direction: upload or download ones, or all for bidir. */
+static uint32_t
+direction_mask(const struct fws_cfg *cfg, const char *dir)
+{
+	uint32_t m = 0;
+	unsigned int s;
+
+	for (s = 0; s < cfg->n_streams; s++)
+		if (!strcmp(dir, "bidir") || !strcmp(cfg->streams[s].direction, dir))
+			m |= 1u << s;
+	return m;
+}
+
+static bool
+cell_done(const struct fws_cells *done, const char *dir, const char *size)
+{
+	unsigned int i;
+
+	for (i = 0; done && i < done->n; i++)
+		if (!strcmp(done->c[i].direction, dir) && !strcmp(done->c[i].size, size))
+			return true;
+	return false;
+}
+
+/* fwstress sweep: frame sizes x directions, each searched (or one fixed trial), latency at
+ * fractions of NDR, back-to-back bursts; saved after every cell. */
+static int
+do_sweep(struct fws_trial *trial, struct fws_run *run, const struct fws_trial_opts *base,
+	 const struct fws_cfg *cfg)
+{
+	const struct fws_cfg_sweep *w = &cfg->sweep;
+	unsigned int z, d, l;
+	int code = EXIT_OK;
+
+	for (z = 0; z < cfg->n_sizes && code == EXIT_OK; z++) {
+		for (d = 0; d < w->n_dirs && code == EXIT_OK; d++) {
+			struct fws_trial_opts o = *base;
+
+			if (cell_done(run->carried, w->dirs[d], cfg->sizes[z].name)) {
+				fprintf(stderr, "sweep: %s %s: done in the report, skipped\n",
+					w->dirs[d], cfg->sizes[z].name);
+				continue;
+			}
+			o.streams = direction_mask(cfg, w->dirs[d]);
+			o.direction = w->dirs[d];
+			o.progress = NULL;
+			if (w->search) {
+				struct fws_search_summary *sum = &run->searches[run->n_searches++];
+
+				code = search_cell(trial, run, &o, cfg, z, sum);
+				for (l = 0; code == EXIT_OK && l < w->n_lat; l++) {
+					char label[16];
+
+					if (!sum->goal[FWS_SEARCH_NDR].found)
+						break;
+					snprintf(label, sizeof(label), "lat%.0f", w->lat[l] * 100);
+					o.rate_scale = sum->goal[FWS_SEARCH_NDR].load * w->lat[l];
+					o.label = label;
+					code = keep_trial(trial, run, &o, z);
+				}
+			} else {
+				code = keep_trial(trial, run, &o, z);
+			}
+			if (code == EXIT_OK && w->b2b_repeat) {
+				o.rate_scale = 0;
+				o.label = NULL;
+				code = back_to_back(trial, run, &o, cfg, z,
+						    &run->b2b[run->n_b2b++]);
+			}
+			if (code == EXIT_OK)
+				save_progress(cfg, run);
+		}
+	}
 	return code;
 }
 
@@ -661,20 +848,28 @@ cmd_compare(int argc, char **argv)
 }
 
 static int
-cmd_run(int argc, char **argv, bool search)
+cmd_run(int argc, char **argv, int mode)
 {
 	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
-		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
-		{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},           {"final", required_argument, NULL, 'F'},
-		{"short", required_argument, NULL, 'S'},    {NULL, 0, NULL, 0},
+		{"json", required_argument, NULL, 'o'},
+		{"text", required_argument, NULL, 't'},
+		{"duration", required_argument, NULL, 'd'},
+		{"progress", no_argument, NULL, 'P'},
+		{"no-progress", no_argument, NULL, 'N'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"final", required_argument, NULL, 'F'},
+		{"short", required_argument, NULL, 'S'},
+		{"resume", no_argument, NULL, 'R'},
+		{NULL, 0, NULL, 0},
 	};
 	int n_cli_eal = 0, c, i, rc, exit_code = EXIT_OK;
 	char **cli_eal = NULL, *json_path = NULL, *text_path = NULL, *end;
 	int progress = -1;
 	bool quiet = false;
 	double duration = 0, final_s = 0, short_s = 0;
+	struct fws_cells carried = {0};
+	bool resume = false;
 	struct fws_cfg *cfg;
 	struct fws_trial *trial;
 	struct fws_run run;
@@ -703,7 +898,7 @@ cmd_run(int argc, char **argv, bool search)
 			break;
 		case 'F':
 		case 'S':
-			if (!search) {
+			if (mode == MODE_RUN) {
 				usage_run(stderr);
 				return EXIT_USAGE;
 			}
@@ -715,6 +910,13 @@ cmd_run(int argc, char **argv, bool search)
 					c == 'F' ? "final" : "short", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'R':
+			if (mode != MODE_SWEEP) {
+				usage_run(stderr);
+				return EXIT_USAGE;
+			}
+			resume = true;
 			break;
 		case 'P':
 			progress = 1;
@@ -776,9 +978,22 @@ cmd_run(int argc, char **argv, bool search)
 	run.status = "running";
 	run.trial = trial;
 	run.n_ports = fws_trial_ports(trial, run.ports);
-	run.results = calloc(cfg->n_sizes * 2, sizeof(*run.results));
-	run.searches = search ? calloc(cfg->n_sizes, sizeof(*run.searches)) : NULL;
-	if (run.results == NULL || (search && run.searches == NULL)) {
+	/* Per frame size: up to 3 directions x (NDR + PDR + 8 latency points). */
+	run.results = calloc(cfg->n_sizes * 3 * 10, sizeof(*run.results));
+	run.searches = mode != MODE_RUN ? calloc(cfg->n_sizes * 3, sizeof(*run.searches)) : NULL;
+	run.b2b = mode == MODE_SWEEP ? calloc(cfg->n_sizes * 3, sizeof(*run.b2b)) : NULL;
+	if (resume && access(cfg->json_out, R_OK) == 0) {
+		if (fws_config_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
+			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
+			fws_trial_destroy(trial);
+			fws_config_free(cfg);
+			rte_eal_cleanup();
+			return EXIT_CONFIG;
+		}
+		run.carried = &carried;
+	}
+	if (run.results == NULL || (mode != MODE_RUN && run.searches == NULL) ||
+	    (mode == MODE_SWEEP && run.b2b == NULL)) {
 		fprintf(stderr, "fwstress: setup: out of memory\n");
 		fws_trial_destroy(trial);
 		fws_config_free(cfg);
@@ -806,8 +1021,9 @@ cmd_run(int argc, char **argv, bool search)
 			return rc == -EINTR ? EXIT_INTERRUPTED : EXIT_PATH;
 		}
 	}
-	exit_code =
-		search ? do_search(trial, &run, &topts, cfg) : do_trials(trial, &run, &topts, cfg);
+	exit_code = mode == MODE_SEARCH  ? do_search(trial, &run, &topts, cfg)
+		    : mode == MODE_SWEEP ? do_sweep(trial, &run, &topts, cfg)
+					 : do_trials(trial, &run, &topts, cfg);
 	if (exit_code == EXIT_OK) {
 		run.status = "completed";
 		run.partial = false;
@@ -820,6 +1036,8 @@ cmd_run(int argc, char **argv, bool search)
 		fws_result_free(&run.results[i]);
 	free(run.results);
 	free(run.searches);
+	free(run.b2b);
+	fws_cells_free(&carried);
 	fws_trial_destroy(trial);
 	fws_config_free(cfg);
 	rte_eal_cleanup();
@@ -843,9 +1061,11 @@ main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1, false);
+		return cmd_run(argc - 1, argv + 1, MODE_RUN);
 	if (strcmp(argv[1], "search") == 0)
-		return cmd_run(argc - 1, argv + 1, true);
+		return cmd_run(argc - 1, argv + 1, MODE_SEARCH);
+	if (strcmp(argv[1], "sweep") == 0)
+		return cmd_run(argc - 1, argv + 1, MODE_SWEEP);
 	if (strcmp(argv[1], "validate") == 0)
 		return cmd_validate(argc - 1, argv + 1);
 	if (strcmp(argv[1], "ports") == 0)

@@ -612,6 +612,15 @@ parse_sizes(struct ctx *c, const json_t *v, struct fws_cfg *cfg)
 	const json_t *e;
 	size_t i, old;
 
+	if (json_is_string(v) && strcmp(json_string_value(v), "rfc2544") == 0) {
+		/* RFC 2544 section 9.1: the Ethernet frame sizes. */
+		static const uint16_t sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
+
+		for (i = 0; i < RTE_DIM(sizes); i++)
+			fws_size_fixed(&cfg->sizes[i], sizes[i]);
+		cfg->n_sizes = RTE_DIM(sizes);
+		return 0;
+	}
 	if (!json_is_array(v)) {
 		cfg->n_sizes = 1;
 		return parse_one_size(c, v, &cfg->sizes[0]);
@@ -1121,13 +1130,92 @@ parse_search(struct ctx *c, const json_t *v, struct fws_cfg_search *s)
 }
 
 static int
+parse_sweep(struct ctx *c, const json_t *v, struct fws_cfg_sweep *w)
+{
+	static const char *const keys[] = {"directions", "mode", "latency_at", "back_to_back",
+					   NULL};
+	const json_t *x, *e;
+	size_t i, old, o2;
+
+	if (want_type(c, v, JSON_OBJECT, "an object") < 0 || check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	if ((x = json_object_get(v, "directions")) != NULL) {
+		old = push_key(c, "directions");
+		if (!json_is_array(x) || json_array_size(x) == 0 || json_array_size(x) > 3)
+			return fail(c, "expected 1 to 3 of \"upload\", \"download\", \"bidir\"");
+		w->n_dirs = 0;
+		json_array_foreach(x, i, e)
+		{
+			o2 = push_idx(c, i);
+			if (!json_is_string(e) || (strcmp(json_string_value(e), "upload") &&
+						   strcmp(json_string_value(e), "download") &&
+						   strcmp(json_string_value(e), "bidir")))
+				return fail(c, "expected \"upload\", \"download\" or \"bidir\"");
+			strlcpy(w->dirs[w->n_dirs++], json_string_value(e), sizeof(w->dirs[0]));
+			pop(c, o2);
+		}
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "mode")) != NULL) {
+		old = push_key(c, "mode");
+		if (!json_is_string(x) || (strcmp(json_string_value(x), "search") &&
+					   strcmp(json_string_value(x), "fixed")))
+			return fail(c, "expected \"search\" (NDR/PDR per cell) or \"fixed\" (one "
+				       "trial at the rate)");
+		w->search = strcmp(json_string_value(x), "search") == 0;
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "latency_at")) != NULL) {
+		old = push_key(c, "latency_at");
+		if (!json_is_array(x) || json_array_size(x) > 8)
+			return fail(c, "expected up to 8 percentages of NDR, e.g. [\"10%%\", "
+				       "\"50%%\", \"90%%\"]");
+		w->n_lat = 0;
+		json_array_foreach(x, i, e)
+		{
+			o2 = push_idx(c, i);
+			if (get_percent(c, e, 0, 100, &w->lat[w->n_lat]) < 0)
+				return -EINVAL;
+			w->n_lat++;
+			pop(c, o2);
+		}
+		pop(c, old);
+	}
+	if ((x = json_object_get(v, "back_to_back")) != NULL) {
+		static const char *const bk[] = {"repeat", "seconds", NULL};
+		const json_t *y;
+		uint64_t u;
+
+		old = push_key(c, "back_to_back");
+		if (want_type(c, x, JSON_OBJECT, "an object") < 0 || check_keys(c, x, bk) < 0)
+			return -EINVAL;
+		w->b2b_repeat = 1;
+		if ((y = json_object_get(x, "repeat")) != NULL) {
+			o2 = push_key(c, "repeat");
+			if (get_uint(c, y, 1, 100, &u) < 0)
+				return -EINVAL;
+			w->b2b_repeat = (unsigned int)u;
+			pop(c, o2);
+		}
+		if ((y = json_object_get(x, "seconds")) != NULL) {
+			o2 = push_key(c, "seconds");
+			if (get_seconds(c, y, 0.001, 10, &w->b2b_seconds) < 0)
+				return -EINVAL;
+			pop(c, o2);
+		}
+		pop(c, old);
+	}
+	return 0;
+}
+
+static int
 parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 {
-	static const char *const keys[] = {"flows6",   "path_check", "search",    "dut",
-					   "eal",      "ports",      "direction", "streams",
-					   "flows",    "frame_size", "rate",      "rate_layer",
-					   "duration", "warmup",     "drain",     "burst",
-					   "lcores",   "output",     "scenario",  NULL};
+	static const char *const keys[] = {
+		"flows6",     "path_check", "search",  "sweep", "dut",        "eal",
+		"ports",      "direction",  "streams", "flows", "frame_size", "rate",
+		"rate_layer", "duration",   "warmup",  "drain", "burst",      "lcores",
+		"output",     "scenario",   NULL};
 	struct fws_flow_spec flows = default_upload_flows, flows6 = default_upload_flows6;
 	struct fws_rate rate = {.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	const json_t *x, *e;
@@ -1196,6 +1284,11 @@ parse_top(struct ctx *c, const json_t *root, struct fws_cfg *cfg)
 					      .min_load = 0.001,
 					      .max_trials = 60};
 	OPT("search", parse_search(c, x, &cfg->search));
+	cfg->sweep = (struct fws_cfg_sweep){.n_dirs = 3,
+					    .dirs = {"upload", "download", "bidir"},
+					    .search = true,
+					    .b2b_seconds = 2};
+	OPT("sweep", parse_sweep(c, x, &cfg->sweep));
 	if ((x = json_object_get(root, "path_check")) != NULL) {
 		old = push_key(c, "path_check");
 		if (!json_is_boolean(x))
@@ -1564,6 +1657,23 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	json_object_set_new(root, "drain", json_real(cfg->drain));
 	json_object_set_new(root, "burst", json_integer(cfg->burst));
 	json_object_set_new(root, "scenario", json_string(cfg->scenario));
+	{
+		json_t *dirs = json_array(), *lat = json_array();
+
+		for (i = 0; i < cfg->sweep.n_dirs; i++)
+			json_array_append_new(dirs, json_string(cfg->sweep.dirs[i]));
+		for (i = 0; i < cfg->sweep.n_lat; i++) {
+			snprintf(buf, sizeof(buf), "%.10g%%", cfg->sweep.lat[i] * 100);
+			json_array_append_new(lat, json_string(buf));
+		}
+		o = json_pack("{s:o, s:s, s:o}", "directions", dirs, "mode",
+			      cfg->sweep.search ? "search" : "fixed", "latency_at", lat);
+		if (cfg->sweep.b2b_repeat)
+			json_object_set_new(o, "back_to_back",
+					    json_pack("{s:i, s:f}", "repeat", cfg->sweep.b2b_repeat,
+						      "seconds", cfg->sweep.b2b_seconds));
+		json_object_set_new(root, "sweep", o);
+	}
 	json_object_set_new(root, "path_check", json_boolean(cfg->path_check));
 	{
 		char w[32], pd[32], mn[32];

@@ -67,6 +67,17 @@ struct fws_cfg_search {
 	unsigned int max_trials;
 };
 
+/** Sweep settings (fwstress sweep): directions x frame sizes, each searched or fixed. */
+struct fws_cfg_sweep {
+	unsigned int n_dirs;
+	char dirs[3][16]; /**< upload, download, bidir */
+	bool search;      /**< search NDR/PDR per cell; false: one trial at the rate */
+	unsigned int n_lat;
+	double lat[8];           /**< latency trials at these fractions of NDR */
+	unsigned int b2b_repeat; /**< back-to-back bursts: repetitions, 0 = none */
+	double b2b_seconds;      /**< longest burst tried, in seconds at the rate */
+};
+
 /** A whole run. */
 struct fws_cfg {
 	char scenario[FWS_CFG_NAME_LEN]; /**< routing, firewall, ids, ips, ..., openvpn: a label */
@@ -84,6 +95,7 @@ struct fws_cfg {
 	double duration, warmup, drain; /**< seconds */
 	bool path_check;                /**< probe each stream at a low rate before any load */
 	struct fws_cfg_search search;
+	struct fws_cfg_sweep sweep;
 	uint16_t burst;
 	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
 	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];

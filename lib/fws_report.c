@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <rte_version.h>
 
+#include "fws_cell.h"
 #include "fws_rate.h"
 
 #include "fws_report.h"
@@ -173,6 +174,17 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		   "sizes include the FCS\n");
 	for (i = 0; i < run->n_results; i++)
 		text_trial(f, &run->results[i], i);
+	for (i = 0; i < run->n_b2b; i++) {
+		const struct fws_b2b_summary *b = &run->b2b[i];
+
+		fprintf(f,
+			"\nBack-to-back, frame size %s %s: longest loss-free burst of up to "
+			"%" PRIu64
+			" frames, %u repetitions (%u trials): avg %.0f, min %.0f, max %.0f, "
+			"stddev %.1f frames\n",
+			b->size, b->direction, b->max_frames, b->n, b->trials, b->avg,
+			b->n ? b->min : 0.0, b->max, b->stddev);
+	}
 	for (i = 0; i < run->n_searches; i++) {
 		const struct fws_search_summary *s = &run->searches[i];
 		int g;
@@ -300,10 +312,13 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
-		bool goal = r->label[0] != '\0';
+		bool goal = !strcmp(r->label, "ndr") || !strcmp(r->label, "pdr");
 		uint32_t link = 0;
-		json_t *c, *h = json_array();
+		json_t *c, *h;
 
+		if (!x->active || !strcmp(r->label, "b2b"))
+			continue;
+		h = json_array();
 		for (p = 0; p < r->n_ports; p++)
 			if (strcmp(r->ports[p].name, x->tx_port) == 0)
 				link = run->ports[p].link_speed_mbps;
@@ -315,11 +330,11 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 						     (json_int_t)x->hist->b[i]));
 		c = json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:f}",
-			"scenario", run->cfg->scenario, "kind", goal ? r->label : "run",
-			"direction", x->direction, "stream", x->name, "frame_size", r->size.name,
-			"avg_frame", r->avg_frame, "pps", goal ? x->tx_pps : x->rx_pps, "l1_bps",
-			goal ? x->tx_l1_bps : x->rx_l1_bps, "l2_bps",
-			goal ? x->tx_l2_bps : x->rx_l2_bps, "loss_pct", x->loss_pct,
+			"scenario", run->cfg->scenario, "kind", r->label[0] ? r->label : "run",
+			"direction", r->direction[0] ? r->direction : x->direction, "stream",
+			x->name, "frame_size", r->size.name, "avg_frame", r->avg_frame, "pps",
+			goal ? x->tx_pps : x->rx_pps, "l1_bps", goal ? x->tx_l1_bps : x->rx_l1_bps,
+			"l2_bps", goal ? x->tx_l2_bps : x->rx_l2_bps, "loss_pct", x->loss_pct,
 			"latency_p50_ns", (json_int_t)x->lat.p50, "latency_p99_ns",
 			(json_int_t)x->lat.p99, "line_pps",
 			link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0);
@@ -328,6 +343,30 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 		json_object_set_new(c, "latency_histogram", h);
 		json_array_append_new(a, c);
 	}
+}
+
+/* A cell of an earlier report (sweep --resume), written back as it was read. */
+static json_t *
+carried_cell(const struct fws_cell *c)
+{
+	json_t *o, *h = json_array();
+	unsigned int i;
+
+	for (i = 0; i < c->n_hist; i++)
+		json_array_append_new(h, json_pack("[I, I, I]", (json_int_t)c->hist[i].lo,
+						   (json_int_t)c->hist[i].width,
+						   (json_int_t)c->hist[i].count));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+		      "scenario", c->scenario, "kind", c->kind, "direction", c->direction, "stream",
+		      c->stream, "frame_size", c->size, "avg_frame", c->avg_frame, "pps", c->pps,
+		      "l1_bps", c->l1_bps, "l2_bps", c->l2_bps, "loss_pct", c->loss_pct,
+		      "latency_p50_ns", c->p50_ns, "latency_p99_ns", c->p99_ns, "line_pps",
+		      c->line_pps);
+	json_object_set_new(o, "dut_cpu_pct",
+			    c->dut_cpu >= 0 ? json_real(c->dut_cpu) : json_null());
+	json_object_set_new(o, "latency_histogram", h);
+	json_object_set_new(o, "carried", json_true());
+	return o;
 }
 
 static json_t *
@@ -446,7 +485,30 @@ fws_report_json(const struct fws_run *run)
 	for (i = 0; i < run->n_results; i++)
 		if (!run->results[i].partial)
 			cells_of(run, &run->results[i], a);
+	for (i = 0; run->carried && i < run->carried->n; i++)
+		json_array_append_new(a, carried_cell(&run->carried->c[i]));
 	json_object_set_new(root, "cells", a);
+	if (run->n_b2b) {
+		json_t *bb = json_array();
+
+		for (i = 0; i < run->n_b2b; i++) {
+			const struct fws_b2b_summary *b = &run->b2b[i];
+			json_t *bursts = json_array();
+			unsigned int k;
+
+			for (k = 0; k < b->n; k++)
+				json_array_append_new(bursts,
+						      json_integer((json_int_t)b->bursts[k]));
+			json_array_append_new(
+				bb,
+				json_pack("{s:s, s:s, s:I, s:i, s:o, s:f, s:f, s:f, s:f}",
+					  "frame_size", b->size, "direction", b->direction,
+					  "max_frames", (json_int_t)b->max_frames, "trials",
+					  b->trials, "bursts", bursts, "avg", b->avg, "min",
+					  b->n ? b->min : 0.0, "max", b->max, "stddev", b->stddev));
+		}
+		json_object_set_new(root, "back_to_back", bb);
+	}
 	if (run->n_searches) {
 		a = json_array();
 		for (i = 0; i < run->n_searches; i++)

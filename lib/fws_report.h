@@ -29,6 +29,17 @@ struct fws_search_summary {
 
 struct json_t;
 
+/** Back-to-back bursts of one sweep cell (RFC 2544 26.4, RFC 9004). */
+struct fws_b2b_summary {
+	char size[32], direction[16];
+	uint64_t max_frames; /**< the longest burst tried */
+	unsigned int n, trials;
+	uint64_t bursts[100]; /**< longest loss-free burst of each repetition, frames */
+	double avg, min, max, stddev;
+};
+
+struct fws_cells;
+
 /** A whole run as the report sees it. */
 struct fws_run {
 	const struct fws_cfg *cfg;
@@ -45,6 +56,9 @@ struct fws_run {
 	struct fws_result *results; /**< one per frame-size mix run so far */
 	unsigned int n_searches;
 	struct fws_search_summary *searches; /**< fwstress search: one per frame-size mix */
+	unsigned int n_b2b;
+	struct fws_b2b_summary *b2b;
+	const struct fws_cells *carried; /**< sweep --resume: cells of the earlier report */
 	uint64_t hugepage_peak;
 };
 

@@ -805,6 +805,7 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool 
 		sr->alloc_fail += task->cnt.alloc_fail;
 		sr->tx_frames += task->cnt.tx_frames;
 		sr->unlimited |= task->pps == 0; /* unpaced: as fast as the port takes */
+		sr->active |= task->active;
 		t_first = RTE_MIN(t_first, task->t_first);
 		t_stop = RTE_MAX(t_stop, task->t_stop);
 	}
@@ -920,6 +921,20 @@ stopped(const struct fws_trial_opts *o, int level)
 	return o && o->stop && *o->stop >= level;
 }
 
+/* A back-to-back trial is over when every active task sent its share. */
+static bool
+bursts_sent(const struct fws_trial *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_tasks; i++)
+		if (t->tasks[i].active && t->tasks[i].limit &&
+		    __atomic_load_n(&t->tasks[i].cnt.tx_frames, __ATOMIC_RELAXED) <
+			    t->tasks[i].limit)
+			return false;
+	return true;
+}
+
 /* Start the DUT load command for the measured phase (not for path-check probes). */
 static void
 probe_start(struct fws_trial *t, struct fws_dutload_proc *dl, const void *path_probe,
@@ -947,7 +962,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	  struct fws_result *res, char *err, unsigned int errlen, const struct probe *pr)
 {
 	const struct fws_cfg *cfg = t->cfg;
-	double warmup = pr ? 0 : cfg->warmup;
+	double warmup = pr || (o && o->burst) ? 0 : cfg->warmup;
 	double duration = pr ? pr->duration : o && o->duration > 0 ? o->duration : cfg->duration;
 	double scale = !pr && o && o->rate_scale > 0 ? o->rate_scale : 1;
 	double drain = pr ? pr->drain : cfg->drain;
@@ -965,6 +980,10 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	memset(res, 0, sizeof(*res));
 	res->size_idx = size_idx;
 	res->size = *mix;
+	if (o && o->label)
+		strlcpy(res->label, o->label, sizeof(res->label));
+	if (o && o->direction)
+		strlcpy(res->direction, o->direction, sizeof(res->direction));
 	res->avg_frame = avg;
 	fws_size_rfc6985(mix, res->rfc6985, sizeof(res->rfc6985));
 	res->warmup = warmup;
@@ -1007,11 +1026,29 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 			return rc;
 		}
 		memset(&task->cnt, 0, sizeof(task->cnt));
-		task->active = !pr || task->stream == pr->stream;
+		task->active = pr ? task->stream == pr->stream
+				  : !o || !o->streams || (o->streams >> task->stream) & 1;
+		task->limit = 0;
+		if (o && o->burst && task->active && !pr)
+			task->limit = o->burst * task->nb_flows / cs->flows.count;
 		/* Line rate at full scale is unpaced: the NIC sets the pace. */
 		task->pps = cs->rate.kind == FWS_RATE_LINE && !pr && scale >= 1
 				    ? 0
 				    : req_pps[task->stream] * task->nb_flows / cs->flows.count;
+	}
+	/* A burst's rounding remainder goes to each stream's head task. */
+	for (s = 0; o && o->burst && !pr && s < cfg->n_streams; s++) {
+		uint64_t sum = 0;
+		struct fws_tx_task *head = NULL;
+
+		for (i = 0; i < t->n_tasks; i++) {
+			if (t->tasks[i].stream != s || !t->tasks[i].active)
+				continue;
+			sum += t->tasks[i].limit;
+			head = head ? head : &t->tasks[i];
+		}
+		if (head)
+			head->limit += o->burst - sum;
 	}
 	for (i = 0; i < t->n_rx; i++) {
 		fws_rx_reset(t->rx[i]);
@@ -1072,6 +1109,8 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 			next_progress = now + t->hz;
 		}
 		if (measuring && now >= meas_end)
+			break;
+		if (measuring && o && o->burst && bursts_sent(t))
 			break;
 		if (o && o->progress && !pr && now >= next_progress) {
 			struct fws_progress p = {.phase = measuring ? "measure" : "warm-up"};

@@ -36,6 +36,7 @@ struct fws_stream_result {
 	double duration; /**< measured transmit time, s */
 	double req_pps;  /**< requested; 0 = as fast as possible */
 	bool unlimited;
+	bool active; /**< it sent in this trial (a sweep cell or a probe may leave it out) */
 	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail;
 	double tx_pps, tx_l1_bps, tx_l2_bps;
 	double rx_pps, rx_l1_bps, rx_l2_bps;
@@ -65,7 +66,8 @@ struct fws_port_result {
 };
 
 struct fws_result {
-	char label[16]; /**< "" for a run's trial; "ndr" or "pdr" for a search's */
+	char label[16];     /**< "" for a run's trial; "ndr", "pdr", "lat50", "b2b" ... */
+	char direction[16]; /**< a sweep cell's direction: cells use it for every stream */
 	unsigned int size_idx;
 	struct fws_size_mix size;
 	char rfc6985[320];
@@ -95,8 +97,13 @@ struct fws_trial_opts {
 	volatile int *stop; /**< set (by a signal handler) to end the trial early, partial */
 	void (*progress)(void *arg, const struct fws_progress *p);
 	void *progress_arg;
-	double rate_scale; /**< 0 < scale <= 1: run every stream at this share of its rate */
-	double duration;   /**< > 0: measured duration instead of the config's */
+	double rate_scale;     /**< 0 < scale <= 1: run every stream at this share of its rate */
+	double duration;       /**< > 0: measured duration instead of the config's */
+	uint32_t streams;      /**< bit s set: stream s sends; 0: all streams */
+	uint64_t burst;        /**< > 0: each sending stream sends exactly this many frames at its
+			        rate, no warm-up: a back-to-back trial */
+	const char *label;     /**< names the result (search goal, latency point, burst) */
+	const char *direction; /**< a sweep cell's direction (upload, download, bidir) */
 };
 
 /** Set up everything a config needs. NULL with errno and a message in err on failure. */

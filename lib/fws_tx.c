@@ -114,6 +114,11 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6)
 	uint64_t bytes = 0;
 
 	n = fws_pacer_due(&t->pacer, now, t->burst);
+	if (unlikely(t->limit) && measured) {
+		uint64_t left = t->limit - t->cnt.tx_frames;
+
+		n = left < n ? (uint32_t)left : n;
+	}
 	if (n == 0)
 		return 0;
 	if (unlikely(rte_mempool_get_bulk(t->pool, (void **)m, n) != 0)) {

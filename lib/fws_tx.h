@@ -42,6 +42,7 @@ struct fws_tx_task {
 	/* Written by the owning lcore, read by the main lcore. */
 	struct fws_tx_counters cnt;
 	uint64_t t_first, t_stop; /**< TSC at the start and end of the measured phase */
+	uint64_t limit;           /**< > 0: send exactly this many measured frames (a burst) */
 	/* Set up by the main lcore. */
 	double pps; /**< this task's share of the stream's rate; 0 = unlimited */
 	uint8_t *tmpl;

@@ -13,6 +13,33 @@ static const struct {
 	{1024, 1197318}, {1280, 961538}, {1518, 812743},
 };
 
+/* Maximum frame rates for every RFC 2544 size at the common link speeds (frames/s,
+ * rounded down as the published tables are). */
+static const uint64_t speeds[] = {1000000000ull,  2500000000ull,  10000000000ull,
+				  25000000000ull, 40000000000ull, 100000000000ull};
+static const uint64_t sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
+static const uint64_t fps[6][7] = {
+	{1488095, 844594, 452898, 234962, 119731, 96153, 81274},
+	{3720238, 2111486, 1132246, 587406, 299329, 240384, 203185},
+	{14880952, 8445945, 4528985, 2349624, 1197318, 961538, 812743},
+	{37202380, 21114864, 11322463, 5874060, 2993295, 2403846, 2031859},
+	{59523809, 33783783, 18115942, 9398496, 4789272, 3846153, 3250975},
+	{148809523, 84459459, 45289855, 23496240, 11973180, 9615384, 8127438},
+};
+
+START_TEST(test_rate_tables)
+{
+	unsigned int sp, z;
+
+	for (sp = 0; sp < 6; sp++)
+		for (z = 0; z < 7; z++)
+			ck_assert_msg((uint64_t)floor(fws_rate_line_pps(
+					      speeds[sp], (double)sizes[z])) == fps[sp][z],
+				      "%lu bit/s, %lu bytes", (unsigned long)speeds[sp],
+				      (unsigned long)sizes[z]);
+}
+END_TEST
+
 START_TEST(test_rate_line)
 {
 	unsigned int i;
@@ -117,6 +144,7 @@ suite_rate(void)
 	TCase *tc = tcase_create("math");
 
 	tcase_add_test(tc, test_rate_line);
+	tcase_add_test(tc, test_rate_tables);
 	tcase_add_test(tc, test_rate_parse);
 	tcase_add_test(tc, test_rate_pps);
 	tcase_add_test(tc, test_rate_pacer);
