@@ -18,11 +18,9 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
-#include "fws_config.h"
+#include "fixture.h"
 #include "fws_pkt.h"
-#include "fws_port.h"
 #include "fws_sig.h"
-#include "fws_trial.h"
 
 #define DROP_EVERY 97
 #define SWAP_EVERY 50
@@ -154,56 +152,28 @@ fixture_main(void *arg)
 int
 main(int argc, char **argv)
 {
-	char *eal[] = {
-		argv[0], "--no-pci", "--in-memory", "--lcores=0@0,1@1,2@0", "--log-level=notice",
-		NULL};
-	struct fws_port_req req = {
-		.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024, .max_frame = 1518};
-	struct fws_port_info pin, pout;
+	struct fixture_env e;
 	struct fixture fx;
-	struct fws_cfg *cfg;
-	struct fws_trial *t;
 	struct fws_result res;
 	char err[512];
 	unsigned int size;
-	int a, b;
 
 	(void)argc;
-	if (rte_eal_init(5, eal) < 0) {
-		fprintf(stderr, "EAL init failed (hugepages reserved? run tools/setup)\n");
+	if (fixture_setup(argv[0], cfg_json, "ringpair:ia:b", "ringpair:ib:b", &e))
 		return 1;
-	}
-	cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
-	if (cfg == NULL) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	/* fwstress's ports first (side a), then the fixture's ends of the same rings. */
-	t = fws_trial_create(cfg, err, sizeof(err));
-	if (t == NULL) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	a = fws_port_resolve("ringpair:ia:b", err, sizeof(err));
-	b = fws_port_resolve("ringpair:ib:b", err, sizeof(err));
-	if (a < 0 || b < 0 || fws_port_setup((uint16_t)a, &req, &pin, err, sizeof(err)) < 0 ||
-	    fws_port_setup((uint16_t)b, &req, &pout, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fixture ports: %s\n", err);
-		return 1;
-	}
-	for (size = 0; size < cfg->n_sizes; size++) {
+	for (size = 0; size < e.cfg->n_sizes; size++) {
 		const struct fws_stream_result *s;
 
 		memset(&fx, 0, sizeof(fx));
-		fx.in = (uint16_t)a;
-		fx.out = (uint16_t)b;
-		rte_eal_remote_launch(fixture_main, &fx, 2);
-		if (fws_trial_run(t, size, NULL, &res, err, sizeof(err)) < 0) {
+		fx.in = e.in.port_id;
+		fx.out = e.out.port_id;
+		rte_eal_remote_launch(fixture_main, &fx, FIXTURE_LCORE);
+		if (fws_trial_run(e.t, size, NULL, &res, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
 		fx.quit = 1;
-		rte_eal_wait_lcore(2);
+		rte_eal_wait_lcore(FIXTURE_LCORE);
 		s = &res.streams[0];
 		printf("trial %s: fixture saw %lu, dropped %lu, swapped %lu, duplicated %lu, "
 		       "released idle %lu\n",
@@ -227,11 +197,7 @@ main(int argc, char **argv)
 		       0);
 		fws_result_free(&res);
 	}
-	fws_port_close(&pin);
-	fws_port_close(&pout);
-	fws_trial_destroy(t);
-	fws_config_free(cfg);
-	rte_eal_cleanup();
+	fixture_teardown(&e);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

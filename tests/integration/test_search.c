@@ -14,10 +14,8 @@
 #include <rte_launch.h>
 #include <rte_mbuf.h>
 
-#include "fws_config.h"
-#include "fws_port.h"
+#include "fixture.h"
 #include "fws_search.h"
-#include "fws_trial.h"
 
 #define POLICE_PPS 150000.0
 #define BUCKET 2000.0
@@ -75,56 +73,34 @@ police(void *arg)
 int
 main(int argc, char **argv)
 {
-	char *eal[] = {
-		argv[0], "--no-pci", "--in-memory", "--lcores=0@0,1@1,2@0", "--log-level=notice",
-		NULL};
 	struct fws_search_cfg scfg = {.min_load = 0.01,
 				      .width = 0.01,
 				      .pdr_loss = 0.005,
 				      .short_s = 0.5,
 				      .final_s = 1.5,
 				      .max_trials = 40};
-	struct fws_port_req req = {
-		.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024, .max_frame = 1518};
-	struct fws_port_info pin, pout;
 	struct fws_search_goal ndr, pdr;
+	struct fixture_env e;
 	struct policer pol;
 	struct fws_search *s;
-	struct fws_cfg *cfg;
-	struct fws_trial *t;
 	struct fws_result res;
 	double load, duration, lo, hi;
 	char err[512];
-	int a, b, failed = 0, n = 0;
+	int failed = 0, n = 0;
 
 	(void)argc;
-	if (rte_eal_init(5, eal) < 0) {
-		fprintf(stderr, "EAL init failed (hugepages reserved? run tools/setup)\n");
+	if (fixture_setup(argv[0], cfg_json, "ringpair:sa:b", "ringpair:sb:b", &e))
 		return 1;
-	}
-	cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
-	t = cfg ? fws_trial_create(cfg, err, sizeof(err)) : NULL;
-	if (t == NULL) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	a = fws_port_resolve("ringpair:sa:b", err, sizeof(err));
-	b = fws_port_resolve("ringpair:sb:b", err, sizeof(err));
-	if (a < 0 || b < 0 || fws_port_setup((uint16_t)a, &req, &pin, err, sizeof(err)) < 0 ||
-	    fws_port_setup((uint16_t)b, &req, &pout, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fixture ports: %s\n", err);
-		return 1;
-	}
 	memset(&pol, 0, sizeof(pol));
-	pol.in = (uint16_t)a;
-	pol.out = (uint16_t)b;
-	rte_eal_remote_launch(police, &pol, 2);
+	pol.in = e.in.port_id;
+	pol.out = e.out.port_id;
+	rte_eal_remote_launch(police, &pol, FIXTURE_LCORE);
 	s = fws_search_new(&scfg);
 	while (fws_search_next(s, &load, &duration)) {
 		struct fws_trial_opts o = {.rate_scale = load, .duration = duration};
 		const struct fws_stream_result *sr;
 
-		if (fws_trial_run(t, 0, &o, &res, err, sizeof(err)) < 0) {
+		if (fws_trial_run(e.t, 0, &o, &res, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
@@ -136,7 +112,7 @@ main(int argc, char **argv)
 		fws_result_free(&res);
 	}
 	pol.quit = 1;
-	rte_eal_wait_lcore(2);
+	rte_eal_wait_lcore(FIXTURE_LCORE);
 	fws_search_goal(s, FWS_SEARCH_NDR, &ndr);
 	fws_search_goal(s, FWS_SEARCH_PDR, &pdr);
 	/* The policer passes POLICE_PPS plus its bucket once per trial. */
@@ -158,11 +134,7 @@ main(int argc, char **argv)
 		failed++;
 	}
 	fws_search_free(s);
-	fws_port_close(&pin);
-	fws_port_close(&pout);
-	fws_trial_destroy(t);
-	fws_config_free(cfg);
-	rte_eal_cleanup();
+	fixture_teardown(&e);
 	printf("%d passed, %d failed\n", 3 - failed, failed);
 	return failed ? 1 : 0;
 }
