@@ -66,12 +66,6 @@ ringpair_create(const char *name, char side, char *err, unsigned int errlen)
 	return a;
 }
 
-bool
-fws_port_is_virtual(const char *device)
-{
-	return strncmp(device, "ringpair:", 9) == 0 || strncmp(device, "net_", 4) == 0;
-}
-
 int
 fws_port_resolve(const char *device, char *err, unsigned int errlen)
 {

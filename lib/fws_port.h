@@ -58,7 +58,4 @@ int fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_
 /** Stop the port and free its receive pool. */
 void fws_port_close(struct fws_port_info *info);
 
-/** Whether a device string names a port that only exists in this process (no NIC). */
-bool fws_port_is_virtual(const char *device);
-
 #endif /* FWS_PORT_H */

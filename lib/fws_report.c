@@ -116,22 +116,21 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	}
 	for (p = 0; p < r->n_ports; p++) {
 		const struct fws_port_result *x = &r->ports[p];
-		int n = 0;
 
 		fprintf(f, "  port %-8s", x->name);
 #define SHOW(name, desc)                                                                           \
 	if (x->rx.name && strcmp(#name, "rx_frames") != 0 && strcmp(#name, "test_frames") != 0)    \
-		n += fprintf(f, " %s=%" PRIu64, #name, x->rx.name);
+		fprintf(f, " %s=%" PRIu64, #name, x->rx.name);
 		FWS_RX_COUNTERS(SHOW)
 #undef SHOW
 #define SHOW(name, desc)                                                                           \
 	if (x->tx.name && strcmp(#name, "tx_frames") != 0 && strcmp(#name, "tx_bytes") != 0)       \
-		n += fprintf(f, " %s=%" PRIu64, #name, x->tx.name);
+		fprintf(f, " %s=%" PRIu64, #name, x->tx.name);
 		FWS_TX_COUNTERS(SHOW)
 #undef SHOW
 #define SHOW(name, desc)                                                                           \
 	if (x->ctl.name)                                                                           \
-		n += fprintf(f, " %s=%" PRIu64, #name, x->ctl.name);
+		fprintf(f, " %s=%" PRIu64, #name, x->ctl.name);
 		FWS_CTL_COUNTERS(SHOW)
 #undef SHOW
 		fprintf(f,
@@ -139,7 +138,6 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			"/%" PRIu64 "\n",
 			x->nic_ipackets, x->nic_opackets, x->nic_imissed, x->nic_ierrors,
 			x->nic_oerrors);
-		(void)n;
 	}
 }
 

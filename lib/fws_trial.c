@@ -779,12 +779,12 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 }
 
 static void
-collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool probe,
+collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps,
 	       struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	uint64_t t_first = UINT64_MAX, t_stop = 0, jitter_w = 0;
-	double jitter_sum = 0, avg_frame;
+	double jitter_sum = 0;
 	uint32_t f;
 	unsigned int i, k;
 
@@ -794,7 +794,6 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool 
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->req_pps = req_pps[s];
-	(void)probe;
 	for (i = 0; i < t->n_tasks; i++) {
 		const struct fws_tx_task *task = &t->tasks[i];
 
@@ -841,7 +840,6 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool 
 		}
 		summarize_latency(sr, jitter_w ? jitter_sum / (double)jitter_w : 0);
 	}
-	avg_frame = sr->tx_frames ? (double)sr->tx_bytes / (double)sr->tx_frames : 0;
 	if (sr->duration > 0) {
 		sr->tx_pps = (double)sr->tx_frames / sr->duration;
 		sr->rx_pps = (double)sr->rx.unique / sr->duration;
@@ -853,7 +851,6 @@ collect_stream(struct fws_trial *t, unsigned int s, const double *req_pps, bool 
 					      : 0;
 		sr->rx_l1_bps = sr->rx_l2_bps + sr->rx_pps * FWS_RATE_L1_OVERHEAD * 8;
 	}
-	(void)avg_frame;
 	sr->loss_pct = sr->rx.tx ? (double)sr->rx.lost * 100.0 / (double)sr->rx.tx : 0;
 	sr->generator_limited =
 		(sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) || sr->alloc_fail > 0;
@@ -1166,7 +1163,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 				t->txflows[s][i].seq = 0;
 	res->n_streams = cfg->n_streams;
 	for (s = 0; s < cfg->n_streams; s++)
-		collect_stream(t, s, req_pps, pr != NULL, &res->streams[s]);
+		collect_stream(t, s, req_pps, &res->streams[s]);
 	collect_ports(t, before, res);
 	for (i = 0; i < res->n_ports; i++) {
 		t->rx_total[i] += res->ports[i].rx.rx_frames;
