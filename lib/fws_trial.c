@@ -128,7 +128,7 @@ worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct fws_trial *t = w->t;
-	uint32_t seen = __atomic_load_n(&t->phase, __ATOMIC_ACQUIRE);
+	uint32_t seen = __atomic_load_n(&t->phase, __ATOMIC_ACQUIRE), loops = 0;
 	unsigned int i;
 
 	for (;;) {
@@ -155,9 +155,11 @@ worker_main(void *arg)
 		if (w->rx)
 			for (i = 0; i < w->rx->nb_queues; i++)
 				fws_rx_poll(w->rx, &w->rx->queues[i]);
-		for (i = 0; i < w->n_ctl; i++)
-			if (unlikely(!rte_ring_empty(w->ctl[i].ring)))
-				send_ctl_ring(w, &w->ctl[i]);
+		/* Control replies wait at most 64 loops (tens of microseconds). */
+		if (unlikely((++loops & 63) == 0))
+			for (i = 0; i < w->n_ctl; i++)
+				if (!rte_ring_empty(w->ctl[i].ring))
+					send_ctl_ring(w, &w->ctl[i]);
 	}
 	for (i = 0; i < w->n_ctl; i++)
 		send_ctl_ring(w, &w->ctl[i]);
