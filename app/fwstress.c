@@ -1012,18 +1012,14 @@ cmd_run(int argc, char **argv, int mode)
 			fprintf(stderr, "fwstress: %s\n", err);
 			strlcpy(run.error, err, sizeof(run.error));
 			run.status = rc == -EINTR ? "interrupted" : "path-check-failed";
-			write_reports(cfg, &run, true);
-			free(run.results);
-			free(run.searches);
-			fws_trial_destroy(trial);
-			fws_config_free(cfg);
-			rte_eal_cleanup();
-			return rc == -EINTR ? EXIT_INTERRUPTED : EXIT_PATH;
+			exit_code = rc == -EINTR ? EXIT_INTERRUPTED : EXIT_PATH;
+			quiet = true;
 		}
 	}
-	exit_code = mode == MODE_SEARCH  ? do_search(trial, &run, &topts, cfg)
-		    : mode == MODE_SWEEP ? do_sweep(trial, &run, &topts, cfg)
-					 : do_trials(trial, &run, &topts, cfg);
+	if (exit_code == EXIT_OK)
+		exit_code = mode == MODE_SEARCH  ? do_search(trial, &run, &topts, cfg)
+			    : mode == MODE_SWEEP ? do_sweep(trial, &run, &topts, cfg)
+						 : do_trials(trial, &run, &topts, cfg);
 	if (exit_code == EXIT_OK) {
 		run.status = "completed";
 		run.partial = false;

@@ -26,6 +26,16 @@ PY
 	then ok "$name"; else bad "$name"; fi
 }
 
+# expect_rc WANT NAME CMD...: run CMD (stdout to $WORK/out, stderr to $WORK/err) and check
+# its exit status.
+expect_rc() {
+	local want=$1 name=$2
+	shift 2
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	local rc=$?
+	[ $rc -eq "$want" ] && ok "$name: exit $want" || bad "$name: exit $rc, want $want ($(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -c 300))"
+}
+
 finish() {
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

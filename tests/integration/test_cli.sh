@@ -3,14 +3,6 @@
 # Command line: help, validate, exit statuses, one-line errors; bad setups fail cleanly.
 . "$(dirname "$0")/lib.sh"
 
-expect_rc() {
-	local want=$1 name=$2
-	shift 2
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	local rc=$?
-	[ $rc -eq "$want" ] && ok "$name: exit $want" || bad "$name: exit $rc, want $want ($(head -c 300 "$WORK/err"))"
-}
-
 expect_rc 0 "--help" "$FWSTRESS" --help
 grep -q "Exit status" "$WORK/out" && ok "--help lists exit statuses" || bad "--help text"
 expect_rc 0 "run --help" "$FWSTRESS" run --help

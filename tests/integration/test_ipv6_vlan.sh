@@ -3,9 +3,7 @@
 # IPv4 and IPv6 streams together on 802.1Q-tagged ports: every frame accounted.
 . "$(dirname "$0")/lib.sh"
 
-"$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/ipv6-vlan.json"
-rc=$?
-[ $rc -eq 0 ] && ok "exit status 0" || bad "exit status $rc"
+expect_rc 0 "run" "$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/ipv6-vlan.json"
 check "four streams: upload, download, upload6, download6" \
 	'[s["name"] for s in t[0]["streams"]] == ["upload", "download", "upload6", "download6"]'
 for i in 0 1; do

@@ -3,9 +3,7 @@
 # (a) Loopback run through a crossed ring pair: every frame arrives, in order, once.
 . "$(dirname "$0")/lib.sh"
 
-"$FWSTRESS" run -q -o "$WORK/report.json" -t "$WORK/report.txt" -d 1.5 "$HERE/loopback-test.json"
-rc=$?
-[ $rc -eq 0 ] && ok "exit status 0" || bad "exit status $rc"
+expect_rc 0 "run" "$FWSTRESS" run -q -o "$WORK/report.json" -t "$WORK/report.txt" -d 1.5 "$HERE/loopback-test.json"
 check "status completed, not partial" 'r["status"] == "completed" and not r["partial"]'
 check "two trials (64 and imix)" 'len(t) == 2 and t[1]["frame_size"] == "imix"'
 for i in 0 1; do

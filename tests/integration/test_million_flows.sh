@@ -3,9 +3,7 @@
 # (c) 1,000,000 flows per direction, within 512 x 2 MB hugepages (-m 1024 caps EAL memory).
 . "$(dirname "$0")/lib.sh"
 
-"$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/million-flows.json"
-rc=$?
-[ $rc -eq 0 ] && ok "exit status 0" || bad "exit status $rc"
+expect_rc 0 "run" "$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/million-flows.json"
 for s in 0 1; do
 	S="t[0][\"streams\"][$s]"
 	check "stream $s: 1,000,000 flows, every one seen" "$S[\"flows\"] == $S[\"flows_seen\"] == 1000000"

@@ -4,9 +4,7 @@
 # each flow's sequence numbers), per-lcore receive tables merged, counts still exact.
 . "$(dirname "$0")/lib.sh"
 
-"$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/multicore.json"
-rc=$?
-[ $rc -eq 0 ] && ok "exit status 0" || bad "exit status $rc"
+expect_rc 0 "run" "$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/multicore.json"
 for s in 0 1; do
 	S="t[0][\"streams\"][$s]"
 	check "stream $s: received == sent > 0" \
