@@ -164,10 +164,9 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 		info->hw_cksum = true;
 	}
-	if (dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) {
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-		info->fast_free = true;
-	}
+	/* No MBUF_FAST_FREE: it needs every mbuf of a queue from one pool, and queue 0 also
+	 * carries control replies (receive-pool mbufs) and, with several streams on one
+	 * lcore and port, mbufs of several transmit pools. */
 	if (req->max_frame > RTE_ETHER_MAX_LEN) {
 		uint32_t mtu = req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 

@@ -38,8 +38,7 @@ struct fws_port_info {
 	struct rte_ether_addr mac;
 	uint32_t link_speed_mbps; /**< 0 when unknown */
 	bool link_up;
-	bool hw_cksum;  /**< IPv4 and UDP checksum offload on transmit */
-	bool fast_free; /**< MBUF_FAST_FREE on transmit */
+	bool hw_cksum; /**< IPv4 and UDP checksum offload on transmit */
 	bool rss;
 	uint16_t rx_desc, tx_desc;
 	struct rte_mempool *rx_pool;

@@ -936,8 +936,8 @@ bursts_sent(const struct fws_trial *t)
 
 /* Start the DUT load command for the measured phase (not for path-check probes). */
 static void
-probe_start(struct fws_trial *t, struct fws_dutload_proc *dl, const void *path_probe,
-	    double seconds, struct fws_result *res)
+probe_start(struct fws_trial *t, struct fws_dutload_proc *dl, bool path_probe, double seconds,
+	    struct fws_result *res)
 {
 	int rc;
 
@@ -1081,7 +1081,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 	}
 	warm_end = start + (uint64_t)(warmup * (double)t->hz);
 	if (first == PH_MEASURE) {
-		probe_start(t, &dl, pr, duration, res);
+		probe_start(t, &dl, pr != NULL, duration, res);
 		measuring = true;
 		meas_end = start + (uint64_t)(duration * (double)t->hz);
 	}
@@ -1097,7 +1097,7 @@ run_trial(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opt
 		now = rte_rdtsc();
 		if (!measuring && now >= warm_end) {
 			__atomic_store_n(&t->phase, PH_MEASURE, __ATOMIC_RELEASE);
-			probe_start(t, &dl, pr, duration, res);
+			probe_start(t, &dl, pr != NULL, duration, res);
 			measuring = true;
 			meas_end = now + (uint64_t)(duration * (double)t->hz);
 			last_tx = last_rx = last_txb = last_rxb = 0;
