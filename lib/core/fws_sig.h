@@ -25,7 +25,9 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_hash_crc.h>
+#if defined(__SSE4_2__)
+#include <nmmintrin.h>
+#endif
 
 #define FWS_SIG_LEN 18
 #define FWS_SIG_MAGIC 0xf35a
@@ -50,6 +52,26 @@ enum fws_sig_verdict {
 };
 
 /* The first 4 bytes as one little-endian word: magic, version, stream. */
+/* CRC32C of 8 bytes (the crc32q instruction, or the same sum in software), as
+ * rte_hash_crc_8byte computes it, without its EAL constructor: core needs no EAL. */
+static inline uint32_t
+sig_crc32c(uint64_t data, uint32_t crc)
+{
+#if defined(__SSE4_2__)
+	return (uint32_t)_mm_crc32_u64(crc, data);
+#else
+	unsigned int i;
+
+	crc ^= (uint32_t)data;
+	for (i = 0; i < 32; i++)
+		crc = (crc >> 1) ^ (0x82F63B78u & -(crc & 1));
+	crc ^= (uint32_t)(data >> 32);
+	for (i = 0; i < 32; i++)
+		crc = (crc >> 1) ^ (0x82F63B78u & -(crc & 1));
+	return crc;
+#endif
+}
+
 static inline uint32_t
 fws_sig_word0(uint8_t stream)
 {
@@ -60,9 +82,9 @@ fws_sig_word0(uint8_t stream)
 static inline uint32_t
 fws_sig_check(uint32_t cookie, uint32_t w0, uint32_t flow, uint32_t seq, uint32_t ts)
 {
-	uint32_t c = rte_hash_crc_8byte((uint64_t)flow << 32 | w0, cookie);
+	uint32_t c = sig_crc32c((uint64_t)flow << 32 | w0, cookie);
 
-	c = rte_hash_crc_8byte((uint64_t)ts << 32 | seq, c);
+	c = sig_crc32c((uint64_t)ts << 32 | seq, c);
 	return c & 0xffffff;
 }
 

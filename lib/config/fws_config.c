@@ -75,7 +75,7 @@ static int
 scan_value(struct scan *s, const char *path, int depth)
 {
 	char child[512], key[128];
-	int i = 0;
+	int i = 0, n;
 
 	if (depth > 64)
 		return -1;
@@ -103,11 +103,13 @@ scan_value(struct scan *s, const char *path, int depth)
 				if (s->p >= s->end || *s->p != ':')
 					return -1;
 				s->p++;
-				snprintf(child, sizeof(child), "%s%s%s", path, *path ? "." : "",
-					 key);
+				n = snprintf(child, sizeof(child), "%s%s%s", path,
+					     *path ? "." : "", key);
 			} else {
-				snprintf(child, sizeof(child), "%s[%d]", path, i++);
+				n = snprintf(child, sizeof(child), "%s[%d]", path, i++);
 			}
+			if (n < 0 || (size_t)n >= sizeof(child))
+				return -1; /* too deep to name: no line number */
 			if (scan_value(s, child, depth + 1) < 0)
 				return -1;
 			scan_ws(s);
@@ -1554,10 +1556,10 @@ size_json(const struct fws_size_mix *m)
 static json_t *
 mac_json(const struct rte_ether_addr *a)
 {
-	char s[RTE_ETHER_ADDR_FMT_SIZE];
+	const uint8_t *b = a->addr_bytes;
 
-	rte_ether_format_addr(s, sizeof(s), a);
-	return json_string(s);
+	/* As rte_ether_format_addr writes it, without linking librte_net. */
+	return json_sprintf("%02X:%02X:%02X:%02X:%02X:%02X", b[0], b[1], b[2], b[3], b[4], b[5]);
 }
 
 json_t *

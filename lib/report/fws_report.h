@@ -25,7 +25,6 @@ struct fws_search_summary {
 };
 
 #define FWS_REPORT_SCHEMA "fwstress-report/1"
-#define FWS_VERSION "0.1.0"
 
 struct json_t;
 

@@ -182,6 +182,6 @@ fws_dutload_finish(struct fws_dutload_proc *p, double timeout_s, struct fws_dutl
 		char why[160];
 
 		strlcpy(why, out->error, sizeof(why));
-		snprintf(out->error, sizeof(out->error), "\"%.60s\": %s", p->cmd, why);
+		snprintf(out->error, sizeof(out->error), "\"%.60s\": %.90s", p->cmd, why);
 	}
 }
