@@ -194,60 +194,32 @@ fws_rx_flush(struct fws_rx_lcore *c)
 			end_run(c, &c->streams[s]);
 }
 
-/* Hand control frames to the main lcore; returns the burst compacted to what is left. */
-static uint16_t
-pass_control(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf **m, uint16_t n,
-	     struct rte_mbuf **ctl, uint32_t nctl)
+/* Hand control frames to the main lcore. Returns how many it took; the rest stay in ctl
+ * for the caller to free, counted as dropped. */
+static uint32_t
+pass_control(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf **ctl,
+	     uint32_t nctl)
 {
 	uint32_t sent = c->ctl ? rte_ring_enqueue_burst(c->ctl, (void **)ctl, nctl, NULL) : 0;
-	uint16_t i, k = 0;
 
 	pc->control += sent;
 	pc->control_drop += nctl - sent;
-	if (sent < nctl)
-		rte_pktmbuf_free_bulk(ctl + sent, nctl - sent);
+	return sent;
+}
+
+/* Compact the burst: drop the slots handed on (NULL), then append the control frames the
+ * ring did not take. */
+static uint16_t
+compact(struct rte_mbuf **m, uint16_t n, struct rte_mbuf **left, uint32_t nleft)
+{
+	uint16_t i, k = 0;
+
 	for (i = 0; i < n; i++)
 		if (m[i])
 			m[k++] = m[i];
+	for (i = 0; i < nleft; i++)
+		m[k++] = left[i];
 	return k;
-}
-
-/* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */
-static inline void
-free_burst(struct rte_mbuf **m, uint16_t n)
-{
-	struct rte_mempool *pool = m[0]->pool;
-	uint16_t i;
-
-	for (i = 0; i < n; i++) {
-		if (unlikely(m[i]->pool != pool || m[i]->nb_segs != 1 || !RTE_MBUF_DIRECT(m[i]) ||
-			     rte_mbuf_refcnt_read(m[i]) != 1)) {
-			rte_pktmbuf_free_bulk(m, n);
-			return;
-		}
-	}
-	rte_mempool_put_bulk(pool, (void **)m, n);
-}
-
-void
-fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_t len,
-	     uint32_t wire_len, uint64_t now)
-{
-	struct fws_rx_counters *pc = &c->port[port_idx];
-	struct pending pend;
-	int kind;
-
-	pc->rx_frames++;
-	kind = classify(c, pc, port_idx, p, len, wire_len, (uint32_t)(now >> FWS_SIG_TS_SHIFT),
-			&pend);
-	if (kind == 2)
-		pc->control++;
-	if (kind == 1) {
-		pc->test_frames++;
-		commit(c, &pend, now);
-		c->live_frames++;
-		c->live_bytes += wire_len;
-	}
 }
 
 /*
@@ -255,22 +227,18 @@ fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_
  * with large ones a first pass classifies the whole burst and prefetches each flow's line,
  * and a second pass updates them, so the cache misses overlap instead of queueing.
  */
-static inline unsigned int
-poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q, const bool two_pass)
+static inline uint16_t
+burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
+      uint64_t now, const bool two_pass)
 {
-	struct rte_mbuf *m[FWS_RX_BURST], *ctl[FWS_RX_BURST];
+	struct rte_mbuf *ctl[FWS_RX_BURST];
 	struct pending pend[FWS_RX_BURST];
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
-	uint64_t now, bytes = 0;
-	uint32_t ts_now, k = 0, j, nctl = 0;
-	uint16_t n, i;
+	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, nctl = 0, taken;
+	uint64_t bytes = 0;
+	uint16_t i;
 	int kind;
 
-	n = rte_eth_rx_burst(q->port_id, q->queue, m, FWS_RX_BURST);
-	if (n == 0)
-		return 0;
-	now = rte_rdtsc();
-	ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT);
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	for (i = 0; i < n; i++) {
@@ -291,23 +259,57 @@ poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q, const bool two_pass)
 			m[i] = NULL;
 		}
 	}
-	if (unlikely(nctl))
-		n = pass_control(c, pc, m, n, ctl, nctl);
-	if (n)
-		free_burst(m, n);
+	pc->rx_frames += n;
+	pc->test_frames += k;
 	if (two_pass)
 		for (j = 0; j < k; j++)
 			commit(c, &pend[j], now);
 	fws_rx_flush(c);
-	pc->rx_frames += n + nctl;
-	pc->test_frames += k;
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
-	return n;
+	if (likely(nctl == 0))
+		return n;
+	taken = pass_control(c, pc, ctl, nctl);
+	return compact(m, n, ctl + taken, nctl - taken);
+}
+
+uint16_t
+fws_rx_burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **pkts,
+	     uint16_t n, uint64_t now)
+{
+	if (n == 0)
+		return 0;
+	return c->two_pass ? burst(c, q, pkts, n, now, true) : burst(c, q, pkts, n, now, false);
+}
+
+/* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */
+void
+fws_rx_free(struct rte_mbuf **m, uint16_t n)
+{
+	struct rte_mempool *pool;
+	uint16_t i;
+
+	if (n == 0)
+		return;
+	pool = m[0]->pool;
+	for (i = 0; i < n; i++) {
+		if (unlikely(m[i]->pool != pool || m[i]->nb_segs != 1 || !RTE_MBUF_DIRECT(m[i]) ||
+			     rte_mbuf_refcnt_read(m[i]) != 1)) {
+			rte_pktmbuf_free_bulk(m, n);
+			return;
+		}
+	}
+	rte_mempool_put_bulk(pool, (void **)m, n);
 }
 
 unsigned int
 fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q)
 {
-	return c->two_pass ? poll(c, q, true) : poll(c, q, false);
+	struct rte_mbuf *m[FWS_RX_BURST];
+	uint16_t n = rte_eth_rx_burst(q->port_id, q->queue, m, FWS_RX_BURST);
+
+	if (n == 0)
+		return 0;
+	fws_rx_free(m, fws_rx_burst(c, q, m, n, rte_rdtsc()));
+	return n;
 }

@@ -23,6 +23,7 @@
 #define FWS_RX_OLD_COOKIES 16
 #define FWS_RX_CACHED_FLOWS 8192 /**< up to this many flows per lcore, no prefetch pass */
 
+struct rte_mbuf;
 struct rte_ring;
 
 /** A stream as one receive lcore sees it. */
@@ -72,11 +73,19 @@ void fws_rx_retire_cookies(struct fws_rx_lcore *c);
 /** Add pending latency runs to the histograms (done at the end of every poll). */
 void fws_rx_flush(struct fws_rx_lcore *c);
 
-/** Poll one queue once. Returns frames received. */
-unsigned int fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q);
+/**
+ * Account a received burst: classify every frame, verify signatures, update flows and
+ * latency, hand control frames to the main lcore's ring. Frees nothing: returns how many
+ * mbufs are left at the start of pkts (everything but the control frames the ring took),
+ * which the caller frees (fws_rx_free). now is the TSC at reception.
+ */
+uint16_t fws_rx_burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q,
+		      struct rte_mbuf **pkts, uint16_t n, uint64_t now);
 
-/** Account one frame as fws_rx_poll does (for tests); call fws_rx_flush after the last. */
-void fws_rx_frame(struct fws_rx_lcore *c, uint8_t port_idx, const uint8_t *p, uint32_t len,
-		  uint32_t wire_len, uint64_t now);
+/** Free what fws_rx_burst left, in bulk when every mbuf allows it. */
+void fws_rx_free(struct rte_mbuf **pkts, uint16_t n);
+
+/** Poll one queue once: rte_eth_rx_burst, fws_rx_burst, fws_rx_free. Returns frames. */
+unsigned int fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q);
 
 #endif /* FWS_RX_H */

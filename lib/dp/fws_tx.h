@@ -19,10 +19,12 @@
 
 #define FWS_TX_MAX_BURST 512
 
+struct fws_engine;
 struct rte_mempool;
 
 struct fws_tx_task {
 	/* Read in the burst loop. */
+	const struct fws_engine *engine; /**< the stream's traffic engine */
 	struct rte_mempool *pool;
 	struct fws_pkt_flow *flows;
 	uint32_t nb_flows;
@@ -67,7 +69,7 @@ void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uin
 /**
  * Build and send one burst if the pacer allows. Frames the queue refuses are freed and their
  * sequence numbers taken back, so the receive side never sees a gap that was not sent.
- * Returns the frames sent. measured selects the counter (tx_frames or warmup_frames).
+ * Returns the frames sent. measured selects the counter (tx_frames or warmup_tx).
  */
 unsigned int fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured);
 

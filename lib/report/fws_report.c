@@ -149,7 +149,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 
 	iso_time(run->started, t0, sizeof(t0));
 	fprintf(f, "fwstress %s (%s), started %s, status: %s%s\n", FWS_VERSION, rte_version(), t0,
-		run->status, run->partial ? " (partial report)" : "");
+		fws_run_status_name(run->status), run->partial ? " (partial report)" : "");
 	if (run->error[0])
 		fprintf(f, "error: %s\n", run->error);
 	if (run->cfg->dut_name[0])
@@ -411,7 +411,7 @@ fws_report_json(const struct fws_run *run)
 	root = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
 			 FWS_REPORT_SCHEMA, "tool", "name", "fwstress", "version", FWS_VERSION,
 			 "dpdk", rte_version(), "started", t0, "finished", t1, "status",
-			 run->status, "partial", run->partial);
+			 fws_run_status_name(run->status), "partial", run->partial);
 	if (run->error[0])
 		json_object_set_new(root, "error", json_string(run->error));
 	json_object_set_new(root, "hugepage_bytes_peak",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Trials. fws_trial_create sets up ports, lcore roles, pools and flow tables for a config
- * (EAL must be up); fws_trial_run runs one trial per frame-size mix through the phases
- * warm-up -> measure -> stop TX -> drain -> final counts and fills a struct fws_result.
+ * and resolves the gateways (EAL must be up); fws_trial_run runs one trial of a frame-size
+ * mix through its phase table (fws_phase.c: warm-up, measure, stop, drain) and collects a
+ * struct fws_result (fws_collect.c); fws_trial_path_check probes each stream alone first.
  */
 #ifndef FWS_TRIAL_H
 #define FWS_TRIAL_H
@@ -15,6 +16,7 @@
 #include "fws_counters.h"
 #include "fws_ctl.h"
 #include "fws_dutload.h"
+#include "fws_err.h"
 #include "fws_hist.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
@@ -59,7 +61,10 @@ struct fws_port_result {
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
 	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */
-	uint64_t rx_total, tx_total; /**< every frame, all phases, since the start of the run */
+	/* Since the start of the run, all phases: every frame (what the DUT's interface
+	 * counters show too), and of those the control plane's (ARP, ND, echo). */
+	uint64_t rx_total, tx_total;
+	uint64_t rx_control_total, tx_control_total;
 	/* The NIC's own counters over the trial (rte_eth_stats). */
 	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
 		nic_oerrors, nic_rx_nombuf;
@@ -106,15 +111,15 @@ struct fws_trial_opts {
 	const char *direction; /**< a sweep cell's direction (upload, download, bidir) */
 };
 
-/** Set up everything a config needs. NULL with errno and a message in err on failure. */
-struct fws_trial *fws_trial_create(const struct fws_cfg *cfg, char *err, unsigned int errlen);
+/** Set up everything a config needs. NULL with errno and the error in e on failure. */
+struct fws_trial *fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e);
 
 /**
  * Run the trial of frame-size mix size_idx. Returns 0 (res->partial tells whether it was
- * cut short) or -errno with a message in err.
+ * cut short) or -errno with the error in e.
  */
 int fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
-		  struct fws_result *res, char *err, unsigned int errlen);
+		  struct fws_result *res, struct fws_err *e);
 
 /** What the path check saw for one stream. */
 struct fws_path_result {
@@ -130,13 +135,13 @@ struct fws_path_result {
  * what was seen (nothing, the wrong port, ICMP errors), or -EINTR when interrupted.
  */
 int fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
-			 struct fws_path_result *paths, char *err, unsigned int errlen);
+			 struct fws_path_result *paths, struct fws_err *e);
 
 /** Free the histograms a result owns. */
 void fws_result_free(struct fws_result *res);
 
-/** Largest hugepage memory (bytes) allocated from DPDK's heaps so far in this process. */
-uint64_t fws_trial_hugepage_peak(void);
+/** Largest hugepage memory (bytes) DPDK's heaps held during this trial object's life. */
+uint64_t fws_trial_hugepage_peak(struct fws_trial *t);
 
 /** Port facts for the report header. */
 unsigned int fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out);

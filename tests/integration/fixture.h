@@ -7,8 +7,10 @@
 #ifndef FWS_TEST_FIXTURE_H
 #define FWS_TEST_FIXTURE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 
@@ -24,7 +26,29 @@ struct fixture_env {
 	struct fws_port_info in, out; /**< the fixture receives on in, sends on out */
 };
 
-/* Returns 0, or 1 with the reason printed. */
+/* Hugepages reserved and hugetlbfs mounted; else the reason on stderr. */
+static inline bool
+fixture_hugepages(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long free_pages = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "HugePages_Free: %ld", &free_pages);
+	if (f)
+		fclose(f);
+	if (free_pages < 64 || access("/dev/hugepages", W_OK) != 0) {
+		fprintf(stderr, "SKIP: %ld free hugepages or /dev/hugepages not writable: run "
+				"tools/setup as root\n",
+			free_pages);
+		return false;
+	}
+	return true;
+}
+
+/* Returns 0; 77 (skip) when EAL cannot start for want of hugepages, as DPDK's own tests do;
+ * or 1, with the reason printed. */
 static inline int
 fixture_setup(char *argv0, const char *cfg_json, const char *in_dev, const char *out_dev,
 	      struct fixture_env *e)
@@ -34,17 +58,24 @@ fixture_setup(char *argv0, const char *cfg_json, const char *in_dev, const char 
 		NULL};
 	struct fws_port_req req = {
 		.nb_rxq = 1, .nb_txq = 1, .rx_desc = 1024, .tx_desc = 1024, .max_frame = 1518};
+	struct fws_err fe = {0};
 	char err[512];
 	int a, b;
 
+	if (!fixture_hugepages())
+		return 77;
 	if (rte_eal_init(5, eal) < 0) {
-		fprintf(stderr, "EAL init failed (hugepages reserved? run tools/setup)\n");
+		fprintf(stderr, "EAL init failed\n");
 		return 1;
 	}
 	e->cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
-	e->t = e->cfg ? fws_trial_create(e->cfg, err, sizeof(err)) : NULL;
-	if (e->t == NULL) {
+	if (e->cfg == NULL) {
 		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	e->t = fws_trial_create(e->cfg, &fe);
+	if (e->t == NULL) {
+		fprintf(stderr, "%s\n", fe.msg);
 		return 1;
 	}
 	a = fws_port_resolve(in_dev, err, sizeof(err));

@@ -155,12 +155,13 @@ main(int argc, char **argv)
 	struct fixture_env e;
 	struct fixture fx;
 	struct fws_result res;
-	char err[512];
+	struct fws_err fe = {0};
+	int rc;
 	unsigned int size;
 
 	(void)argc;
-	if (fixture_setup(argv[0], cfg_json, "ringpair:ia:b", "ringpair:ib:b", &e))
-		return 1;
+	if ((rc = fixture_setup(argv[0], cfg_json, "ringpair:ia:b", "ringpair:ib:b", &e)) != 0)
+		return rc;
 	for (size = 0; size < e.cfg->n_sizes; size++) {
 		const struct fws_stream_result *s;
 
@@ -168,8 +169,8 @@ main(int argc, char **argv)
 		fx.in = e.in.port_id;
 		fx.out = e.out.port_id;
 		rte_eal_remote_launch(fixture_main, &fx, FIXTURE_LCORE);
-		if (fws_trial_run(e.t, size, NULL, &res, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s\n", err);
+		if (fws_trial_run(e.t, size, NULL, &res, &fe) < 0) {
+			fprintf(stderr, "%s\n", fe.msg);
 			return 1;
 		}
 		fx.quit = 1;

@@ -108,12 +108,13 @@ main(int argc, char **argv)
 	struct fws_search *s;
 	struct fws_result res;
 	double load, duration, lo, hi;
-	char err[512];
+	struct fws_err fe = {0};
+	int rc;
 	int failed = 0, n = 0;
 
 	(void)argc;
-	if (fixture_setup(argv[0], cfg_json, "ringpair:sa:b", "ringpair:sb:b", &e))
-		return 1;
+	if ((rc = fixture_setup(argv[0], cfg_json, "ringpair:sa:b", "ringpair:sb:b", &e)) != 0)
+		return rc;
 	memset(&pol, 0, sizeof(pol));
 	pol.in = e.in.port_id;
 	pol.out = e.out.port_id;
@@ -123,8 +124,8 @@ main(int argc, char **argv)
 		struct fws_trial_opts o = {.rate_scale = load, .duration = duration};
 		const struct fws_stream_result *sr;
 
-		if (fws_trial_run(e.t, 0, &o, &res, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s\n", err);
+		if (fws_trial_run(e.t, 0, &o, &res, &fe) < 0) {
+			fprintf(stderr, "%s\n", fe.msg);
 			return 1;
 		}
 		sr = &res.streams[0];

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Receive classification and accounting, fed frames directly (no EAL, no port). */
+/*
+ * Receive classification and accounting through fws_rx_burst, the function the worker
+ * calls, fed mbufs built on the heap (no EAL, no port, no pool: fws_rx_burst frees nothing).
+ */
 #include <stdlib.h>
 #include <string.h>
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "fws_pkt.h"
 #include "fws_rx.h"
@@ -15,6 +21,48 @@ static struct fws_rx_lcore *c;
 static uint8_t tmpl[2048], frame[2048];
 static struct fws_pkt_size sz;
 static struct fws_pkt_flow flows[FLOWS + 1];
+
+#define BURST_MAX 64
+static uint8_t bufs[BURST_MAX][2048];
+static struct rte_mbuf mbufs[BURST_MAX];
+static struct rte_mbuf *burst_m[BURST_MAX];
+static unsigned int burst_n;
+
+/* Queue a frame into the pending burst (a heap mbuf over its own buffer). */
+static void
+queue_frame(const uint8_t *p, uint32_t len)
+{
+	struct rte_mbuf *m = &mbufs[burst_n];
+
+	memset(m, 0, sizeof(*m));
+	memcpy(bufs[burst_n], p, len);
+	m->buf_addr = bufs[burst_n];
+	m->buf_len = sizeof(bufs[0]);
+	m->data_off = 0;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->nb_segs = 1;
+	burst_m[burst_n++] = m;
+}
+
+/* Hand the pending burst to fws_rx_burst on port's queue; returns what it left to free. */
+static uint16_t
+deliver(uint8_t port, uint64_t now)
+{
+	struct fws_rx_queue q = {.port_id = port, .queue = 0, .port_idx = port};
+	uint16_t left = fws_rx_burst(c, &q, burst_m, (uint16_t)burst_n, now);
+
+	burst_n = 0;
+	return left;
+}
+
+/* One frame as a burst of its own. */
+static void
+rx_one(uint8_t port, const uint8_t *p, uint32_t len, uint64_t now)
+{
+	queue_frame(p, len);
+	ck_assert_uint_eq(deliver(port, now), 1);
+}
 
 static void
 setup(void)
@@ -52,10 +100,9 @@ teardown(void)
 	free(c);
 }
 
-/* Feed one frame of stream/flow/seq stamped at ts, arriving at unit time now_units. */
+/* Build the test frame of stream/flow/seq stamped at ts into frame. */
 static void
-feed(uint8_t port, uint8_t stream, uint32_t flow, uint32_t cookie, uint32_t seq, uint32_t ts,
-     uint32_t now_units)
+build(uint8_t stream, uint32_t flow, uint32_t cookie, uint32_t seq, uint32_t ts)
 {
 	uint32_t w0 = fws_sig_word0(stream);
 
@@ -63,8 +110,15 @@ feed(uint8_t port, uint8_t stream, uint32_t flow, uint32_t cookie, uint32_t seq,
 	memcpy(frame + FWS_PKT_SIG_OFF, &w0, 4);
 	fws_pkt_fill(frame + FWS_PKT_L3_OFF, &sz, &flows[flow], fws_sig_word0(stream), cookie, seq,
 		     ts, fws_pkt_halves(ts), false, false);
-	fws_rx_frame(c, port, frame, sz.data_len, sz.frame,
-		     (uint64_t)now_units << FWS_SIG_TS_SHIFT);
+}
+
+/* Feed one frame of stream/flow/seq stamped at ts, arriving at unit time now_units. */
+static void
+feed(uint8_t port, uint8_t stream, uint32_t flow, uint32_t cookie, uint32_t seq, uint32_t ts,
+     uint32_t now_units)
+{
+	build(stream, flow, cookie, seq, ts);
+	rx_one(port, frame, sz.data_len, (uint64_t)now_units << FWS_SIG_TS_SHIFT);
 }
 
 START_TEST(test_rx_classify)
@@ -94,16 +148,16 @@ START_TEST(test_rx_classify)
 	feed(0, 0, 4, 0x44444444, 0, 200, 150); /* stamped in the future */
 	ck_assert_uint_eq(pc->clock_skew, 1);
 	/* Truncated and foreign frames. */
-	fws_rx_frame(c, 0, frame, 30, 34, 0);
+	rx_one(0, frame, 30, 0);
 	ck_assert_uint_eq(pc->truncated, 1);
 	frame[12] = 0x88;
 	frame[13] = 0xcc; /* LLDP */
-	fws_rx_frame(c, 0, frame, 60, 64, 0);
+	rx_one(0, frame, 60, 0);
 	ck_assert_uint_eq(pc->non_test, 1);
 	frame[12] = 0x08;
 	frame[13] = 0x06; /* ARP: for the control plane */
-	fws_rx_frame(c, 0, frame, 60, 64, 0);
-	ck_assert_uint_eq(pc->control, 1);
+	rx_one(0, frame, 60, 0); /* no control ring here: counted as dropped, left to free */
+	ck_assert_uint_eq(pc->control_drop, 1);
 	ck_assert_uint_eq(pc->rx_frames, 12);
 	ck_assert_uint_eq(pc->test_frames, 3);
 	ck_assert_uint_eq(c->live_frames, 3); /* none of the wrong port's */
@@ -144,6 +198,78 @@ START_TEST(test_rx_jitter_runs)
 }
 END_TEST
 
+/* One burst of many frames: the same counts in one pass and in two (prefetch) passes. */
+static void
+mixed_burst(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 40; i++) {
+		build(0, i % FLOWS, COOKIE, i / FLOWS, 100);
+		queue_frame(frame, sz.data_len);
+	}
+	build(0, 2, WARM, 0, 100);
+	queue_frame(frame, sz.data_len);
+	build(0, 2, COOKIE, 0, 100); /* a duplicate of flow 2's first frame */
+	queue_frame(frame, sz.data_len);
+	ck_assert_uint_eq(deliver(0, 130ull << FWS_SIG_TS_SHIFT), 42);
+	ck_assert_uint_eq(c->port[0].rx_frames, 42);
+	ck_assert_uint_eq(c->port[0].test_frames, 41);
+	ck_assert_uint_eq(c->port[0].warmup_rx, 1);
+	ck_assert_uint_eq(c->streams[0].flows[2].rx, 4);
+	ck_assert_uint_eq(c->streams[0].flows[2].dup, 1);
+	ck_assert_uint_eq(c->streams[0].flows[9].rx, 2);
+	ck_assert_uint_eq(c->streams[0].hist->count, 41);
+	ck_assert_uint_eq(c->streams[0].hist->max, 30);
+	ck_assert_uint_eq(c->live_frames, 41);
+}
+
+START_TEST(test_rx_burst_one_pass)
+{
+	c->two_pass = false;
+	mixed_burst();
+}
+END_TEST
+
+START_TEST(test_rx_burst_two_pass)
+{
+	c->two_pass = true;
+	mixed_burst();
+}
+END_TEST
+
+/* Control frames go to the main lcore's ring and leave the burst; the rest stay to free. */
+START_TEST(test_rx_control_ring)
+{
+	size_t sz_ring = rte_ring_get_memsize(4);
+	struct rte_ring *r = aligned_alloc(64, (sz_ring + 63) / 64 * 64);
+	struct rte_mbuf *got[8];
+	unsigned int i;
+
+	ck_assert_int_eq(rte_ring_init(r, "test_ctl", 4, RING_F_SP_ENQ | RING_F_SC_DEQ), 0);
+	c->ctl = r;
+	for (i = 0; i < 6; i++) {
+		build(0, 1, COOKIE, i, 100);
+		frame[12] = 0x08;
+		frame[13] = i < 5 ? 0x06 : 0x00; /* five ARP frames, one IPv4 test frame */
+		queue_frame(frame, 60);
+	}
+	/* The ring holds 3 (a ring of 4 keeps one slot free): 3 taken, 2 dropped, 1 test. */
+	ck_assert_uint_eq(deliver(0, 0), 3);
+	ck_assert_uint_eq(c->port[0].control, 3);
+	ck_assert_uint_eq(c->port[0].control_drop, 2);
+	ck_assert_uint_eq(c->port[0].rx_frames, 6);
+	ck_assert_uint_eq(rte_ring_dequeue_burst(r, (void **)got, 8, NULL), 3);
+	ck_assert_ptr_eq(got[0], &mbufs[0]);
+	/* Left to free: the test frame, then the two control frames the ring refused. */
+	ck_assert_ptr_eq(burst_m[0], &mbufs[5]);
+	ck_assert_ptr_eq(burst_m[1], &mbufs[3]);
+	ck_assert_ptr_eq(burst_m[2], &mbufs[4]);
+	c->ctl = NULL;
+	free(r);
+}
+END_TEST
+
 static Suite *
 suite_rx(void)
 {
@@ -153,6 +279,9 @@ suite_rx(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_rx_classify);
 	tcase_add_test(tc, test_rx_jitter_runs);
+	tcase_add_test(tc, test_rx_burst_one_pass);
+	tcase_add_test(tc, test_rx_burst_two_pass);
+	tcase_add_test(tc, test_rx_control_ring);
 	suite_add_tcase(s, tc);
 	return s;
 }

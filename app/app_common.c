@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers every subcommand uses: config loading, EAL start. */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "fws_app.h"
+
+bool
+app_help(int argc, char **argv)
+{
+	return argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0);
+}
+
+struct fws_cfg *
+app_load_config(const char *path)
+{
+	char err[600];
+	struct fws_cfg *cfg;
+
+	if (path)
+		cfg = fws_config_load(path, err, sizeof(err));
+	else
+		cfg = fws_config_parse(fws_config_default, strlen(fws_config_default), err,
+				       sizeof(err));
+	if (cfg == NULL)
+		fprintf(stderr, "fwstress: %s\n", err);
+	return cfg;
+}
+
+static bool
+has_arg(char **v, int n, const char *prefix)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strncmp(v[i], prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
+int
+app_eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
+{
+	static char *argv[FWS_CFG_MAX_EAL * 2 + 8];
+	static char level[] = "--log-level=notice", inmem[] = "--in-memory";
+	int argc = 0, i;
+
+	argv[argc++] = (char *)"fwstress";
+	for (i = 0; cfg && n_cli_eal == 0 && i < (int)cfg->n_eal; i++)
+		argv[argc++] = cfg->eal[i];
+	for (i = 0; i < n_cli_eal && argc < (int)RTE_DIM(argv) - 4; i++)
+		argv[argc++] = cli_eal[i];
+	if (!has_arg(argv, argc, "--file-prefix") && !has_arg(argv, argc, "--in-memory") &&
+	    !has_arg(argv, argc, "--proc-type"))
+		argv[argc++] = inmem;
+	if (!has_arg(argv, argc, "--log-level"))
+		argv[argc++] = level;
+	argv[argc] = NULL;
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr,
+			"fwstress: setup: EAL init failed: %s (EAL args from the config "
+			"\"eal\" list and before \"--\")\n",
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal)
+{
+	int i;
+
+	*cli_eal = NULL;
+	*n_cli_eal = 0;
+	for (i = 1; i < *argc; i++) {
+		if (strcmp((*argv)[i], "--") == 0) {
+			*cli_eal = &(*argv)[1];
+			*n_cli_eal = i - 1;
+			(*argv)[i] = (*argv)[0];
+			*argv += i;
+			*argc -= i;
+			return;
+		}
+	}
+}

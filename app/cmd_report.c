@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fwstress report and fwstress compare: reports read back, rendered, lined up. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_app.h"
+#include "fws_cell.h"
+#include "fws_err.h"
+#include "fws_matrix.h"
+
+int
+cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *out = NULL;
+	struct fws_cells cells;
+	char err[600];
+	int fmt = FWS_MATRIX_MARKDOWN, c, rc;
+	FILE *f = stdout;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			fmt = fws_matrix_format(optarg);
+			if (fmt < 0) {
+				fprintf(stderr,
+					"fwstress: report: --format \"%s\": md, wiki, csv or "
+					"html\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			printf("Usage: fwstress report [--format md|wiki|csv|html] [-o OUT] "
+			       "REPORT.json\n\nRenders the cells of a run or search report as a "
+			       "qualification matrix (rows: scenario, frame size, result; columns: "
+			       "throughput and DUT load per direction). html is one self-contained "
+			       "page with SVG charts: throughput against frame size with the "
+			       "theoretical line rate, and latency histograms.\n");
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "fwstress: report: give one report file\n");
+		return EXIT_USAGE;
+	}
+	if (fws_config_load_cells(argv[optind], &cells, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	if (out && (f = fopen(out, "w")) == NULL) {
+		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
+		fws_cells_free(&cells);
+		return fws_err_exit_code(FWS_ERR_FAULT);
+	}
+	rc = fws_matrix_render(f, &cells, (enum fws_matrix_format)fmt);
+	if (out && fclose(f) != 0)
+		rc = -EIO;
+	fws_cells_free(&cells);
+	return rc < 0 ? fws_err_exit_code(FWS_ERR_FAULT) : EXIT_OK;
+}
+
+static const char *const verdict_names[] = {"same", "BETTER", "WORSE", "gone", "new"};
+
+int
+cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"tolerance", required_argument, NULL, 't'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct fws_cells a, b;
+	struct fws_cell_cmp *rows;
+	double tol = 0.03;
+	unsigned int n, i;
+	char err[600], key[200], *end;
+	int c, worse;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tol = strtod(optarg, &end) / 100;
+			if (strcmp(end, "%") != 0 || !(tol >= 0 && tol < 1)) {
+				fprintf(stderr,
+					"fwstress: compare: --tolerance \"%s\": give a "
+					"percentage such as 3%%\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			printf("Usage: fwstress compare [--tolerance 3%%] OLD.json NEW.json\n\n"
+			       "Lines up the cells of two reports by scenario, result kind, "
+			       "direction, stream and frame size and prints which got worse, "
+			       "better "
+			       "or stayed. Exit 0 when none got worse by more than the tolerance, "
+			       "7 "
+			       "when one did, 2 when a report cannot be read.\n");
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "fwstress: compare: give OLD.json and NEW.json\n");
+		return EXIT_USAGE;
+	}
+	if (fws_config_load_cells(argv[optind], &a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	if (fws_config_load_cells(argv[optind + 1], &b, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		fws_cells_free(&a);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	worse = fws_cell_compare(&a, &b, tol, &rows, &n);
+	if (worse < 0) {
+		fws_cells_free(&a);
+		fws_cells_free(&b);
+		return fws_err_exit_code(FWS_ERR_FAULT);
+	}
+	printf("%-52s %14s %14s %9s  %s\n", "cell (scenario/result/direction/stream/size)",
+	       "old Mpps", "new Mpps", "change", "verdict");
+	for (i = 0; i < n; i++) {
+		const struct fws_cell *k = rows[i].old ? rows[i].old : rows[i].new_;
+
+		fws_cell_key(k, key, sizeof(key));
+		printf("%-52s ", key);
+		if (rows[i].old)
+			printf("%14.4f ", rows[i].old->pps / 1e6);
+		else
+			printf("%14s ", "-");
+		if (rows[i].new_)
+			printf("%14.4f ", rows[i].new_->pps / 1e6);
+		else
+			printf("%14s ", "-");
+		if (rows[i].old && rows[i].new_)
+			printf("%+8.2f%%  ", rows[i].change * 100);
+		else
+			printf("%9s  ", "");
+		printf("%s\n", verdict_names[rows[i].verdict]);
+	}
+	printf("%d of %u cells worse than -%.1f %%\n", worse, n, tol * 100);
+	free(rows);
+	fws_cells_free(&a);
+	fws_cells_free(&b);
+	return worse ? EXIT_WORSE : EXIT_OK;
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fwstress run, search and sweep: options, EAL, the trial, the path check, the method,
+ * the reports. The methodology itself is lib/run/fws_method. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+
+#include "fws_app.h"
+#include "fws_cell.h"
+#include "fws_compat.h"
+#include "fws_method.h"
+#include "fws_report.h"
+
+static volatile int stop_requests;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_requests++;
+}
+
+static void
+usage_run(FILE *f)
+{
+	fprintf(f,
+		"Usage: fwstress run [EAL ARGS --] [OPTIONS] [CONFIG]\n"
+		"       fwstress search [EAL ARGS --] [OPTIONS] [CONFIG]\n"
+		"\n"
+		"search finds, per frame-size entry, the highest share of the config's rate whose\n"
+		"loss stays at 0 (NDR) and at or under search.pdr (PDR, default 0.5 %%): short\n"
+		"trials narrow the interval to search.width, then the result must hold in a trial\n"
+		"of search.final seconds. The report holds every trial of the search and the two\n"
+		"trials NDR and PDR stand on.\n"
+		"\n"
+		"Runs one trial per frame-size entry of CONFIG (JSON; see config/), prints a text\n"
+		"report on stdout and writes the JSON report (output.json in the config, default\n"
+		"fwstress-report.json). Without CONFIG the embedded loopback config runs.\n"
+		"EAL arguments come from the command line before \"--\" when it has any, else "
+		"from\n"
+		"the config's \"eal\" list. Unless given, --in-memory is added (no shared files).\n"
+		"\n"
+		"Options:\n"
+		"  -o, --json FILE      write the JSON report to FILE (\"\" for none)\n"
+		"  -t, --text FILE      also write the text report to FILE\n"
+		"  -d, --duration SEC   override the measured duration of each trial\n"
+		"      --progress       print a progress line per second on stderr (default when\n"
+		"                       stderr is a terminal)\n"
+		"      --no-progress    never print progress lines\n"
+		"  -q, --quiet          no text report on stdout\n"
+		"      --short SEC      search: duration of narrowing trials (config "
+		"search.short)\n"
+		"      --final SEC      search: duration of confirming trials (config "
+		"search.final,\n"
+		"                       default 60 as RFC 2544 asks)\n"
+		"      --resume         sweep: keep the cells of the existing JSON report and run\n"
+		"                       only the ones it does not have\n"
+		"  -h, --help           this help\n"
+		"\n"
+		"Ctrl-C ends the trial early (a second one skips the drain); the report is still\n"
+		"written and marked partial. Exit status: see fwstress --help.\n");
+}
+
+static void
+progress_cb(void *arg, const struct fws_progress *p)
+{
+	(void)arg;
+	fws_report_progress(stderr, p);
+}
+
+/* The command line of run, search and sweep. */
+struct run_args {
+	enum fws_method_mode mode;
+	char **cli_eal;
+	int n_cli_eal;
+	const char *config, *json, *text;
+	double duration, final_s, short_s;
+	int progress; /**< -1: when stderr is a terminal */
+	bool quiet, resume;
+};
+
+static int
+seconds_arg(const char *opt, const char *val, double lo, double hi, double *out)
+{
+	char *end;
+
+	*out = strtod(val, &end);
+	if (*end || !(*out >= lo && *out <= hi)) {
+		fprintf(stderr, "fwstress: --%s \"%s\": give seconds, %g-%g\n", opt, val, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse options into a; returns -1 to exit with *code. */
+static int
+parse_run_args(int argc, char **argv, struct run_args *a, int *code)
+{
+	static const struct option opts[] = {
+		{"json", required_argument, NULL, 'o'},	 {"text", required_argument, NULL, 't'},
+		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
+		{"no-progress", no_argument, NULL, 'N'},	 {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},		 {"final", required_argument, NULL, 'F'},
+		{"short", required_argument, NULL, 'S'},	 {"resume", no_argument, NULL, 'R'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, rc = 0;
+
+	*code = EXIT_USAGE;
+	optind = 1;
+	while (rc == 0 && (c = getopt_long(argc, argv, "o:t:d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->json = optarg; break;
+		case 't': a->text = optarg; break;
+		case 'd': rc = seconds_arg("duration", optarg, 0.01, 86400, &a->duration); break;
+		case 'F': rc = a->mode == FWS_METHOD_RUN ? -1 : seconds_arg("final", optarg, 0.1, 86400, &a->final_s); break;
+		case 'S': rc = a->mode == FWS_METHOD_RUN ? -1 : seconds_arg("short", optarg, 0.1, 86400, &a->short_s); break;
+		case 'R': rc = a->mode == FWS_METHOD_SWEEP ? 0 : -1; a->resume = true; break;
+		case 'P': a->progress = 1; break;
+		case 'N': a->progress = 0; break;
+		case 'q': a->quiet = true; break;
+		case 'h': usage_run(stdout); *code = EXIT_OK; return -1;
+		default: rc = -1;
+		}
+	}
+	if (rc == 0 && argc - optind > 1) {
+		fprintf(stderr, "fwstress: one config file, got %d arguments\n", argc - optind);
+		return -1;
+	}
+	if (rc < 0) {
+		usage_run(stderr);
+		return -1;
+	}
+	a->config = optind < argc ? argv[optind] : NULL;
+	return 0;
+}
+
+/* The command line's overrides of the config. */
+static void
+apply_args(struct fws_cfg *cfg, const struct run_args *a)
+{
+	if (a->json)
+		strlcpy(cfg->json_out, a->json, sizeof(cfg->json_out));
+	if (a->text)
+		strlcpy(cfg->text_out, a->text, sizeof(cfg->text_out));
+	if (a->duration > 0)
+		cfg->duration = a->duration;
+	if (a->final_s > 0)
+		cfg->search.final_s = a->final_s;
+	if (a->short_s > 0)
+		cfg->search.short_s = a->short_s;
+	if (cfg->search.final_s < cfg->search.short_s)
+		cfg->search.final_s = cfg->search.short_s;
+}
+
+static int
+write_reports(const struct fws_cfg *cfg, struct fws_run *run, bool quiet)
+{
+	int rc = 0, r;
+
+	run->finished = time(NULL);
+	if (run->trial) {
+		run->hugepage_peak = fws_trial_hugepage_peak(run->trial);
+		run->n_ports = fws_trial_ports(run->trial, run->ports);
+	}
+	if (cfg->json_out[0] && (r = fws_report_write_json(cfg->json_out, run)) < 0) {
+		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", cfg->json_out,
+			strerror(-r));
+		rc = r;
+	}
+	if (cfg->text_out[0] && (r = fws_report_write_text(cfg->text_out, run)) < 0) {
+		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", cfg->text_out,
+			strerror(-r));
+		rc = r;
+	}
+	if (!quiet) {
+		fws_report_text(stdout, run);
+		fflush(stdout);
+	}
+	return rc;
+}
+
+/* Save what was measured so far: a later fault cannot take it with it. */
+static void
+save_progress(void *arg, struct fws_run *run)
+{
+	const struct fws_cfg *cfg = arg;
+
+	if (!cfg->json_out[0])
+		return;
+	run->status = FWS_RUN_RUNNING;
+	run->partial = true;
+	run->finished = time(NULL);
+	run->hugepage_peak = fws_trial_hugepage_peak(run->trial);
+	fws_report_write_json(cfg->json_out, run);
+}
+
+/* The path check, then the method; the run's status and error from what failed. */
+static int
+measure_run(struct fws_run *run, const struct run_args *a, const struct fws_trial_opts *topts,
+	    struct fws_err *e)
+{
+	struct fws_method m = {.cfg = run->cfg,
+			       .run = run,
+			       .measure = fws_method_measure_trial,
+			       .measure_arg = run->trial,
+			       .base = topts,
+			       .saved = save_progress,
+			       .saved_arg = (void *)run->cfg,
+			       .log = stderr};
+	int rc = 0;
+
+	if (run->cfg->path_check) {
+		rc = fws_trial_path_check(run->trial, topts, run->paths, e);
+		for (run->n_paths = run->cfg->n_streams;
+		     run->n_paths && run->paths[run->n_paths - 1].stream[0] == '\0';)
+			run->n_paths--;
+	}
+	if (rc == 0)
+		rc = fws_method_execute(&m, a->mode, e);
+	if (rc == 0 && stop_requests)
+		rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
+	if (rc < 0) {
+		run->partial = true;
+		run->status = e->kind == FWS_ERR_INTERRUPTED ? FWS_RUN_INTERRUPTED
+			      : e->kind == FWS_ERR_PATH      ? FWS_RUN_PATH_FAILED
+							     : FWS_RUN_ERROR;
+		if (e->kind != FWS_ERR_INTERRUPTED) {
+			fprintf(stderr, "fwstress: %s\n", e->msg);
+			strlcpy(run->error, e->msg, sizeof(run->error));
+		}
+		return rc;
+	}
+	run->status = FWS_RUN_COMPLETED;
+	run->partial = false;
+	return 0;
+}
+
+/* With EAL up: the trial, the run, the reports. Returns the exit status. */
+static int
+run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
+{
+	struct fws_trial_opts topts = {.stop = &stop_requests};
+	struct fws_cells carried = {0};
+	struct fws_run run = {.cfg = cfg, .started = time(NULL), .status = FWS_RUN_RUNNING};
+	struct fws_err e = {0};
+	char err[FWS_ERR_LEN];
+	int code = EXIT_OK;
+
+	run.trial = fws_trial_create(cfg, &e);
+	if (run.trial == NULL) {
+		fprintf(stderr, "fwstress: %s\n", e.msg);
+		return fws_err_exit_code(e.kind);
+	}
+	if (a->resume && access(cfg->json_out, R_OK) == 0) {
+		if (fws_config_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
+			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
+			fws_trial_destroy(run.trial);
+			return fws_err_exit_code(FWS_ERR_CONFIG);
+		}
+		run.carried = &carried;
+	}
+	run.n_ports = fws_trial_ports(run.trial, run.ports);
+	if (fws_run_alloc(&run, cfg, a->mode) < 0) {
+		fprintf(stderr, "fwstress: setup: out of memory\n");
+		code = fws_err_exit_code(FWS_ERR_SETUP);
+	} else {
+		topts.progress = a->progress ? progress_cb : NULL;
+		if (measure_run(&run, a, &topts, &e) < 0)
+			code = fws_err_exit_code(e.kind);
+		if (write_reports(cfg, &run, a->quiet || e.kind == FWS_ERR_PATH) < 0 &&
+		    code == EXIT_OK)
+			code = fws_err_exit_code(FWS_ERR_FAULT);
+		if (e.kind == FWS_ERR_INTERRUPTED)
+			fprintf(stderr, "fwstress: interrupted: the report is partial\n");
+	}
+	fws_run_free(&run);
+	fws_cells_free(&carried);
+	fws_trial_destroy(run.trial);
+	return code;
+}
+
+static int
+run_mode(int argc, char **argv, enum fws_method_mode mode)
+{
+	struct run_args a = {.mode = mode, .progress = -1};
+	struct fws_cfg *cfg;
+	int code;
+
+	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
+	if (parse_run_args(argc, argv, &a, &code) < 0)
+		return code;
+	cfg = app_load_config(a.config);
+	if (cfg == NULL)
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	apply_args(cfg, &a);
+	if (a.progress < 0)
+		a.progress = isatty(STDERR_FILENO);
+	if (app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_SETUP);
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	code = run_with_eal(cfg, &a);
+	fws_config_free(cfg);
+	rte_eal_cleanup();
+	return code;
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+	return run_mode(argc, argv, FWS_METHOD_RUN);
+}
+
+int
+cmd_search(int argc, char **argv)
+{
+	return run_mode(argc, argv, FWS_METHOD_SEARCH);
+}
+
+int
+cmd_sweep(int argc, char **argv)
+{
+	return run_mode(argc, argv, FWS_METHOD_SWEEP);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The command line: shared helpers and the subcommands (one function each). Only app/
+ * exits; the exit status of an error comes from its kind (fws_err_exit_code). */
+#ifndef FWS_APP_H
+#define FWS_APP_H
+
+#include <stdbool.h>
+
+#include "fws_config.h"
+#include "fws_err.h"
+
+enum {
+	EXIT_OK = 0,    /* completed (loss or not: read the report) */
+	EXIT_USAGE = 1, /* bad command line */
+	EXIT_WORSE = 7, /* compare: a cell got worse beyond the tolerance */
+};
+
+/** Parse path, or the embedded default when NULL; prints the error. */
+struct fws_cfg *app_load_config(const char *path);
+
+/** Split "SUBCOMMAND [EAL ARGS --] REST": EAL args out, argv/argc left with REST. */
+void app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal);
+
+/** Start EAL with the command line's EAL args, else the config's; prints the error. */
+int app_eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal);
+
+/** argv[1] is -h or --help. */
+bool app_help(int argc, char **argv);
+
+int cmd_run(int argc, char **argv);
+int cmd_search(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_ports(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+#endif /* FWS_APP_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Traffic engines, as test-pmd's forwarding engines: one table entry per kind of test
+ * traffic, found by name, each in a file of its own. A transmit task carries its stream's
+ * engine and the worker calls through it once per burst. Today's engine is "udp"
+ * (stateless, template pools, fws_tx); TCP and NAT-learned return traffic add entries and the
+ * hooks they need (frames handed back from receive, per-engine results).
+ */
+#ifndef FWS_ENGINE_H
+#define FWS_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fws_pkt_hdr;
+struct fws_size_mix;
+struct fws_tx_task;
+
+struct fws_engine {
+	const char *name;
+	/** Pool and templates of a task for the stream whose headers are hdr. 0 or -errno. */
+	int (*setup)(struct fws_tx_task *t, const char *pool_name, unsigned int n_mbufs,
+		     uint16_t max_frame, int socket, const struct fws_pkt_hdr *hdr);
+	/** Load a frame-size mix (once per trial, before the lcores start). 0 or -errno. */
+	int (*sizes)(struct fws_tx_task *t, const struct fws_size_mix *mix);
+	/** Start a phase: cookie, sequence numbers from 0, pacing from now. */
+	void (*start)(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz);
+	/** Build and send one burst if the pacer allows; returns frames sent. */
+	unsigned int (*tx_burst)(struct fws_tx_task *t, uint64_t now, bool measured);
+	void (*destroy)(struct fws_tx_task *t);
+};
+
+/** The engine called name, or NULL. */
+const struct fws_engine *fws_engine_find(const char *name);
+
+/** Engine names, for messages: "udp". */
+const char *fws_engine_names(void);
+
+#endif /* FWS_ENGINE_H */

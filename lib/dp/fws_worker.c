@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "fws_engine.h"
+#include "fws_rx.h"
+#include "fws_tx.h"
+#include "fws_worker.h"
+
+static void
+send_ctl(struct fws_worker_ctlq *q)
+{
+	struct rte_mbuf *m[32];
+	unsigned int n = rte_ring_dequeue_burst(q->ring, (void **)m, 32, NULL);
+	uint16_t sent = n ? rte_eth_tx_burst(q->port_id, 0, m, (uint16_t)n) : 0;
+
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+		q->tx_drop += n - sent;
+	}
+}
+
+/* The phase word changed from seen to ph. */
+static void
+phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now)
+{
+	unsigned int i;
+
+	if (ph == FWS_PHASE_MEASURE && seen == FWS_PHASE_WARMUP)
+		for (i = 0; i < w->n_tx; i++)
+			w->tx[i]->engine->start(w->tx[i], w->sync->cookie, now, w->sync->hz);
+	if (ph >= FWS_PHASE_STOP && seen <= FWS_PHASE_MEASURE) {
+		for (i = 0; i < w->n_tx; i++)
+			w->tx[i]->t_stop = now;
+		__atomic_store_n(&w->tx_stopped, 1, __ATOMIC_RELEASE);
+	}
+}
+
+int
+fws_worker_main(void *arg)
+{
+	struct fws_worker *w = arg;
+	uint32_t seen = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE), loops = 0;
+	unsigned int i;
+
+	for (;;) {
+		uint32_t ph = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE);
+		uint64_t now = rte_rdtsc();
+
+		if (unlikely(ph != seen)) {
+			phase_change(w, seen, ph, now);
+			seen = ph;
+			if (ph == FWS_PHASE_QUIT)
+				break;
+		}
+		if (ph <= FWS_PHASE_MEASURE)
+			for (i = 0; i < w->n_tx; i++)
+				if (w->tx[i]->active)
+					w->tx[i]->engine->tx_burst(w->tx[i], now,
+								   ph == FWS_PHASE_MEASURE);
+		if (w->rx)
+			for (i = 0; i < w->rx->nb_queues; i++)
+				fws_rx_poll(w->rx, &w->rx->queues[i]);
+		/* Control replies wait at most 64 loops (tens of microseconds). */
+		if (unlikely((++loops & 63) == 0))
+			for (i = 0; i < w->n_ctl; i++)
+				if (!rte_ring_empty(w->ctl[i].ring))
+					send_ctl(&w->ctl[i]);
+	}
+	for (i = 0; i < w->n_ctl; i++)
+		send_ctl(&w->ctl[i]);
+	return 0;
+}
+
+void
+fws_sync_set(struct fws_sync *s, enum fws_phase phase)
+{
+	__atomic_store_n(&s->phase, (uint32_t)phase, __ATOMIC_RELEASE);
+}
+
+int
+fws_workers_launch(struct fws_sync *s, struct fws_worker *w, unsigned int n, struct fws_err *e)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		w[i].tx_stopped = 0;
+		rc = rte_eal_remote_launch(fws_worker_main, &w[i], w[i].lcore);
+		if (rc != 0) {
+			fws_sync_set(s, FWS_PHASE_QUIT);
+			fws_workers_wait(w, i);
+			return fws_err_set(e, FWS_ERR_SETUP, rc < 0 ? rc : -EBUSY,
+					   "setup: cannot launch lcore %u: %s", w[i].lcore,
+					   strerror(rc < 0 ? -rc : EBUSY));
+		}
+	}
+	return 0;
+}
+
+bool
+fws_workers_tx_stopped(struct fws_worker *w, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!__atomic_load_n(&w[i].tx_stopped, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+void
+fws_workers_wait(struct fws_worker *w, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_eal_wait_lcore(w[i].lcore);
+}

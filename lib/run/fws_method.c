@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "fws_cell.h"
+#include "fws_compat.h"
+#include "fws_method.h"
+
+static const char *const status_names[] = {
+#define FWS_RUN_STATUS_NAME(name, label) [FWS_RUN_##name] = label,
+	FWS_RUN_STATUSES(FWS_RUN_STATUS_NAME)
+#undef FWS_RUN_STATUS_NAME
+};
+
+const char *
+fws_run_status_name(enum fws_run_status st)
+{
+	return (unsigned int)st < RTE_DIM(status_names) ? status_names[st] : "error";
+}
+
+/* Kept results per cell: a search keeps NDR and PDR, a sweep cell also its latency trials. */
+int
+fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mode mode)
+{
+	const struct fws_cfg_sweep *w = &cfg->sweep;
+	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? w->n_dirs : 1);
+	bool search = mode == FWS_METHOD_SEARCH || (mode == FWS_METHOD_SWEEP && w->search);
+
+	run->cap_results = cells * (search ? 2 + (mode == FWS_METHOD_SWEEP ? w->n_lat : 0) : 1);
+	run->cap_searches = search ? cells : 0;
+	run->cap_b2b = mode == FWS_METHOD_SWEEP && w->b2b_repeat ? cells : 0;
+	run->results = calloc(run->cap_results, sizeof(*run->results));
+	run->searches = run->cap_searches ? calloc(run->cap_searches, sizeof(*run->searches)) : NULL;
+	run->b2b = run->cap_b2b ? calloc(run->cap_b2b, sizeof(*run->b2b)) : NULL;
+	if (run->results == NULL || (run->cap_searches && run->searches == NULL) ||
+	    (run->cap_b2b && run->b2b == NULL)) {
+		fws_run_free(run);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+fws_run_free(struct fws_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->n_results; i++)
+		fws_result_free(&run->results[i]);
+	free(run->results);
+	free(run->searches);
+	free(run->b2b);
+	run->results = NULL;
+	run->searches = NULL;
+	run->b2b = NULL;
+	run->n_results = run->n_searches = run->n_b2b = 0;
+}
+
+int
+fws_method_measure_trial(void *arg, unsigned int size_idx, const struct fws_trial_opts *o,
+			 struct fws_result *res, struct fws_err *e)
+{
+	return fws_trial_run(arg, size_idx, o, res, e);
+}
+
+/* One trial: a partial one (or a stop request) ends the method as interrupted. With 0 and
+ * -EINTR res holds what was measured and the caller owns it; other errors leave it empty. */
+static int
+measure(struct fws_method *m, unsigned int z, const struct fws_trial_opts *o,
+	struct fws_result *res, struct fws_err *e)
+{
+	int rc = m->measure(m->measure_arg, z, o, res, e);
+
+	if (rc < 0)
+		return rc == -EINTR ? -EIO : rc;
+	if (res->partial || (o->stop && *o->stop))
+		return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
+	return 0;
+}
+
+/* A measured result that is not kept. */
+static int
+discard(struct fws_result *res, int rc)
+{
+	if (rc == 0 || rc == -EINTR)
+		fws_result_free(res);
+	return rc;
+}
+
+/* A trial kept in the report. */
+static int
+keep_trial(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z,
+	   struct fws_err *e)
+{
+	struct fws_run *run = m->run;
+	int rc;
+
+	if (run->n_results >= run->cap_results)
+		return fws_err_set(e, FWS_ERR_FAULT, -ENOSPC,
+				   "method: more kept trials than the %u planned",
+				   run->cap_results);
+	rc = measure(m, z, o, &run->results[run->n_results], e);
+	if (rc == 0 || rc == -EINTR) /* an interrupted trial is kept, marked partial */
+		run->n_results++;
+	return rc;
+}
+
+static void
+saved(struct fws_method *m)
+{
+	if (m->saved)
+		m->saved(m->saved_arg, m->run);
+}
+
+/* fwstress run: one trial per frame-size entry. */
+static int
+method_run(struct fws_method *m, struct fws_err *e)
+{
+	unsigned int z;
+	int rc = 0;
+
+	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
+		rc = keep_trial(m, m->base, z, e);
+		if (rc == 0 && z + 1 < m->cfg->n_sizes)
+			saved(m);
+	}
+	return rc;
+}
+
+/* Loss over all active streams of a trial, and its offered load as a share of the maximum. */
+static void
+trial_totals(const struct fws_result *r, double load, double *offered, uint64_t *tx, uint64_t *lost)
+{
+	double sent_pps = 0, max_pps = 0;
+	unsigned int s;
+
+	*tx = *lost = 0;
+	for (s = 0; s < r->n_streams; s++) {
+		if (!r->streams[s].active)
+			continue;
+		*tx += r->streams[s].rx.tx;
+		*lost += r->streams[s].rx.lost;
+		sent_pps += r->streams[s].tx_pps;
+		max_pps += r->streams[s].req_pps / load;
+	}
+	*offered = max_pps > 0 ? sent_pps / max_pps : 0;
+}
+
+/* A search keeps only the trials its goals stand on: the current NDR and PDR trials and the
+ * one being measured. A trial that stops being a goal's never becomes one again. */
+#define SLOTS (FWS_SEARCH_GOALS + 1)
+
+struct slots {
+	struct fws_result res[SLOTS];
+	int trial[SLOTS]; /**< search trial index held, -1: free */
+};
+
+static struct fws_result *
+slot_free(struct slots *sl, int trial)
+{
+	unsigned int i;
+
+	for (i = 0; i < SLOTS; i++)
+		if (sl->trial[i] < 0) {
+			sl->trial[i] = trial;
+			return &sl->res[i];
+		}
+	return NULL;
+}
+
+static void
+slot_retain(struct slots *sl, const struct fws_search *s)
+{
+	struct fws_search_goal g[FWS_SEARCH_GOALS];
+	unsigned int i, k;
+
+	for (k = 0; k < FWS_SEARCH_GOALS; k++)
+		fws_search_goal(s, (int)k, &g[k]);
+	for (i = 0; i < SLOTS; i++) {
+		bool goal = false;
+
+		for (k = 0; k < FWS_SEARCH_GOALS; k++)
+			goal |= sl->trial[i] >= 0 && sl->trial[i] == g[k].trial;
+		if (sl->trial[i] >= 0 && !goal) {
+			fws_result_free(&sl->res[i]);
+			sl->trial[i] = -1;
+		}
+	}
+}
+
+static struct fws_result *
+slot_of(struct slots *sl, int trial)
+{
+	unsigned int i;
+
+	for (i = 0; i < SLOTS; i++)
+		if (trial >= 0 && sl->trial[i] == trial)
+			return &sl->res[i];
+	return NULL;
+}
+
+/* Run the search's trials until it is done or a trial fails. */
+static int
+search_trials(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
+	      struct fws_search *s, struct slots *sl, const char *name, struct fws_err *e)
+{
+	double load, duration, offered;
+	uint64_t tx, lost;
+	unsigned int n;
+	int rc = 0;
+
+	for (n = 0; rc == 0 && fws_search_next(s, &load, &duration); n++) {
+		struct fws_trial_opts o = *base;
+		struct fws_result *r = slot_free(sl, (int)n);
+
+		o.rate_scale = load;
+		o.duration = duration;
+		o.progress = NULL;
+		rc = measure(m, z, &o, r, e);
+		if (rc < 0) {
+			discard(r, rc);
+			sl->trial[r - sl->res] = -1;
+			break;
+		}
+		trial_totals(r, load, &offered, &tx, &lost);
+		fws_search_record(s, offered, tx, lost);
+		slot_retain(sl, s);
+		if (m->log)
+			fprintf(m->log,
+				"search %s: trial %u, load %.3f %% for %.1f s: offered %.3f %%, "
+				"loss %.5f %%\n",
+				name, n + 1, load * 100, duration, offered * 100,
+				tx ? (double)lost * 100 / (double)tx : 0);
+	}
+	return rc;
+}
+
+/* Move the goals' trials into the run's kept results. */
+static void
+keep_goals(struct fws_method *m, struct fws_search *s, struct slots *sl,
+	   struct fws_search_summary *sum)
+{
+	struct fws_run *run = m->run;
+	const struct fws_search_trial *tr;
+	unsigned int g;
+
+	for (g = 0; g < FWS_SEARCH_GOALS; g++) {
+		struct fws_result *r;
+
+		fws_search_goal(s, (int)g, &sum->goal[g]);
+		sum->result[g] = -1;
+		if (g == FWS_SEARCH_PDR && sum->goal[g].trial == sum->goal[0].trial) {
+			sum->result[g] = sum->result[0];
+			continue;
+		}
+		r = slot_of(sl, sum->goal[g].trial);
+		if (r == NULL || run->n_results >= run->cap_results)
+			continue;
+		run->results[run->n_results] = *r;
+		strlcpy(run->results[run->n_results].label, g ? "pdr" : "ndr",
+			sizeof(run->results[0].label));
+		sl->trial[r - sl->res] = -1; /* its histograms moved with it */
+		sum->result[g] = (int)run->n_results++;
+	}
+	sum->n_trials = fws_search_trials(s, &tr);
+	memcpy(sum->trials, tr, sum->n_trials * sizeof(*tr));
+}
+
+/* Search NDR and PDR for one frame-size entry with base's streams; the trials they stand
+ * on go into the report beside the search's trail. */
+static int
+search_cell(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
+	    struct fws_err *e)
+{
+	const struct fws_cfg_search *sc = &m->cfg->search;
+	struct fws_search_cfg scfg = {.min_load = sc->min_load,
+				      .width = sc->width,
+				      .pdr_loss = sc->pdr,
+				      .short_s = sc->short_s,
+				      .final_s = sc->final_s,
+				      .max_trials = sc->max_trials};
+	struct fws_search_summary *sum = &m->run->searches[m->run->n_searches++];
+	struct fws_search *s = fws_search_new(&scfg);
+	struct slots *sl = calloc(1, sizeof(*sl));
+	unsigned int i;
+	int rc;
+
+	if (s == NULL || sl == NULL) {
+		fws_search_free(s);
+		free(sl);
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "config: search: bad settings");
+	}
+	for (i = 0; i < SLOTS; i++)
+		sl->trial[i] = -1;
+	snprintf(sum->size, sizeof(sum->size), "%s%s%s", m->cfg->sizes[z].name,
+		 base->direction ? " " : "", base->direction ? base->direction : "");
+	rc = search_trials(m, base, z, s, sl, sum->size, e);
+	keep_goals(m, s, sl, sum);
+	for (i = 0; i < SLOTS; i++)
+		if (sl->trial[i] >= 0)
+			fws_result_free(&sl->res[i]);
+	free(sl);
+	fws_search_free(s);
+	return rc;
+}
+
+/* fwstress search: NDR and PDR per frame-size entry. */
+static int
+method_search(struct fws_method *m, struct fws_err *e)
+{
+	unsigned int z;
+	int rc = 0;
+
+	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
+		rc = search_cell(m, m->base, z, e);
+		if (rc == 0 && z + 1 < m->cfg->n_sizes)
+			saved(m);
+	}
+	return rc;
+}
+
+/* The fastest active stream's rate in frames/s at full load: from a short probe. */
+static int
+b2b_line_rate(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
+	      struct fws_result *r, double *line, struct fws_err *e)
+{
+	struct fws_trial_opts o = *base;
+	unsigned int s;
+	int rc;
+
+	o.duration = 0.2;
+	o.progress = NULL;
+	rc = measure(m, z, &o, r, e);
+	if (rc < 0)
+		return discard(r, rc);
+	for (s = 0, *line = 0; s < r->n_streams; s++)
+		if (r->streams[s].active && r->streams[s].tx_pps > *line)
+			*line = r->streams[s].tx_pps;
+	fws_result_free(r);
+	return 0;
+}
+
+/* One repetition: the longest loss-free burst, by bisection to 0.1 % of the maximum. */
+static int
+b2b_longest(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
+	    struct fws_result *r, struct fws_b2b_summary *b, uint64_t *longest, struct fws_err *e)
+{
+	uint64_t lo = 0, hi = b->max_frames + 1, burst = b->max_frames;
+	unsigned int s;
+	int rc;
+
+	while (hi - lo > 1 && hi - lo > b->max_frames / 1000) {
+		struct fws_trial_opts o = *base;
+		uint64_t lost = 0;
+
+		o.burst = burst;
+		o.duration = m->cfg->sweep.b2b_seconds * 2 + 1;
+		o.progress = NULL;
+		o.label = "b2b";
+		rc = measure(m, z, &o, r, e);
+		if (rc < 0)
+			return discard(r, rc);
+		for (s = 0; s < r->n_streams; s++)
+			lost += r->streams[s].rx.lost;
+		b->trials++;
+		fws_result_free(r);
+		if (lost == 0)
+			lo = burst;
+		else
+			hi = burst;
+		burst = lo + (hi - lo) / 2;
+	}
+	*longest = lo;
+	return 0;
+}
+
+static void
+b2b_stats(struct fws_b2b_summary *b)
+{
+	double sum = 0, sq = 0;
+	unsigned int i;
+
+	b->min = b->n ? 1e300 : 0;
+	for (i = 0; i < b->n; i++) {
+		double v = (double)b->bursts[i];
+
+		sum += v;
+		sq += v * v;
+		b->min = RTE_MIN(b->min, v);
+		b->max = RTE_MAX(b->max, v);
+	}
+	if (b->n) {
+		b->avg = sum / b->n;
+		b->stddev = b->n > 1 ? sqrt(fmax(0, (sq - sum * sum / b->n) / (b->n - 1))) : 0;
+	}
+}
+
+/*
+ * Back-to-back (RFC 2544 26.4, RFC 9004): the longest burst at the rate that passes
+ * without loss, found by bisection, repeated; average, minimum, maximum, deviation.
+ */
+static int
+back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
+	     struct fws_err *e)
+{
+	struct fws_b2b_summary *b = &m->run->b2b[m->run->n_b2b++];
+	struct fws_result *r = calloc(1, sizeof(*r));
+	double line = 0;
+	unsigned int rep;
+	int rc;
+
+	if (r == NULL)
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+	snprintf(b->size, sizeof(b->size), "%s", m->cfg->sizes[z].name);
+	snprintf(b->direction, sizeof(b->direction), "%s", base->direction ? base->direction : "");
+	rc = b2b_line_rate(m, base, z, r, &line, e);
+	b->max_frames = RTE_MAX((uint64_t)llround(line * m->cfg->sweep.b2b_seconds), 2ull);
+	for (rep = 0; rc == 0 && rep < m->cfg->sweep.b2b_repeat && rep < FWS_RUN_MAX_B2B; rep++) {
+		rc = b2b_longest(m, base, z, r, b, &b->bursts[b->n], e);
+		if (rc < 0)
+			break;
+		if (m->log)
+			fprintf(m->log, "back-to-back %s %s: repetition %u: %lu frames\n", b->size,
+				b->direction, rep + 1, (unsigned long)b->bursts[b->n]);
+		b->n++;
+	}
+	b2b_stats(b);
+	free(r);
+	return rc;
+}
+
+/* Streams of a sweep direction: upload or download ones, or all for bidir. */
+static uint32_t
+direction_mask(const struct fws_cfg *cfg, const char *dir)
+{
+	uint32_t mask = 0;
+	unsigned int s;
+
+	for (s = 0; s < cfg->n_streams; s++)
+		if (!strcmp(dir, "bidir") || !strcmp(cfg->streams[s].direction, dir))
+			mask |= 1u << s;
+	return mask;
+}
+
+static bool
+cell_done(const struct fws_cells *done, const char *dir, const char *size)
+{
+	unsigned int i;
+
+	for (i = 0; done && i < done->n; i++)
+		if (!strcmp(done->c[i].direction, dir) && !strcmp(done->c[i].size, size))
+			return true;
+	return false;
+}
+
+/* Latency trials at fractions of the NDR just found. */
+static int
+latency_points(struct fws_method *m, struct fws_trial_opts *o, unsigned int z,
+	       const struct fws_search_summary *sum, struct fws_err *e)
+{
+	const struct fws_cfg_sweep *w = &m->cfg->sweep;
+	unsigned int l;
+	int rc = 0;
+
+	for (l = 0; rc == 0 && l < w->n_lat && sum->goal[FWS_SEARCH_NDR].found; l++) {
+		char label[16];
+
+		snprintf(label, sizeof(label), "lat%.0f", w->lat[l] * 100);
+		o->rate_scale = sum->goal[FWS_SEARCH_NDR].load * w->lat[l];
+		o->label = label;
+		rc = keep_trial(m, o, z, e);
+	}
+	o->label = NULL;
+	return rc;
+}
+
+/* One sweep cell: a frame-size entry in one direction. */
+static int
+sweep_cell(struct fws_method *m, unsigned int z, const char *dir, struct fws_err *e)
+{
+	const struct fws_cfg_sweep *w = &m->cfg->sweep;
+	struct fws_trial_opts o = *m->base;
+	int rc;
+
+	o.streams = direction_mask(m->cfg, dir);
+	o.direction = dir;
+	o.progress = NULL;
+	if (w->search) {
+		rc = search_cell(m, &o, z, e);
+		if (rc == 0)
+			rc = latency_points(m, &o, z, &m->run->searches[m->run->n_searches - 1], e);
+	} else {
+		rc = keep_trial(m, &o, z, e);
+	}
+	if (rc == 0 && w->b2b_repeat) {
+		o.rate_scale = 0;
+		rc = back_to_back(m, &o, z, e);
+	}
+	return rc;
+}
+
+/* fwstress sweep: frame sizes x directions; saved after every cell. */
+static int
+method_sweep(struct fws_method *m, struct fws_err *e)
+{
+	const struct fws_cfg_sweep *w = &m->cfg->sweep;
+	unsigned int z, d;
+	int rc = 0;
+
+	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
+		for (d = 0; d < w->n_dirs && rc == 0; d++) {
+			if (cell_done(m->run->carried, w->dirs[d], m->cfg->sizes[z].name)) {
+				if (m->log)
+					fprintf(m->log, "sweep: %s %s: done in the report, skipped\n",
+						w->dirs[d], m->cfg->sizes[z].name);
+				continue;
+			}
+			rc = sweep_cell(m, z, w->dirs[d], e);
+			if (rc == 0)
+				saved(m);
+		}
+	}
+	return rc;
+}
+
+static int (*const methods[])(struct fws_method *m, struct fws_err *e) = {
+	[FWS_METHOD_RUN] = method_run,
+	[FWS_METHOD_SEARCH] = method_search,
+	[FWS_METHOD_SWEEP] = method_sweep,
+};
+
+int
+fws_method_execute(struct fws_method *m, enum fws_method_mode mode, struct fws_err *e)
+{
+	if ((unsigned int)mode >= RTE_DIM(methods))
+		return fws_err_set(e, FWS_ERR_FAULT, -EINVAL, "method: no mode %d", (int)mode);
+	return methods[mode](m, e);
+}

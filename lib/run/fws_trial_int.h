@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The trial object, shared by lib/run's files (create, phases, collect, path check). */
+#ifndef FWS_TRIAL_INT_H
+#define FWS_TRIAL_INT_H
+
+#include <stdint.h>
+
+#include "fws_ctlio.h"
+#include "fws_port.h"
+#include "fws_rx.h"
+#include "fws_trial.h"
+#include "fws_tx.h"
+#include "fws_worker.h"
+
+#define FWS_LOGTYPE fws_logtype_trial
+#include "fws_log.h"
+extern int fws_logtype_trial;
+
+struct fws_trial {
+	const struct fws_cfg *cfg;
+	uint64_t hz;
+	uint16_t max_frame;
+	uint16_t nb_rxq; /**< receive queues of every port: one per receive lcore */
+	struct fws_port_info port[FWS_CFG_MAX_PORTS];
+	struct fws_ctlio ctl;
+	struct fws_sync sync;
+	uint32_t warm_cookie;
+	unsigned int n_workers;
+	struct fws_worker *workers; /**< one per lcore that transmits or receives */
+	unsigned int n_tasks;
+	struct fws_tx_task *tasks; /**< one per (stream, TX lcore with flows of it) */
+	struct fws_pkt_flow *txflows[FWS_CFG_MAX_STREAMS];
+	unsigned int n_rx;
+	struct fws_rx_lcore *rx[FWS_CFG_MAX_LCORES];
+	/* Frames of finished trials, all phases, per port: test and other frames counted by
+	 * the receive lcores and transmit tasks; the control plane's are in ctl. */
+	uint64_t rx_total[FWS_CFG_MAX_PORTS], tx_total[FWS_CFG_MAX_PORTS];
+	uint64_t rx_control[FWS_CFG_MAX_PORTS]; /**< of rx_total: control frames */
+	uint64_t hugepage_peak;
+};
+
+/** Sample DPDK's heaps into t->hugepage_peak. */
+void fws_trial_sample_hugepages(struct fws_trial *t);
+
+/** Fill res's streams and ports after a trial; req_pps per stream as it was asked. */
+void fws_trial_collect(struct fws_trial *t, const double *req_pps,
+		       const struct rte_eth_stats *before, struct fws_result *res);
+
+/** Live totals of the running phase for the progress line. */
+void fws_trial_live(const struct fws_trial *t, bool warm, struct fws_progress *p);
+
+/** A path-check probe: one stream at a low rate, briefly; NULL for a normal trial. */
+struct fws_probe {
+	unsigned int stream;
+	double pps, duration, drain;
+};
+
+int fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx,
+			const struct fws_trial_opts *o, const struct fws_probe *pr,
+			struct fws_result *res, struct fws_err *e);
+
+#endif /* FWS_TRIAL_INT_H */

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The methodology (fws_method) driven by a model of a DUT instead of trials: a device that
+ * forwards up to a capacity without loss and drops the excess, with a buffer that absorbs
+ * bursts up to a size. No EAL: the measurer is the model.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_method.h"
+#include "unit.h"
+
+#define MAX_PPS 1e6
+
+struct model {
+	double capacity;  /**< share of MAX_PPS forwarded without loss */
+	double generator; /**< share of MAX_PPS the generator reaches */
+	uint64_t buffer;  /**< longest burst passed without loss */
+	unsigned int trials, interrupt_at, saved;
+	volatile int stop;
+};
+
+static const char cfg_json[] =
+	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:m:a\"},"
+	" {\"name\": \"wan\", \"device\": \"ringpair:m:b\"}],"
+	" \"direction\": \"bidir\", \"rate\": \"1Mpps\", \"frame_size\": [64, 512],"
+	" \"search\": {\"short\": 1, \"final\": 5, \"width\": \"0.5%\"},"
+	" \"sweep\": {\"directions\": [\"upload\", \"download\"], \"latency_at\": [\"50%\"],"
+	" \"back_to_back\": {\"repeat\": 3, \"seconds\": 0.01}}}";
+
+static int
+model_measure(void *arg, unsigned int z, const struct fws_trial_opts *o, struct fws_result *res,
+	      struct fws_err *e)
+{
+	struct model *md = arg;
+	double load = o->rate_scale > 0 ? o->rate_scale : 1;
+	double offered = load < md->generator ? load : md->generator;
+	double seconds = o->duration > 0 ? o->duration : 10;
+	struct fws_stream_result *sr = &res->streams[0];
+
+	(void)e;
+	memset(res, 0, sizeof(*res));
+	res->size_idx = z;
+	if (o->label)
+		snprintf(res->label, sizeof(res->label), "%s", o->label);
+	res->n_streams = 1;
+	sr->active = true;
+	sr->req_pps = load * MAX_PPS;
+	sr->tx_pps = offered * MAX_PPS;
+	if (o->burst) {
+		sr->rx.tx = o->burst;
+		sr->rx.lost = o->burst > md->buffer ? o->burst - md->buffer : 0;
+	} else {
+		sr->rx.tx = (uint64_t)(sr->tx_pps * seconds);
+		sr->rx.lost = offered > md->capacity
+				      ? (uint64_t)((offered - md->capacity) * MAX_PPS * seconds)
+				      : 0;
+	}
+	sr->hist = calloc(1, sizeof(*sr->hist)); /* owned by the result, as a trial's */
+	if (++md->trials == md->interrupt_at) {
+		res->partial = true;
+		md->stop = 1;
+	}
+	return 0;
+}
+
+static void
+model_saved(void *arg, struct fws_run *run)
+{
+	(void)run;
+	((struct model *)arg)->saved++;
+}
+
+static struct fws_cfg *cfg;
+static struct fws_run run;
+static struct model md;
+static struct fws_trial_opts base;
+static struct fws_method m;
+
+static void
+setup(void)
+{
+	char err[256];
+
+	cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
+	ck_assert_msg(cfg != NULL, "%s", err);
+	memset(&run, 0, sizeof(run));
+	memset(&md, 0, sizeof(md));
+	md.capacity = 0.6;
+	md.generator = 1;
+	md.buffer = 5000;
+	run.cfg = cfg;
+	base = (struct fws_trial_opts){.stop = &md.stop};
+	m = (struct fws_method){.cfg = cfg,
+				.run = &run,
+				.measure = model_measure,
+				.measure_arg = &md,
+				.base = &base,
+				.saved = model_saved,
+				.saved_arg = &md};
+}
+
+static void
+teardown(void)
+{
+	fws_run_free(&run);
+	fws_config_free(cfg);
+}
+
+START_TEST(test_method_capacities)
+{
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
+	/* 2 sizes x 2 directions, each NDR + PDR + 1 latency point; a search and b2b each. */
+	ck_assert_uint_eq(run.cap_results, 2 * 2 * 3);
+	ck_assert_uint_eq(run.cap_searches, 4);
+	ck_assert_uint_eq(run.cap_b2b, 4);
+	fws_run_free(&run);
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_RUN), 0);
+	ck_assert_uint_eq(run.cap_results, 2);
+	ck_assert_uint_eq(run.cap_searches, 0);
+}
+END_TEST
+
+START_TEST(test_method_run_keeps_one_per_size)
+{
+	struct fws_err e = {0};
+
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_RUN), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_RUN, &e), 0);
+	ck_assert_uint_eq(run.n_results, 2);
+	ck_assert_uint_eq(run.results[1].size_idx, 1);
+	ck_assert_uint_eq(md.saved, 1); /* between sizes, not after the last */
+}
+END_TEST
+
+/* The search finds the model's capacity; only the goals' trials are kept. */
+START_TEST(test_method_search_finds_capacity)
+{
+	const struct fws_search_summary *sum;
+	struct fws_err e = {0};
+
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SEARCH), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), 0);
+	ck_assert_uint_eq(run.n_searches, 2);
+	sum = &run.searches[0];
+	ck_assert(sum->goal[FWS_SEARCH_NDR].found);
+	ck_assert_double_le(sum->goal[FWS_SEARCH_NDR].load, 0.6);
+	ck_assert_double_ge(sum->goal[FWS_SEARCH_NDR].load, 0.6 - 0.006);
+	ck_assert_double_ge(sum->goal[FWS_SEARCH_PDR].load, sum->goal[FWS_SEARCH_NDR].load);
+	ck_assert_int_ge(sum->result[FWS_SEARCH_NDR], 0);
+	ck_assert_str_eq(run.results[sum->result[FWS_SEARCH_NDR]].label, "ndr");
+	ck_assert_uint_gt(sum->n_trials, 5);
+	ck_assert_uint_le(run.n_results, run.cap_results);
+	ck_assert_uint_gt(md.trials, run.n_results); /* the rest were measured, not kept */
+}
+END_TEST
+
+/* Sweep: search, latency at 50 % of NDR, back-to-back bursts equal to the buffer. */
+START_TEST(test_method_sweep_cells)
+{
+	struct fws_err e = {0};
+	unsigned int i, lat = 0;
+
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SWEEP, &e), 0);
+	ck_assert_uint_eq(md.saved, 4); /* after every cell */
+	ck_assert_uint_eq(run.n_b2b, 4);
+	for (i = 0; i < run.n_b2b; i++) {
+		ck_assert_uint_eq(run.b2b[i].n, 3);
+		/* bisection to 0.1 % of the longest burst tried (10 ms at 1 Mpps) */
+		ck_assert_double_le(run.b2b[i].avg, 5000);
+		ck_assert_double_ge(run.b2b[i].avg, 5000 - 10);
+		ck_assert_double_eq(run.b2b[i].stddev, 0);
+	}
+	for (i = 0; i < run.n_results; i++)
+		lat += strcmp(run.results[i].label, "lat50") == 0;
+	ck_assert_uint_eq(lat, 4);
+	ck_assert_str_eq(run.b2b[1].direction, "download");
+}
+END_TEST
+
+/* A generator that cannot reach the load: the search still ends (offered is what counts). */
+START_TEST(test_method_search_generator_limited)
+{
+	struct fws_err e = {0};
+
+	md.capacity = 1;
+	md.generator = 0.4;
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SEARCH), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), 0);
+	ck_assert(run.searches[0].goal[FWS_SEARCH_NDR].found);
+	ck_assert_double_le(run.searches[0].goal[FWS_SEARCH_NDR].offered, 0.4 + 1e-9);
+}
+END_TEST
+
+/* A trial cut short ends the method as interrupted; a fixed-rate one is kept, partial. */
+START_TEST(test_method_interrupted)
+{
+	struct fws_err e = {0};
+
+	md.interrupt_at = 2;
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_RUN), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_RUN, &e), -EINTR);
+	ck_assert_int_eq(e.kind, FWS_ERR_INTERRUPTED);
+	ck_assert_int_eq(fws_err_exit_code(e.kind), 4);
+	ck_assert_uint_eq(run.n_results, 2);
+	ck_assert(run.results[1].partial);
+}
+END_TEST
+
+START_TEST(test_method_search_interrupted)
+{
+	struct fws_err e = {0};
+
+	md.interrupt_at = 4;
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SEARCH), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), -EINTR);
+	ck_assert_uint_eq(run.n_searches, 1);
+	ck_assert_uint_eq(run.searches[0].n_trials, 3); /* the cut trial is not recorded */
+	ck_assert_uint_le(run.n_results, 2);
+}
+END_TEST
+
+static Suite *
+suite_method(void)
+{
+	Suite *s = suite_create("method");
+	TCase *tc = tcase_create("model");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_method_capacities);
+	tcase_add_test(tc, test_method_run_keeps_one_per_size);
+	tcase_add_test(tc, test_method_search_finds_capacity);
+	tcase_add_test(tc, test_method_sweep_cells);
+	tcase_add_test(tc, test_method_search_generator_limited);
+	tcase_add_test(tc, test_method_interrupted);
+	tcase_add_test(tc, test_method_search_interrupted);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_method)
