@@ -61,7 +61,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		"rx L2 Mb/s");
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
-		char ports[64];
+		char ports[2 * FWS_CFG_NAME_LEN + 2];
 
 		snprintf(ports, sizeof(ports), "%s->%s", x->tx_port, x->rx_port);
 		fprintf(f, "  %-12s %-13s %8u %9.3f %12.4f %12.2f %12.2f %12.4f %12.2f %12.2f\n",

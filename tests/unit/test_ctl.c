@@ -152,7 +152,7 @@ icmp6_ok(const uint8_t *l3)
 START_TEST(test_ctl_nd)
 {
 	struct fws_ctl_port router = {.mac = peer, .has_ipv6 = true};
-	uint8_t buf[256], target[16];
+	uint8_t buf[256], target[16] = {0};
 	const uint8_t *m = buf + 14 + 40;
 	uint32_t len;
 
