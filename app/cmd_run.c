@@ -103,11 +103,16 @@ static int
 parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 {
 	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},	 {"text", required_argument, NULL, 't'},
-		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
-		{"no-progress", no_argument, NULL, 'N'},	 {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},		 {"final", required_argument, NULL, 'F'},
-		{"short", required_argument, NULL, 'S'},	 {"resume", no_argument, NULL, 'R'},
+		{"json", required_argument, NULL, 'o'},
+		{"text", required_argument, NULL, 't'},
+		{"duration", required_argument, NULL, 'd'},
+		{"progress", no_argument, NULL, 'P'},
+		{"no-progress", no_argument, NULL, 'N'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"final", required_argument, NULL, 'F'},
+		{"short", required_argument, NULL, 'S'},
+		{"resume", no_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, rc = 0;
@@ -116,17 +121,44 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 	optind = 1;
 	while (rc == 0 && (c = getopt_long(argc, argv, "o:t:d:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': a->json = optarg; break;
-		case 't': a->text = optarg; break;
-		case 'd': rc = seconds_arg("duration", optarg, 0.01, 86400, &a->duration); break;
-		case 'F': rc = a->mode == FWS_METHOD_RUN ? -1 : seconds_arg("final", optarg, 0.1, 86400, &a->final_s); break;
-		case 'S': rc = a->mode == FWS_METHOD_RUN ? -1 : seconds_arg("short", optarg, 0.1, 86400, &a->short_s); break;
-		case 'R': rc = a->mode == FWS_METHOD_SWEEP ? 0 : -1; a->resume = true; break;
-		case 'P': a->progress = 1; break;
-		case 'N': a->progress = 0; break;
-		case 'q': a->quiet = true; break;
-		case 'h': usage_run(stdout); *code = EXIT_OK; return -1;
-		default: rc = -1;
+		case 'o':
+			a->json = optarg;
+			break;
+		case 't':
+			a->text = optarg;
+			break;
+		case 'd':
+			rc = seconds_arg("duration", optarg, 0.01, 86400, &a->duration);
+			break;
+		case 'F':
+			rc = a->mode == FWS_METHOD_RUN
+				     ? -1
+				     : seconds_arg("final", optarg, 0.1, 86400, &a->final_s);
+			break;
+		case 'S':
+			rc = a->mode == FWS_METHOD_RUN
+				     ? -1
+				     : seconds_arg("short", optarg, 0.1, 86400, &a->short_s);
+			break;
+		case 'R':
+			rc = a->mode == FWS_METHOD_SWEEP ? 0 : -1;
+			a->resume = true;
+			break;
+		case 'P':
+			a->progress = 1;
+			break;
+		case 'N':
+			a->progress = 0;
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'h':
+			usage_run(stdout);
+			*code = EXIT_OK;
+			return -1;
+		default:
+			rc = -1;
 		}
 	}
 	if (rc == 0 && argc - optind > 1) {

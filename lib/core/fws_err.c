@@ -36,6 +36,5 @@ fws_err_exit_code(enum fws_err_kind kind)
 const char *
 fws_err_kind_name(enum fws_err_kind kind)
 {
-	return (unsigned int)kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[kind].label
-								      : "fault";
+	return (unsigned int)kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[kind].label : "fault";
 }

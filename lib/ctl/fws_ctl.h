@@ -27,8 +27,9 @@
 	X(ignored, "control frames for other hosts, or of other types")                            \
 	X(malformed, "control frames too short or inconsistent")                                   \
 	X(idle_frames, "non-control frames received between trials")                               \
-	X(sent, "control frames handed to a TX queue or a worker: replies, requests, announcements") \
-	X(send_fail, "control frames the transmit queue refused, or without an mbuf")             \
+	X(sent,                                                                                    \
+	  "control frames handed to a TX queue or a worker: replies, requests, announcements")     \
+	X(send_fail, "control frames the transmit queue refused, or without an mbuf")              \
 	X(tx_drop, "control frames queued for a worker's transmit queue that it refused")
 
 struct fws_ctl_counters {

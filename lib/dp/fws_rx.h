@@ -79,8 +79,8 @@ void fws_rx_flush(struct fws_rx_lcore *c);
  * mbufs are left at the start of pkts (everything but the control frames the ring took),
  * which the caller frees (fws_rx_free). now is the TSC at reception.
  */
-uint16_t fws_rx_burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q,
-		      struct rte_mbuf **pkts, uint16_t n, uint64_t now);
+uint16_t fws_rx_burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **pkts,
+		      uint16_t n, uint64_t now);
 
 /** Free what fws_rx_burst left, in bulk when every mbuf allows it. */
 void fws_rx_free(struct rte_mbuf **pkts, uint16_t n);

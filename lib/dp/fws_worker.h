@@ -62,8 +62,7 @@ int fws_worker_main(void *arg);
 void fws_sync_set(struct fws_sync *s, enum fws_phase phase);
 
 /** Launch n workers; on failure the ones started are told to quit and waited for. */
-int fws_workers_launch(struct fws_sync *s, struct fws_worker *w, unsigned int n,
-		       struct fws_err *e);
+int fws_workers_launch(struct fws_sync *s, struct fws_worker *w, unsigned int n, struct fws_err *e);
 
 /** True once every worker has stopped transmitting. */
 bool fws_workers_tx_stopped(struct fws_worker *w, unsigned int n);

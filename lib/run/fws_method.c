@@ -35,7 +35,8 @@ fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mo
 	run->cap_searches = search ? cells : 0;
 	run->cap_b2b = mode == FWS_METHOD_SWEEP && w->b2b_repeat ? cells : 0;
 	run->results = calloc(run->cap_results, sizeof(*run->results));
-	run->searches = run->cap_searches ? calloc(run->cap_searches, sizeof(*run->searches)) : NULL;
+	run->searches =
+		run->cap_searches ? calloc(run->cap_searches, sizeof(*run->searches)) : NULL;
 	run->b2b = run->cap_b2b ? calloc(run->cap_b2b, sizeof(*run->b2b)) : NULL;
 	if (run->results == NULL || (run->cap_searches && run->searches == NULL) ||
 	    (run->cap_b2b && run->b2b == NULL)) {
@@ -94,8 +95,7 @@ discard(struct fws_result *res, int rc)
 
 /* A trial kept in the report. */
 static int
-keep_trial(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z,
-	   struct fws_err *e)
+keep_trial(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z, struct fws_err *e)
 {
 	struct fws_run *run = m->run;
 	int rc;
@@ -516,7 +516,8 @@ method_sweep(struct fws_method *m, struct fws_err *e)
 		for (d = 0; d < w->n_dirs && rc == 0; d++) {
 			if (cell_done(m->run->carried, w->dirs[d], m->cfg->sizes[z].name)) {
 				if (m->log)
-					fprintf(m->log, "sweep: %s %s: done in the report, skipped\n",
+					fprintf(m->log,
+						"sweep: %s %s: done in the report, skipped\n",
 						w->dirs[d], m->cfg->sizes[z].name);
 				continue;
 			}

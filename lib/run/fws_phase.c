@@ -271,10 +271,11 @@ stream_rates(struct trial_run *r, double scale, double avg, struct fws_err *e)
 		r->req_pps[s] = r->pr ? (s == r->pr->stream ? r->pr->pps : 0)
 				      : fws_rate_pps(&cs->rate, link_bps, avg) * scale;
 		if (r->req_pps[s] < 0)
-			return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
-					   "config: stream %s: a rate in %% of the link needs the "
-					   "link speed of port %s, which the driver does not report",
-					   cs->name, cfg->ports[cs->tx_port].name);
+			return fws_err_set(
+				e, FWS_ERR_CONFIG, -EINVAL,
+				"config: stream %s: a rate in %% of the link needs the "
+				"link speed of port %s, which the driver does not report",
+				cs->name, cfg->ports[cs->tx_port].name);
 		if (r->req_pps[s] == 0 && scale < 1)
 			return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
 					   "config: stream %s: \"line\" on port %s has no known "
@@ -311,8 +312,7 @@ burst_limits(struct fws_trial *t, uint64_t burst)
 }
 
 static int
-prepare_tasks(struct trial_run *r, const struct fws_size_mix *mix, double scale,
-	      struct fws_err *e)
+prepare_tasks(struct trial_run *r, const struct fws_size_mix *mix, double scale, struct fws_err *e)
 {
 	struct fws_trial *t = r->t;
 	const struct fws_trial_opts *o = r->o;
@@ -357,8 +357,8 @@ prepare_counters(struct trial_run *r)
 	r->start = rte_rdtsc();
 	for (i = 0; i < t->n_tasks; i++)
 		t->tasks[i].engine->start(&t->tasks[i],
-					  r->warmup > 0 ? t->warm_cookie : t->sync.cookie,
-					  r->start, t->hz);
+					  r->warmup > 0 ? t->warm_cookie : t->sync.cookie, r->start,
+					  t->hz);
 }
 
 static void

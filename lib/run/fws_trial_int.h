@@ -55,8 +55,7 @@ struct fws_probe {
 	double pps, duration, drain;
 };
 
-int fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx,
-			const struct fws_trial_opts *o, const struct fws_probe *pr,
-			struct fws_result *res, struct fws_err *e);
+int fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+			const struct fws_probe *pr, struct fws_result *res, struct fws_err *e);
 
 #endif /* FWS_TRIAL_INT_H */

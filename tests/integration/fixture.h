@@ -39,8 +39,9 @@ fixture_hugepages(void)
 	if (f)
 		fclose(f);
 	if (free_pages < 64 || access("/dev/hugepages", W_OK) != 0) {
-		fprintf(stderr, "SKIP: %ld free hugepages or /dev/hugepages not writable: run "
-				"tools/setup as root\n",
+		fprintf(stderr,
+			"SKIP: %ld free hugepages or /dev/hugepages not writable: run "
+			"tools/setup as root\n",
 			free_pages);
 		return false;
 	}

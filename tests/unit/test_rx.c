@@ -155,7 +155,7 @@ START_TEST(test_rx_classify)
 	rx_one(0, frame, 60, 0);
 	ck_assert_uint_eq(pc->non_test, 1);
 	frame[12] = 0x08;
-	frame[13] = 0x06; /* ARP: for the control plane */
+	frame[13] = 0x06;        /* ARP: for the control plane */
 	rx_one(0, frame, 60, 0); /* no control ring here: counted as dropped, left to free */
 	ck_assert_uint_eq(pc->control_drop, 1);
 	ck_assert_uint_eq(pc->rx_frames, 12);

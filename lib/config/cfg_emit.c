@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The normalised config back to JSON (validate, the report's "config"). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fws_compat.h"
+#include "fws_cell.h"
+#include "fws_config.h"
+#include "fws_pkt.h"
+#include "fws_sig.h"
+#include "cfg_int.h"
+
+static void
+addr_str(bool v6, const uint8_t hi6[12], uint32_t lo, char *buf, size_t len)
+{
+	if (v6) {
+		uint8_t a[16];
+		uint32_t l = htonl(lo);
+
+		memcpy(a, hi6, 12);
+		memcpy(a + 12, &l, 4);
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+	} else {
+		struct in_addr x = {.s_addr = htonl(lo)};
+
+		inet_ntop(AF_INET, &x, buf, (socklen_t)len);
+	}
+}
+
+static json_t *
+ip_range_json(bool v6, const uint8_t hi6[12], uint32_t lo, uint32_t hi)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], s[2 * INET6_ADDRSTRLEN + 2];
+
+	addr_str(v6, hi6, lo, a, sizeof(a));
+	if (lo == hi)
+		return json_string(a);
+	addr_str(v6, hi6, hi, b, sizeof(b));
+	snprintf(s, sizeof(s), "%s-%s", a, b);
+	return json_string(s);
+}
+
+static json_t *
+port_range_json(uint16_t lo, uint16_t hi)
+{
+	char s[16];
+
+	if (lo == hi)
+		return json_integer(lo);
+	snprintf(s, sizeof(s), "%u-%u", lo, hi);
+	return json_string(s);
+}
+
+static json_t *
+flows_json(const struct fws_flow_spec *f)
+{
+	return json_pack("{s:i, s:I, s:o, s:o, s:o, s:o}", "ip", f->ipv6 ? 6 : 4, "count",
+			 (json_int_t)f->count, "src_ip",
+			 ip_range_json(f->ipv6, f->src6, f->src_ip_lo, f->src_ip_hi), "dst_ip",
+			 ip_range_json(f->ipv6, f->dst6, f->dst_ip_lo, f->dst_ip_hi), "src_port",
+			 port_range_json(f->src_port_lo, f->src_port_hi), "dst_port",
+			 port_range_json(f->dst_port_lo, f->dst_port_hi));
+}
+
+static json_t *
+size_json(const struct fws_size_mix *m)
+{
+	json_t *mix;
+	unsigned int i;
+
+	if (m->n == 1 && m->weight[0] == 1)
+		return json_integer(m->size[0]);
+	if (strcmp(m->name, "imix") == 0)
+		return json_string("imix");
+	mix = json_array();
+	for (i = 0; i < m->n; i++)
+		json_array_append_new(mix, json_pack("[i,i]", m->size[i], m->weight[i]));
+	return json_pack("{s:s, s:o}", "name", m->name, "mix", mix);
+}
+
+static json_t *
+mac_json(const struct rte_ether_addr *a)
+{
+	const uint8_t *b = a->addr_bytes;
+
+	/* As rte_ether_format_addr writes it, without linking librte_net. */
+	return json_sprintf("%02X:%02X:%02X:%02X:%02X:%02X", b[0], b[1], b[2], b[3], b[4], b[5]);
+}
+
+json_t *
+fws_config_to_json(const struct fws_cfg *cfg)
+{
+	json_t *root = json_object(), *a, *o;
+	unsigned int i;
+	char buf[64];
+
+	if (cfg->dut_name[0] || cfg->dut_firmware[0] || cfg->dut_load_cmd[0]) {
+		o = json_object();
+		if (cfg->dut_name[0])
+			json_object_set_new(o, "name", json_string(cfg->dut_name));
+		if (cfg->dut_firmware[0])
+			json_object_set_new(o, "firmware", json_string(cfg->dut_firmware));
+		if (cfg->dut_load_cmd[0])
+			json_object_set_new(o, "load_command", json_string(cfg->dut_load_cmd));
+		json_object_set_new(root, "dut", o);
+	}
+	a = json_array();
+	for (i = 0; i < cfg->n_eal; i++)
+		json_array_append_new(a, json_string(cfg->eal[i]));
+	json_object_set_new(root, "eal", a);
+	a = json_array();
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct fws_cfg_port *p = &cfg->ports[i];
+
+		o = json_pack("{s:s, s:s, s:i, s:i}", "name", p->name, "device", p->device,
+			      "rx_descriptors", p->rx_desc, "tx_descriptors", p->tx_desc);
+		if (p->mac_set)
+			json_object_set_new(o, "mac", mac_json(&p->mac));
+		if (p->next_hop_set)
+			json_object_set_new(o, "next_hop_mac", mac_json(&p->next_hop_mac));
+		if (p->n_ipv4 || p->n_ipv6) {
+			json_t *a4 = json_array(), *a6 = json_array();
+			char ab[INET6_ADDRSTRLEN + 8], ip[INET6_ADDRSTRLEN];
+			unsigned int k;
+
+			for (k = 0; k < p->n_ipv4; k++) {
+				struct in_addr ia = {.s_addr = htonl(p->ipv4[k])};
+
+				inet_ntop(AF_INET, &ia, ip, sizeof(ip));
+				snprintf(ab, sizeof(ab), "%s/%u", ip, p->ipv4_len[k]);
+				json_array_append_new(a4, json_string(ab));
+			}
+			for (k = 0; k < p->n_ipv6; k++) {
+				inet_ntop(AF_INET6, p->ipv6[k], ip, sizeof(ip));
+				snprintf(ab, sizeof(ab), "%s/%u", ip, p->ipv6_len[k]);
+				json_array_append_new(a6, json_string(ab));
+			}
+			json_object_set_new(o, "ipv4", a4);
+			json_object_set_new(o, "ipv6", a6);
+		}
+		if (p->gateway) {
+			struct in_addr ia = {.s_addr = htonl(p->gateway)};
+			char ip[INET_ADDRSTRLEN];
+
+			inet_ntop(AF_INET, &ia, ip, sizeof(ip));
+			json_object_set_new(o, "gateway", json_string(ip));
+		}
+		if (p->gateway6_set) {
+			char ip[INET6_ADDRSTRLEN];
+
+			inet_ntop(AF_INET6, p->gateway6, ip, sizeof(ip));
+			json_object_set_new(o, "gateway6", json_string(ip));
+		}
+		if (p->vlan)
+			json_object_set_new(o, "vlan", json_integer(p->vlan));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "ports", a);
+	a = json_array();
+	for (i = 0; i < cfg->n_streams; i++) {
+		const struct fws_cfg_stream *s = &cfg->streams[i];
+
+		fws_rate_format(&s->rate, buf, sizeof(buf));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", s->name,
+						   "tx_port", cfg->ports[s->tx_port].name,
+						   "rx_port", cfg->ports[s->rx_port].name, "flows",
+						   flows_json(&s->flows), "rate", buf));
+	}
+	json_object_set_new(root, "streams", a);
+	if (cfg->n_sizes == 1) {
+		json_object_set_new(root, "frame_size", size_json(&cfg->sizes[0]));
+	} else {
+		a = json_array();
+		for (i = 0; i < cfg->n_sizes; i++)
+			json_array_append_new(a, size_json(&cfg->sizes[i]));
+		json_object_set_new(root, "frame_size", a);
+	}
+	json_object_set_new(root, "rate_layer",
+			    json_string(cfg->n_streams && cfg->streams[0].rate.layer == FWS_RATE_L2
+						? "l2"
+						: "l1"));
+	json_object_set_new(root, "duration", json_real(cfg->duration));
+	json_object_set_new(root, "warmup", json_real(cfg->warmup));
+	json_object_set_new(root, "drain", json_real(cfg->drain));
+	json_object_set_new(root, "burst", json_integer(cfg->burst));
+	json_object_set_new(root, "scenario", json_string(cfg->scenario));
+	{
+		json_t *dirs = json_array(), *lat = json_array();
+
+		for (i = 0; i < cfg->sweep.n_dirs; i++)
+			json_array_append_new(dirs, json_string(cfg->sweep.dirs[i]));
+		for (i = 0; i < cfg->sweep.n_lat; i++) {
+			snprintf(buf, sizeof(buf), "%.10g%%", cfg->sweep.lat[i] * 100);
+			json_array_append_new(lat, json_string(buf));
+		}
+		o = json_pack("{s:o, s:s, s:o}", "directions", dirs, "mode",
+			      cfg->sweep.search ? "search" : "fixed", "latency_at", lat);
+		if (cfg->sweep.b2b_repeat)
+			json_object_set_new(o, "back_to_back",
+					    json_pack("{s:i, s:f}", "repeat", cfg->sweep.b2b_repeat,
+						      "seconds", cfg->sweep.b2b_seconds));
+		json_object_set_new(root, "sweep", o);
+	}
+	json_object_set_new(root, "path_check", json_boolean(cfg->path_check));
+	{
+		char w[32], pd[32], mn[32];
+
+		snprintf(w, sizeof(w), "%.10g%%", cfg->search.width * 100);
+		snprintf(pd, sizeof(pd), "%.10g%%", cfg->search.pdr * 100);
+		snprintf(mn, sizeof(mn), "%.10g%%", cfg->search.min_load * 100);
+		json_object_set_new(root, "search",
+				    json_pack("{s:f, s:f, s:s, s:s, s:s, s:i}", "short",
+					      cfg->search.short_s, "final", cfg->search.final_s,
+					      "width", w, "pdr", pd, "min", mn, "max_trials",
+					      cfg->search.max_trials));
+	}
+	if (cfg->n_tx_lcores) {
+		json_t *tx = json_array(), *rx = json_array();
+
+		for (i = 0; i < cfg->n_tx_lcores; i++)
+			json_array_append_new(tx, json_integer(cfg->tx_lcores[i]));
+		for (i = 0; i < cfg->n_rx_lcores; i++)
+			json_array_append_new(rx, json_integer(cfg->rx_lcores[i]));
+		json_object_set_new(root, "lcores", json_pack("{s:o, s:o}", "tx", tx, "rx", rx));
+	}
+	json_object_set_new(root, "output",
+			    json_pack("{s:s, s:s}", "json", cfg->json_out, "text", cfg->text_out));
+	return root;
+}

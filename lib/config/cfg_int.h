@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Inside lib/config: the parse context and the helpers the section files share. */
+#ifndef FWS_CFG_INT_H
+#define FWS_CFG_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "fws_config.h"
+
+/* Parse context: the raw buffer (for line numbers), the error sink and the current path. */
+struct cfg_ctx {
+	const char *buf;
+	size_t len;
+	char *err;
+	size_t errlen;
+	char path[256];
+};
+
+int cfg_fail(struct cfg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+size_t cfg_push_key(struct cfg_ctx *c, const char *key);
+size_t cfg_push_idx(struct cfg_ctx *c, size_t i);
+void cfg_pop(struct cfg_ctx *c, size_t old);
+const char *cfg_type_name(const json_t *v);
+int cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed);
+int cfg_want_type(struct cfg_ctx *c, const json_t *v, json_type t, const char *what);
+int cfg_get_string(struct cfg_ctx *c, const json_t *v, char *out, size_t outlen);
+int cfg_get_uint(struct cfg_ctx *c, const json_t *v, uint64_t lo, uint64_t hi, uint64_t *out);
+int cfg_get_seconds(struct cfg_ctx *c, const json_t *v, double lo, double hi, double *out);
+int cfg_get_percent(struct cfg_ctx *c, const json_t *v, double lo, double hi, double *out);
+int cfg_parse_mac(struct cfg_ctx *c, const json_t *v, struct rte_ether_addr *mac);
+int cfg_ipv4_of(const char *s, uint32_t *out);
+int cfg_ipv6_of(const char *s, uint8_t hi[12], uint32_t *lo);
+int cfg_parse_ip_range(struct cfg_ctx *c, const json_t *v, bool *ipv6, uint8_t hi6[12],
+		       uint32_t *lo, uint32_t *hi);
+int cfg_parse_port_range(struct cfg_ctx *c, const json_t *v, uint16_t *lo, uint16_t *hi);
+
+int cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r);
+
+/* Sections in cfg_ports.c. */
+extern const struct fws_flow_spec cfg_default_upload_flows, cfg_default_upload_flows6;
+int cfg_parse_flows(struct cfg_ctx *c, const json_t *v, struct fws_flow_spec *f);
+int cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p);
+int cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
+		     struct fws_cfg_stream *s);
+int cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
+			 const struct fws_flow_spec *flows, const struct fws_flow_spec *flows6,
+			 const struct fws_rate *rate);
+
+#endif /* FWS_CFG_INT_H */

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Config sections: ports, flows and streams (explicit, or expanded from a direction). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fws_compat.h"
+#include "fws_cell.h"
+#include "fws_config.h"
+#include "fws_pkt.h"
+#include "fws_sig.h"
+#include "cfg_int.h"
+
+const struct fws_flow_spec cfg_default_upload_flows = {
+	.count = 1024,
+	.src_ip_lo = 0xc6120100, /* 198.18.1.0 */
+	.src_ip_hi = 0xc61204ff, /* 198.18.4.255 */
+	.dst_ip_lo = 0xc6130101, /* 198.19.1.1 */
+	.dst_ip_hi = 0xc6130101,
+	.src_port_lo = 1024,
+	.src_port_hi = 1024,
+	.dst_port_lo = 5001,
+	.dst_port_hi = 5001,
+};
+
+/* 2001:2:0:1::1:100-2001:2:0:1::1:4ff -> 2001:2:0:2::1:1 (RFC 5180 benchmarking range),
+ * clear of the ::1 and ::2 a lab gives its router and tester. */
+const struct fws_flow_spec cfg_default_upload_flows6 = {
+	.count = 1024,
+	.ipv6 = true,
+	.src6 = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01},
+	.dst6 = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02},
+	.src_ip_lo = 0x10100,
+	.src_ip_hi = 0x104ff,
+	.dst_ip_lo = 0x10001,
+	.dst_ip_hi = 0x10001,
+	.src_port_lo = 1024,
+	.src_port_hi = 1024,
+	.dst_port_lo = 5001,
+	.dst_port_hi = 5001,
+};
+
+static void
+cfg_reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out)
+{
+	*out = *in;
+	memcpy(out->src6, in->dst6, sizeof(out->src6));
+	memcpy(out->dst6, in->src6, sizeof(out->dst6));
+	out->src_ip_lo = in->dst_ip_lo;
+	out->src_ip_hi = in->dst_ip_hi;
+	out->dst_ip_lo = in->src_ip_lo;
+	out->dst_ip_hi = in->src_ip_hi;
+	out->src_port_lo = in->dst_port_lo;
+	out->src_port_hi = in->dst_port_hi;
+	out->dst_port_lo = in->src_port_lo;
+	out->dst_port_hi = in->src_port_hi;
+}
+
+int
+cfg_parse_flows(struct cfg_ctx *c, const json_t *v, struct fws_flow_spec *f)
+{
+	static const char *const keys[] = {"ip",       "count",    "src_ip", "dst_ip",
+					   "src_port", "dst_port", NULL};
+	const json_t *x;
+	uint64_t cap, count;
+	size_t old;
+	bool src6, dst6;
+	int rc = 0;
+
+	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	if ((x = json_object_get(v, "ip")) != NULL) {
+		old = cfg_push_key(c, "ip");
+		if (!json_is_integer(x) ||
+		    (json_integer_value(x) != 4 && json_integer_value(x) != 6))
+			return cfg_fail(c, "expected 4 or 6 (the address family of the defaults)");
+		if ((json_integer_value(x) == 6) != f->ipv6)
+			*f = json_integer_value(x) == 6 ? cfg_default_upload_flows6
+							: cfg_default_upload_flows;
+		cfg_pop(c, old);
+	}
+	src6 = dst6 = f->ipv6;
+#define FIELD(key, expr)                                                                           \
+	if (rc == 0 && (x = json_object_get(v, key)) != NULL) {                                    \
+		old = cfg_push_key(c, key);                                                        \
+		rc = (expr);                                                                       \
+		if (rc == 0)                                                                       \
+			cfg_pop(c, old);                                                           \
+	}
+	FIELD("src_ip", cfg_parse_ip_range(c, x, &src6, f->src6, &f->src_ip_lo, &f->src_ip_hi));
+	FIELD("dst_ip", cfg_parse_ip_range(c, x, &dst6, f->dst6, &f->dst_ip_lo, &f->dst_ip_hi));
+	FIELD("src_port", cfg_parse_port_range(c, x, &f->src_port_lo, &f->src_port_hi));
+	FIELD("dst_port", cfg_parse_port_range(c, x, &f->dst_port_lo, &f->dst_port_hi));
+	FIELD("count", cfg_get_uint(c, x, 1, FWS_SIG_MAX_FLOWS, &count));
+#undef FIELD
+	if (rc < 0)
+		return rc;
+	if (src6 != dst6 || (json_object_get(v, "ip") && src6 != f->ipv6)) {
+		old = cfg_push_key(c, json_object_get(v, "dst_ip") ? "dst_ip" : "src_ip");
+		return cfg_fail(
+			c, "source and destination must both be IPv4 or both IPv6 (\"ip\": %d)",
+			f->ipv6 ? 6 : 4);
+	}
+	f->ipv6 = src6;
+	cap = fws_flow_capacity(f);
+	/* Without a count, take the default or as many as the ranges hold, whichever is less. */
+	if ((x = json_object_get(v, "count")) != NULL)
+		f->count = (uint32_t)count;
+	else if (cap < f->count)
+		f->count = (uint32_t)cap;
+	if (cap < f->count) {
+		old = cfg_push_key(c, "count");
+		if (json_object_get(v, "count") == NULL)
+			cfg_pop(c, old);
+		return cfg_fail(c,
+				"%u flows do not fit the address and port ranges, which hold %llu",
+				f->count, (unsigned long long)cap);
+	}
+	return 0;
+}
+
+/* One address or a list: "198.18.0.2/24", "2001:2:0:1::2/64" (length optional). */
+static int
+cfg_parse_addrs(struct cfg_ctx *c, const json_t *v, bool v6, struct fws_cfg_port *p)
+{
+	const json_t *e;
+	size_t i, n = json_is_array(v) ? json_array_size(v) : 1, old;
+
+	if (n == 0 || n > FWS_CFG_MAX_ADDRS)
+		return cfg_fail(c, "expected 1 to %d addresses", FWS_CFG_MAX_ADDRS);
+	for (i = 0; i < n; i++) {
+		char s[64], *slash, *end;
+		long len = v6 ? 64 : 24;
+
+		e = json_is_array(v) ? json_array_get(v, i) : v;
+		old = json_is_array(v) ? cfg_push_idx(c, i) : strlen(c->path);
+		if (cfg_want_type(c, e, JSON_STRING, v6 ? "an IPv6 address" : "an IPv4 address") <
+		    0)
+			return -EINVAL;
+		strlcpy(s, json_string_value(e), sizeof(s));
+		if ((slash = strchr(s, '/')) != NULL) {
+			*slash = '\0';
+			len = strtol(slash + 1, &end, 10);
+			if (*end || end == slash + 1 || len < 1 || len > (v6 ? 128 : 32))
+				return cfg_fail(c, "\"%s\": bad prefix length",
+						json_string_value(e));
+		}
+		if (v6) {
+			if (inet_pton(AF_INET6, s, p->ipv6[i]) != 1)
+				return cfg_fail(c, "\"%s\" is not an IPv6 address",
+						json_string_value(e));
+			p->ipv6_len[i] = (uint8_t)len;
+		} else {
+			if (cfg_ipv4_of(s, &p->ipv4[i]) < 0 || p->ipv4[i] == 0)
+				return cfg_fail(c, "\"%s\" is not an IPv4 address",
+						json_string_value(e));
+			p->ipv4_len[i] = (uint8_t)len;
+		}
+		cfg_pop(c, old);
+	}
+	if (v6)
+		p->n_ipv6 = (unsigned int)n;
+	else
+		p->n_ipv4 = (unsigned int)n;
+	return 0;
+}
+
+int
+cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p)
+{
+	static const char *const keys[] = {
+		"name",    "device",   "mac",  "next_hop_mac",   "ipv4",           "ipv6",
+		"gateway", "gateway6", "vlan", "rx_descriptors", "tx_descriptors", NULL};
+	const json_t *x;
+	uint64_t u;
+	size_t old;
+
+	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	p->rx_desc = 1024;
+	p->tx_desc = 1024;
+	if ((x = json_object_get(v, "name")) == NULL)
+		return cfg_fail(c, "a port needs a \"name\"");
+	old = cfg_push_key(c, "name");
+	if (cfg_get_string(c, x, p->name, sizeof(p->name)) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	if ((x = json_object_get(v, "device")) == NULL)
+		return cfg_fail(c, "port \"%s\" needs a \"device\" (PCI address or vdev)", p->name);
+	old = cfg_push_key(c, "device");
+	if (cfg_get_string(c, x, p->device, sizeof(p->device)) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	if ((x = json_object_get(v, "mac")) != NULL) {
+		old = cfg_push_key(c, "mac");
+		if (cfg_parse_mac(c, x, &p->mac) < 0)
+			return -EINVAL;
+		p->mac_set = true;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "next_hop_mac")) != NULL) {
+		old = cfg_push_key(c, "next_hop_mac");
+		if (cfg_parse_mac(c, x, &p->next_hop_mac) < 0)
+			return -EINVAL;
+		p->next_hop_set = true;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "ipv4")) != NULL) {
+		old = cfg_push_key(c, "ipv4");
+		if (cfg_parse_addrs(c, x, false, p) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "ipv6")) != NULL) {
+		old = cfg_push_key(c, "ipv6");
+		if (cfg_parse_addrs(c, x, true, p) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "gateway")) != NULL) {
+		old = cfg_push_key(c, "gateway");
+		if (cfg_want_type(c, x, JSON_STRING, "an IPv4 address string") < 0)
+			return -EINVAL;
+		if (cfg_ipv4_of(json_string_value(x), &p->gateway) < 0 || p->gateway == 0)
+			return cfg_fail(c, "\"%s\" is not an IPv4 address", json_string_value(x));
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "gateway6")) != NULL) {
+		old = cfg_push_key(c, "gateway6");
+		if (cfg_want_type(c, x, JSON_STRING, "an IPv6 address string") < 0)
+			return -EINVAL;
+		if (inet_pton(AF_INET6, json_string_value(x), p->gateway6) != 1)
+			return cfg_fail(c, "\"%s\" is not an IPv6 address", json_string_value(x));
+		p->gateway6_set = true;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "vlan")) != NULL) {
+		old = cfg_push_key(c, "vlan");
+		if (cfg_get_uint(c, x, 1, 4094, &u) < 0)
+			return -EINVAL;
+		p->vlan = (uint16_t)u;
+		cfg_pop(c, old);
+	}
+	if (p->gateway && p->n_ipv4 == 0)
+		return cfg_fail(c,
+				"port \"%s\": a gateway needs an ipv4 address of the port to ask "
+				"from",
+				p->name);
+	if (p->gateway6_set && p->n_ipv6 == 0)
+		return cfg_fail(c,
+				"port \"%s\": a gateway6 needs an ipv6 address of the port to ask "
+				"from",
+				p->name);
+	if (p->next_hop_set && (p->gateway || p->gateway6_set))
+		return cfg_fail(c,
+				"port \"%s\": give a gateway to resolve or a static next_hop_mac, "
+				"not both",
+				p->name);
+	if ((x = json_object_get(v, "rx_descriptors")) != NULL) {
+		old = cfg_push_key(c, "rx_descriptors");
+		if (cfg_get_uint(c, x, 64, 32768, &u) < 0)
+			return -EINVAL;
+		p->rx_desc = (uint16_t)u;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "tx_descriptors")) != NULL) {
+		old = cfg_push_key(c, "tx_descriptors");
+		if (cfg_get_uint(c, x, 64, 32768, &u) < 0)
+			return -EINVAL;
+		p->tx_desc = (uint16_t)u;
+		cfg_pop(c, old);
+	}
+	return 0;
+}
+
+static int
+cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint8_t *out)
+{
+	int i;
+
+	if (cfg_want_type(c, v, JSON_STRING, "a port name") < 0)
+		return -EINVAL;
+	i = fws_config_port(cfg, json_string_value(v));
+	if (i < 0)
+		return cfg_fail(c, "no port is named \"%s\"", json_string_value(v));
+	*out = (uint8_t)i;
+	return 0;
+}
+
+int
+cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct fws_cfg_stream *s)
+{
+	static const char *const keys[] = {"name", "tx_port", "rx_port", "flows", "rate", NULL};
+	const json_t *x;
+	size_t old;
+
+	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	strlcpy(s->direction, "custom", sizeof(s->direction));
+	if ((x = json_object_get(v, "name")) == NULL)
+		return cfg_fail(c, "a stream needs a \"name\"");
+	old = cfg_push_key(c, "name");
+	if (cfg_get_string(c, x, s->name, sizeof(s->name)) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	if ((x = json_object_get(v, "tx_port")) == NULL)
+		return cfg_fail(c, "stream \"%s\" needs a \"tx_port\"", s->name);
+	old = cfg_push_key(c, "tx_port");
+	if (cfg_port_ref(c, cfg, x, &s->tx_port) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	if ((x = json_object_get(v, "rx_port")) == NULL)
+		return cfg_fail(c, "stream \"%s\" needs an \"rx_port\"", s->name);
+	old = cfg_push_key(c, "rx_port");
+	if (cfg_port_ref(c, cfg, x, &s->rx_port) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	if ((x = json_object_get(v, "flows")) != NULL) {
+		old = cfg_push_key(c, "flows");
+		if (cfg_parse_flows(c, x, &s->flows) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "rate")) != NULL) {
+		old = cfg_push_key(c, "rate");
+		if (cfg_parse_rate(c, x, &s->rate) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	return 0;
+}
+
+/* Streams from "direction": upload = lan -> wan, download = wan -> lan, bidir = both. */
+static void
+cfg_add_stream(struct fws_cfg *cfg, const char *name, const char *dir, int tx, int rx,
+	       const struct fws_flow_spec *flows, bool reverse, const struct fws_rate *rate)
+{
+	struct fws_cfg_stream *s = &cfg->streams[cfg->n_streams++];
+
+	strlcpy(s->name, name, sizeof(s->name));
+	strlcpy(s->direction, dir, sizeof(s->direction));
+	s->tx_port = (uint8_t)tx;
+	s->rx_port = (uint8_t)rx;
+	if (reverse)
+		cfg_reverse_flows(flows, &s->flows);
+	else
+		s->flows = *flows;
+	s->rate = *rate;
+}
+
+int
+cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
+		     const struct fws_flow_spec *flows, const struct fws_flow_spec *flows6,
+		     const struct fws_rate *rate)
+{
+	const char *d;
+	int lan, wan;
+	bool up, down;
+
+	if (cfg_want_type(c, v, JSON_STRING, "\"upload\", \"download\" or \"bidir\"") < 0)
+		return -EINVAL;
+	d = json_string_value(v);
+	up = strcmp(d, "upload") == 0 || strcmp(d, "bidir") == 0;
+	down = strcmp(d, "download") == 0 || strcmp(d, "bidir") == 0;
+	if (!up && !down)
+		return cfg_fail(c, "\"%s\" is not a direction (upload, download, bidir)", d);
+	lan = fws_config_port(cfg, "lan");
+	wan = fws_config_port(cfg, "wan");
+	if (lan < 0 || wan < 0)
+		return cfg_fail(c, "direction \"%s\" needs ports named \"lan\" and \"wan\"", d);
+	if (up)
+		cfg_add_stream(cfg, "upload", "upload", lan, wan, flows, false, rate);
+	if (down)
+		cfg_add_stream(cfg, "download", "download", wan, lan, flows, true, rate);
+	if (up && flows6)
+		cfg_add_stream(cfg, "upload6", "upload", lan, wan, flows6, false, rate);
+	if (down && flows6)
+		cfg_add_stream(cfg, "download6", "download", wan, lan, flows6, true, rate);
+	return 0;
+}
