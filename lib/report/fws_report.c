@@ -430,6 +430,10 @@ fws_report_json(const struct fws_run *run)
 
 		json_object_set_new(o, "rx_frames_total", json_integer((json_int_t)p->rx_total));
 		json_object_set_new(o, "tx_frames_total", json_integer((json_int_t)p->tx_total));
+		json_object_set_new(o, "rx_control_total",
+				    json_integer((json_int_t)p->rx_control_total));
+		json_object_set_new(o, "tx_control_total",
+				    json_integer((json_int_t)p->tx_control_total));
 #define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)p->ctl.name));
 		FWS_CTL_COUNTERS(KEY)
 #undef KEY

@@ -54,6 +54,8 @@ check "router dut-wan sent == fwstress wan received ($((wan_tx1 - wan_tx0)))" "r
 check "router dut-lan sent == fwstress lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
 check "router dut-lan received == fwstress lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
 check "router dut-wan received == fwstress wan sent ($((wan_rx1 - wan_rx0)))" "r['ports'][1]['tx_frames_total'] == $((wan_rx1 - wan_rx0))"
+check "control frames counted apart from test frames, both ways, on both ports" \
+	'all(0 < p["rx_control_total"] < p["rx_frames_total"] and 0 < p["tx_control_total"] < p["tx_frames_total"] and p["tx_control_total"] == p["control"]["sent"] - p["control"]["tx_drop"] for p in r["ports"])'
 
 # A gateway nobody has: a clear error, a non-zero exit, and no load on the wire.
 sed 's/"gateway": "198.18.0.1"/"gateway": "198.18.0.99"/' "$WORK/lab.json" >"$WORK/badgw.json"
