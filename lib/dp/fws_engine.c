@@ -26,9 +26,3 @@ fws_engine_find(const char *name)
 			return engines[i];
 	return NULL;
 }
-
-const char *
-fws_engine_names(void)
-{
-	return "udp";
-}

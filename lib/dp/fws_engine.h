@@ -33,7 +33,4 @@ struct fws_engine {
 /** The engine called name, or NULL. */
 const struct fws_engine *fws_engine_find(const char *name);
 
-/** Engine names, for messages: "udp". */
-const char *fws_engine_names(void);
-
 #endif /* FWS_ENGINE_H */

@@ -38,7 +38,7 @@ struct phase {
 	enum fws_phase workers; /**< the phase word the workers follow meanwhile */
 	int stop_level;         /**< a stop request of this level ends it (0: none) */
 	bool (*wanted)(const struct trial_run *r);
-	void (*enter)(struct trial_run *r, uint64_t now);
+	void (*enter)(struct trial_run *r, uint64_t now); /**< NULL: nothing to do */
 	bool (*done)(struct trial_run *r, uint64_t now);
 };
 
@@ -139,13 +139,6 @@ measure_done(struct trial_run *r, uint64_t now)
 	return now >= r->deadline || (r->o && r->o->burst && bursts_sent(r->t));
 }
 
-static void
-enter_stop(struct trial_run *r, uint64_t now)
-{
-	(void)r;
-	(void)now;
-}
-
 static bool
 stop_done(struct trial_run *r, uint64_t now)
 {
@@ -163,7 +156,7 @@ enter_drain(struct trial_run *r, uint64_t now)
 static const struct phase phases[] = {
 	{"warm-up", FWS_PHASE_WARMUP, 1, want_warmup, enter_warmup, deadline_done},
 	{"measure", FWS_PHASE_MEASURE, 1, want_measure, enter_measure, measure_done},
-	{"stop", FWS_PHASE_STOP, 0, NULL, enter_stop, stop_done},
+	{"stop", FWS_PHASE_STOP, 0, NULL, NULL, stop_done},
 	{"drain", FWS_PHASE_STOP, 2, NULL, enter_drain, deadline_done},
 };
 
@@ -199,7 +192,8 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 
 	if (!first)
 		fws_sync_set(&r->t->sync, ph->workers);
-	ph->enter(r, now);
+	if (ph->enter)
+		ph->enter(r, now);
 	while (!ph->done(r, now)) {
 		if (stopped(r, ph->stop_level)) {
 			r->interrupted = true;
