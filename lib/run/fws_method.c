@@ -117,19 +117,29 @@ saved(struct fws_method *m)
 		m->saved(m->saved_arg, m->run);
 }
 
-/* fwstress run: one trial per frame-size entry. */
+typedef int (*cell_fn)(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z,
+		       struct fws_err *e);
+
+/* run and search: one cell per frame-size entry, saved between them. */
 static int
-method_run(struct fws_method *m, struct fws_err *e)
+each_size(struct fws_method *m, cell_fn cell, struct fws_err *e)
 {
 	unsigned int z;
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
-		rc = keep_trial(m, m->base, z, e);
+		rc = cell(m, m->base, z, e);
 		if (rc == 0 && z + 1 < m->cfg->n_sizes)
 			saved(m);
 	}
 	return rc;
+}
+
+/* fwstress run: one trial per frame-size entry. */
+static int
+method_run(struct fws_method *m, struct fws_err *e)
+{
+	return each_size(m, keep_trial, e);
 }
 
 /* Loss over all active streams of a trial, and its offered load as a share of the maximum. */
@@ -313,15 +323,7 @@ search_cell(struct fws_method *m, const struct fws_trial_opts *base, unsigned in
 static int
 method_search(struct fws_method *m, struct fws_err *e)
 {
-	unsigned int z;
-	int rc = 0;
-
-	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
-		rc = search_cell(m, m->base, z, e);
-		if (rc == 0 && z + 1 < m->cfg->n_sizes)
-			saved(m);
-	}
-	return rc;
+	return each_size(m, search_cell, e);
 }
 
 /* The fastest active stream's rate in frames/s at full load: from a short probe. */
