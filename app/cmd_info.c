@@ -19,7 +19,9 @@ usage_validate(FILE *f)
 		"\n"
 		"Parses CONFIG strictly and prints the normalised config (every default filled\n"
 		"in) as JSON. Without CONFIG, the embedded default. Exit 0 when valid, 2 with a\n"
-		"one-line error naming the JSON path, value and line when not.\n");
+		"one-line error naming the JSON path, value and line when not.\n"
+		"\nTop-level keys:\n");
+	fws_config_doc(f);
 }
 
 static void

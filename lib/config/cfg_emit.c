@@ -95,75 +95,115 @@ mac_json(const struct rte_ether_addr *a)
 }
 
 json_t *
-fws_config_to_json(const struct fws_cfg *cfg)
+cfg_emit_dut(const struct fws_cfg *cfg)
 {
-	json_t *root = json_object(), *a, *o;
+	json_t *o;
+
+	if (!cfg->dut_name[0] && !cfg->dut_firmware[0] && !cfg->dut_load_cmd[0])
+		return NULL;
+	o = json_object();
+	if (cfg->dut_name[0])
+		json_object_set_new(o, "name", json_string(cfg->dut_name));
+	if (cfg->dut_firmware[0])
+		json_object_set_new(o, "firmware", json_string(cfg->dut_firmware));
+	if (cfg->dut_load_cmd[0])
+		json_object_set_new(o, "load_command", json_string(cfg->dut_load_cmd));
+	return o;
+}
+
+json_t *
+cfg_emit_scenario(const struct fws_cfg *cfg)
+{
+	return json_string(cfg->scenario);
+}
+
+json_t *
+cfg_emit_eal(const struct fws_cfg *cfg)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_eal; i++)
+		json_array_append_new(a, json_string(cfg->eal[i]));
+	return a;
+}
+
+static json_t *
+prefix_json(int af, const void *addr, int len)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	inet_ntop(af, addr, ip, sizeof(ip));
+	return len >= 0 ? json_sprintf("%s/%d", ip, len) : json_string(ip);
+}
+
+static void
+port_addrs_json(const struct fws_cfg_port *p, json_t *o)
+{
+	json_t *a4 = json_array(), *a6 = json_array();
+	unsigned int k;
+
+	for (k = 0; k < p->n_ipv4; k++) {
+		struct in_addr ia = {.s_addr = htonl(p->ipv4[k])};
+
+		json_array_append_new(a4, prefix_json(AF_INET, &ia, p->ipv4_len[k]));
+	}
+	for (k = 0; k < p->n_ipv6; k++)
+		json_array_append_new(a6, prefix_json(AF_INET6, p->ipv6[k], p->ipv6_len[k]));
+	json_object_set_new(o, "ipv4", a4);
+	json_object_set_new(o, "ipv6", a6);
+}
+
+static json_t *
+port_json(const struct fws_cfg_port *p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:i, s:i}", "name", p->name, "device", p->device,
+			      "rx_descriptors", p->rx_desc, "tx_descriptors", p->tx_desc);
+
+	if (p->mac_set)
+		json_object_set_new(o, "mac", mac_json(&p->mac));
+	if (p->next_hop_set)
+		json_object_set_new(o, "next_hop_mac", mac_json(&p->next_hop_mac));
+	if (p->n_ipv4 || p->n_ipv6)
+		port_addrs_json(p, o);
+	if (p->gateway) {
+		struct in_addr ia = {.s_addr = htonl(p->gateway)};
+
+		json_object_set_new(o, "gateway", prefix_json(AF_INET, &ia, -1));
+	}
+	if (p->gateway6_set)
+		json_object_set_new(o, "gateway6", prefix_json(AF_INET6, p->gateway6, -1));
+	if (p->vlan)
+		json_object_set_new(o, "vlan", json_integer(p->vlan));
+	return o;
+}
+
+json_t *
+cfg_emit_ports(const struct fws_cfg *cfg)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_ports; i++)
+		json_array_append_new(a, port_json(&cfg->ports[i]));
+	return a;
+}
+
+json_t *
+cfg_emit_rate_layer(const struct fws_cfg *cfg)
+{
+	bool l2 = cfg->n_streams && cfg->streams[0].rate.layer == FWS_RATE_L2;
+
+	return json_string(l2 ? "l2" : "l1");
+}
+
+json_t *
+cfg_emit_streams(const struct fws_cfg *cfg)
+{
+	json_t *a = json_array();
 	unsigned int i;
 	char buf[64];
 
-	if (cfg->dut_name[0] || cfg->dut_firmware[0] || cfg->dut_load_cmd[0]) {
-		o = json_object();
-		if (cfg->dut_name[0])
-			json_object_set_new(o, "name", json_string(cfg->dut_name));
-		if (cfg->dut_firmware[0])
-			json_object_set_new(o, "firmware", json_string(cfg->dut_firmware));
-		if (cfg->dut_load_cmd[0])
-			json_object_set_new(o, "load_command", json_string(cfg->dut_load_cmd));
-		json_object_set_new(root, "dut", o);
-	}
-	a = json_array();
-	for (i = 0; i < cfg->n_eal; i++)
-		json_array_append_new(a, json_string(cfg->eal[i]));
-	json_object_set_new(root, "eal", a);
-	a = json_array();
-	for (i = 0; i < cfg->n_ports; i++) {
-		const struct fws_cfg_port *p = &cfg->ports[i];
-
-		o = json_pack("{s:s, s:s, s:i, s:i}", "name", p->name, "device", p->device,
-			      "rx_descriptors", p->rx_desc, "tx_descriptors", p->tx_desc);
-		if (p->mac_set)
-			json_object_set_new(o, "mac", mac_json(&p->mac));
-		if (p->next_hop_set)
-			json_object_set_new(o, "next_hop_mac", mac_json(&p->next_hop_mac));
-		if (p->n_ipv4 || p->n_ipv6) {
-			json_t *a4 = json_array(), *a6 = json_array();
-			char ab[INET6_ADDRSTRLEN + 8], ip[INET6_ADDRSTRLEN];
-			unsigned int k;
-
-			for (k = 0; k < p->n_ipv4; k++) {
-				struct in_addr ia = {.s_addr = htonl(p->ipv4[k])};
-
-				inet_ntop(AF_INET, &ia, ip, sizeof(ip));
-				snprintf(ab, sizeof(ab), "%s/%u", ip, p->ipv4_len[k]);
-				json_array_append_new(a4, json_string(ab));
-			}
-			for (k = 0; k < p->n_ipv6; k++) {
-				inet_ntop(AF_INET6, p->ipv6[k], ip, sizeof(ip));
-				snprintf(ab, sizeof(ab), "%s/%u", ip, p->ipv6_len[k]);
-				json_array_append_new(a6, json_string(ab));
-			}
-			json_object_set_new(o, "ipv4", a4);
-			json_object_set_new(o, "ipv6", a6);
-		}
-		if (p->gateway) {
-			struct in_addr ia = {.s_addr = htonl(p->gateway)};
-			char ip[INET_ADDRSTRLEN];
-
-			inet_ntop(AF_INET, &ia, ip, sizeof(ip));
-			json_object_set_new(o, "gateway", json_string(ip));
-		}
-		if (p->gateway6_set) {
-			char ip[INET6_ADDRSTRLEN];
-
-			inet_ntop(AF_INET6, p->gateway6, ip, sizeof(ip));
-			json_object_set_new(o, "gateway6", json_string(ip));
-		}
-		if (p->vlan)
-			json_object_set_new(o, "vlan", json_integer(p->vlan));
-		json_array_append_new(a, o);
-	}
-	json_object_set_new(root, "ports", a);
-	a = json_array();
 	for (i = 0; i < cfg->n_streams; i++) {
 		const struct fws_cfg_stream *s = &cfg->streams[i];
 
@@ -173,64 +213,107 @@ fws_config_to_json(const struct fws_cfg *cfg)
 						   "rx_port", cfg->ports[s->rx_port].name, "flows",
 						   flows_json(&s->flows), "rate", buf));
 	}
-	json_object_set_new(root, "streams", a);
-	if (cfg->n_sizes == 1) {
-		json_object_set_new(root, "frame_size", size_json(&cfg->sizes[0]));
-	} else {
-		a = json_array();
-		for (i = 0; i < cfg->n_sizes; i++)
-			json_array_append_new(a, size_json(&cfg->sizes[i]));
-		json_object_set_new(root, "frame_size", a);
-	}
-	json_object_set_new(root, "rate_layer",
-			    json_string(cfg->n_streams && cfg->streams[0].rate.layer == FWS_RATE_L2
-						? "l2"
-						: "l1"));
-	json_object_set_new(root, "duration", json_real(cfg->duration));
-	json_object_set_new(root, "warmup", json_real(cfg->warmup));
-	json_object_set_new(root, "drain", json_real(cfg->drain));
-	json_object_set_new(root, "burst", json_integer(cfg->burst));
-	json_object_set_new(root, "scenario", json_string(cfg->scenario));
-	{
-		json_t *dirs = json_array(), *lat = json_array();
+	return a;
+}
 
-		for (i = 0; i < cfg->sweep.n_dirs; i++)
-			json_array_append_new(dirs, json_string(cfg->sweep.dirs[i]));
-		for (i = 0; i < cfg->sweep.n_lat; i++) {
-			snprintf(buf, sizeof(buf), "%.10g%%", cfg->sweep.lat[i] * 100);
-			json_array_append_new(lat, json_string(buf));
-		}
-		o = json_pack("{s:o, s:s, s:o}", "directions", dirs, "mode",
-			      cfg->sweep.search ? "search" : "fixed", "latency_at", lat);
-		if (cfg->sweep.b2b_repeat)
-			json_object_set_new(o, "back_to_back",
-					    json_pack("{s:i, s:f}", "repeat", cfg->sweep.b2b_repeat,
-						      "seconds", cfg->sweep.b2b_seconds));
-		json_object_set_new(root, "sweep", o);
-	}
-	json_object_set_new(root, "path_check", json_boolean(cfg->path_check));
-	{
-		char w[32], pd[32], mn[32];
+json_t *
+cfg_emit_frame_size(const struct fws_cfg *cfg)
+{
+	json_t *a;
+	unsigned int i;
 
-		snprintf(w, sizeof(w), "%.10g%%", cfg->search.width * 100);
-		snprintf(pd, sizeof(pd), "%.10g%%", cfg->search.pdr * 100);
-		snprintf(mn, sizeof(mn), "%.10g%%", cfg->search.min_load * 100);
-		json_object_set_new(root, "search",
-				    json_pack("{s:f, s:f, s:s, s:s, s:s, s:i}", "short",
-					      cfg->search.short_s, "final", cfg->search.final_s,
-					      "width", w, "pdr", pd, "min", mn, "max_trials",
-					      cfg->search.max_trials));
-	}
-	if (cfg->n_tx_lcores) {
-		json_t *tx = json_array(), *rx = json_array();
+	if (cfg->n_sizes == 1)
+		return size_json(&cfg->sizes[0]);
+	a = json_array();
+	for (i = 0; i < cfg->n_sizes; i++)
+		json_array_append_new(a, size_json(&cfg->sizes[i]));
+	return a;
+}
 
-		for (i = 0; i < cfg->n_tx_lcores; i++)
-			json_array_append_new(tx, json_integer(cfg->tx_lcores[i]));
-		for (i = 0; i < cfg->n_rx_lcores; i++)
-			json_array_append_new(rx, json_integer(cfg->rx_lcores[i]));
-		json_object_set_new(root, "lcores", json_pack("{s:o, s:o}", "tx", tx, "rx", rx));
-	}
-	json_object_set_new(root, "output",
-			    json_pack("{s:s, s:s}", "json", cfg->json_out, "text", cfg->text_out));
-	return root;
+json_t *
+cfg_emit_duration(const struct fws_cfg *cfg)
+{
+	return json_real(cfg->duration);
+}
+
+json_t *
+cfg_emit_warmup(const struct fws_cfg *cfg)
+{
+	return json_real(cfg->warmup);
+}
+
+json_t *
+cfg_emit_drain(const struct fws_cfg *cfg)
+{
+	return json_real(cfg->drain);
+}
+
+json_t *
+cfg_emit_burst(const struct fws_cfg *cfg)
+{
+	return json_integer(cfg->burst);
+}
+
+static json_t *
+percent_json(double fraction)
+{
+	return json_sprintf("%.10g%%", fraction * 100);
+}
+
+json_t *
+cfg_emit_sweep(const struct fws_cfg *cfg)
+{
+	json_t *dirs = json_array(), *lat = json_array(), *o;
+	unsigned int i;
+
+	for (i = 0; i < cfg->sweep.n_dirs; i++)
+		json_array_append_new(dirs, json_string(cfg->sweep.dirs[i]));
+	for (i = 0; i < cfg->sweep.n_lat; i++)
+		json_array_append_new(lat, percent_json(cfg->sweep.lat[i]));
+	o = json_pack("{s:o, s:s, s:o}", "directions", dirs, "mode",
+		      cfg->sweep.search ? "search" : "fixed", "latency_at", lat);
+	if (cfg->sweep.b2b_repeat)
+		json_object_set_new(o, "back_to_back",
+				    json_pack("{s:i, s:f}", "repeat", cfg->sweep.b2b_repeat,
+					      "seconds", cfg->sweep.b2b_seconds));
+	return o;
+}
+
+json_t *
+cfg_emit_path_check(const struct fws_cfg *cfg)
+{
+	return json_boolean(cfg->path_check);
+}
+
+json_t *
+cfg_emit_search(const struct fws_cfg *cfg)
+{
+	const struct fws_cfg_search *s = &cfg->search;
+
+	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:i}", "short", s->short_s, "final", s->final_s,
+			 "width", percent_json(s->width), "pdr", percent_json(s->pdr), "min",
+			 percent_json(s->min_load), "max_trials", s->max_trials);
+}
+
+json_t *
+cfg_emit_lcores(const struct fws_cfg *cfg)
+{
+	json_t *tx, *rx;
+	unsigned int i;
+
+	if (!cfg->n_tx_lcores)
+		return NULL;
+	tx = json_array();
+	rx = json_array();
+	for (i = 0; i < cfg->n_tx_lcores; i++)
+		json_array_append_new(tx, json_integer(cfg->tx_lcores[i]));
+	for (i = 0; i < cfg->n_rx_lcores; i++)
+		json_array_append_new(rx, json_integer(cfg->rx_lcores[i]));
+	return json_pack("{s:o, s:o}", "tx", tx, "rx", rx);
+}
+
+json_t *
+cfg_emit_output(const struct fws_cfg *cfg)
+{
+	return json_pack("{s:s, s:s}", "json", cfg->json_out, "text", cfg->text_out);
 }

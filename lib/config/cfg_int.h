@@ -50,4 +50,38 @@ int cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg
 			 const struct fws_flow_spec *flows, const struct fws_flow_spec *flows6,
 			 const struct fws_rate *rate);
 
+/* The top-level parse state: the config, and what explicit streams and "direction" inherit. */
+struct cfg_top {
+	struct fws_cfg *cfg;
+	const json_t *root;
+	struct fws_flow_spec flows, flows6;
+	bool flows6_set;
+	struct fws_rate rate;
+};
+
+/*
+ * One top-level key: how it is parsed (called only when the key is present, in table order),
+ * emitted (NULL: folded into another section's output) and documented (validate --help).
+ */
+struct cfg_section {
+	const char *key;
+	int (*parse)(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);
+	json_t *(*emit)(const struct fws_cfg *cfg);
+	const char *doc;
+};
+
+int cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
+int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
+
+/* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
+#define CFG_SECTION_FNS(X)                                                                         \
+	X(dut) X(scenario) X(eal) X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams)    \
+	X(direction) X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep)               \
+	X(path_check) X(search) X(lcores) X(output)
+#define CFG_SECTION_DECL(k)                                                                        \
+	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                  \
+	json_t *cfg_emit_##k(const struct fws_cfg *cfg);
+CFG_SECTION_FNS(CFG_SECTION_DECL)
+#undef CFG_SECTION_DECL
+
 #endif /* FWS_CFG_INT_H */

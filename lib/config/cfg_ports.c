@@ -171,82 +171,120 @@ cfg_parse_addrs(struct cfg_ctx *c, const json_t *v, bool v6, struct fws_cfg_port
 	return 0;
 }
 
-int
-cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p)
+static int
+port_name(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
-	static const char *const keys[] = {
-		"name",    "device",   "mac",  "next_hop_mac",   "ipv4",           "ipv6",
-		"gateway", "gateway6", "vlan", "rx_descriptors", "tx_descriptors", NULL};
-	const json_t *x;
-	uint64_t u;
-	size_t old;
+	return cfg_get_string(c, x, p->name, sizeof(p->name));
+}
 
-	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+static int
+port_device(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	return cfg_get_string(c, x, p->device, sizeof(p->device));
+}
+
+static int
+port_mac(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	p->mac_set = true;
+	return cfg_parse_mac(c, x, &p->mac);
+}
+
+static int
+port_next_hop_mac(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	p->next_hop_set = true;
+	return cfg_parse_mac(c, x, &p->next_hop_mac);
+}
+
+static int
+port_ipv4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	return cfg_parse_addrs(c, x, false, p);
+}
+
+static int
+port_ipv6(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	return cfg_parse_addrs(c, x, true, p);
+}
+
+static int
+port_gateway(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	if (cfg_want_type(c, x, JSON_STRING, "an IPv4 address string") < 0)
 		return -EINVAL;
-	p->rx_desc = 1024;
-	p->tx_desc = 1024;
-	if ((x = json_object_get(v, "name")) == NULL)
-		return cfg_fail(c, "a port needs a \"name\"");
-	old = cfg_push_key(c, "name");
-	if (cfg_get_string(c, x, p->name, sizeof(p->name)) < 0)
+	if (cfg_ipv4_of(json_string_value(x), &p->gateway) < 0 || p->gateway == 0)
+		return cfg_fail(c, "\"%s\" is not an IPv4 address", json_string_value(x));
+	return 0;
+}
+
+static int
+port_gateway6(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	if (cfg_want_type(c, x, JSON_STRING, "an IPv6 address string") < 0)
 		return -EINVAL;
-	cfg_pop(c, old);
-	if ((x = json_object_get(v, "device")) == NULL)
-		return cfg_fail(c, "port \"%s\" needs a \"device\" (PCI address or vdev)", p->name);
-	old = cfg_push_key(c, "device");
-	if (cfg_get_string(c, x, p->device, sizeof(p->device)) < 0)
+	if (inet_pton(AF_INET6, json_string_value(x), p->gateway6) != 1)
+		return cfg_fail(c, "\"%s\" is not an IPv6 address", json_string_value(x));
+	p->gateway6_set = true;
+	return 0;
+}
+
+static int
+port_u16(struct cfg_ctx *c, const json_t *x, uint64_t lo, uint64_t hi, uint16_t *out)
+{
+	uint64_t u;
+
+	if (cfg_get_uint(c, x, lo, hi, &u) < 0)
 		return -EINVAL;
-	cfg_pop(c, old);
-	if ((x = json_object_get(v, "mac")) != NULL) {
-		old = cfg_push_key(c, "mac");
-		if (cfg_parse_mac(c, x, &p->mac) < 0)
-			return -EINVAL;
-		p->mac_set = true;
-		cfg_pop(c, old);
+	*out = (uint16_t)u;
+	return 0;
+}
+
+static int
+port_vlan(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	return port_u16(c, x, 1, 4094, &p->vlan);
+}
+
+static int
+port_rx_descriptors(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	return port_u16(c, x, 64, 32768, &p->rx_desc);
+}
+
+static int
+port_tx_descriptors(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	return port_u16(c, x, 64, 32768, &p->tx_desc);
+}
+
+/* A port's keys in parse order; "need" says what is missing when a required one is. */
+#define PORT_KEY(k)                                                                                \
+	{                                                                                          \
+#k, port_##k, NULL                                                                 \
 	}
-	if ((x = json_object_get(v, "next_hop_mac")) != NULL) {
-		old = cfg_push_key(c, "next_hop_mac");
-		if (cfg_parse_mac(c, x, &p->next_hop_mac) < 0)
-			return -EINVAL;
-		p->next_hop_set = true;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "ipv4")) != NULL) {
-		old = cfg_push_key(c, "ipv4");
-		if (cfg_parse_addrs(c, x, false, p) < 0)
-			return -EINVAL;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "ipv6")) != NULL) {
-		old = cfg_push_key(c, "ipv6");
-		if (cfg_parse_addrs(c, x, true, p) < 0)
-			return -EINVAL;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "gateway")) != NULL) {
-		old = cfg_push_key(c, "gateway");
-		if (cfg_want_type(c, x, JSON_STRING, "an IPv4 address string") < 0)
-			return -EINVAL;
-		if (cfg_ipv4_of(json_string_value(x), &p->gateway) < 0 || p->gateway == 0)
-			return cfg_fail(c, "\"%s\" is not an IPv4 address", json_string_value(x));
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "gateway6")) != NULL) {
-		old = cfg_push_key(c, "gateway6");
-		if (cfg_want_type(c, x, JSON_STRING, "an IPv6 address string") < 0)
-			return -EINVAL;
-		if (inet_pton(AF_INET6, json_string_value(x), p->gateway6) != 1)
-			return cfg_fail(c, "\"%s\" is not an IPv6 address", json_string_value(x));
-		p->gateway6_set = true;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "vlan")) != NULL) {
-		old = cfg_push_key(c, "vlan");
-		if (cfg_get_uint(c, x, 1, 4094, &u) < 0)
-			return -EINVAL;
-		p->vlan = (uint16_t)u;
-		cfg_pop(c, old);
-	}
+static const struct {
+	const char *key;
+	int (*parse)(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p);
+	const char *need;
+} port_keys[] = {
+	{"name", port_name, "needs a \"name\""},
+	{"device", port_device, "needs a \"device\" (PCI address or vdev)"},
+	PORT_KEY(mac),
+	PORT_KEY(next_hop_mac),
+	PORT_KEY(ipv4),
+	PORT_KEY(ipv6),
+	PORT_KEY(gateway),
+	PORT_KEY(gateway6),
+	PORT_KEY(vlan),
+	PORT_KEY(rx_descriptors),
+	PORT_KEY(tx_descriptors),
+};
+
+static int
+port_check(struct cfg_ctx *c, const struct fws_cfg_port *p)
+{
 	if (p->gateway && p->n_ipv4 == 0)
 		return cfg_fail(c,
 				"port \"%s\": a gateway needs an ipv4 address of the port to ask "
@@ -262,21 +300,37 @@ cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p)
 				"port \"%s\": give a gateway to resolve or a static next_hop_mac, "
 				"not both",
 				p->name);
-	if ((x = json_object_get(v, "rx_descriptors")) != NULL) {
-		old = cfg_push_key(c, "rx_descriptors");
-		if (cfg_get_uint(c, x, 64, 32768, &u) < 0)
-			return -EINVAL;
-		p->rx_desc = (uint16_t)u;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "tx_descriptors")) != NULL) {
-		old = cfg_push_key(c, "tx_descriptors");
-		if (cfg_get_uint(c, x, 64, 32768, &u) < 0)
-			return -EINVAL;
-		p->tx_desc = (uint16_t)u;
-		cfg_pop(c, old);
-	}
 	return 0;
+}
+
+int
+cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p)
+{
+	const char *keys[RTE_DIM(port_keys) + 1];
+	const json_t *x;
+	size_t i, old;
+
+	for (i = 0; i < RTE_DIM(port_keys); i++)
+		keys[i] = port_keys[i].key;
+	keys[i] = NULL;
+	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	p->rx_desc = 1024;
+	p->tx_desc = 1024;
+	for (i = 0; i < RTE_DIM(port_keys); i++) {
+		x = json_object_get(v, port_keys[i].key);
+		if (x == NULL && port_keys[i].need && p->name[0])
+			return cfg_fail(c, "port \"%s\" %s", p->name, port_keys[i].need);
+		if (x == NULL && port_keys[i].need)
+			return cfg_fail(c, "a port %s", port_keys[i].need);
+		if (x == NULL)
+			continue;
+		old = cfg_push_key(c, port_keys[i].key);
+		if (port_keys[i].parse(c, x, p) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	return port_check(c, p);
 }
 
 static int
@@ -383,4 +437,99 @@ cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
 	if (down && flows6)
 		cfg_add_stream(cfg, "download6", "download", wan, lan, flows6, true, rate);
 	return 0;
+}
+
+int
+cfg_sec_flows(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_parse_flows(c, v, &t->flows);
+}
+
+int
+cfg_sec_flows6(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	if (cfg_parse_flows(c, v, &t->flows6) < 0)
+		return -EINVAL;
+	if (!t->flows6.ipv6)
+		return cfg_fail(c, "flows6 holds the IPv6 streams' flows; these are IPv4");
+	if (json_object_get(t->root, "streams"))
+		return cfg_fail(
+			c, "flows6 goes with \"direction\"; give explicit streams their flows");
+	t->flows6_set = true;
+	return 0;
+}
+
+int
+cfg_sec_ports(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	struct fws_cfg *cfg = t->cfg;
+	const json_t *e;
+	size_t i, j;
+
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > FWS_CFG_MAX_PORTS)
+		return cfg_fail(c, "expected a list of 1 to %d ports", FWS_CFG_MAX_PORTS);
+	json_array_foreach(v, i, e)
+	{
+		size_t o2 = cfg_push_idx(c, i);
+
+		if (cfg_parse_port(c, e, &cfg->ports[i]) < 0)
+			return -EINVAL;
+		for (j = 0; j < i; j++) {
+			if (strcmp(cfg->ports[j].name, cfg->ports[i].name) == 0) {
+				cfg_push_key(c, "name");
+				return cfg_fail(c, "port name \"%s\" is used twice",
+						cfg->ports[i].name);
+			}
+			if (strcmp(cfg->ports[j].device, cfg->ports[i].device) == 0) {
+				cfg_push_key(c, "device");
+				return cfg_fail(c, "device \"%s\" is used by ports[%zu] too",
+						cfg->ports[i].device, j);
+			}
+		}
+		cfg->ports[i].name[sizeof(cfg->ports[i].name) - 1] = '\0';
+		cfg->n_ports = (unsigned int)i + 1;
+		cfg_pop(c, o2);
+	}
+	return 0;
+}
+
+int
+cfg_sec_streams(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	struct fws_cfg *cfg = t->cfg;
+	const json_t *s;
+	size_t i, j;
+
+	if (!json_is_array(v) || json_array_size(v) == 0 ||
+	    json_array_size(v) > FWS_CFG_MAX_STREAMS)
+		return cfg_fail(c, "expected a list of 1 to %d streams", FWS_CFG_MAX_STREAMS);
+	json_array_foreach(v, i, s)
+	{
+		size_t o2 = cfg_push_idx(c, i);
+		struct fws_cfg_stream *st = &cfg->streams[i];
+
+		st->flows = t->flows;
+		st->rate = t->rate;
+		if (cfg_parse_stream(c, s, cfg, st) < 0)
+			return -EINVAL;
+		for (j = 0; j < i; j++) {
+			if (strcmp(cfg->streams[j].name, st->name) == 0) {
+				cfg_push_key(c, "name");
+				return cfg_fail(c, "stream name \"%s\" is used twice", st->name);
+			}
+		}
+		cfg->n_streams = (unsigned int)i + 1;
+		cfg_pop(c, o2);
+	}
+	return 0;
+}
+
+/* "direction" makes the streams; without "streams" or "direction" it is "upload". */
+int
+cfg_sec_direction(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	if (json_object_get(t->root, "streams"))
+		return cfg_fail(c, "give \"direction\" or \"streams\", not both");
+	return cfg_expand_direction(c, v, t->cfg, &t->flows, t->flows6_set ? &t->flows6 : NULL,
+				    &t->rate);
 }

@@ -103,9 +103,10 @@ parse_one_size(struct cfg_ctx *c, const json_t *v, struct fws_size_mix *m)
 	return 0;
 }
 
-static int
-parse_sizes(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
+int
+cfg_sec_frame_size(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg *cfg = t->cfg;
 	const json_t *e;
 	size_t i, old;
 
@@ -182,9 +183,10 @@ parse_lcore_list(struct cfg_ctx *c, const json_t *v, unsigned int *out, unsigned
 	return 0;
 }
 
-static int
-parse_lcores(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
+int
+cfg_sec_lcores(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg *cfg = t->cfg;
 	static const char *const keys[] = {"tx", "rx", NULL};
 	const json_t *tx, *rx;
 	size_t old;
@@ -206,9 +208,10 @@ parse_lcores(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
 	return 0;
 }
 
-static int
-parse_output(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
+int
+cfg_sec_output(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg *cfg = t->cfg;
 	static const char *const keys[] = {"json", "text", NULL};
 	const json_t *x;
 	size_t old;
@@ -234,9 +237,10 @@ parse_output(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
 	return 0;
 }
 
-static int
-parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
+int
+cfg_sec_dut(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg *cfg = t->cfg;
 	static const char *const keys[] = {"name", "firmware", "load_command", NULL};
 	const json_t *x;
 	size_t old;
@@ -264,9 +268,10 @@ parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
 	return 0;
 }
 
-static int
-parse_eal(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
+int
+cfg_sec_eal(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg *cfg = t->cfg;
 	const json_t *e;
 	size_t i, old;
 
@@ -289,8 +294,8 @@ parse_eal(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg)
 }
 
 /* Every stream's headers (VLAN tag, IPv6) and the signature must fit every frame size. */
-static int
-check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
+int
+cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 {
 	unsigned int s, z;
 
@@ -316,9 +321,10 @@ check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 	return 0;
 }
 
-static int
-parse_search(struct cfg_ctx *c, const json_t *v, struct fws_cfg_search *s)
+int
+cfg_sec_search(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg_search *s = &t->cfg->search;
 	static const char *const keys[] = {"short", "final",      "width", "pdr",
 					   "min",   "max_trials", NULL};
 	const json_t *x;
@@ -351,9 +357,10 @@ parse_search(struct cfg_ctx *c, const json_t *v, struct fws_cfg_search *s)
 	return 0;
 }
 
-static int
-parse_sweep(struct cfg_ctx *c, const json_t *v, struct fws_cfg_sweep *w)
+int
+cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
+	struct fws_cfg_sweep *w = &t->cfg->sweep;
 	static const char *const keys[] = {"directions", "mode", "latency_at", "back_to_back",
 					   NULL};
 	const json_t *x, *e;
@@ -434,182 +441,6 @@ parse_sweep(struct cfg_ctx *c, const json_t *v, struct fws_cfg_sweep *w)
 	return 0;
 }
 
-static int
-parse_top(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
-{
-	static const char *const keys[] = {
-		"flows6",     "path_check", "search",  "sweep", "dut",        "eal",
-		"ports",      "direction",  "streams", "flows", "frame_size", "rate",
-		"rate_layer", "duration",   "warmup",  "drain", "burst",      "lcores",
-		"output",     "scenario",   NULL};
-	struct fws_flow_spec flows = cfg_default_upload_flows, flows6 = cfg_default_upload_flows6;
-	struct fws_rate rate = {.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
-	const json_t *x, *e;
-	uint64_t u;
-	size_t i, j, old;
-
-	if (!json_is_object(root))
-		return cfg_fail(c, "the config must be a JSON object, got %s", cfg_type_name(root));
-	if (cfg_check_keys(c, root, keys) < 0)
-		return -EINVAL;
-	cfg->duration = 10;
-	cfg->warmup = 1;
-	cfg->drain = 2;
-	cfg->burst = 32;
-	strlcpy(cfg->json_out, "fwstress-report.json", sizeof(cfg->json_out));
-	fws_size_fixed(&cfg->sizes[0], 64);
-	cfg->n_sizes = 1;
-
-#define OPT(key, expr)                                                                             \
-	if ((x = json_object_get(root, key)) != NULL) {                                            \
-		old = cfg_push_key(c, key);                                                        \
-		if ((expr) < 0)                                                                    \
-			return -EINVAL;                                                            \
-		cfg_pop(c, old);                                                                   \
-	}
-	OPT("dut", parse_dut(c, x, cfg));
-	strlcpy(cfg->scenario, "routing", sizeof(cfg->scenario));
-	OPT("scenario", cfg_get_string(c, x, cfg->scenario, sizeof(cfg->scenario)));
-	OPT("eal", parse_eal(c, x, cfg));
-	OPT("duration", cfg_get_seconds(c, x, 0.01, 86400, &cfg->duration));
-	OPT("warmup", cfg_get_seconds(c, x, 0, 3600, &cfg->warmup));
-	OPT("drain", cfg_get_seconds(c, x, 0, 60, &cfg->drain));
-	OPT("burst", cfg_get_uint(c, x, 1, 512, &u));
-	if (x)
-		cfg->burst = (uint16_t)u;
-	OPT("frame_size", parse_sizes(c, x, cfg));
-	OPT("lcores", parse_lcores(c, x, cfg));
-	OPT("output", parse_output(c, x, cfg));
-	if ((x = json_object_get(root, "rate_layer")) != NULL) {
-		old = cfg_push_key(c, "rate_layer");
-		if (cfg_want_type(c, x, JSON_STRING, "\"l1\" or \"l2\"") < 0)
-			return -EINVAL;
-		if (strcmp(json_string_value(x), "l1") == 0)
-			rate.layer = FWS_RATE_L1;
-		else if (strcmp(json_string_value(x), "l2") == 0)
-			rate.layer = FWS_RATE_L2;
-		else
-			return cfg_fail(
-				c,
-				"\"%s\" is not a layer (l1 counts preamble and IFG, l2 does not)",
-				json_string_value(x));
-		cfg_pop(c, old);
-	}
-	OPT("rate", cfg_parse_rate(c, x, &rate));
-	OPT("flows", cfg_parse_flows(c, x, &flows));
-	OPT("flows6", cfg_parse_flows(c, x, &flows6));
-	if (x && !flows6.ipv6) {
-		old = cfg_push_key(c, "flows6");
-		return cfg_fail(c, "flows6 holds the IPv6 streams' flows; these are IPv4");
-	}
-	cfg->path_check = true;
-	cfg->search = (struct fws_cfg_search){.short_s = 1,
-					      .final_s = 60,
-					      .width = 0.005,
-					      .pdr = 0.005,
-					      .min_load = 0.001,
-					      .max_trials = 60};
-	OPT("search", parse_search(c, x, &cfg->search));
-	cfg->sweep = (struct fws_cfg_sweep){.n_dirs = 3,
-					    .dirs = {"upload", "download", "bidir"},
-					    .search = true,
-					    .b2b_seconds = 2};
-	OPT("sweep", parse_sweep(c, x, &cfg->sweep));
-	if ((x = json_object_get(root, "path_check")) != NULL) {
-		old = cfg_push_key(c, "path_check");
-		if (!json_is_boolean(x))
-			return cfg_fail(c, "expected true or false, got %s", cfg_type_name(x));
-		cfg->path_check = json_is_true(x);
-		cfg_pop(c, old);
-	}
-
-	/* Ports. */
-	if ((x = json_object_get(root, "ports")) == NULL)
-		return cfg_fail(c, "a config needs \"ports\"");
-	old = cfg_push_key(c, "ports");
-	if (!json_is_array(x) || json_array_size(x) == 0 || json_array_size(x) > FWS_CFG_MAX_PORTS)
-		return cfg_fail(c, "expected a list of 1 to %d ports", FWS_CFG_MAX_PORTS);
-	json_array_foreach(x, i, e)
-	{
-		size_t o2 = cfg_push_idx(c, i);
-
-		if (cfg_parse_port(c, e, &cfg->ports[i]) < 0)
-			return -EINVAL;
-		for (j = 0; j < i; j++) {
-			if (strcmp(cfg->ports[j].name, cfg->ports[i].name) == 0) {
-				cfg_push_key(c, "name");
-				return cfg_fail(c, "port name \"%s\" is used twice",
-						cfg->ports[i].name);
-			}
-			if (strcmp(cfg->ports[j].device, cfg->ports[i].device) == 0) {
-				cfg_push_key(c, "device");
-				return cfg_fail(c, "device \"%s\" is used by ports[%zu] too",
-						cfg->ports[i].device, j);
-			}
-		}
-		cfg->ports[i].name[sizeof(cfg->ports[i].name) - 1] = '\0';
-		cfg->n_ports = (unsigned int)i + 1;
-		cfg_pop(c, o2);
-	}
-	cfg_pop(c, old);
-
-	/* Streams: explicit, or from a direction. */
-	x = json_object_get(root, "streams");
-	e = json_object_get(root, "direction");
-	if (x && e) {
-		old = cfg_push_key(c, "direction");
-		return cfg_fail(c, "give \"direction\" or \"streams\", not both");
-	}
-	if (x) {
-		const json_t *s;
-
-		old = cfg_push_key(c, "streams");
-		if (!json_is_array(x) || json_array_size(x) == 0 ||
-		    json_array_size(x) > FWS_CFG_MAX_STREAMS)
-			return cfg_fail(c, "expected a list of 1 to %d streams",
-					FWS_CFG_MAX_STREAMS);
-		json_array_foreach(x, i, s)
-		{
-			size_t o2 = cfg_push_idx(c, i);
-			struct fws_cfg_stream *st = &cfg->streams[i];
-
-			st->flows = flows;
-			st->rate = rate;
-			if (cfg_parse_stream(c, s, cfg, st) < 0)
-				return -EINVAL;
-			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->streams[j].name, st->name) == 0) {
-					cfg_push_key(c, "name");
-					return cfg_fail(c, "stream name \"%s\" is used twice",
-							st->name);
-				}
-			}
-			cfg->n_streams = (unsigned int)i + 1;
-			cfg_pop(c, o2);
-		}
-		cfg_pop(c, old);
-	} else {
-		json_t *dflt = json_string("upload");
-
-		old = cfg_push_key(c, "direction");
-		if (cfg_expand_direction(c, e ? e : dflt, cfg, &flows,
-					 json_object_get(root, "flows6") ? &flows6 : NULL,
-					 &rate) < 0) {
-			json_decref(dflt);
-			return -EINVAL;
-		}
-		json_decref(dflt);
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(root, "streams")) && json_object_get(root, "flows6")) {
-		old = cfg_push_key(c, "flows6");
-		return cfg_fail(
-			c, "flows6 goes with \"direction\"; give explicit streams their flows");
-	}
-	return check_frame_minimum(c, root, cfg);
-#undef OPT
-}
-
 struct fws_cfg *
 fws_config_parse(const char *buf, size_t len, char *err, size_t errlen)
 {
@@ -634,7 +465,7 @@ fws_config_parse(const char *buf, size_t len, char *err, size_t errlen)
 		errno = ENOMEM;
 		return NULL;
 	}
-	rc = parse_top(&c, root, cfg);
+	rc = cfg_parse_sections(&c, root, cfg);
 	json_decref(root);
 	if (rc < 0) {
 		if (rc == -ENOMEM)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_ether.h>
 
@@ -117,6 +118,9 @@ void fws_config_free(struct fws_cfg *cfg);
 
 /** The normalised config (defaults filled) as a new JSON object. */
 struct json_t *fws_config_to_json(const struct fws_cfg *cfg);
+
+/** One line per top-level key: what it holds (validate --help). */
+void fws_config_doc(FILE *f);
 
 /** Find a port by name: its index, or -ENOENT. */
 int fws_config_port(const struct fws_cfg *cfg, const char *name);

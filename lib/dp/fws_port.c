@@ -110,59 +110,69 @@ fws_port_resolve(const char *device, char *err, unsigned int errlen)
 	return pid;
 }
 
-int
-fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
-	       char *err, unsigned int errlen)
-{
-	struct rte_eth_conf conf;
+/* What the setup steps share, in DPDK's order: info, configure, queues, start. */
+struct port_setup {
+	uint16_t port_id;
+	const struct fws_port_req *req;
+	struct fws_port_info *info;
 	struct rte_eth_dev_info dev;
-	struct rte_eth_txconf txconf;
-	struct rte_eth_rxconf rxconf;
-	struct rte_eth_link link;
-	char pool_name[RTE_MEMPOOL_NAMESIZE];
-	uint16_t nb_rxd = req->rx_desc, nb_txd = req->tx_desc, q;
-	unsigned int n_mbufs, waited;
-	uint32_t room;
-	int rc, socket;
+	struct rte_eth_conf conf;
+	int socket;
+	char *err;
+	unsigned int errlen;
+};
 
-	memset(info, 0, sizeof(*info));
-	info->port_id = port_id;
-	rc = rte_eth_dev_info_get(port_id, &dev);
+static int
+port_step_info(struct port_setup *s)
+{
+	struct fws_port_info *info = s->info;
+	int rc = rte_eth_dev_info_get(s->port_id, &s->dev);
+
 	if (rc != 0) {
-		snprintf(err, errlen, "port %u: cannot get device info: %s", port_id,
+		snprintf(s->err, s->errlen, "port %u: cannot get device info: %s", s->port_id,
 			 strerror(-rc));
 		return rc;
 	}
-	socket = rte_eth_dev_socket_id(port_id);
-	if (socket < 0)
-		socket = (int)rte_socket_id();
-	info->socket = socket;
-	strlcpy(info->driver, dev.driver_name, sizeof(info->driver));
-	rte_eth_dev_get_name_by_port(port_id, info->dev_name);
-	if (req->nb_rxq > dev.max_rx_queues || req->nb_txq > dev.max_tx_queues) {
-		snprintf(err, errlen,
+	s->socket = rte_eth_dev_socket_id(s->port_id);
+	if (s->socket < 0)
+		s->socket = (int)rte_socket_id();
+	info->socket = s->socket;
+	strlcpy(info->driver, s->dev.driver_name, sizeof(info->driver));
+	rte_eth_dev_get_name_by_port(s->port_id, info->dev_name);
+	if (s->req->nb_rxq > s->dev.max_rx_queues || s->req->nb_txq > s->dev.max_tx_queues) {
+		snprintf(s->err, s->errlen,
 			 "port %s: needs %u RX and %u TX queues, the device has %u and %u (use "
 			 "fewer lcores on it)",
-			 info->dev_name, req->nb_rxq, req->nb_txq, dev.max_rx_queues,
-			 dev.max_tx_queues);
+			 info->dev_name, s->req->nb_rxq, s->req->nb_txq, s->dev.max_rx_queues,
+			 s->dev.max_tx_queues);
 		return -EINVAL;
 	}
+	return 0;
+}
 
-	memset(&conf, 0, sizeof(conf));
-	if (req->nb_rxq > 1 && dev.flow_type_rss_offloads) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf =
-			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & dev.flow_type_rss_offloads;
-		info->rss = true;
+/* RSS over several receive queues, checksum offloads, the MTU for jumbo frames. */
+static int
+port_step_conf(struct port_setup *s)
+{
+	const struct rte_eth_dev_info *dev = &s->dev;
+	struct rte_eth_conf *conf = &s->conf;
+	const struct fws_port_req *req = s->req;
+
+	memset(conf, 0, sizeof(*conf));
+	if (req->nb_rxq > 1 && dev->flow_type_rss_offloads) {
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf->rx_adv_conf.rss_conf.rss_hf =
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & dev->flow_type_rss_offloads;
+		s->info->rss = true;
 	} else if (req->nb_rxq > 1) {
 		FWS_LOG(WARNING, "port %s: no RSS, %u receive queues will not share the load",
-			info->dev_name, req->nb_rxq);
+			s->info->dev_name, req->nb_rxq);
 	}
-	if ((dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) &&
-	    (dev.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM)) {
-		conf.txmode.offloads |=
+	if ((dev->tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) &&
+	    (dev->tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM)) {
+		conf->txmode.offloads |=
 			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
-		info->hw_cksum = true;
+		s->info->hw_cksum = true;
 	}
 	/* No MBUF_FAST_FREE: it needs every mbuf of a queue from one pool, and queue 0 also
 	 * carries control replies (receive-pool mbufs) and, with several streams on one
@@ -170,87 +180,136 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 	if (req->max_frame > RTE_ETHER_MAX_LEN) {
 		uint32_t mtu = req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 
-		if (dev.max_mtu < mtu) {
-			snprintf(err, errlen,
+		if (dev->max_mtu < mtu) {
+			snprintf(s->err, s->errlen,
 				 "port %s: frames of %u bytes need MTU %u, the device "
 				 "allows %u",
-				 info->dev_name, req->max_frame, mtu, dev.max_mtu);
+				 s->info->dev_name, req->max_frame, mtu, dev->max_mtu);
 			return -EINVAL;
 		}
-		conf.rxmode.mtu = mtu;
-		if (dev.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
-			conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+		conf->rxmode.mtu = mtu;
+		if (dev->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+			conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	}
-	rc = rte_eth_dev_configure(port_id, req->nb_rxq, req->nb_txq, &conf);
-	if (rc != 0) {
-		snprintf(err, errlen, "port %s: configure failed: %s", info->dev_name,
-			 strerror(-rc));
-		return rc;
-	}
-	rc = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &nb_rxd, &nb_txd);
-	if (rc != 0) {
-		snprintf(err, errlen, "port %s: descriptor counts: %s", info->dev_name,
-			 strerror(-rc));
-		return rc;
-	}
-	info->rx_desc = nb_rxd;
-	info->tx_desc = nb_txd;
+	return 0;
+}
 
-	room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
-		       (uint32_t)req->max_frame + RTE_PKTMBUF_HEADROOM);
-	n_mbufs = RTE_MAX(8191u, (unsigned int)req->nb_rxq * nb_rxd * 2 + req->rx_pool_extra);
-	snprintf(pool_name, sizeof(pool_name), "fws_rx_%u", port_id);
+static int
+port_step_configure(struct port_setup *s)
+{
+	uint16_t nb_rxd = s->req->rx_desc, nb_txd = s->req->tx_desc;
+	int rc = rte_eth_dev_configure(s->port_id, s->req->nb_rxq, s->req->nb_txq, &s->conf);
+
+	if (rc != 0) {
+		snprintf(s->err, s->errlen, "port %s: configure failed: %s", s->info->dev_name,
+			 strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(s->port_id, &nb_rxd, &nb_txd);
+	if (rc != 0) {
+		snprintf(s->err, s->errlen, "port %s: descriptor counts: %s", s->info->dev_name,
+			 strerror(-rc));
+		return rc;
+	}
+	s->info->rx_desc = nb_rxd;
+	s->info->tx_desc = nb_txd;
+	return 0;
+}
+
+/* The receive pool: twice the RX descriptors, room for the largest frame. */
+static int
+port_step_pool(struct port_setup *s)
+{
+	const struct fws_port_req *req = s->req;
+	struct fws_port_info *info = s->info;
+	char pool_name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+				(uint32_t)req->max_frame + RTE_PKTMBUF_HEADROOM);
+	unsigned int n_mbufs =
+		RTE_MAX(8191u, (unsigned int)req->nb_rxq * info->rx_desc * 2 + req->rx_pool_extra);
+
+	snprintf(pool_name, sizeof(pool_name), "fws_rx_%u", s->port_id);
 	info->rx_pool = rte_mempool_lookup(pool_name);
 	if (info->rx_pool == NULL)
-		info->rx_pool =
-			rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0, (uint16_t)room, socket);
+		info->rx_pool = rte_pktmbuf_pool_create(pool_name, n_mbufs, 256, 0, (uint16_t)room,
+							s->socket);
 	if (info->rx_pool == NULL) {
-		snprintf(err, errlen,
+		snprintf(s->err, s->errlen,
 			 "port %s: cannot create a receive pool of %u mbufs: %s "
 			 "(hugepages reserved?)",
 			 info->dev_name, n_mbufs, rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	rxconf = dev.default_rxconf;
-	rxconf.offloads = conf.rxmode.offloads;
-	for (q = 0; q < req->nb_rxq; q++) {
-		rc = rte_eth_rx_queue_setup(port_id, q, nb_rxd, (unsigned int)socket, &rxconf,
-					    info->rx_pool);
+	return 0;
+}
+
+static int
+port_step_queues(struct port_setup *s)
+{
+	struct rte_eth_rxconf rxconf = s->dev.default_rxconf;
+	struct rte_eth_txconf txconf = s->dev.default_txconf;
+	struct fws_port_info *info = s->info;
+	uint16_t q;
+	int rc;
+
+	rxconf.offloads = s->conf.rxmode.offloads;
+	for (q = 0; q < s->req->nb_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(s->port_id, q, info->rx_desc, (unsigned int)s->socket,
+					    &rxconf, info->rx_pool);
 		if (rc != 0) {
-			snprintf(err, errlen, "port %s: RX queue %u setup: %s", info->dev_name, q,
-				 strerror(-rc));
+			snprintf(s->err, s->errlen, "port %s: RX queue %u setup: %s",
+				 info->dev_name, q, strerror(-rc));
 			return rc;
 		}
 	}
-	txconf = dev.default_txconf;
-	txconf.offloads = conf.txmode.offloads;
-	for (q = 0; q < req->nb_txq; q++) {
-		rc = rte_eth_tx_queue_setup(port_id, q, nb_txd, (unsigned int)socket, &txconf);
+	txconf.offloads = s->conf.txmode.offloads;
+	for (q = 0; q < s->req->nb_txq; q++) {
+		rc = rte_eth_tx_queue_setup(s->port_id, q, info->tx_desc, (unsigned int)s->socket,
+					    &txconf);
 		if (rc != 0) {
-			snprintf(err, errlen, "port %s: TX queue %u setup: %s", info->dev_name, q,
-				 strerror(-rc));
+			snprintf(s->err, s->errlen, "port %s: TX queue %u setup: %s",
+				 info->dev_name, q, strerror(-rc));
 			return rc;
 		}
 	}
-	rc = rte_eth_dev_start(port_id);
+	return 0;
+}
+
+static int
+port_step_start(struct port_setup *s)
+{
+	struct fws_port_info *info = s->info;
+	int rc = rte_eth_dev_start(s->port_id);
+
 	if (rc != 0) {
-		snprintf(err, errlen, "port %s: start failed: %s", info->dev_name, strerror(-rc));
+		snprintf(s->err, s->errlen, "port %s: start failed: %s", info->dev_name,
+			 strerror(-rc));
 		return rc;
 	}
-	rc = rte_eth_promiscuous_enable(port_id);
+	rc = rte_eth_promiscuous_enable(s->port_id);
 	if (rc != 0 && rc != -ENOTSUP)
 		FWS_LOG(WARNING, "port %s: promiscuous mode: %s", info->dev_name, strerror(-rc));
-	rte_eth_macaddr_get(port_id, &info->mac);
+	rte_eth_macaddr_get(s->port_id, &info->mac);
 	if (rte_is_zero_ether_addr(&info->mac)) {
 		/* In-memory ports have no address: a locally administered one per port. */
 		static const struct rte_ether_addr base = {{0x02, 0x46, 0x57, 0x53, 0x00, 0x00}};
 
 		info->mac = base;
-		info->mac.addr_bytes[5] = (uint8_t)(port_id + 1);
+		info->mac.addr_bytes[5] = (uint8_t)(s->port_id + 1);
 	}
+	return 0;
+}
+
+static int
+port_step_link(struct port_setup *s)
+{
+	struct fws_port_info *info = s->info;
+	struct rte_eth_link link;
+	unsigned int waited;
+
 	for (waited = 0;; waited += 100) {
 		memset(&link, 0, sizeof(link));
-		if (rte_eth_link_get_nowait(port_id, &link) == 0 && link.link_status)
+		if (rte_eth_link_get_nowait(s->port_id, &link) == 0 && link.link_status)
 			break;
 		if (waited >= LINK_WAIT_MS)
 			break;
@@ -260,6 +319,28 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 	info->link_speed_mbps = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : link.link_speed;
 	if (!info->link_up)
 		FWS_LOG(WARNING, "port %s: link is down after %u ms", info->dev_name, LINK_WAIT_MS);
+	return 0;
+}
+
+static int (*const port_steps[])(struct port_setup *s) = {
+	port_step_info,   port_step_conf,  port_step_configure, port_step_pool,
+	port_step_queues, port_step_start, port_step_link,
+};
+
+int
+fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
+	       char *err, unsigned int errlen)
+{
+	struct port_setup s = {
+		.port_id = port_id, .req = req, .info = info, .err = err, .errlen = errlen};
+	unsigned int i;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	info->port_id = port_id;
+	for (i = 0; i < RTE_DIM(port_steps); i++)
+		if ((rc = port_steps[i](&s)) != 0)
+			return rc;
 	return 0;
 }
 

@@ -8,6 +8,7 @@ grep -q "Exit status" "$WORK/out" && ok "--help lists exit statuses" || bad "--h
 expect_rc 0 "run --help" "$FWSTRESS" run --help
 grep -q -- "--duration" "$WORK/out" && ok "run --help lists options" || bad "run --help text"
 expect_rc 0 "validate --help" "$FWSTRESS" validate --help
+"$FWSTRESS" validate --help | grep -q "^  frame_size  " && ok "validate --help lists the config keys" || bad "validate --help: no key list"
 expect_rc 1 "no subcommand" "$FWSTRESS"
 expect_rc 1 "unknown subcommand" "$FWSTRESS" frobnicate
 expect_rc 1 "unknown run option" "$FWSTRESS" run --bogus

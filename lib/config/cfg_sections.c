@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The top level of a config as one table: each key once, with its parser, its emitter and
+ * its one-line documentation. Parsing walks the table in order (ports before streams, the
+ * flows and rate that streams inherit before them); emitting walks it again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fws_compat.h"
+#include "fws_config.h"
+#include "cfg_int.h"
+
+#define SEC(k, doc)                                                                                \
+	{                                                                                          \
+#k, cfg_sec_##k, cfg_emit_##k, doc                                                 \
+	}
+/* A key whose value lives in another section's output (flows in the streams). */
+#define SEC_FOLDED(k, doc)                                                                         \
+	{                                                                                          \
+#k, cfg_sec_##k, NULL, doc                                                         \
+	}
+
+static const struct cfg_section sections[] = {
+	SEC(dut, "{name, firmware, load_command}: the device under test; the command prints "
+		 "its CPU load %"),
+	SEC(scenario, "what the DUT is set up as (routing, firewall, ips, ...): a report label"),
+	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
+	SEC(ports, "required: [{name, device, mac, next_hop_mac, ipv4, ipv6, gateway, "
+		   "gateway6, vlan, rx_descriptors, tx_descriptors}]"),
+	SEC_FOLDED(flows, "the IPv4 flows streams inherit: {ip, count, src_ip, dst_ip, "
+			  "src_port, dst_port}"),
+	SEC_FOLDED(flows6, "with \"direction\": IPv6 flows for upload6/download6 streams"),
+	SEC(rate_layer, "\"l1\" (preamble and IFG count, default) or \"l2\""),
+	SEC_FOLDED(rate, "the rate streams inherit: \"line\", \"50%\", \"1Mpps\", \"900Mbit\""),
+	SEC_FOLDED(direction, "\"upload\" (default), \"download\" or \"bidir\" between ports "
+			      "lan and wan"),
+	SEC(streams, "[{name, tx_port, rx_port, flows, rate}], or use \"direction\""),
+	SEC(frame_size, "bytes with FCS, \"imix\", {name, mix: [[size, weight]]}, a list, or "
+			"\"rfc2544\""),
+	SEC(duration, "seconds of one measured trial (default 10)"),
+	SEC(warmup, "seconds of load before measuring (default 1)"),
+	SEC(drain, "seconds to wait for frames in flight after the load stops (default 2)"),
+	SEC(burst, "frames per TX burst, 1-512 (default 32)"),
+	SEC(sweep, "{directions, mode: search|fixed, latency_at, back_to_back: {repeat, "
+		   "seconds}}"),
+	SEC(path_check, "probe every stream's path before the load (default true)"),
+	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
+	SEC(lcores, "{tx: [...], rx: [...]}: lcore ids per role (default: from the EAL list)"),
+	SEC(output, "{json, text}: report files (\"\" for none)"),
+};
+
+static void
+cfg_defaults(struct cfg_top *t)
+{
+	struct fws_cfg *cfg = t->cfg;
+
+	t->flows = cfg_default_upload_flows;
+	t->flows6 = cfg_default_upload_flows6;
+	t->rate = (struct fws_rate){.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
+	cfg->duration = 10;
+	cfg->warmup = 1;
+	cfg->drain = 2;
+	cfg->burst = 32;
+	strlcpy(cfg->json_out, "fwstress-report.json", sizeof(cfg->json_out));
+	strlcpy(cfg->scenario, "routing", sizeof(cfg->scenario));
+	fws_size_fixed(&cfg->sizes[0], 64);
+	cfg->n_sizes = 1;
+	cfg->path_check = true;
+	cfg->search = (struct fws_cfg_search){.short_s = 1,
+					      .final_s = 60,
+					      .width = 0.005,
+					      .pdr = 0.005,
+					      .min_load = 0.001,
+					      .max_trials = 60};
+	cfg->sweep = (struct fws_cfg_sweep){.n_dirs = 3,
+					    .dirs = {"upload", "download", "bidir"},
+					    .search = true,
+					    .b2b_seconds = 2};
+}
+
+int
+cfg_sec_scenario(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_get_string(c, v, t->cfg->scenario, sizeof(t->cfg->scenario));
+}
+
+int
+cfg_sec_duration(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_get_seconds(c, v, 0.01, 86400, &t->cfg->duration);
+}
+
+int
+cfg_sec_warmup(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_get_seconds(c, v, 0, 3600, &t->cfg->warmup);
+}
+
+int
+cfg_sec_drain(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_get_seconds(c, v, 0, 60, &t->cfg->drain);
+}
+
+int
+cfg_sec_burst(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	uint64_t u;
+
+	if (cfg_get_uint(c, v, 1, 512, &u) < 0)
+		return -EINVAL;
+	t->cfg->burst = (uint16_t)u;
+	return 0;
+}
+
+int
+cfg_sec_path_check(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	if (!json_is_boolean(v))
+		return cfg_fail(c, "expected true or false, got %s", cfg_type_name(v));
+	t->cfg->path_check = json_is_true(v);
+	return 0;
+}
+
+int
+cfg_sec_rate_layer(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	if (cfg_want_type(c, v, JSON_STRING, "\"l1\" or \"l2\"") < 0)
+		return -EINVAL;
+	if (strcmp(json_string_value(v), "l1") == 0)
+		t->rate.layer = FWS_RATE_L1;
+	else if (strcmp(json_string_value(v), "l2") == 0)
+		t->rate.layer = FWS_RATE_L2;
+	else
+		return cfg_fail(c,
+				"\"%s\" is not a layer (l1 counts preamble and IFG, l2 does not)",
+				json_string_value(v));
+	return 0;
+}
+
+int
+cfg_sec_rate(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_parse_rate(c, v, &t->rate);
+}
+
+static int
+check_top_keys(struct cfg_ctx *c, const json_t *root)
+{
+	const char *keys[RTE_DIM(sections) + 1];
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(sections); i++)
+		keys[i] = sections[i].key;
+	keys[i] = NULL;
+	return cfg_check_keys(c, root, keys);
+}
+
+int
+cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
+{
+	struct cfg_top t = {.cfg = cfg, .root = root};
+	const json_t *v;
+	size_t i, old;
+
+	if (!json_is_object(root))
+		return cfg_fail(c, "the config must be a JSON object, got %s", cfg_type_name(root));
+	if (check_top_keys(c, root) < 0)
+		return -EINVAL;
+	if (json_object_get(root, "ports") == NULL)
+		return cfg_fail(c, "a config needs \"ports\"");
+	cfg_defaults(&t);
+	for (i = 0; i < RTE_DIM(sections); i++) {
+		if ((v = json_object_get(root, sections[i].key)) == NULL)
+			continue;
+		old = cfg_push_key(c, sections[i].key);
+		if (sections[i].parse(c, v, &t) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if (cfg->n_streams == 0) {
+		json_t *dflt = json_string("upload");
+		int rc;
+
+		old = cfg_push_key(c, "direction");
+		rc = cfg_sec_direction(c, dflt, &t);
+		json_decref(dflt);
+		if (rc < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	return cfg_check_frame_minimum(c, root, cfg);
+}
+
+json_t *
+fws_config_to_json(const struct fws_cfg *cfg)
+{
+	json_t *root = json_object(), *v;
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(sections); i++)
+		if (sections[i].emit && (v = sections[i].emit(cfg)) != NULL)
+			json_object_set_new(root, sections[i].key, v);
+	return root;
+}
+
+void
+fws_config_doc(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(sections); i++)
+		fprintf(f, "  %-11s %s\n", sections[i].key, sections[i].doc);
+}
