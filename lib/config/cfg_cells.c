@@ -57,21 +57,17 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 
 	if (!json_is_object(o))
 		return cfg_fail(c, "expected an object, got %s", cfg_type_name(o));
-	if (cell_str(c, o, "scenario", x->scenario, sizeof(x->scenario)) < 0 ||
-	    cell_str(c, o, "kind", x->kind, sizeof(x->kind)) < 0 ||
-	    cell_str(c, o, "direction", x->direction, sizeof(x->direction)) < 0 ||
-	    cell_str(c, o, "stream", x->stream, sizeof(x->stream)) < 0 ||
-	    cell_str(c, o, "frame_size", x->size, sizeof(x->size)) < 0 ||
-	    cell_num(c, o, "avg_frame", &x->avg_frame, 0) < 0 ||
-	    cell_num(c, o, "pps", &x->pps, 0) < 0 || cell_num(c, o, "l1_bps", &x->l1_bps, 0) < 0 ||
-	    cell_num(c, o, "l2_bps", &x->l2_bps, 0) < 0 ||
-	    cell_num(c, o, "loss_pct", &x->loss_pct, 0) < 0 ||
-	    cell_num(c, o, "latency_p50_ns", &x->p50_ns, 0) < 0 ||
-	    cell_num(c, o, "latency_p99_ns", &x->p99_ns, 0) < 0 ||
-	    cell_num(c, o, "line_pps", &x->line_pps, 0) < 0 ||
-	    cell_num(c, o, "dut_cpu_pct", &x->dut_cpu, -1) < 0)
+#define CELL_STR(m, key)                                                                           \
+	if (cell_str(c, o, key, x->m, sizeof(x->m)) < 0)                                           \
 		return -EINVAL;
-	h = json_object_get(o, "latency_histogram");
+#define CELL_NUM(m, key, dflt)                                                                     \
+	if (cell_num(c, o, key, &x->m, dflt) < 0)                                                  \
+		return -EINVAL;
+	FWS_CELL_STRINGS(CELL_STR)
+	FWS_CELL_NUMBERS(CELL_NUM)
+#undef CELL_STR
+#undef CELL_NUM
+	h = json_object_get(o, FWS_CELL_HIST_KEY);
 	if (json_is_array(h) && json_array_size(h)) {
 		x->hist = calloc(json_array_size(h), sizeof(*x->hist));
 		if (x->hist == NULL)

@@ -267,7 +267,7 @@ cfg_emit_sweep(const struct fws_cfg *cfg)
 	unsigned int i;
 
 	for (i = 0; i < cfg->sweep.n_dirs; i++)
-		json_array_append_new(dirs, json_string(cfg->sweep.dirs[i]));
+		json_array_append_new(dirs, json_string(fws_dir_name(cfg->sweep.dirs[i])));
 	for (i = 0; i < cfg->sweep.n_lat; i++)
 		json_array_append_new(lat, percent_json(cfg->sweep.lat[i]));
 	o = json_pack("{s:o, s:s, s:o}", "directions", dirs, "mode",

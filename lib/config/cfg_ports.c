@@ -356,7 +356,7 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 
 	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
 		return -EINVAL;
-	strlcpy(s->direction, "custom", sizeof(s->direction));
+	s->dir = FWS_DIR_CUSTOM;
 	if ((x = json_object_get(v, "name")) == NULL)
 		return cfg_fail(c, "a stream needs a \"name\"");
 	old = cfg_push_key(c, "name");
@@ -392,13 +392,13 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 
 /* Streams from "direction": upload = lan -> wan, download = wan -> lan, bidir = both. */
 static void
-cfg_add_stream(struct fws_cfg *cfg, const char *name, const char *dir, int tx, int rx,
+cfg_add_stream(struct fws_cfg *cfg, const char *name, enum fws_dir dir, int tx, int rx,
 	       const struct fws_flow_spec *flows, bool reverse, const struct fws_rate *rate)
 {
 	struct fws_cfg_stream *s = &cfg->streams[cfg->n_streams++];
 
 	strlcpy(s->name, name, sizeof(s->name));
-	strlcpy(s->direction, dir, sizeof(s->direction));
+	s->dir = dir;
 	s->tx_port = (uint8_t)tx;
 	s->rx_port = (uint8_t)rx;
 	if (reverse)
@@ -413,6 +413,7 @@ cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
 		     const struct fws_flow_spec *flows, const struct fws_flow_spec *flows6,
 		     const struct fws_rate *rate)
 {
+	enum fws_dir dir;
 	const char *d;
 	int lan, wan;
 	bool up, down;
@@ -420,8 +421,9 @@ cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
 	if (cfg_want_type(c, v, JSON_STRING, "\"upload\", \"download\" or \"bidir\"") < 0)
 		return -EINVAL;
 	d = json_string_value(v);
-	up = strcmp(d, "upload") == 0 || strcmp(d, "bidir") == 0;
-	down = strcmp(d, "download") == 0 || strcmp(d, "bidir") == 0;
+	dir = fws_dir_of(d);
+	up = dir == FWS_DIR_UPLOAD || dir == FWS_DIR_BIDIR;
+	down = dir == FWS_DIR_DOWNLOAD || dir == FWS_DIR_BIDIR;
 	if (!up && !down)
 		return cfg_fail(c, "\"%s\" is not a direction (upload, download, bidir)", d);
 	lan = fws_config_port(cfg, "lan");
@@ -429,13 +431,13 @@ cfg_expand_direction(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
 	if (lan < 0 || wan < 0)
 		return cfg_fail(c, "direction \"%s\" needs ports named \"lan\" and \"wan\"", d);
 	if (up)
-		cfg_add_stream(cfg, "upload", "upload", lan, wan, flows, false, rate);
+		cfg_add_stream(cfg, "upload", FWS_DIR_UPLOAD, lan, wan, flows, false, rate);
 	if (down)
-		cfg_add_stream(cfg, "download", "download", wan, lan, flows, true, rate);
+		cfg_add_stream(cfg, "download", FWS_DIR_DOWNLOAD, wan, lan, flows, true, rate);
 	if (up && flows6)
-		cfg_add_stream(cfg, "upload6", "upload", lan, wan, flows6, false, rate);
+		cfg_add_stream(cfg, "upload6", FWS_DIR_UPLOAD, lan, wan, flows6, false, rate);
 	if (down && flows6)
-		cfg_add_stream(cfg, "download6", "download", wan, lan, flows6, true, rate);
+		cfg_add_stream(cfg, "download6", FWS_DIR_DOWNLOAD, wan, lan, flows6, true, rate);
 	return 0;
 }
 

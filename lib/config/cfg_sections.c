@@ -77,7 +77,7 @@ cfg_defaults(struct cfg_top *t)
 					      .min_load = 0.001,
 					      .max_trials = 60};
 	cfg->sweep = (struct fws_cfg_sweep){.n_dirs = 3,
-					    .dirs = {"upload", "download", "bidir"},
+					    .dirs = {FWS_DIR_UPLOAD, FWS_DIR_DOWNLOAD, FWS_DIR_BIDIR},
 					    .search = true,
 					    .b2b_seconds = 2};
 }

@@ -357,6 +357,29 @@ cfg_sec_search(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	return 0;
 }
 
+static const char *const dir_names[] = {
+#define DIR_NAME(n, s) [FWS_DIR_##n] = s,
+	FWS_DIRS(DIR_NAME)
+#undef DIR_NAME
+};
+
+const char *
+fws_dir_name(enum fws_dir d)
+{
+	return (unsigned int)d < RTE_DIM(dir_names) ? dir_names[d] : "?";
+}
+
+enum fws_dir
+fws_dir_of(const char *name)
+{
+	enum fws_dir d;
+
+	for (d = FWS_DIR_UPLOAD; d <= FWS_DIR_BIDIR; d++)
+		if (strcmp(name, dir_names[d]) == 0)
+			return d;
+	return FWS_DIR_NONE;
+}
+
 int
 cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
@@ -377,12 +400,10 @@ cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		json_array_foreach(x, i, e)
 		{
 			o2 = cfg_push_idx(c, i);
-			if (!json_is_string(e) || (strcmp(json_string_value(e), "upload") &&
-						   strcmp(json_string_value(e), "download") &&
-						   strcmp(json_string_value(e), "bidir")))
+			if (!json_is_string(e) || fws_dir_of(json_string_value(e)) == FWS_DIR_NONE)
 				return cfg_fail(c,
 						"expected \"upload\", \"download\" or \"bidir\"");
-			strlcpy(w->dirs[w->n_dirs++], json_string_value(e), sizeof(w->dirs[0]));
+			w->dirs[w->n_dirs++] = fws_dir_of(json_string_value(e));
 			cfg_pop(c, o2);
 		}
 		cfg_pop(c, old);

@@ -50,10 +50,29 @@ struct fws_cfg_port {
 	uint16_t rx_desc, tx_desc;
 };
 
+/** Directions: of a stream (upload, download, custom), of a sweep cell (also bidir). */
+#define FWS_DIRS(X)                                                                                \
+	X(NONE, "")                                                                                \
+	X(UPLOAD, "upload")                                                                        \
+	X(DOWNLOAD, "download")                                                                    \
+	X(BIDIR, "bidir")                                                                          \
+	X(CUSTOM, "custom")
+enum fws_dir {
+#define FWS_DIR_ENUM(n, s) FWS_DIR_##n,
+	FWS_DIRS(FWS_DIR_ENUM)
+#undef FWS_DIR_ENUM
+};
+
+/** The direction's name ("" for NONE). */
+const char *fws_dir_name(enum fws_dir d);
+
+/** upload, download or bidir by name; FWS_DIR_NONE for anything else. */
+enum fws_dir fws_dir_of(const char *name);
+
 /** One stream: frames from one port to another with its own flows and rate. */
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
-	char direction[FWS_CFG_NAME_LEN]; /**< "upload", "download" or "custom" */
+	enum fws_dir dir; /**< upload, download, or custom (explicit streams) */
 	uint8_t tx_port, rx_port;         /**< indexes into ports */
 	struct fws_flow_spec flows;
 	struct fws_rate rate;
@@ -71,7 +90,7 @@ struct fws_cfg_search {
 /** Sweep settings (fwstress sweep): directions x frame sizes, each searched or fixed. */
 struct fws_cfg_sweep {
 	unsigned int n_dirs;
-	char dirs[3][16]; /**< upload, download, bidir */
+	enum fws_dir dirs[3]; /**< upload, download, bidir */
 	bool search;      /**< search NDR/PDR per cell; false: one trial at the rate */
 	unsigned int n_lat;
 	double lat[8];           /**< latency trials at these fractions of NDR */

@@ -14,9 +14,32 @@ struct fws_cell_bucket {
 	uint64_t lo, width, count;
 };
 
+/*
+ * The cell schema: member and report key, once, for the writer (lib/report) and the reader
+ * (lib/config/cfg_cells.c). Strings are required; a number that is absent or null reads as
+ * its default, and a number below zero whose default is below zero is written as null.
+ */
+#define FWS_CELL_STRINGS(X)                                                                        \
+	X(scenario, "scenario")                                                                    \
+	X(kind, "kind")                                                                            \
+	X(direction, "direction")                                                                  \
+	X(stream, "stream")                                                                        \
+	X(size, "frame_size")
+#define FWS_CELL_NUMBERS(X)                                                                        \
+	X(avg_frame, "avg_frame", 0)                                                               \
+	X(pps, "pps", 0)                                                                           \
+	X(l1_bps, "l1_bps", 0)                                                                     \
+	X(l2_bps, "l2_bps", 0)                                                                     \
+	X(loss_pct, "loss_pct", 0)                                                                 \
+	X(p50_ns, "latency_p50_ns", 0)                                                             \
+	X(p99_ns, "latency_p99_ns", 0)                                                             \
+	X(line_pps, "line_pps", 0)                                                                 \
+	X(dut_cpu, "dut_cpu_pct", -1)
+#define FWS_CELL_HIST_KEY "latency_histogram"
+
 struct fws_cell {
 	char scenario[32];
-	char kind[8]; /**< "run" (fixed-rate trial), "ndr" or "pdr" (search results) */
+	char kind[8]; /**< "run", "ndr", "pdr", "lat50", ...: what fws_result_label writes */
 	char direction[32];
 	char stream[32];
 	char size[32];

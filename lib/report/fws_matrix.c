@@ -8,7 +8,6 @@
 #include "fws_matrix.h"
 
 #define MAX_COLS 8
-#define MAX_ROWS 256
 
 /* A matrix row: scenario, frame size and kind; per direction the summed throughput. */
 struct row {
@@ -17,10 +16,11 @@ struct row {
 	bool has[MAX_COLS];
 };
 
+/* Rows: at most one per cell. Cells in directions beyond MAX_COLS are counted, not shown. */
 struct matrix {
-	unsigned int n_cols, n_rows;
+	unsigned int n_cols, n_rows, left_out;
 	const char *cols[MAX_COLS];
-	struct row rows[MAX_ROWS];
+	struct row *rows;
 };
 
 int
@@ -42,7 +42,6 @@ build(const struct fws_cells *cells, struct matrix *m)
 {
 	unsigned int i, j, col;
 
-	memset(m, 0, sizeof(*m));
 	for (i = 0; i < cells->n; i++) {
 		const struct fws_cell *c = &cells->c[i];
 		struct row *r = NULL;
@@ -50,8 +49,10 @@ build(const struct fws_cells *cells, struct matrix *m)
 		for (col = 0; col < m->n_cols && strcmp(m->cols[col], c->direction); col++)
 			;
 		if (col == m->n_cols) {
-			if (m->n_cols == MAX_COLS)
+			if (m->n_cols == MAX_COLS) {
+				m->left_out++;
 				continue;
+			}
 			m->cols[m->n_cols++] = c->direction;
 		}
 		for (j = 0; j < m->n_rows; j++) {
@@ -64,8 +65,6 @@ build(const struct fws_cells *cells, struct matrix *m)
 			}
 		}
 		if (r == NULL) {
-			if (m->n_rows == MAX_ROWS)
-				continue;
 			r = &m->rows[m->n_rows++];
 			r->first = c;
 		}
@@ -137,42 +136,92 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	}
 	if (wiki)
 		fprintf(f, "|}\n");
+	if (m->left_out)
+		fprintf(f,
+			"\n%u cells in directions beyond the first %d are not in this table "
+			"(csv has every cell).\n",
+			m->left_out, MAX_COLS);
 }
 
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+static void
+csv_str(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Every cell, one line each, in the order and with the keys of the cell schema. */
 static void
 csv(FILE *f, const struct fws_cells *cells)
 {
+	const char *sep = "";
 	unsigned int i;
 
-	fprintf(f, "scenario,kind,direction,stream,frame_size,avg_frame,pps,l1_bps,l2_bps,"
-		   "loss_pct,latency_p50_ns,latency_p99_ns,line_pps,dut_cpu_pct\n");
+#define HEAD_STR(m, key) fprintf(f, "%s%s", sep, key), sep = ",";
+#define HEAD_NUM(m, key, dflt) HEAD_STR(m, key)
+	FWS_CELL_STRINGS(HEAD_STR)
+	FWS_CELL_NUMBERS(HEAD_NUM)
+	fputc('\n', f);
 	for (i = 0; i < cells->n; i++) {
 		const struct fws_cell *c = &cells->c[i];
 
-		fprintf(f, "%s,%s,%s,%s,%s,%.1f,%.1f,%.0f,%.0f,%.6f,%.0f,%.0f,%.1f,", c->scenario,
-			c->kind, c->direction, c->stream, c->size, c->avg_frame, c->pps, c->l1_bps,
-			c->l2_bps, c->loss_pct, c->p50_ns, c->p99_ns, c->line_pps);
-		if (c->dut_cpu >= 0)
-			fprintf(f, "%.1f", c->dut_cpu);
+		sep = "";
+#define ROW_STR(m, key) fputs(sep, f), csv_str(f, c->m), sep = ",";
+#define ROW_NUM(m, key, dflt)                                                                      \
+	fputs(sep, f), sep = ",";                                                                  \
+	if (!((dflt) < 0 && c->m < 0))                                                             \
+		fprintf(f, "%.10g", c->m);
+		FWS_CELL_STRINGS(ROW_STR)
+		FWS_CELL_NUMBERS(ROW_NUM)
 		fputc('\n', f);
 	}
+#undef HEAD_STR
+#undef HEAD_NUM
+#undef ROW_STR
+#undef ROW_NUM
+}
+
+/* Text from a report file into HTML: element content and quoted attributes alike. */
+static const char *
+esc(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 7 < len; s++) {
+		const char *e = *s == '<'    ? "&lt;"
+				: *s == '>'  ? "&gt;"
+				: *s == '&'  ? "&amp;"
+				: *s == '"'  ? "&quot;"
+				: *s == '\'' ? "&#39;"
+					     : NULL;
+
+		if (e) {
+			memcpy(buf + o, e, strlen(e));
+			o += strlen(e);
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
 }
 
 static void
 html_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
+	char buf[512];
+
+	fputs(esc(s, buf, sizeof(buf)), f);
 }
 
 #define W 760
@@ -249,9 +298,11 @@ chart_throughput(FILE *f, const struct fws_cells *cells)
 	}
 	for (i = 0; i < cells->n; i++) {
 		const struct fws_cell *c = &cells->c[i];
-		char name[80];
+		char name[80], raw[80], size[200];
 
-		snprintf(name, sizeof(name), "%s %s", c->direction, c->kind);
+		snprintf(raw, sizeof(raw), "%s %s", c->direction, c->kind);
+		esc(raw, name, sizeof(name));
+		esc(c->size, size, sizeof(size));
 		for (k = 0; k < n_series && strcmp(series[k], name); k++)
 			;
 		if (k == n_series && n_series < 16)
@@ -260,8 +311,8 @@ chart_throughput(FILE *f, const struct fws_cells *cells)
 			"<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
 			"data-series=\"%s\" data-size=\"%s\" data-pps=\"%.1f\"><title>%s %s: %.4f "
 			"Mpps</title></circle>\n",
-			PX(c->avg_frame), PY(c->pps), colours[k % 8], name, c->size, c->pps, name,
-			c->size, c->pps / 1e6);
+			PX(c->avg_frame), PY(c->pps), colours[k % 8], name, size, c->pps, name,
+			size, c->pps / 1e6);
 	}
 	for (k = 0; k < n_series; k++)
 		fprintf(f,
@@ -291,10 +342,14 @@ chart_latency(FILE *f, const struct fws_cell *c, unsigned int idx)
 		lmax = lmin + 1;
 	fprintf(f, "<h3>Latency: ");
 	html_escape(f, c->stream);
+	fprintf(f, ", ");
+	html_escape(f, c->size);
+	fprintf(f, ", ");
+	html_escape(f, c->kind);
 	fprintf(f,
-		", %s, %s</h3>\n<svg class=\"latency\" id=\"latency-%u\" "
+		"</h3>\n<svg class=\"latency\" id=\"latency-%u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"200\">\n",
-		c->size, c->kind, idx, W);
+		idx, W);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"200\" fill=\"white\"/>\n", W);
 	for (i = 0; i < c->n_hist; i++) {
 		double x0 = ML + (log10((double)c->hist[i].lo + 1) - lmin) / (lmax - lmin) *
@@ -333,12 +388,16 @@ html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 		html_escape(f, cells->firmware);
 		fprintf(f, ". ");
 	}
-	fprintf(f, "Started %s. Rates at L1 (frame + 20 bytes preamble and gap).</p>\n",
-		cells->started);
+	fprintf(f, "Started ");
+	html_escape(f, cells->started);
+	fprintf(f, ". Rates at L1 (frame + 20 bytes preamble and gap).</p>\n");
 	fprintf(f, "<table id=\"matrix\"><tr><th>Scenario</th><th>Frame size</th><th>Result</th>");
-	for (c = 0; c < m->n_cols; c++)
-		fprintf(f, "<th>%s Mbit/s</th><th>%s Mpps</th><th>%s DUT CPU</th>", m->cols[c],
-			m->cols[c], m->cols[c]);
+	for (c = 0; c < m->n_cols; c++) {
+		char col[200];
+
+		esc(m->cols[c], col, sizeof(col));
+		fprintf(f, "<th>%s Mbit/s</th><th>%s Mpps</th><th>%s DUT CPU</th>", col, col, col);
+	}
 	fprintf(f, "</tr>\n");
 	for (r = 0; r < m->n_rows; r++) {
 		const struct row *x = &m->rows[r];
@@ -374,8 +433,10 @@ fws_matrix_render(FILE *f, const struct fws_cells *cells, enum fws_matrix_format
 {
 	struct matrix *m = calloc(1, sizeof(*m));
 
-	if (m == NULL)
+	if (m == NULL || (m->rows = calloc(cells->n + 1, sizeof(*m->rows))) == NULL) {
+		free(m);
 		return -ENOMEM;
+	}
 	build(cells, m);
 	switch (fmt) {
 	case FWS_MATRIX_MARKDOWN:
@@ -391,6 +452,7 @@ fws_matrix_render(FILE *f, const struct fws_cells *cells, enum fws_matrix_format
 		html(f, cells, m);
 		break;
 	}
+	free(m->rows);
 	free(m);
 	return ferror(f) ? -EIO : 0;
 }

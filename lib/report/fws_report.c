@@ -48,14 +48,15 @@ static void
 text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 {
 	unsigned int s, p;
-	char note[256];
+	char note[256], label[16];
 
+	fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
 	fprintf(f,
 		"\nTrial %u%s%s: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
 		"drain %.1f s%s\n",
-		idx + 1, r->label[0] ? ", search result " : "", r->label, r->size.name, r->rfc6985,
-		r->avg_frame, r->warmup, r->drain,
-		r->partial ? "  ** PARTIAL: interrupted **" : "");
+		idx + 1, r->kind != FWS_RESULT_RUN ? ", search result " : "",
+		r->kind != FWS_RESULT_RUN ? label : "", r->size.name, r->rfc6985, r->avg_frame,
+		r->warmup, r->drain, r->partial ? "  ** PARTIAL: interrupted **" : "");
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
 		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",
 		"rx L2 Mb/s");
@@ -180,7 +181,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			"%" PRIu64
 			" frames, %u repetitions (%u trials): avg %.0f, min %.0f, max %.0f, "
 			"stddev %.1f frames\n",
-			b->size, b->direction, b->max_frames, b->n, b->trials, b->avg,
+			b->size, fws_dir_name(b->dir), b->max_frames, b->n, b->trials, b->avg,
 			b->n ? b->min : 0.0, b->max, b->stddev);
 	}
 	for (i = 0; i < run->n_searches; i++) {
@@ -238,8 +239,9 @@ stream_json(const struct fws_stream_result *x)
 	char note[256];
 	json_t *o;
 
-	o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", x->name, "direction", x->direction,
-		      "tx_port", x->tx_port, "rx_port", x->rx_port, "flows", (json_int_t)x->flows);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I}", "name", x->name, "direction",
+		      fws_dir_name(x->dir), "tx_port", x->tx_port, "rx_port", x->rx_port, "flows",
+		      (json_int_t)x->flows);
 	json_object_set_new(o, "requested_pps",
 			    x->req_pps > 0 ? json_real(x->req_pps) : json_null());
 	json_object_set_new(o, "requested", json_string(x->unlimited ? "line" : "rate"));
@@ -302,44 +304,76 @@ port_result_json(const struct fws_port_result *x)
 	return o;
 }
 
-/* The matrix cells of one trial: one per stream. */
+/* A cell as the report holds it: the schema of fws_cell.h. */
+static json_t *
+cell_json(const struct fws_cell *c)
+{
+	json_t *o = json_object(), *h = json_array();
+	unsigned int i;
+
+#define CELL_STR(m, key) json_object_set_new(o, key, json_string(c->m));
+#define CELL_NUM(m, key, dflt)                                                                     \
+	json_object_set_new(o, key, (dflt) < 0 && c->m < 0 ? json_null() : json_real(c->m));
+	FWS_CELL_STRINGS(CELL_STR)
+	FWS_CELL_NUMBERS(CELL_NUM)
+#undef CELL_STR
+#undef CELL_NUM
+	for (i = 0; i < c->n_hist; i++)
+		json_array_append_new(h, json_pack("[I, I, I]", (json_int_t)c->hist[i].lo,
+						   (json_int_t)c->hist[i].width,
+						   (json_int_t)c->hist[i].count));
+	json_object_set_new(o, FWS_CELL_HIST_KEY, h);
+	return o;
+}
+
+/* The cell of one stream of a trial; its histogram buckets go into b. */
+static void
+cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_stream_result *x,
+	struct fws_cell *c, struct fws_cell_bucket *b)
+{
+	bool goal = r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR;
+	uint32_t link = 0;
+	unsigned int p, i;
+
+	memset(c, 0, sizeof(*c));
+	strlcpy(c->scenario, run->cfg->scenario, sizeof(c->scenario));
+	fws_result_label(r->kind, r->lat_frac, c->kind, sizeof(c->kind));
+	strlcpy(c->direction, fws_dir_name(r->dir ? r->dir : x->dir), sizeof(c->direction));
+	strlcpy(c->stream, x->name, sizeof(c->stream));
+	strlcpy(c->size, r->size.name, sizeof(c->size));
+	for (p = 0; p < r->n_ports; p++)
+		if (strcmp(r->ports[p].name, x->tx_port) == 0)
+			link = run->ports[p].link_speed_mbps;
+	c->avg_frame = r->avg_frame;
+	c->pps = goal ? x->tx_pps : x->rx_pps;
+	c->l1_bps = goal ? x->tx_l1_bps : x->rx_l1_bps;
+	c->l2_bps = goal ? x->tx_l2_bps : x->rx_l2_bps;
+	c->loss_pct = x->loss_pct;
+	c->p50_ns = (double)x->lat.p50;
+	c->p99_ns = (double)x->lat.p99;
+	c->line_pps = link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0;
+	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
+	c->hist = b;
+	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
+		if (x->hist->b[i])
+			b[c->n_hist++] = (struct fws_cell_bucket){.lo = fws_hist_bucket_lo(i),
+								  .width = fws_hist_bucket_width(i),
+								  .count = x->hist->b[i]};
+}
+
+/* The matrix cells of one trial: one per active stream; back-to-back trials have none. */
 static void
 cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 {
-	unsigned int s, p, i;
+	struct fws_cell_bucket b[FWS_HIST_NB]; /* 30 KiB */
+	struct fws_cell c;
+	unsigned int s;
 
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-		bool goal = !strcmp(r->label, "ndr") || !strcmp(r->label, "pdr");
-		uint32_t link = 0;
-		json_t *c, *h;
-
-		if (!x->active || !strcmp(r->label, "b2b"))
+	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
+		if (!r->streams[s].active)
 			continue;
-		h = json_array();
-		for (p = 0; p < r->n_ports; p++)
-			if (strcmp(r->ports[p].name, x->tx_port) == 0)
-				link = run->ports[p].link_speed_mbps;
-		for (i = 0; x->hist && i < FWS_HIST_NB; i++)
-			if (x->hist->b[i])
-				json_array_append_new(
-					h, json_pack("[I, I, I]", (json_int_t)fws_hist_bucket_lo(i),
-						     (json_int_t)fws_hist_bucket_width(i),
-						     (json_int_t)x->hist->b[i]));
-		c = json_pack(
-			"{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:f}",
-			"scenario", run->cfg->scenario, "kind", r->label[0] ? r->label : "run",
-			"direction", r->direction[0] ? r->direction : x->direction, "stream",
-			x->name, "frame_size", r->size.name, "avg_frame", r->avg_frame, "pps",
-			goal ? x->tx_pps : x->rx_pps, "l1_bps", goal ? x->tx_l1_bps : x->rx_l1_bps,
-			"l2_bps", goal ? x->tx_l2_bps : x->rx_l2_bps, "loss_pct", x->loss_pct,
-			"latency_p50_ns", (json_int_t)x->lat.p50, "latency_p99_ns",
-			(json_int_t)x->lat.p99, "line_pps",
-			link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0);
-		json_object_set_new(c, "dut_cpu_pct",
-				    r->dut.ok ? json_real(r->dut.cpu) : json_null());
-		json_object_set_new(c, "latency_histogram", h);
-		json_array_append_new(a, c);
+		cell_of(run, r, &r->streams[s], &c, b);
+		json_array_append_new(a, cell_json(&c));
 	}
 }
 
@@ -347,22 +381,8 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 static json_t *
 carried_cell(const struct fws_cell *c)
 {
-	json_t *o, *h = json_array();
-	unsigned int i;
+	json_t *o = cell_json(c);
 
-	for (i = 0; i < c->n_hist; i++)
-		json_array_append_new(h, json_pack("[I, I, I]", (json_int_t)c->hist[i].lo,
-						   (json_int_t)c->hist[i].width,
-						   (json_int_t)c->hist[i].count));
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-		      "scenario", c->scenario, "kind", c->kind, "direction", c->direction, "stream",
-		      c->stream, "frame_size", c->size, "avg_frame", c->avg_frame, "pps", c->pps,
-		      "l1_bps", c->l1_bps, "l2_bps", c->l2_bps, "loss_pct", c->loss_pct,
-		      "latency_p50_ns", c->p50_ns, "latency_p99_ns", c->p99_ns, "line_pps",
-		      c->line_pps);
-	json_object_set_new(o, "dut_cpu_pct",
-			    c->dut_cpu >= 0 ? json_real(c->dut_cpu) : json_null());
-	json_object_set_new(o, "latency_histogram", h);
 	json_object_set_new(o, "carried", json_true());
 	return o;
 }
@@ -399,28 +419,14 @@ search_json(const struct fws_search_summary *s)
 			 tr);
 }
 
-json_t *
-fws_report_json(const struct fws_run *run)
+static json_t *
+report_ports(const struct fws_run *run)
 {
-	json_t *root, *a, *tr;
-	char t0[32], t1[32], cookie[16];
-	unsigned int i, s;
+	json_t *a = json_array();
+	unsigned int i;
 
-	iso_time(run->started, t0, sizeof(t0));
-	iso_time(run->finished, t1, sizeof(t1));
-	root = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
-			 FWS_REPORT_SCHEMA, "tool", "name", "fwstress", "version", FWS_VERSION,
-			 "dpdk", rte_version(), "started", t0, "finished", t1, "status",
-			 fws_run_status_name(run->status), "partial", run->partial);
-	if (run->error[0])
-		json_object_set_new(root, "error", json_string(run->error));
-	json_object_set_new(root, "hugepage_bytes_peak",
-			    json_integer((json_int_t)run->hugepage_peak));
-	json_object_set_new(root, "config", fws_config_to_json(run->cfg));
-	a = json_array();
 	for (i = 0; i < run->n_ports; i++) {
 		const struct fws_port_result *p = &run->ports[i];
-
 		json_t *o =
 			json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name", p->name, "device",
 				  p->device, "driver", p->driver, "mac", p->mac, "link_up",
@@ -440,83 +446,164 @@ fws_report_json(const struct fws_run *run)
 		json_object_set_new(o, "control", c);
 		json_array_append_new(a, o);
 	}
-	json_object_set_new(root, "ports", a);
-	if (run->n_paths) {
-		a = json_array();
-		for (i = 0; i < run->n_paths; i++) {
-			const struct fws_path_result *p = &run->paths[i];
+	return a;
+}
 
-			json_array_append_new(
-				a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "stream", p->stream,
-					     "sent", (json_int_t)p->sent, "received",
-					     (json_int_t)p->received, "wrong_port",
-					     (json_int_t)p->wrong_port, "icmp_errors",
-					     (json_int_t)p->icmp_errors, "ok", p->ok));
-		}
-		json_object_set_new(root, "path_check", a);
-	}
-	a = json_array();
-	for (i = 0; i < run->n_results; i++) {
-		const struct fws_result *r = &run->results[i];
-		json_t *st = json_array(), *pt = json_array();
+static json_t *
+report_path_check(const struct fws_run *run)
+{
+	json_t *a;
+	unsigned int i;
 
-		iso_time(r->started, t0, sizeof(t0));
-		snprintf(cookie, sizeof(cookie), "%08x", r->cookie);
-		tr = json_pack("{s:s, s:s, s:f, s:s, s:s, s:b, s:f, s:f}", "frame_size",
-			       r->size.name, "rfc6985", r->rfc6985, "avg_frame", r->avg_frame,
-			       "cookie", cookie, "started", t0, "partial", r->partial, "warmup_s",
-			       r->warmup, "drain_s", r->drain);
-		for (s = 0; s < r->n_streams; s++)
-			json_array_append_new(st, stream_json(&r->streams[s]));
-		for (s = 0; s < r->n_ports; s++)
-			json_array_append_new(pt, port_result_json(&r->ports[s]));
-		if (r->label[0])
-			json_object_set_new(tr, "search_goal", json_string(r->label));
-		if (r->dut_probed)
-			json_object_set_new(tr, "dut_load",
-					    r->dut.ok ? json_pack("{s:f, s:f, s:f, s:f}", "us",
-								  r->dut.us, "sy", r->dut.sy, "id",
-								  r->dut.id, "cpu_pct", r->dut.cpu)
-						      : json_pack("{s:s}", "error", r->dut.error));
-		json_object_set_new(tr, "streams", st);
-		json_object_set_new(tr, "ports", pt);
-		json_array_append_new(a, tr);
-	}
-	json_object_set_new(root, "trials", a);
+	if (run->n_paths == 0)
+		return NULL;
 	a = json_array();
+	for (i = 0; i < run->n_paths; i++) {
+		const struct fws_path_result *p = &run->paths[i];
+
+		json_array_append_new(
+			a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "stream", p->stream, "sent",
+				     (json_int_t)p->sent, "received", (json_int_t)p->received,
+				     "wrong_port", (json_int_t)p->wrong_port, "icmp_errors",
+				     (json_int_t)p->icmp_errors, "ok", p->ok));
+	}
+	return a;
+}
+
+static json_t *
+trial_json(const struct fws_result *r)
+{
+	json_t *tr, *st = json_array(), *pt = json_array();
+	char t0[32], cookie[16];
+	unsigned int s;
+
+	iso_time(r->started, t0, sizeof(t0));
+	snprintf(cookie, sizeof(cookie), "%08x", r->cookie);
+	tr = json_pack("{s:s, s:s, s:f, s:s, s:s, s:b, s:f, s:f}", "frame_size", r->size.name,
+		       "rfc6985", r->rfc6985, "avg_frame", r->avg_frame, "cookie", cookie,
+		       "started", t0, "partial", r->partial, "warmup_s", r->warmup, "drain_s",
+		       r->drain);
+	for (s = 0; s < r->n_streams; s++)
+		json_array_append_new(st, stream_json(&r->streams[s]));
+	for (s = 0; s < r->n_ports; s++)
+		json_array_append_new(pt, port_result_json(&r->ports[s]));
+	if (r->kind != FWS_RESULT_RUN) {
+		char label[16];
+
+		fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
+		json_object_set_new(tr, "search_goal", json_string(label));
+	}
+	if (r->dut_probed)
+		json_object_set_new(tr, "dut_load",
+				    r->dut.ok ? json_pack("{s:f, s:f, s:f, s:f}", "us", r->dut.us,
+							  "sy", r->dut.sy, "id", r->dut.id,
+							  "cpu_pct", r->dut.cpu)
+					      : json_pack("{s:s}", "error", r->dut.error));
+	json_object_set_new(tr, "streams", st);
+	json_object_set_new(tr, "ports", pt);
+	return tr;
+}
+
+static json_t *
+report_trials(const struct fws_run *run)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < run->n_results; i++)
+		json_array_append_new(a, trial_json(&run->results[i]));
+	return a;
+}
+
+static json_t *
+report_cells(const struct fws_run *run)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
 	for (i = 0; i < run->n_results; i++)
 		if (!run->results[i].partial)
 			cells_of(run, &run->results[i], a);
 	for (i = 0; run->carried && i < run->carried->n; i++)
 		json_array_append_new(a, carried_cell(&run->carried->c[i]));
-	json_object_set_new(root, "cells", a);
-	if (run->n_b2b) {
-		json_t *bb = json_array();
+	return a;
+}
 
-		for (i = 0; i < run->n_b2b; i++) {
-			const struct fws_b2b_summary *b = &run->b2b[i];
-			json_t *bursts = json_array();
-			unsigned int k;
+static json_t *
+report_back_to_back(const struct fws_run *run)
+{
+	json_t *bb;
+	unsigned int i, k;
 
-			for (k = 0; k < b->n; k++)
-				json_array_append_new(bursts,
-						      json_integer((json_int_t)b->bursts[k]));
-			json_array_append_new(
-				bb,
-				json_pack("{s:s, s:s, s:I, s:i, s:o, s:f, s:f, s:f, s:f}",
-					  "frame_size", b->size, "direction", b->direction,
-					  "max_frames", (json_int_t)b->max_frames, "trials",
-					  b->trials, "bursts", bursts, "avg", b->avg, "min",
-					  b->n ? b->min : 0.0, "max", b->max, "stddev", b->stddev));
-		}
-		json_object_set_new(root, "back_to_back", bb);
+	if (run->n_b2b == 0)
+		return NULL;
+	bb = json_array();
+	for (i = 0; i < run->n_b2b; i++) {
+		const struct fws_b2b_summary *b = &run->b2b[i];
+		json_t *bursts = json_array();
+
+		for (k = 0; k < b->n; k++)
+			json_array_append_new(bursts, json_integer((json_int_t)b->bursts[k]));
+		json_array_append_new(
+			bb, json_pack("{s:s, s:s, s:I, s:i, s:o, s:f, s:f, s:f, s:f}", "frame_size",
+				      b->size, "direction", fws_dir_name(b->dir), "max_frames",
+				      (json_int_t)b->max_frames, "trials", b->trials, "bursts",
+				      bursts, "avg", b->avg, "min", b->n ? b->min : 0.0, "max",
+				      b->max, "stddev", b->stddev));
 	}
-	if (run->n_searches) {
-		a = json_array();
-		for (i = 0; i < run->n_searches; i++)
-			json_array_append_new(a, search_json(&run->searches[i]));
-		json_object_set_new(root, "search", a);
-	}
+	return bb;
+}
+
+static json_t *
+report_search(const struct fws_run *run)
+{
+	json_t *a;
+	unsigned int i;
+
+	if (run->n_searches == 0)
+		return NULL;
+	a = json_array();
+	for (i = 0; i < run->n_searches; i++)
+		json_array_append_new(a, search_json(&run->searches[i]));
+	return a;
+}
+
+static json_t *
+report_config(const struct fws_run *run)
+{
+	return fws_config_to_json(run->cfg);
+}
+
+/* The report's sections after its head, in order; NULL from one leaves its key out. */
+static const struct {
+	const char *key;
+	json_t *(*emit)(const struct fws_run *run);
+} report_sections[] = {
+	{"config", report_config}, {"ports", report_ports}, {"path_check", report_path_check},
+	{"trials", report_trials}, {"cells", report_cells}, {"back_to_back", report_back_to_back},
+	{"search", report_search},
+};
+
+json_t *
+fws_report_json(const struct fws_run *run)
+{
+	json_t *root, *v;
+	char t0[32], t1[32];
+	unsigned int i;
+
+	iso_time(run->started, t0, sizeof(t0));
+	iso_time(run->finished, t1, sizeof(t1));
+	root = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
+			 FWS_REPORT_SCHEMA, "tool", "name", "fwstress", "version", FWS_VERSION,
+			 "dpdk", rte_version(), "started", t0, "finished", t1, "status",
+			 fws_run_status_name(run->status), "partial", run->partial);
+	if (run->error[0])
+		json_object_set_new(root, "error", json_string(run->error));
+	json_object_set_new(root, "hugepage_bytes_peak",
+			    json_integer((json_int_t)run->hugepage_peak));
+	for (i = 0; i < RTE_DIM(report_sections); i++)
+		if ((v = report_sections[i].emit(run)) != NULL)
+			json_object_set_new(root, report_sections[i].key, v);
 	return root;
 }
 

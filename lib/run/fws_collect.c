@@ -121,7 +121,7 @@ collect_stream(const struct fws_trial *t, unsigned int s, double req_pps,
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 
 	strlcpy(sr->name, cs->name, sizeof(sr->name));
-	strlcpy(sr->direction, cs->direction, sizeof(sr->direction));
+	sr->dir = cs->dir;
 	strlcpy(sr->tx_port, t->cfg->ports[cs->tx_port].name, sizeof(sr->tx_port));
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;

@@ -23,6 +23,22 @@ fws_run_status_name(enum fws_run_status st)
 	return (unsigned int)st < RTE_DIM(status_names) ? status_names[st] : "error";
 }
 
+static const char *const kind_names[] = {
+#define KIND_NAME(n, s) [FWS_RESULT_##n] = s,
+	FWS_RESULT_KINDS(KIND_NAME)
+#undef KIND_NAME
+};
+
+void
+fws_result_label(enum fws_result_kind kind, double lat_frac, char *buf, size_t len)
+{
+	if (kind == FWS_RESULT_LAT)
+		snprintf(buf, len, "lat%.0f", lat_frac * 100);
+	else
+		snprintf(buf, len, "%s",
+			 (unsigned int)kind < RTE_DIM(kind_names) ? kind_names[kind] : "?");
+}
+
 /* Kept results per cell: a search keeps NDR and PDR, a sweep cell also its latency trials. */
 int
 fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mode mode)
@@ -272,8 +288,7 @@ keep_goals(struct fws_method *m, struct fws_search *s, struct slots *sl,
 		if (r == NULL || run->n_results >= run->cap_results)
 			continue;
 		run->results[run->n_results] = *r;
-		strlcpy(run->results[run->n_results].label, g ? "pdr" : "ndr",
-			sizeof(run->results[0].label));
+		run->results[run->n_results].kind = g ? FWS_RESULT_PDR : FWS_RESULT_NDR;
 		sl->trial[r - sl->res] = -1; /* its histograms moved with it */
 		sum->result[g] = (int)run->n_results++;
 	}
@@ -308,7 +323,7 @@ search_cell(struct fws_method *m, const struct fws_trial_opts *base, unsigned in
 	for (i = 0; i < SLOTS; i++)
 		sl->trial[i] = -1;
 	snprintf(sum->size, sizeof(sum->size), "%s%s%s", m->cfg->sizes[z].name,
-		 base->direction ? " " : "", base->direction ? base->direction : "");
+		 base->dir ? " " : "", fws_dir_name(base->dir));
 	rc = search_trials(m, base, z, s, sl, sum->size, e);
 	keep_goals(m, s, sl, sum);
 	for (i = 0; i < SLOTS; i++)
@@ -363,7 +378,7 @@ b2b_longest(struct fws_method *m, const struct fws_trial_opts *base, unsigned in
 		o.burst = burst;
 		o.duration = m->cfg->sweep.b2b_seconds * 2 + 1;
 		o.progress = NULL;
-		o.label = "b2b";
+		o.kind = FWS_RESULT_B2B;
 		rc = measure(m, z, &o, r, e);
 		if (rc < 0)
 			return discard(r, rc);
@@ -419,7 +434,7 @@ back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned i
 	if (r == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 	snprintf(b->size, sizeof(b->size), "%s", m->cfg->sizes[z].name);
-	snprintf(b->direction, sizeof(b->direction), "%s", base->direction ? base->direction : "");
+	b->dir = base->dir;
 	rc = b2b_line_rate(m, base, z, r, &line, e);
 	b->max_frames = RTE_MAX((uint64_t)llround(line * m->cfg->sweep.b2b_seconds), 2ull);
 	for (rep = 0; rc == 0 && rep < m->cfg->sweep.b2b_repeat && rep < FWS_RUN_MAX_B2B; rep++) {
@@ -428,7 +443,7 @@ back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned i
 			break;
 		if (m->log)
 			fprintf(m->log, "back-to-back %s %s: repetition %u: %lu frames\n", b->size,
-				b->direction, rep + 1, (unsigned long)b->bursts[b->n]);
+				fws_dir_name(b->dir), rep + 1, (unsigned long)b->bursts[b->n]);
 		b->n++;
 	}
 	b2b_stats(b);
@@ -438,24 +453,25 @@ back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned i
 
 /* Streams of a sweep direction: upload or download ones, or all for bidir. */
 static uint32_t
-direction_mask(const struct fws_cfg *cfg, const char *dir)
+direction_mask(const struct fws_cfg *cfg, enum fws_dir dir)
 {
 	uint32_t mask = 0;
 	unsigned int s;
 
 	for (s = 0; s < cfg->n_streams; s++)
-		if (!strcmp(dir, "bidir") || !strcmp(cfg->streams[s].direction, dir))
+		if (dir == FWS_DIR_BIDIR || cfg->streams[s].dir == dir)
 			mask |= 1u << s;
 	return mask;
 }
 
 static bool
-cell_done(const struct fws_cells *done, const char *dir, const char *size)
+cell_done(const struct fws_cells *done, enum fws_dir dir, const char *size)
 {
 	unsigned int i;
 
 	for (i = 0; done && i < done->n; i++)
-		if (!strcmp(done->c[i].direction, dir) && !strcmp(done->c[i].size, size))
+		if (!strcmp(done->c[i].direction, fws_dir_name(dir)) &&
+		    !strcmp(done->c[i].size, size))
 			return true;
 	return false;
 }
@@ -470,27 +486,25 @@ latency_points(struct fws_method *m, struct fws_trial_opts *o, unsigned int z,
 	int rc = 0;
 
 	for (l = 0; rc == 0 && l < w->n_lat && sum->goal[FWS_SEARCH_NDR].found; l++) {
-		char label[16];
-
-		snprintf(label, sizeof(label), "lat%.0f", w->lat[l] * 100);
 		o->rate_scale = sum->goal[FWS_SEARCH_NDR].load * w->lat[l];
-		o->label = label;
+		o->kind = FWS_RESULT_LAT;
+		o->lat_frac = w->lat[l];
 		rc = keep_trial(m, o, z, e);
 	}
-	o->label = NULL;
+	o->kind = FWS_RESULT_RUN;
 	return rc;
 }
 
 /* One sweep cell: a frame-size entry in one direction. */
 static int
-sweep_cell(struct fws_method *m, unsigned int z, const char *dir, struct fws_err *e)
+sweep_cell(struct fws_method *m, unsigned int z, enum fws_dir dir, struct fws_err *e)
 {
 	const struct fws_cfg_sweep *w = &m->cfg->sweep;
 	struct fws_trial_opts o = *m->base;
 	int rc;
 
 	o.streams = direction_mask(m->cfg, dir);
-	o.direction = dir;
+	o.dir = dir;
 	o.progress = NULL;
 	if (w->search) {
 		rc = search_cell(m, &o, z, e);
@@ -520,7 +534,8 @@ method_sweep(struct fws_method *m, struct fws_err *e)
 				if (m->log)
 					fprintf(m->log,
 						"sweep: %s %s: done in the report, skipped\n",
-						w->dirs[d], m->cfg->sizes[z].name);
+						fws_dir_name(w->dirs[d]),
+						m->cfg->sizes[z].name);
 				continue;
 			}
 			rc = sweep_cell(m, z, w->dirs[d], e);

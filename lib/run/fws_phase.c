@@ -364,10 +364,11 @@ result_head(struct trial_run *r, unsigned int size_idx)
 	memset(res, 0, sizeof(*res));
 	res->size_idx = size_idx;
 	res->size = *mix;
-	if (r->o && r->o->label)
-		strlcpy(res->label, r->o->label, sizeof(res->label));
-	if (r->o && r->o->direction)
-		strlcpy(res->direction, r->o->direction, sizeof(res->direction));
+	if (r->o) {
+		res->kind = r->o->kind;
+		res->lat_frac = r->o->lat_frac;
+		res->dir = r->o->dir;
+	}
 	res->avg_frame = fws_size_avg(mix);
 	fws_size_rfc6985(mix, res->rfc6985, sizeof(res->rfc6985));
 	res->warmup = r->warmup;

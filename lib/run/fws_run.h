@@ -26,7 +26,8 @@ struct fws_search_summary {
 
 /** Back-to-back bursts of one sweep cell (RFC 2544 26.4, RFC 9004). */
 struct fws_b2b_summary {
-	char size[32], direction[16];
+	char size[32];
+	enum fws_dir dir;
 	uint64_t max_frames; /**< the longest burst tried */
 	unsigned int n, trials;
 	uint64_t bursts[FWS_RUN_MAX_B2B]; /**< longest loss-free burst of each repetition, frames */

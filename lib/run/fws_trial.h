@@ -32,7 +32,7 @@ struct fws_lat {
 
 struct fws_stream_result {
 	char name[FWS_CFG_NAME_LEN];
-	char direction[FWS_CFG_NAME_LEN];
+	enum fws_dir dir;
 	char tx_port[FWS_CFG_NAME_LEN], rx_port[FWS_CFG_NAME_LEN];
 	uint32_t flows;
 	double duration; /**< measured transmit time, s */
@@ -70,9 +70,21 @@ struct fws_port_result {
 		nic_oerrors, nic_rx_nombuf;
 };
 
+/** What a result is: a run's trial, a search goal, a latency point, a back-to-back burst. */
+#define FWS_RESULT_KINDS(X) X(RUN, "run") X(NDR, "ndr") X(PDR, "pdr") X(LAT, "lat") X(B2B, "b2b")
+enum fws_result_kind {
+#define FWS_RESULT_ENUM(n, s) FWS_RESULT_##n,
+	FWS_RESULT_KINDS(FWS_RESULT_ENUM)
+#undef FWS_RESULT_ENUM
+};
+
+/** "run", "ndr", "pdr", "b2b", or "lat50" for a latency point at 50 % of NDR. */
+void fws_result_label(enum fws_result_kind kind, double lat_frac, char *buf, size_t len);
+
 struct fws_result {
-	char label[16];     /**< "" for a run's trial; "ndr", "pdr", "lat50", "b2b" ... */
-	char direction[16]; /**< a sweep cell's direction: cells use it for every stream */
+	enum fws_result_kind kind;
+	double lat_frac;  /**< LAT: the load as a fraction of NDR */
+	enum fws_dir dir; /**< a sweep cell's direction: cells use it for every stream */
 	unsigned int size_idx;
 	struct fws_size_mix size;
 	char rfc6985[320];
@@ -107,8 +119,9 @@ struct fws_trial_opts {
 	uint32_t streams;      /**< bit s set: stream s sends; 0: all streams */
 	uint64_t burst;        /**< > 0: each sending stream sends exactly this many frames at its
 			        rate, no warm-up: a back-to-back trial */
-	const char *label;     /**< names the result (search goal, latency point, burst) */
-	const char *direction; /**< a sweep cell's direction (upload, download, bidir) */
+	enum fws_result_kind kind; /**< what the result is (search goal, latency point, burst) */
+	double lat_frac;           /**< LAT: the load as a fraction of NDR */
+	enum fws_dir dir;          /**< a sweep cell's direction (upload, download, bidir) */
 };
 
 /** Set up everything a config needs. NULL with errno and the error in e on failure. */

@@ -43,8 +43,9 @@ model_measure(void *arg, unsigned int z, const struct fws_trial_opts *o, struct 
 	(void)e;
 	memset(res, 0, sizeof(*res));
 	res->size_idx = z;
-	if (o->label)
-		snprintf(res->label, sizeof(res->label), "%s", o->label);
+	res->kind = o->kind;
+	res->lat_frac = o->lat_frac;
+	res->dir = o->dir;
 	res->n_streams = 1;
 	sr->active = true;
 	sr->req_pps = load * MAX_PPS;
@@ -150,7 +151,7 @@ START_TEST(test_method_search_finds_capacity)
 	ck_assert_double_ge(sum->goal[FWS_SEARCH_NDR].load, 0.6 - 0.006);
 	ck_assert_double_ge(sum->goal[FWS_SEARCH_PDR].load, sum->goal[FWS_SEARCH_NDR].load);
 	ck_assert_int_ge(sum->result[FWS_SEARCH_NDR], 0);
-	ck_assert_str_eq(run.results[sum->result[FWS_SEARCH_NDR]].label, "ndr");
+	ck_assert_int_eq(run.results[sum->result[FWS_SEARCH_NDR]].kind, FWS_RESULT_NDR);
 	ck_assert_uint_gt(sum->n_trials, 5);
 	ck_assert_uint_le(run.n_results, run.cap_results);
 	ck_assert_uint_gt(md.trials, run.n_results); /* the rest were measured, not kept */
@@ -162,6 +163,7 @@ START_TEST(test_method_sweep_cells)
 {
 	struct fws_err e = {0};
 	unsigned int i, lat = 0;
+	char label[16];
 
 	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
 	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SWEEP, &e), 0);
@@ -175,9 +177,13 @@ START_TEST(test_method_sweep_cells)
 		ck_assert_double_eq(run.b2b[i].stddev, 0);
 	}
 	for (i = 0; i < run.n_results; i++)
-		lat += strcmp(run.results[i].label, "lat50") == 0;
+		lat += run.results[i].kind == FWS_RESULT_LAT && run.results[i].lat_frac == 0.5;
 	ck_assert_uint_eq(lat, 4);
-	ck_assert_str_eq(run.b2b[1].direction, "download");
+	ck_assert_int_eq(run.b2b[1].dir, FWS_DIR_DOWNLOAD);
+	fws_result_label(FWS_RESULT_LAT, 0.5, label, sizeof(label));
+	ck_assert_str_eq(label, "lat50");
+	fws_result_label(FWS_RESULT_NDR, 0, label, sizeof(label));
+	ck_assert_str_eq(label, "ndr");
 }
 END_TEST
 

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Matrix renderers over hand-made cells: rows and columns, summed throughput per direction,
+ * the line-rate note, CSV quoting, HTML escaping of what a report file says, and cells that
+ * do not fit the table counted rather than dropped silently.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_cell.h"
+#include "fws_matrix.h"
+#include "unit.h"
+
+static struct fws_cell
+cell(const char *scenario, const char *kind, const char *dir, const char *stream, double pps)
+{
+	struct fws_cell c;
+
+	memset(&c, 0, sizeof(c));
+	strcpy(c.scenario, scenario);
+	strcpy(c.kind, kind);
+	strcpy(c.direction, dir);
+	strcpy(c.stream, stream);
+	strcpy(c.size, "64");
+	c.avg_frame = 64;
+	c.pps = pps;
+	c.l1_bps = pps * 84 * 8;
+	c.l2_bps = pps * 64 * 8;
+	c.line_pps = 1488095.2;
+	c.dut_cpu = -1;
+	return c;
+}
+
+static char *
+render(const struct fws_cells *cells, enum fws_matrix_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(fws_matrix_render(f, cells, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
+static unsigned int
+count(const char *s, const char *what)
+{
+	unsigned int n = 0;
+
+	for (; (s = strstr(s, what)) != NULL; s += strlen(what))
+		n++;
+	return n;
+}
+
+START_TEST(test_matrix_formats)
+{
+	ck_assert_int_eq(fws_matrix_format("md"), FWS_MATRIX_MARKDOWN);
+	ck_assert_int_eq(fws_matrix_format("mediawiki"), FWS_MATRIX_MEDIAWIKI);
+	ck_assert_int_eq(fws_matrix_format("csv"), FWS_MATRIX_CSV);
+	ck_assert_int_eq(fws_matrix_format("html"), FWS_MATRIX_HTML);
+	ck_assert_int_eq(fws_matrix_format("pdf"), -EINVAL);
+}
+END_TEST
+
+/* Two streams of one direction add up in one row; the line-rate note comes from the sum. */
+START_TEST(test_matrix_markdown)
+{
+	struct fws_cell c[] = {cell("firewall", "ndr", "upload", "upload", 700000),
+			       cell("firewall", "ndr", "upload", "upload6", 790000),
+			       cell("firewall", "ndr", "download", "download", 500000),
+			       cell("firewall", "run", "upload", "upload", 100000)};
+	struct fws_cells cells = {.n = 4, .c = c};
+	char *md;
+
+	c[1].line_pps = 0; /* its port's speed unknown: the row's line rate is the first's */
+	c[2].dut_cpu = 97;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md, "| Scenario | Frame size | Result | upload Mbit/s (L1) | "
+					 "upload Mpps | upload DUT CPU | download Mbit/s (L1)"));
+	ck_assert_ptr_nonnull(strstr(md, "| firewall | 64 | NDR (0 loss) | 1001.3 | 1.4900 | - | "
+					 "336.0 | 0.5000 | 97 % | upload: NIC line rate "
+					 "reached |"));
+	ck_assert_ptr_nonnull(
+		strstr(md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | - | | | |  |"));
+	ck_assert_uint_eq(count(md, "\n"), 4);
+	free(md);
+	md = render(&cells, FWS_MATRIX_MEDIAWIKI);
+	ck_assert_ptr_nonnull(strstr(md, "{| class=\"wikitable\"\n"));
+	ck_assert_uint_eq(count(md, "|-\n"), 2);
+	ck_assert_ptr_nonnull(strstr(md, "|}\n"));
+	free(md);
+}
+END_TEST
+
+START_TEST(test_matrix_csv)
+{
+	struct fws_cell c[] = {cell("fw, nat", "ndr", "upload", "up\"1\"", 1000),
+			       cell("routing", "pdr", "upload", "upload", 2000)};
+	struct fws_cells cells = {.n = 2, .c = c};
+	char *csv;
+
+	c[1].dut_cpu = 12.5;
+	csv = render(&cells, FWS_MATRIX_CSV);
+	ck_assert_ptr_nonnull(strstr(csv, "scenario,kind,direction,stream,frame_size,avg_frame,pps,"
+					  "l1_bps,l2_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
+					  "line_pps,dut_cpu_pct\n"));
+	ck_assert_ptr_nonnull(strstr(csv, "\n\"fw, nat\",ndr,upload,\"up\"\"1\"\"\",64,64,1000,"
+					  "672000,512000,0,0,0,1488095.2,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5\n"));
+	ck_assert_uint_eq(count(csv, "\n"), 3);
+	free(csv);
+}
+END_TEST
+
+/* A report file is input: its strings never become markup. */
+START_TEST(test_matrix_html_escapes)
+{
+	struct fws_cell c[] = {cell("<script>x</script>", "ndr", "up\"load", "s&t", 1000)};
+	struct fws_cells cells = {.n = 1, .c = c};
+	struct fws_cell_bucket b[] = {{.lo = 1000, .width = 100, .count = 5}};
+	char *html;
+
+	strcpy(cells.started, "<b>");
+	strcpy(c[0].size, "<i>");
+	c[0].hist = b;
+	c[0].n_hist = 1;
+	html = render(&cells, FWS_MATRIX_HTML);
+	ck_assert_ptr_null(strstr(html, "<script>"));
+	ck_assert_ptr_null(strstr(html, "<b>"));
+	ck_assert_ptr_null(strstr(html, "<i>"));
+	ck_assert_ptr_null(strstr(html, "up\"load"));
+	ck_assert_ptr_nonnull(strstr(html, "&lt;script&gt;"));
+	ck_assert_ptr_nonnull(strstr(html, "data-series=\"up&quot;load ndr\""));
+	ck_assert_uint_eq(count(html, "class=\"bar\""), 1);
+	free(html);
+}
+END_TEST
+
+/* More directions than columns: the table says how many cells it left out. */
+START_TEST(test_matrix_left_out)
+{
+	struct fws_cell c[10];
+	struct fws_cells cells = {.n = 10, .c = c};
+	char dir[16], *md;
+	unsigned int i;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(dir, sizeof(dir), "dir%u", i);
+		c[i] = cell("routing", "run", dir, dir, 1000);
+	}
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md, "dir7 Mpps"));
+	ck_assert_ptr_null(strstr(md, "dir8"));
+	ck_assert_ptr_nonnull(strstr(md, "\n2 cells in directions beyond the first 8"));
+	free(md);
+	md = render(&cells, FWS_MATRIX_CSV);
+	ck_assert_uint_eq(count(md, "\n"), 11);
+	free(md);
+}
+END_TEST
+
+static Suite *
+suite_matrix(void)
+{
+	Suite *s = suite_create("matrix");
+	TCase *tc = tcase_create("matrix");
+
+	tcase_add_test(tc, test_matrix_formats);
+	tcase_add_test(tc, test_matrix_markdown);
+	tcase_add_test(tc, test_matrix_csv);
+	tcase_add_test(tc, test_matrix_html_escapes);
+	tcase_add_test(tc, test_matrix_left_out);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_matrix)

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reports from a run built by hand (no EAL): which trials become cells and with which
+ * figures, the cell schema read back equal to what was written, carried cells, the text
+ * report, and atomic writes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "fws_cell.h"
+#include "fws_config.h"
+#include "fws_hist.h"
+#include "fws_report.h"
+#include "unit.h"
+
+static const char cfg_json[] = "{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:r:a\"},"
+			       " {\"name\": \"wan\", \"device\": \"ringpair:r:b\"}],"
+			       " \"direction\": \"upload\", \"scenario\": \"firewall\","
+			       " \"frame_size\": [64, 1518]}";
+
+struct fixture {
+	struct fws_cfg *cfg;
+	struct fws_run run;
+	struct fws_result res[4];
+	struct fws_hist hist;
+	char path[64];
+};
+
+static void
+stream(struct fws_result *r, const char *name, double tx_pps, double rx_pps, struct fws_hist *h)
+{
+	struct fws_stream_result *x = &r->streams[r->n_streams++];
+
+	strcpy(x->name, name);
+	strcpy(x->tx_port, "lan");
+	strcpy(x->rx_port, "wan");
+	x->dir = FWS_DIR_UPLOAD;
+	x->active = true;
+	x->tx_pps = tx_pps;
+	x->rx_pps = rx_pps;
+	x->tx_l1_bps = tx_pps * 84 * 8;
+	x->rx_l1_bps = rx_pps * 84 * 8;
+	x->tx_l2_bps = tx_pps * 64 * 8;
+	x->rx_l2_bps = rx_pps * 64 * 8;
+	x->loss_pct = 100 * (1 - rx_pps / tx_pps);
+	x->lat.p50 = 12000;
+	x->lat.p99 = 25000;
+	x->hist = h;
+}
+
+/* A run of four results: a fixed-rate trial, an NDR goal, a partial trial, a burst. */
+static void
+fixture_init(struct fixture *fx)
+{
+	char err[256];
+	unsigned int i;
+
+	memset(fx, 0, sizeof(*fx));
+	fx->cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
+	ck_assert_msg(fx->cfg != NULL, "%s", err);
+	fws_hist_reset(&fx->hist);
+	fws_hist_add_n(&fx->hist, 12000, 2);
+	fws_hist_add(&fx->hist, 25000);
+	fx->run.cfg = fx->cfg;
+	fx->run.status = FWS_RUN_COMPLETED;
+	fx->run.n_ports = 2;
+	strcpy(fx->run.ports[0].name, "lan");
+	strcpy(fx->run.ports[1].name, "wan");
+	fx->run.ports[0].link_speed_mbps = 1000;
+	for (i = 0; i < 4; i++) {
+		struct fws_result *r = &fx->res[i];
+
+		r->size = fx->cfg->sizes[0];
+		r->avg_frame = 64;
+		r->n_ports = 2;
+		strcpy(r->ports[0].name, "lan");
+		strcpy(r->ports[1].name, "wan");
+		stream(r, "upload", 1e6, i == 0 ? 9e5 : 1e6, i == 1 ? &fx->hist : NULL);
+	}
+	fx->res[1].kind = FWS_RESULT_NDR;
+	fx->res[1].dut_probed = true;
+	fx->res[1].dut.ok = true;
+	fx->res[1].dut.cpu = 42.5;
+	fx->res[2].partial = true;
+	fx->res[3].kind = FWS_RESULT_B2B;
+	fx->run.results = fx->res;
+	fx->run.n_results = fx->run.cap_results = 4;
+	snprintf(fx->path, sizeof(fx->path), "/tmp/fws-test-report-%d.json", (int)getpid());
+}
+
+static void
+fixture_fini(struct fixture *fx)
+{
+	unlink(fx->path);
+	fws_config_free(fx->cfg);
+}
+
+static const json_t *
+cell_at(const json_t *root, size_t i)
+{
+	return json_array_get(json_object_get(root, "cells"), i);
+}
+
+static double
+num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+START_TEST(test_report_cells)
+{
+	struct fixture fx;
+	json_t *root;
+	const json_t *c;
+
+	fixture_init(&fx);
+	root = fws_report_json(&fx.run);
+	/* The partial trial and the burst give no cell. */
+	ck_assert_uint_eq(json_array_size(json_object_get(root, "cells")), 2);
+	ck_assert_uint_eq(json_array_size(json_object_get(root, "trials")), 4);
+	c = cell_at(root, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(c, "kind")), "run");
+	ck_assert_str_eq(json_string_value(json_object_get(c, "scenario")), "firewall");
+	ck_assert_str_eq(json_string_value(json_object_get(c, "direction")), "upload");
+	/* A fixed-rate trial's throughput is what arrived; a goal's is what was offered. */
+	ck_assert_double_eq(num(c, "pps"), 9e5);
+	ck_assert_double_eq_tol(num(c, "loss_pct"), 10, 1e-9);
+	ck_assert(json_is_null(json_object_get(c, "dut_cpu_pct")));
+	/* 1 Gbit/s at 64 bytes: 1488095 frames per second. */
+	ck_assert_double_eq_tol(num(c, "line_pps"), 1e9 / (84 * 8), 1e-6);
+	c = cell_at(root, 1);
+	ck_assert_str_eq(json_string_value(json_object_get(c, "kind")), "ndr");
+	ck_assert_double_eq(num(c, "pps"), 1e6);
+	ck_assert_double_eq(num(c, "dut_cpu_pct"), 42.5);
+	ck_assert_double_eq(num(c, "latency_p99_ns"), 25000);
+	ck_assert_uint_eq(json_array_size(json_object_get(c, "latency_histogram")), 2);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(root, "trials"), 1), "search_goal")),
+		"ndr");
+	json_decref(root);
+	fixture_fini(&fx);
+}
+END_TEST
+
+/* What the report writes, the cell reader reads back: every field of the schema. */
+START_TEST(test_report_cells_round_trip)
+{
+	struct fixture fx;
+	struct fws_cells cells, again;
+	char err[256];
+	json_t *root;
+	FILE *f;
+
+	fixture_init(&fx);
+	ck_assert_int_eq(fws_report_write_json(fx.path, &fx.run), 0);
+	ck_assert_int_eq(fws_config_load_cells(fx.path, &cells, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cells.n, 2);
+	ck_assert_str_eq(cells.c[1].kind, "ndr");
+	ck_assert_str_eq(cells.c[1].size, "64");
+	ck_assert_double_eq(cells.c[1].pps, 1e6);
+	ck_assert_double_eq(cells.c[1].dut_cpu, 42.5);
+	ck_assert_double_lt(cells.c[0].dut_cpu, 0);
+	ck_assert_uint_eq(cells.c[1].n_hist, 2);
+	ck_assert_uint_eq(cells.c[1].hist[0].count + cells.c[1].hist[1].count, 3);
+
+	/* Carried into a run with no trials of its own (sweep --resume): the same cells. */
+	fx.run.n_results = 0;
+	fx.run.carried = &cells;
+	root = fws_report_json(&fx.run);
+	ck_assert_uint_eq(json_array_size(json_object_get(root, "cells")), 2);
+	ck_assert(json_is_true(json_object_get(cell_at(root, 1), "carried")));
+	f = fopen(fx.path, "w");
+	ck_assert_ptr_nonnull(f);
+	json_dumpf(root, f, 0);
+	fclose(f);
+	json_decref(root);
+	ck_assert_int_eq(fws_config_load_cells(fx.path, &again, err, sizeof(err)), 0);
+	ck_assert_uint_eq(again.n, 2);
+#define SAME_STR(m, key) ck_assert_str_eq(again.c[1].m, cells.c[1].m);
+#define SAME_NUM(m, key, dflt) ck_assert_double_eq(again.c[1].m, cells.c[1].m);
+	FWS_CELL_STRINGS(SAME_STR)
+	FWS_CELL_NUMBERS(SAME_NUM)
+#undef SAME_STR
+#undef SAME_NUM
+	ck_assert_uint_eq(again.c[1].n_hist, cells.c[1].n_hist);
+	fws_cells_free(&again);
+	fws_cells_free(&cells);
+	fixture_fini(&fx);
+}
+END_TEST
+
+START_TEST(test_report_text)
+{
+	struct fixture fx;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fixture_init(&fx);
+	fws_report_text(f, &fx.run);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "Trial 2, search result ndr: frame size 64"));
+	ck_assert_ptr_nonnull(strstr(buf, "PARTIAL"));
+	ck_assert_ptr_nonnull(strstr(buf, "DUT load: 42.5 % CPU"));
+	free(buf);
+	fixture_fini(&fx);
+}
+END_TEST
+
+/* A report that cannot be written says why and leaves nothing half-written behind. */
+START_TEST(test_report_write_fails_cleanly)
+{
+	struct fixture fx;
+
+	fixture_init(&fx);
+	ck_assert_int_eq(fws_report_write_json("/nonexistent-dir/r.json", &fx.run), -ENOENT);
+	ck_assert_int_eq(fws_report_write_text(fx.path, &fx.run), 0);
+	ck_assert_int_eq(access(fx.path, R_OK), 0);
+	fixture_fini(&fx);
+}
+END_TEST
+
+static Suite *
+suite_report(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("report");
+
+	tcase_add_test(tc, test_report_cells);
+	tcase_add_test(tc, test_report_cells_round_trip);
+	tcase_add_test(tc, test_report_text);
+	tcase_add_test(tc, test_report_write_fails_cleanly);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_report)
