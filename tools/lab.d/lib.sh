@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Shared by tools/lab and its topologies: namespace names and the helpers that wire them.
+# Only 198.18.0.0/15 and 2001:2::/48 are used; nothing outside the namespaces is touched.
+
+TESTER=fwsl-tester
+DUT=fwsl-dut
+
+die() {
+	echo "lab: $*" >&2
+	exit 1
+}
+
+t() { ip netns exec "$TESTER" "$@"; }
+d() { ip netns exec "$DUT" "$@"; }
+
+has_ns() { ip netns list | awk '{print $1}' | grep -qx "$1"; }
+
+namespaces() {
+	has_ns "$TESTER" || ip netns add "$TESTER"
+	has_ns "$DUT" || ip netns add "$DUT"
+	t ip link set lo up
+	d ip link set lo up
+}
+
+veth() { # tester-side DUT-side
+	if ! t ip link show "$1" >/dev/null 2>&1; then
+		ip link add "$1" netns "$TESTER" type veth peer name "$2" netns "$DUT"
+	fi
+}
+
+# A tester link: up, and the tester kernel silent on it (fwstress is the host there).
+tester_link() {
+	t sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
+	t ip link set "$1" up
+}
+
+# A DUT link: up, no reverse-path filter, no DAD, no router solicitations.
+dut_link() {
+	d sysctl -qw "net.ipv4.conf.$1.rp_filter=0"
+	d sysctl -qw "net.ipv6.conf.$1.accept_dad=0"
+	d sysctl -qw "net.ipv6.conf.$1.accept_ra=0"
+	d sysctl -qw "net.ipv6.conf.$1.router_solicitations=0"
+	d ip link set "$1" up
+}
+
+dut_forwarding() {
+	d sysctl -qw net.ipv4.ip_forward=1
+	d sysctl -qw net.ipv6.conf.all.forwarding=1
+	d sysctl -qw net.ipv4.conf.all.rp_filter=0
+	d sysctl -qw net.ipv4.conf.default.rp_filter=0
+}
