@@ -30,6 +30,8 @@ struct fws_engine {
 	void (*destroy)(struct fws_tx_task *t);
 };
 
+extern const struct fws_engine fws_engine_udp;
+
 /** The engine called name, or NULL. */
 const struct fws_engine *fws_engine_find(const char *name);
 
