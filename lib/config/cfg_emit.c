@@ -286,6 +286,12 @@ cfg_emit_path_check(const struct fws_cfg *cfg)
 }
 
 json_t *
+cfg_emit_seq_window(const struct fws_cfg *cfg)
+{
+	return json_integer(cfg->seq_window);
+}
+
+json_t *
 cfg_emit_search(const struct fws_cfg *cfg)
 {
 	const struct fws_cfg_search *s = &cfg->search;

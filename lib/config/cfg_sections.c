@@ -12,6 +12,7 @@
 
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_rxstat.h"
 #include "cfg_int.h"
 
 #define SEC(k, doc)                                                                                \
@@ -48,6 +49,9 @@ static const struct cfg_section sections[] = {
 	SEC(sweep, "{directions, mode: search|fixed, latency_at, back_to_back: {repeat, "
 		   "seconds}}"),
 	SEC(path_check, "probe every stream's path before the load (default true)"),
+	SEC(seq_window, "frames below a flow's newest in which a duplicate is told from a late "
+			"frame exactly: a power of two, 64-65536 (default 1024; RX memory: window/8 "
+			"bytes per flow and RX lcore beyond 64)"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
 	SEC(lcores, "{tx: [...], rx: [...]}: lcore ids per role (default: from the EAL list)"),
 	SEC(output, "{json, text}: report files (\"\" for none)"),
@@ -70,6 +74,7 @@ cfg_defaults(struct cfg_top *t)
 	fws_size_fixed(&cfg->sizes[0], 64);
 	cfg->n_sizes = 1;
 	cfg->path_check = true;
+	cfg->seq_window = 1024;
 	cfg->search = (struct fws_cfg_search){.short_s = 1,
 					      .final_s = 60,
 					      .width = 0.005,
@@ -123,6 +128,19 @@ cfg_sec_path_check(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	if (!json_is_boolean(v))
 		return cfg_fail(c, "expected true or false, got %s", cfg_type_name(v));
 	t->cfg->path_check = json_is_true(v);
+	return 0;
+}
+
+int
+cfg_sec_seq_window(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	uint64_t u;
+
+	if (cfg_get_uint(c, v, FWS_RXSTAT_WINDOW, FWS_RXSTAT_MAX_WINDOW, &u) < 0)
+		return -EINVAL;
+	if (u & (u - 1))
+		return cfg_fail(c, "%llu is not a power of two", (unsigned long long)u);
+	t->cfg->seq_window = (uint32_t)u;
 	return 0;
 }
 

@@ -113,7 +113,8 @@ struct fws_cfg {
 	unsigned int n_sizes; /**< one trial per frame-size mix */
 	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
 	double duration, warmup, drain; /**< seconds */
-	bool path_check;                /**< probe each stream at a low rate before any load */
+	bool path_check;
+	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */                /**< probe each stream at a low rate before any load */
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	uint16_t burst;

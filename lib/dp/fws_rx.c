@@ -23,6 +23,9 @@ fws_rx_reset(struct fws_rx_lcore *c)
 		struct fws_rx_stream *st = &c->streams[s];
 
 		memset(st->flows, 0, sizeof(*st->flows) * st->nb_flows);
+		if (c->rings)
+			memset(c->ring[s].base, 0,
+			       (size_t)st->nb_flows * ((c->ring[s].wmask + 1) / 8));
 		fws_hist_reset(st->hist);
 		st->jitter16 = 0;
 		st->last_lat = 0;
@@ -169,11 +172,12 @@ end_run(const struct fws_rx_lcore *c, struct fws_rx_stream *st)
 
 /* Second pass: flow state and latency run. */
 static inline void
-commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now)
+commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, const bool rings)
 {
 	struct fws_rx_stream *st = p->st;
 
-	fws_rxstat_update(p->flow, p->seq, p->wire_len, now);
+	fws_rxstat_update(p->flow, rings ? &c->ring[st - c->streams] : NULL, p->seq, p->wire_len,
+			  now);
 	if (likely(p->lat == st->run_lat)) {
 		st->run_n++;
 		return;
@@ -229,7 +233,7 @@ compact(struct rte_mbuf **m, uint16_t n, struct rte_mbuf **left, uint32_t nleft)
  */
 static inline uint16_t
 burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
-      uint64_t now, const bool two_pass)
+      uint64_t now, const bool two_pass, const bool rings)
 {
 	struct rte_mbuf *ctl[FWS_RX_BURST];
 	struct pending pend[FWS_RX_BURST];
@@ -253,7 +257,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			bytes += wire_len;
 			k++;
 			if (!two_pass)
-				commit(c, p, now);
+				commit(c, p, now, rings);
 		} else if (kind == 2) {
 			ctl[nctl++] = m[i];
 			m[i] = NULL;
@@ -263,7 +267,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 	pc->test_frames += k;
 	if (two_pass)
 		for (j = 0; j < k; j++)
-			commit(c, &pend[j], now);
+			commit(c, &pend[j], now, rings);
 	fws_rx_flush(c);
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
@@ -279,7 +283,12 @@ fws_rx_burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mb
 {
 	if (n == 0)
 		return 0;
-	return c->two_pass ? burst(c, q, pkts, n, now, true) : burst(c, q, pkts, n, now, false);
+	/* Four copies of the loop, each knowing its table size and window at compile time. */
+	if (c->rings)
+		return c->two_pass ? burst(c, q, pkts, n, now, true, true)
+				   : burst(c, q, pkts, n, now, false, true);
+	return c->two_pass ? burst(c, q, pkts, n, now, true, false)
+			   : burst(c, q, pkts, n, now, false, false);
 }
 
 /* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */

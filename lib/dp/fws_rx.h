@@ -58,10 +58,14 @@ struct fws_rx_lcore {
 	uint64_t ns_mult;                 /**< ns per timestamp unit, 32.32 fixed point */
 	double ns_per_unit;
 	bool two_pass; /**< flow tables larger than the cache: prefetch a burst's flows first */
+	bool rings;    /**< every stream has per-flow rings (seq_window > 64) */
 	struct rte_ring *ctl; /**< ARP, echo, ND frames for the main lcore; NULL: count, drop */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */
 	uint64_t live_bytes;
+	/* Per stream: its flows' rings beyond the window of 64, when rings is set. Kept apart
+	 * from streams[]: the hot fields' layout is measurably sensitive (tools/bench). */
+	struct fws_rxring ring[FWS_CFG_MAX_STREAMS];
 } __rte_cache_aligned;
 
 /** Clear counters and tables for a new trial. */

@@ -60,6 +60,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
 		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",
 		"rx L2 Mb/s");
+	fprintf(f, "  (rx: distinct frames; lost: sent - distinct, at least lost - late)\n");
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 		char ports[2 * FWS_CFG_NAME_LEN + 2];
@@ -70,16 +71,17 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			x->tx_l2_bps / 1e6, x->rx_pps / 1e6, x->rx_l1_bps / 1e6,
 			x->rx_l2_bps / 1e6);
 	}
-	fprintf(f, "  %-12s %15s %15s %12s %9s %10s %10s %8s %11s\n", "stream", "tx frames",
-		"rx frames", "lost", "loss %", "reordered", "duplicate", "late", "lossy flows");
+	fprintf(f, "  %-12s %15s %15s %15s %12s %9s %10s %10s %8s %11s\n", "stream", "tx frames",
+		"rx distinct", "rx total", "lost", "loss %", "reordered", "duplicate", "late",
+		"lossy flows");
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
 		fprintf(f,
-			"  %-12s %15" PRIu64 " %15" PRIu64 " %12" PRIu64 " %9.4f %10" PRIu64
-			" %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
-			x->name, x->rx.tx, x->rx.unique, x->rx.lost, x->loss_pct, x->rx.reordered,
-			x->rx.dup, x->rx.late, x->rx.flows_lossy);
+			"  %-12s %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %12" PRIu64
+			" %9.4f %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
+			x->name, x->rx.tx, x->rx.unique, x->rx.rx, x->rx.lost, x->loss_pct,
+			x->rx.reordered, x->rx.dup, x->rx.late, x->rx.flows_lossy);
 	}
 	fprintf(f, "  %-12s %10s %10s %10s %10s %10s %10s %10s %10s  (latency, us)\n", "stream",
 		"min", "avg", "p50", "p90", "p99", "p99.9", "max", "jitter");
@@ -254,11 +256,14 @@ stream_json(const struct fws_stream_result *x)
 				      (json_int_t)x->alloc_fail));
 	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
 	json_object_set_new(o, "received",
-			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "frames",
-				      (json_int_t)x->rx.rx, "distinct", (json_int_t)x->rx.unique,
-				      "bytes", (json_int_t)x->rx.bytes, "pps", x->rx_pps, "l1_bps",
-				      x->rx_l1_bps, "l2_bps", x->rx_l2_bps));
+			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "total_frames",
+				      (json_int_t)x->rx.rx, "distinct_frames",
+				      (json_int_t)x->rx.unique, "distinct_bytes",
+				      (json_int_t)x->rx.bytes, "distinct_pps", x->rx_pps,
+				      "distinct_l1_bps", x->rx_l1_bps, "distinct_l2_bps",
+				      x->rx_l2_bps));
 	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
+	json_object_set_new(o, "lost_min", json_integer((json_int_t)x->rx.lost_min));
 	json_object_set_new(o, "loss_pct", json_real(x->loss_pct));
 	json_object_set_new(o, "reordered", json_integer((json_int_t)x->rx.reordered));
 	json_object_set_new(o, "duplicated", json_integer((json_int_t)x->rx.dup));

@@ -103,10 +103,8 @@ stream_rates(struct fws_stream_result *sr)
 		sr->rx_pps = (double)sr->rx.unique / sr->duration;
 		sr->tx_l2_bps = (double)sr->tx_bytes * 8 / sr->duration;
 		sr->tx_l1_bps = sr->tx_l2_bps + sr->tx_pps * FWS_RATE_L1_OVERHEAD * 8;
-		/* Received bytes count distinct frames only: a duplicate is not throughput. */
-		sr->rx_l2_bps = sr->rx.unique ? (double)sr->rx.bytes * 8 / sr->duration *
-							(double)sr->rx.unique / (double)sr->rx.rx
-					      : 0;
+		/* Distinct frames and their bytes: a duplicate is not throughput. */
+		sr->rx_l2_bps = (double)sr->rx.bytes * 8 / sr->duration;
 		sr->rx_l1_bps = sr->rx_l2_bps + sr->rx_pps * FWS_RATE_L1_OVERHEAD * 8;
 	}
 	sr->loss_pct = sr->rx.tx ? (double)sr->rx.lost * 100.0 / (double)sr->rx.tx : 0;

@@ -331,12 +331,22 @@ rx_streams(struct fws_trial *t, struct fws_rx_lcore *c)
 		total += st->nb_flows;
 		st->flows = rte_zmalloc_socket("fws_rxflows", sizeof(*st->flows) * st->nb_flows,
 					       RTE_CACHE_LINE_SIZE, socket);
+		c->ring[s] =
+			(struct fws_rxring){.flows = st->flows,
+					    .wmask = cfg->seq_window - 1,
+					    .shift = (uint32_t)rte_log2_u32(cfg->seq_window / 64)};
+		if (cfg->seq_window > FWS_RXSTAT_WINDOW &&
+		    (c->ring[s].base = rte_malloc_socket("fws_rxrings",
+							 (size_t)st->nb_flows * cfg->seq_window / 8,
+							 RTE_CACHE_LINE_SIZE, socket)) == NULL)
+			return -ENOMEM;
 		st->hist = rte_zmalloc_socket("fws_hist", sizeof(*st->hist), RTE_CACHE_LINE_SIZE,
 					      socket);
 		if (st->flows == NULL || st->hist == NULL)
 			return -ENOMEM;
 	}
 	c->two_pass = total > FWS_RX_CACHED_FLOWS;
+	c->rings = cfg->seq_window > FWS_RXSTAT_WINDOW;
 	return 0;
 }
 
@@ -435,6 +445,7 @@ fws_trial_destroy(struct fws_trial *t)
 	for (i = 0; i < t->n_rx; i++) {
 		for (s = 0; s < t->rx[i]->nb_streams; s++) {
 			rte_free(t->rx[i]->streams[s].flows);
+			rte_free(t->rx[i]->ring[s].base);
 			rte_free(t->rx[i]->streams[s].hist);
 		}
 		rte_free(t->rx[i]);

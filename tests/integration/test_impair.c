@@ -2,8 +2,11 @@
 /*
  * Impairment fixture: a forwarder between two ring ports that drops every DROP_EVERY-th
  * frame, holds every SWAP_EVERY-th frame back until the next frame of its flow has passed
- * (one reordered frame each), and sends every DUP_EVERY-th frame twice. It counts what it
- * did; the test passes when fwstress's report counts exactly the same.
+ * (one reordered frame each), sends every DUP_EVERY-th frame twice, and copies every
+ * LATE_EVERY-th frame once more after LATE_BY further frames of its flow (a duplicate far
+ * behind the flow's newest: beyond the 64 of the cache line, within the default window of
+ * 1024). It counts what it did; the test passes when fwstress's report counts exactly the
+ * same.
  *
  *   fwstress lan (ringpair:ia:a) -> fixture (ia:b -> ib:b) -> fwstress wan (ringpair:ib:a)
  */
@@ -25,6 +28,9 @@
 #define DROP_EVERY 97
 #define SWAP_EVERY 50
 #define DUP_EVERY 31
+#define LATE_EVERY 1009
+#define LATE_BY 200
+#define MAX_LATE 64
 #define FLOWS 8
 
 static const char cfg_json[] =
@@ -39,8 +45,15 @@ static const char cfg_json[] =
 struct fixture {
 	uint16_t in, out;
 	volatile int quit;
-	uint64_t seen, dropped, swapped, duplicated, flushed, fwd;
+	uint64_t seen, dropped, swapped, duplicated, late_copies, flushed, fwd;
 	struct rte_mbuf *held[FLOWS];
+	uint64_t flow_fwd[FLOWS]; /**< frames of the flow forwarded so far */
+	unsigned int n_late;
+	struct {
+		struct rte_mbuf *m;
+		uint32_t flow;
+		uint64_t due; /**< when flow_fwd of its flow reaches this */
+	} late[MAX_LATE];
 };
 
 static int passed, failed;
@@ -82,11 +95,41 @@ flow_of(struct rte_mbuf *m, uint32_t *flow)
 	return 0;
 }
 
+/* Late copies whose time has come (or all, when flushing) go out after out[0..k). */
+static uint16_t
+release_late(struct fixture *fx, struct rte_mbuf **out, uint16_t k, bool all)
+{
+	unsigned int i = 0;
+
+	while (i < fx->n_late) {
+		if (!all && fx->flow_fwd[fx->late[i].flow] < fx->late[i].due) {
+			i++;
+			continue;
+		}
+		out[k++] = fx->late[i].m;
+		fx->late_copies++;
+		fx->late[i] = fx->late[--fx->n_late];
+	}
+	return k;
+}
+
+static void
+copy_late(struct fixture *fx, struct rte_mbuf *m, uint32_t f)
+{
+	struct rte_mbuf *c;
+
+	if (fx->n_late == MAX_LATE || (c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX)) == NULL)
+		return;
+	fx->late[fx->n_late].m = c;
+	fx->late[fx->n_late].flow = f;
+	fx->late[fx->n_late++].due = fx->flow_fwd[f] + LATE_BY;
+}
+
 static int
 fixture_main(void *arg)
 {
 	struct fixture *fx = arg;
-	struct rte_mbuf *in[32], *out[128];
+	struct rte_mbuf *in[32], *out[128 + MAX_LATE];
 	uint64_t idle_since = rte_rdtsc(), hz = rte_get_tsc_hz();
 	uint16_t n, i, k;
 	uint32_t f;
@@ -103,6 +146,8 @@ fixture_main(void *arg)
 						fx->flushed++;
 					}
 				}
+				if ((k = release_late(fx, out, 0, true)) != 0)
+					send_all(fx, out, k);
 			}
 			continue;
 		}
@@ -121,6 +166,9 @@ fixture_main(void *arg)
 				fx->dropped++;
 				continue;
 			}
+			fx->flow_fwd[f]++;
+			if (idx % LATE_EVERY == 0)
+				copy_late(fx, m, f);
 			out[k++] = m;
 			if (fx->held[f]) {
 				/* m overtakes the held frame of its flow. */
@@ -143,6 +191,7 @@ fixture_main(void *arg)
 				}
 			}
 		}
+		k = release_late(fx, out, k, false);
 		if (k)
 			send_all(fx, out, k);
 	}
@@ -177,17 +226,20 @@ main(int argc, char **argv)
 		rte_eal_wait_lcore(FIXTURE_LCORE);
 		s = &res.streams[0];
 		printf("trial %s: fixture saw %lu, dropped %lu, swapped %lu, duplicated %lu, "
-		       "released idle %lu\n",
+		       "late copies %lu, released idle %lu\n",
 		       res.size.name, (unsigned long)fx.seen, (unsigned long)fx.dropped,
 		       (unsigned long)fx.swapped, (unsigned long)fx.duplicated,
-		       (unsigned long)fx.flushed);
+		       (unsigned long)fx.late_copies, (unsigned long)fx.flushed);
 		expect("frames sent reached the fixture", fx.seen, s->rx.tx);
 		expect("sent > 200000 * 1.5 * 0.9", s->rx.tx > 270000, 1);
 		expect("fixture did something",
-		       fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0, 1);
+		       fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0 &&
+			       fx.late_copies > 0,
+		       1);
 		expect("lost == dropped", s->rx.lost, fx.dropped);
 		expect("reordered == swapped", s->rx.reordered, fx.swapped);
-		expect("duplicated == duplicated", s->rx.dup, fx.duplicated);
+		expect("duplicated == duplicated + late copies", s->rx.dup,
+		       fx.duplicated + fx.late_copies);
 		expect("distinct received == sent - dropped", s->rx.unique, s->rx.tx - fx.dropped);
 		expect("received incl. duplicates", s->rx.rx, fx.fwd);
 		expect("late", s->rx.late, 0);

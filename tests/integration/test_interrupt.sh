@@ -14,7 +14,7 @@ check "status interrupted, partial" 'r["status"] == "interrupted" and r["partial
 check "the trial is marked partial" 'len(t) == 1 and t[0]["partial"] is True'
 check "it measured something" 't[0]["streams"][0]["offered"]["frames"] > 10000'
 check "drained: received == sent" \
-	't[0]["streams"][0]["received"]["distinct"] == t[0]["streams"][0]["offered"]["frames"]'
+	't[0]["streams"][0]["received"]["distinct_frames"] == t[0]["streams"][0]["offered"]["frames"]'
 check "duration is what ran, not what was asked" 't[0]["streams"][0]["offered"]["duration_s"] < 10'
 ls "$WORK"/*.tmp >/dev/null 2>&1 && bad "temporary file left behind" || ok "no temporary file left"
 finish

@@ -10,7 +10,7 @@ for i in 0 1; do
 	for s in 0 1 2 3; do
 		S="t[$i][\"streams\"][$s]"
 		check "trial $i stream $s: received == sent > 0, nothing lost or reordered" \
-			"$S[\"received\"][\"distinct\"] == $S[\"offered\"][\"frames\"] > 10000 and $S[\"lost\"] == $S[\"reordered\"] == $S[\"duplicated\"] == 0"
+			"$S[\"received\"][\"distinct_frames\"] == $S[\"offered\"][\"frames\"] > 10000 and $S[\"lost\"] == $S[\"reordered\"] == $S[\"duplicated\"] == 0"
 	done
 	check "trial $i: every flow seen (100 IPv4, 300 IPv6)" \
 		"[s[\"flows_seen\"] for s in t[$i][\"streams\"]] == [100, 100, 300, 300]"

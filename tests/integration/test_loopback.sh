@@ -11,12 +11,12 @@ for i in 0 1; do
 		S="t[$i][\"streams\"][$s]"
 		check "trial $i stream $s: sent > 0" "$S[\"offered\"][\"frames\"] > 25000"
 		check "trial $i stream $s: received == sent" \
-			"$S[\"received\"][\"distinct\"] == $S[\"offered\"][\"frames\"] == $S[\"received\"][\"frames\"]"
+			"$S[\"received\"][\"distinct_frames\"] == $S[\"offered\"][\"frames\"] == $S[\"received\"][\"total_frames\"]"
 		check "trial $i stream $s: no loss, reorder, dup" \
 			"$S[\"lost\"] == 0 and $S[\"reordered\"] == 0 and $S[\"duplicated\"] == 0 and $S[\"late\"] == 0"
 		check "trial $i stream $s: every flow seen" "$S[\"flows_seen\"] == $S[\"flows\"] == 256"
 		check "trial $i stream $s: a latency sample per frame" \
-			"$S[\"latency_ns\"][\"count\"] == $S[\"received\"][\"frames\"] and 0 < $S[\"latency_ns\"][\"p50\"] <= $S[\"latency_ns\"][\"max\"]"
+			"$S[\"latency_ns\"][\"count\"] == $S[\"received\"][\"total_frames\"] and 0 < $S[\"latency_ns\"][\"p50\"] <= $S[\"latency_ns\"][\"max\"]"
 	done
 	# Port counters agree with the stream counts: what lan sent, wan received as test frames.
 	check "trial $i: wan test frames == upload sent" \

@@ -8,7 +8,7 @@ expect_rc 0 "run" "$FWSTRESS" run -q -o "$WORK/report.json" "$HERE/multicore.jso
 for s in 0 1; do
 	S="t[0][\"streams\"][$s]"
 	check "stream $s: received == sent > 0" \
-		"$S[\"received\"][\"distinct\"] == $S[\"received\"][\"frames\"] == $S[\"offered\"][\"frames\"] > 60000"
+		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] > 60000"
 	check "stream $s: no loss, reorder, duplicate" "$S[\"lost\"] == $S[\"reordered\"] == $S[\"duplicated\"] == 0"
 	check "stream $s: all 1001 flows seen, none split over queues" \
 		"$S[\"flows_seen\"] == 1001 and $S[\"flows_split\"] == 0"

@@ -47,7 +47,7 @@ check "pings answered (3 IPv4 on lan, 3 IPv6 on wan)" \
 for s in 0 1 2 3; do
 	S="t[0][\"streams\"][$s]"
 	check "stream $s: every frame delivered" \
-		"$S[\"received\"][\"distinct\"] == $S[\"received\"][\"frames\"] == $S[\"offered\"][\"frames\"] > 30000 and $S[\"lost\"] == 0"
+		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] > 30000 and $S[\"lost\"] == 0"
 done
 # Independent check: the router's kernel counted exactly the frames we did, both ways.
 check "router dut-wan sent == fwstress wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"

@@ -95,6 +95,7 @@ setup(void)
 static void
 teardown(void)
 {
+	free(c->ring[0].base);
 	free(c->streams[0].flows);
 	free(c->streams[0].hist);
 	free(c);
@@ -270,6 +271,35 @@ START_TEST(test_rx_control_ring)
 }
 END_TEST
 
+/* A duplicate 200 frames late: with rings of 1024 it is a duplicate, never distinct; with
+ * the cache line's 64 it is late, never distinct either. */
+START_TEST(test_rx_late_duplicate)
+{
+	unsigned int w;
+
+	for (w = 64; w <= 1024; w *= 16) {
+		const struct fws_rxflow *f = &c->streams[0].flows[5];
+		uint32_t seq;
+
+		free(c->ring[0].base);
+		c->ring[0] = (struct fws_rxring){.base = w > 64 ? malloc(FLOWS * w / 8) : NULL,
+						 .flows = c->streams[0].flows,
+						 .wmask = w - 1,
+						 .shift = w > 64 ? 4 : 0};
+		c->rings = w > 64;
+		fws_rx_reset(c);
+		for (seq = 0; seq < 300; seq++)
+			feed(0, 0, 5, COOKIE, seq, 100, 150);
+		feed(0, 0, 5, COOKIE, 90, 100, 150);
+		ck_assert_uint_eq(f->rx, 301);
+		ck_assert_uint_eq(fws_rxstat_unique(f), 300);
+		ck_assert_uint_eq(f->dup, w > 64 ? 1 : 0);
+		ck_assert_uint_eq(f->late, w > 64 ? 0 : 1);
+		ck_assert_uint_eq(f->bytes, 300 * 64);
+	}
+}
+END_TEST
+
 static Suite *
 suite_rx(void)
 {
@@ -282,6 +312,7 @@ suite_rx(void)
 	tcase_add_test(tc, test_rx_burst_one_pass);
 	tcase_add_test(tc, test_rx_burst_two_pass);
 	tcase_add_test(tc, test_rx_control_ring);
+	tcase_add_test(tc, test_rx_late_duplicate);
 	suite_add_tcase(s, tc);
 	return s;
 }
