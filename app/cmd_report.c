@@ -76,6 +76,17 @@ cmd_report(int argc, char **argv)
 
 static const char *const verdict_names[] = {"same", "BETTER", "WORSE", "gone", "new"};
 
+/* A cell's throughput in Mpps; ">=" marks a generator-limited lower bound. */
+static void
+compare_value(const struct fws_cell *c)
+{
+	if (c == NULL)
+		printf("%14s ", "-");
+	else
+		printf("%s%*.4f ", c->generator_limited ? ">=" : "",
+		       c->generator_limited ? 12 : 14, c->pps / 1e6);
+}
+
 int
 cmd_compare(int argc, char **argv)
 {
@@ -87,7 +98,7 @@ cmd_compare(int argc, char **argv)
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
 	double tol = 0.03;
-	unsigned int n, i;
+	unsigned int n, i, bounds = 0;
 	char err[600], key[200], *end;
 	int c, worse;
 
@@ -140,24 +151,25 @@ cmd_compare(int argc, char **argv)
 	       "old Mpps", "new Mpps", "change", "verdict");
 	for (i = 0; i < n; i++) {
 		const struct fws_cell *k = rows[i].old ? rows[i].old : rows[i].new_;
+		bool bound = (rows[i].old && rows[i].old->generator_limited) ||
+			     (rows[i].new_ && rows[i].new_->generator_limited);
 
 		fws_cell_key(k, key, sizeof(key));
 		printf("%-52s ", key);
-		if (rows[i].old)
-			printf("%14.4f ", rows[i].old->pps / 1e6);
-		else
-			printf("%14s ", "-");
-		if (rows[i].new_)
-			printf("%14.4f ", rows[i].new_->pps / 1e6);
-		else
-			printf("%14s ", "-");
+		compare_value(rows[i].old);
+		compare_value(rows[i].new_);
 		if (rows[i].old && rows[i].new_)
 			printf("%+8.2f%%  ", rows[i].change * 100);
 		else
 			printf("%9s  ", "");
-		printf("%s\n", verdict_names[rows[i].verdict]);
+		printf("%s%s\n", verdict_names[rows[i].verdict],
+		       bound ? " (generator-limited: a lower bound, not the DUT's figure)" : "");
+		bounds += bound;
 	}
-	printf("%d of %u cells worse than -%.1f %%\n", worse, n, tol * 100);
+	printf("%d of %u cells worse than -%.1f %%", worse, n, tol * 100);
+	if (bounds)
+		printf("; %u involve generator-limited lower bounds", bounds);
+	printf("\n");
 	free(rows);
 	fws_cells_free(&a);
 	fws_cells_free(&b);

@@ -34,7 +34,8 @@ struct fws_cell_bucket {
 	X(p50_ns, "latency_p50_ns", 0)                                                             \
 	X(p99_ns, "latency_p99_ns", 0)                                                             \
 	X(line_pps, "line_pps", 0)                                                                 \
-	X(dut_cpu, "dut_cpu_pct", -1)
+	X(dut_cpu, "dut_cpu_pct", -1)                                                              \
+	X(generator_limited, "generator_limited", 0)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
@@ -50,6 +51,10 @@ struct fws_cell {
 	double p50_ns, p99_ns;
 	double line_pps; /**< theoretical maximum at the link speed, 0 unknown */
 	double dut_cpu;  /**< DUT CPU load %, negative when not measured */
+	/** 1: the generator could not reach the load. An ndr/pdr cell is then a lower bound
+	 * (no trial lost frames: the generator's ceiling, not the DUT's); a run cell's load
+	 * fell short of the requested rate. */
+	double generator_limited;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };

@@ -204,7 +204,7 @@ void
 fws_search_goal(const struct fws_search *s, int goal, struct fws_search_goal *out)
 {
 	const struct goal_state *g = &s->g[goal];
-	unsigned int i;
+	unsigned int i, failed = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->trial = g->fin.lo_trial;
@@ -218,9 +218,17 @@ fws_search_goal(const struct fws_search *s, int goal, struct fws_search_goal *ou
 		out->loss_ratio = loss_ratio(t);
 		out->conditional = t->offered * (1 - out->loss_ratio);
 	}
-	for (i = 0; i < s->n; i++)
-		if (s->t[i].load <= out->load + 1e-12 && loss_ratio(&s->t[i]) > g->loss)
+	for (i = 0; i < s->n; i++) {
+		if (loss_ratio(&s->t[i]) <= g->loss)
+			continue;
+		failed++;
+		if (s->t[i].load <= out->load + 1e-12)
 			out->exceeded++;
+	}
+	if (out->found && failed == 0 && out->offered < 0.99 * out->load) {
+		out->generator_limited = true;
+		out->upper = 0;
+	}
 }
 
 unsigned int

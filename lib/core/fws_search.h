@@ -49,6 +49,12 @@ struct fws_search_goal {
 	unsigned int exceeded; /**< trials at or below the found load that exceeded the goal */
 	int trial;             /**< index of the trial it stands on, -1: none */
 	bool found;
+	/**
+	 * No trial failed the goal and the trial it stands on offered less than 99 % of the
+	 * load it asked for: the generator's ceiling, a lower bound of the DUT's, with no
+	 * measured upper end (upper is then meaningless and reads 0).
+	 */
+	bool generator_limited;
 };
 
 struct fws_search;

@@ -14,6 +14,7 @@ struct row {
 	const struct fws_cell *first;
 	double pps[MAX_COLS], l1[MAX_COLS], line[MAX_COLS], cpu[MAX_COLS];
 	bool has[MAX_COLS];
+	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
 };
 
 /* Rows: at most one per cell. Cells in directions beyond MAX_COLS are counted, not shown. */
@@ -73,6 +74,7 @@ build(const struct fws_cells *cells, struct matrix *m)
 		r->l1[col] += c->l1_bps;
 		r->line[col] += c->line_pps;
 		r->cpu[col] = c->dut_cpu;
+		r->limited[col] |= c->generator_limited != 0;
 	}
 }
 
@@ -86,6 +88,47 @@ kind_name(const char *k)
 	return "fixed rate";
 }
 
+/* The notes of a row, derived from its cells. */
+static void
+row_notes(const struct matrix *m, const struct row *x, char *notes, size_t len)
+{
+	bool goal = strcmp(x->first->kind, "ndr") == 0 || strcmp(x->first->kind, "pdr") == 0;
+	size_t used = 0;
+	unsigned int c;
+
+	notes[0] = '\0';
+	for (c = 0; c < m->n_cols && used < len; c++) {
+		if (!x->has[c])
+			continue;
+		if (x->limited[c])
+			used += (size_t)snprintf(
+				notes + used, len - used, "%s%s: %s", used ? "; " : "", m->cols[c],
+				goal ? "generator-limited, a lower bound (no trial "
+				       "lost frames)"
+				     : "generator-limited");
+		else if (x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
+			used += (size_t)snprintf(notes + used, len - used,
+						 "%s%s: NIC line rate reached", used ? "; " : "",
+						 m->cols[c]);
+	}
+	if (used >= len)
+		notes[len - 1] = '\0';
+}
+
+/* Text from a report file into a Markdown or MediaWiki cell: no column breaks, no lines. */
+static void
+table_str(FILE *f, const char *s, bool wiki)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs(wiki ? "&#124;" : "\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
 /* Markdown and MediaWiki share the layout; sep decides the syntax. */
 static void
 table(FILE *f, const struct matrix *m, bool wiki)
@@ -96,11 +139,15 @@ table(FILE *f, const struct matrix *m, bool wiki)
 		fprintf(f, "{| class=\"wikitable\"\n! Scenario !! Frame size !! Result");
 	else
 		fprintf(f, "| Scenario | Frame size | Result");
-	for (c = 0; c < m->n_cols; c++)
-		fprintf(f,
-			wiki ? " !! %s Mbit/s (L1) !! %s Mpps !! %s DUT CPU"
-			     : " | %s Mbit/s (L1) | %s Mpps | %s DUT CPU",
-			m->cols[c], m->cols[c], m->cols[c]);
+	for (c = 0; c < m->n_cols; c++) {
+		unsigned int k;
+
+		for (k = 0; k < 3; k++) {
+			fputs(wiki ? " !! " : " | ", f);
+			table_str(f, m->cols[c], wiki);
+			fputs(k == 0 ? " Mbit/s (L1)" : k == 1 ? " Mpps" : " DUT CPU", f);
+		}
+	}
 	fprintf(f, wiki ? " !! Notes\n" : " | Notes |\n");
 	if (!wiki) {
 		fprintf(f, "|---|---|---");
@@ -110,29 +157,30 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	}
 	for (r = 0; r < m->n_rows; r++) {
 		const struct row *x = &m->rows[r];
-		char notes[256] = "";
-		size_t used = 0;
+		char notes[512];
 
-		fprintf(f, wiki ? "|-\n| %s || %s || %s" : "| %s | %s | %s", x->first->scenario,
-			x->first->size, kind_name(x->first->kind));
+		fputs(wiki ? "|-\n| " : "| ", f);
+		table_str(f, x->first->scenario, wiki);
+		fputs(wiki ? " || " : " | ", f);
+		table_str(f, x->first->size, wiki);
+		fprintf(f, wiki ? " || %s" : " | %s", kind_name(x->first->kind));
 		for (c = 0; c < m->n_cols; c++) {
 			if (!x->has[c]) {
 				fprintf(f, wiki ? " || || ||" : " | | |");
 				continue;
 			}
-			fprintf(f, wiki ? " || %.1f || %.4f || " : " | %.1f | %.4f | ",
-				x->l1[c] / 1e6, x->pps[c] / 1e6);
+			fprintf(f, wiki ? " || %s%.1f || %s%.4f || " : " | %s%.1f | %s%.4f | ",
+				x->limited[c] ? "&ge; " : "", x->l1[c] / 1e6,
+				x->limited[c] ? "&ge; " : "", x->pps[c] / 1e6);
 			if (x->cpu[c] >= 0)
 				fprintf(f, "%.0f %%", x->cpu[c]);
 			else
 				fprintf(f, "-");
-			if (x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c] &&
-			    used < sizeof(notes))
-				used += (size_t)snprintf(notes + used, sizeof(notes) - used,
-							 "%s%s: NIC line rate reached",
-							 used ? "; " : "", m->cols[c]);
 		}
-		fprintf(f, wiki ? " || %s\n" : " | %s |\n", notes);
+		row_notes(m, x, notes, sizeof(notes));
+		fputs(wiki ? " || " : " | ", f);
+		table_str(f, notes, wiki);
+		fputs(wiki ? "\n" : " |\n", f);
 	}
 	if (wiki)
 		fprintf(f, "|}\n");
@@ -376,6 +424,7 @@ static void
 html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 {
 	unsigned int i, r, c;
+	char notes[512];
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		   "<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
@@ -398,7 +447,7 @@ html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 		esc(m->cols[c], col, sizeof(col));
 		fprintf(f, "<th>%s Mbit/s</th><th>%s Mpps</th><th>%s DUT CPU</th>", col, col, col);
 	}
-	fprintf(f, "</tr>\n");
+	fprintf(f, "<th>Notes</th></tr>\n");
 	for (r = 0; r < m->n_rows; r++) {
 		const struct row *x = &m->rows[r];
 
@@ -412,13 +461,17 @@ html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 				fprintf(f, "<td></td><td></td><td></td>");
 				continue;
 			}
-			fprintf(f, "<td>%.1f</td><td>%.4f</td><td>", x->l1[c] / 1e6,
-				x->pps[c] / 1e6);
+			fprintf(f, "<td>%s%.1f</td><td>%s%.4f</td><td>",
+				x->limited[c] ? "&ge; " : "", x->l1[c] / 1e6,
+				x->limited[c] ? "&ge; " : "", x->pps[c] / 1e6);
 			if (x->cpu[c] >= 0)
 				fprintf(f, "%.0f %%", x->cpu[c]);
 			fprintf(f, "</td>");
 		}
-		fprintf(f, "</tr>\n");
+		row_notes(m, x, notes, sizeof(notes));
+		fprintf(f, "<td>");
+		html_escape(f, notes);
+		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n<h2>Throughput against frame size</h2>\n");
 	chart_throughput(f, cells);

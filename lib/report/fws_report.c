@@ -201,6 +201,15 @@ fws_report_text(FILE *f, const struct fws_run *run)
 					g == FWS_SEARCH_NDR ? "NDR" : "PDR");
 				continue;
 			}
+			if (x->generator_limited) {
+				fprintf(f,
+					"  %s: at least %.3f %% of the maximum: a LOWER BOUND, "
+					"generator-limited (no trial lost frames and the generator "
+					"did not reach the load asked for); see trial %d\n",
+					g == FWS_SEARCH_NDR ? "NDR" : "PDR", x->offered * 100,
+					s->result[g] + 1);
+				continue;
+			}
 			fprintf(f,
 				"  %s: %.3f %% of the maximum (between %.3f and %.3f %%), loss "
 				"%.4f "
@@ -358,6 +367,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->p99_ns = (double)x->lat.p99;
 	c->line_pps = link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0;
 	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
+	c->generator_limited = (goal ? r->lower_bound : x->generator_limited) ? 1 : 0;
 	c->hist = b;
 	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
 		if (x->hist->b[i])
@@ -401,6 +411,14 @@ goal_json(const struct fws_search_goal *g, int result)
 			      g->exceeded);
 
 	json_object_set_new(o, "trial", result >= 0 ? json_integer(result) : json_null());
+	json_object_set_new(o, "generator_limited", json_boolean(g->generator_limited));
+	if (g->generator_limited) {
+		json_object_set_new(o, "upper", json_null());
+		json_object_set_new(o, "note",
+				    json_string("lower bound: no trial lost frames and the generator "
+						"did not reach the load asked for; this is the "
+						"generator's ceiling, not the DUT's"));
+	}
 	return o;
 }
 

@@ -289,6 +289,7 @@ keep_goals(struct fws_method *m, struct fws_search *s, struct slots *sl,
 			continue;
 		run->results[run->n_results] = *r;
 		run->results[run->n_results].kind = g ? FWS_RESULT_PDR : FWS_RESULT_NDR;
+		run->results[run->n_results].lower_bound = sum->goal[g].generator_limited;
 		sl->trial[r - sl->res] = -1; /* its histograms moved with it */
 		sum->result[g] = (int)run->n_results++;
 	}

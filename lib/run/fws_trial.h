@@ -93,6 +93,7 @@ struct fws_result {
 	time_t started;
 	double warmup, drain;
 	bool partial; /**< interrupted: counts are what was measured until then */
+	bool lower_bound; /**< a search goal the generator limited (fws_search_goal) */
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	unsigned int n_streams;

@@ -106,12 +106,49 @@ START_TEST(test_matrix_csv)
 	csv = render(&cells, FWS_MATRIX_CSV);
 	ck_assert_ptr_nonnull(strstr(csv, "scenario,kind,direction,stream,frame_size,avg_frame,pps,"
 					  "l1_bps,l2_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
-					  "line_pps,dut_cpu_pct\n"));
+					  "line_pps,dut_cpu_pct,generator_limited\n"));
 	ck_assert_ptr_nonnull(strstr(csv, "\n\"fw, nat\",ndr,upload,\"up\"\"1\"\"\",64,64,1000,"
-					  "672000,512000,0,0,0,1488095.2,\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5\n"));
+					  "672000,512000,0,0,0,1488095.2,,0\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
+}
+END_TEST
+
+/* A generator-limited search result is shown as a lower bound, with the reason. */
+START_TEST(test_matrix_lower_bound)
+{
+	struct fws_cell c[] = {cell("routing", "ndr", "upload", "upload", 1000000),
+			       cell("routing", "ndr", "download", "download", 500000)};
+	struct fws_cells cells = {.n = 2, .c = c};
+	char *md;
+
+	c[0].generator_limited = 1;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md, "| &ge; 672.0 | &ge; 1.0000 | - | 336.0 | 0.5000 | - | "
+					 "upload: generator-limited, a lower bound (no trial lost "
+					 "frames) |"));
+	free(md);
+	md = render(&cells, FWS_MATRIX_HTML);
+	ck_assert_ptr_nonnull(strstr(md, "<td>&ge; 1.0000</td>"));
+	ck_assert_ptr_nonnull(strstr(md, "upload: generator-limited, a lower bound"));
+	free(md);
+}
+END_TEST
+
+/* Names with the table's own syntax stay in their cell. */
+START_TEST(test_matrix_table_escapes)
+{
+	struct fws_cell c[] = {cell("fw|nat", "ndr", "up|load", "s", 1000)};
+	struct fws_cells cells = {.n = 1, .c = c};
+	char *md = render(&cells, FWS_MATRIX_MARKDOWN);
+
+	ck_assert_ptr_nonnull(strstr(md, "| fw\\|nat | 64 |"));
+	ck_assert_ptr_nonnull(strstr(md, " up\\|load Mpps "));
+	free(md);
+	md = render(&cells, FWS_MATRIX_MEDIAWIKI);
+	ck_assert_ptr_nonnull(strstr(md, "| fw&#124;nat || 64 ||"));
+	free(md);
 }
 END_TEST
 
@@ -173,6 +210,8 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_csv);
 	tcase_add_test(tc, test_matrix_html_escapes);
 	tcase_add_test(tc, test_matrix_left_out);
+	tcase_add_test(tc, test_matrix_lower_bound);
+	tcase_add_test(tc, test_matrix_table_escapes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -198,6 +198,25 @@ START_TEST(test_method_search_generator_limited)
 	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), 0);
 	ck_assert(run.searches[0].goal[FWS_SEARCH_NDR].found);
 	ck_assert_double_le(run.searches[0].goal[FWS_SEARCH_NDR].offered, 0.4 + 1e-9);
+	/* Nothing was lost anywhere: the generator's ceiling, a lower bound, no upper end. */
+	ck_assert(run.searches[0].goal[FWS_SEARCH_NDR].generator_limited);
+	ck_assert(run.searches[0].goal[FWS_SEARCH_PDR].generator_limited);
+	ck_assert_double_eq(run.searches[0].goal[FWS_SEARCH_NDR].upper, 0);
+}
+END_TEST
+
+/* A DUT that loses below the generator's ceiling: a measured NDR, not a lower bound. */
+START_TEST(test_method_search_dut_below_generator)
+{
+	struct fws_err e = {0};
+
+	md.capacity = 0.3;
+	md.generator = 0.4;
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SEARCH), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), 0);
+	ck_assert(!run.searches[0].goal[FWS_SEARCH_NDR].generator_limited);
+	ck_assert_double_le(run.searches[0].goal[FWS_SEARCH_NDR].offered, 0.3 + 1e-9);
+	ck_assert_double_ge(run.searches[0].goal[FWS_SEARCH_NDR].offered, 0.29);
 }
 END_TEST
 
@@ -241,6 +260,7 @@ suite_method(void)
 	tcase_add_test(tc, test_method_search_finds_capacity);
 	tcase_add_test(tc, test_method_sweep_cells);
 	tcase_add_test(tc, test_method_search_generator_limited);
+	tcase_add_test(tc, test_method_search_dut_below_generator);
 	tcase_add_test(tc, test_method_interrupted);
 	tcase_add_test(tc, test_method_search_interrupted);
 	suite_add_tcase(s, tc);
