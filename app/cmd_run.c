@@ -290,6 +290,7 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 		fprintf(stderr, "fwstress: %s\n", e.msg);
 		return fws_err_exit_code(e.kind);
 	}
+	fws_trial_clock(run.trial, &run.tsc_hz, &run.tsc_hz_dpdk);
 	if (a->resume && access(cfg->json_out, R_OK) == 0) {
 		if (fws_config_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);

@@ -12,6 +12,7 @@
 #include "fws_cell.h"
 #include "fws_rate.h"
 
+#include "fws_clock.h"
 #include "fws_report.h"
 
 static void
@@ -158,6 +159,12 @@ fws_report_text(FILE *f, const struct fws_run *run)
 	if (run->cfg->dut_name[0])
 		fprintf(f, "DUT: %s%s%s\n", run->cfg->dut_name,
 			run->cfg->dut_firmware[0] ? ", firmware " : "", run->cfg->dut_firmware);
+	if (run->tsc_hz)
+		fprintf(f,
+			"clock: TSC %.6f MHz against CLOCK_MONOTONIC_RAW (DPDK's estimate %.6f MHz, "
+			"%+.0f ppm)\n",
+			(double)run->tsc_hz / 1e6, (double)run->tsc_hz_dpdk / 1e6,
+			fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz));
 	for (i = 0; i < run->n_ports; i++) {
 		const struct fws_port_result *p = &run->ports[i];
 
@@ -522,6 +529,8 @@ trial_json(const struct fws_result *r)
 							  "sy", r->dut.sy, "id", r->dut.id,
 							  "cpu_pct", r->dut.cpu)
 					      : json_pack("{s:s}", "error", r->dut.error));
+	if (r->tsc_hz > 0)
+		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
 	json_object_set_new(tr, "streams", st);
 	json_object_set_new(tr, "ports", pt);
 	return tr;
@@ -592,6 +601,18 @@ report_search(const struct fws_run *run)
 }
 
 static json_t *
+report_clock(const struct fws_run *run)
+{
+	if (run->tsc_hz == 0)
+		return NULL;
+	return json_pack("{s:I, s:I, s:f, s:s}", "tsc_hz", (json_int_t)run->tsc_hz,
+			 "tsc_hz_dpdk", (json_int_t)run->tsc_hz_dpdk, "dpdk_error_ppm",
+			 fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz), "source",
+			 "TSC against CLOCK_MONOTONIC_RAW over 200 ms at setup; each trial's own "
+			 "rate (trials[].tsc_hz) gives its durations and rates");
+}
+
+static json_t *
 report_config(const struct fws_run *run)
 {
 	return fws_config_to_json(run->cfg);
@@ -602,6 +623,7 @@ static const struct {
 	const char *key;
 	json_t *(*emit)(const struct fws_run *run);
 } report_sections[] = {
+	{"clock", report_clock},
 	{"config", report_config}, {"ports", report_ports}, {"path_check", report_path_check},
 	{"trials", report_trials}, {"cells", report_cells}, {"back_to_back", report_back_to_back},
 	{"search", report_search},

@@ -24,7 +24,7 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 
 /* Transmit side of stream s: its tasks' counters and the measured phase's span. */
 static void
-collect_tx(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr)
+collect_tx(const struct fws_trial *t, unsigned int s, double hz, struct fws_stream_result *sr)
 {
 	uint64_t t_first = UINT64_MAX, t_stop = 0;
 	unsigned int i;
@@ -43,7 +43,7 @@ collect_tx(const struct fws_trial *t, unsigned int s, struct fws_stream_result *
 		t_first = RTE_MIN(t_first, task->t_first);
 		t_stop = RTE_MAX(t_stop, task->t_stop);
 	}
-	sr->duration = t_stop > t_first ? (double)(t_stop - t_first) / (double)t->hz : 0;
+	sr->duration = t_stop > t_first ? (double)(t_stop - t_first) / hz : 0;
 }
 
 /* Receive side: every lcore's flow state merged per flow, against what was sent. */
@@ -113,7 +113,7 @@ stream_rates(struct fws_stream_result *sr)
 }
 
 static void
-collect_stream(const struct fws_trial *t, unsigned int s, double req_pps,
+collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double hz,
 	       struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
@@ -124,7 +124,7 @@ collect_stream(const struct fws_trial *t, unsigned int s, double req_pps,
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->req_pps = req_pps;
-	collect_tx(t, s, sr);
+	collect_tx(t, s, hz, sr);
 	collect_flows(t, s, sr);
 	collect_latency(t, s, sr);
 	stream_rates(sr);
@@ -213,7 +213,8 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 
 	res->n_streams = t->cfg->n_streams;
 	for (s = 0; s < t->cfg->n_streams; s++)
-		collect_stream(t, s, req_pps[s], &res->streams[s]);
+		collect_stream(t, s, req_pps[s], res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz,
+			       &res->streams[s]);
 	res->n_ports = t->cfg->n_ports;
 	for (p = 0; p < t->cfg->n_ports; p++) {
 		struct fws_port_result *pr = &res->ports[p];

@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_random.h>
 
+#include "fws_clock.h"
 #include "fws_compat.h"
 #include "fws_engine.h"
 #include "fws_trial_int.h"
@@ -29,6 +30,7 @@ struct trial_run {
 	uint64_t start, deadline;
 	struct fws_dutload_proc dl;
 	bool measuring, interrupted;
+	struct fws_clock_pair clk0; /**< at the start of the measured phase */
 	/* Progress line: totals at the last line. */
 	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
 };
@@ -110,6 +112,7 @@ enter_measure(struct trial_run *r, uint64_t now)
 	unsigned int i;
 
 	probe_dut(r);
+	fws_clock_read(&r->clk0);
 	r->measuring = true;
 	r->deadline = after(r, now, r->duration);
 	r->last_tx = r->last_txb = r->last_rxb = r->last_rx = 0;
@@ -379,6 +382,7 @@ result_head(struct trial_run *r, unsigned int size_idx)
 static void
 finish(struct trial_run *r)
 {
+	struct fws_clock_pair clk1;
 	struct fws_trial *t = r->t;
 	unsigned int s, i;
 
@@ -389,6 +393,8 @@ finish(struct trial_run *r)
 			FWS_LOG(WARNING, "DUT load probe: %s", r->res->dut.error);
 	}
 	r->res->partial = r->interrupted || !r->measuring;
+	if (r->measuring && fws_clock_read(&clk1) == 0)
+		r->res->tsc_hz = fws_clock_hz(&r->clk0, &clk1);
 	if (!r->measuring) /* Stopped in warm-up: the sequence counts are warm-up frames. */
 		for (s = 0; s < t->cfg->n_streams; s++)
 			for (i = 0; i < t->cfg->streams[s].flows.count; i++)

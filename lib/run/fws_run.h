@@ -72,6 +72,7 @@ struct fws_run {
 	struct fws_b2b_summary *b2b;
 	const struct fws_cells *carried; /**< sweep --resume: cells of the earlier report */
 	uint64_t hugepage_peak;
+	uint64_t tsc_hz, tsc_hz_dpdk; /**< measured at setup (fws_clock), DPDK's estimate */
 };
 
 #endif /* FWS_RUN_H */

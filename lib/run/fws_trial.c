@@ -2,6 +2,8 @@
 /* Trial setup and teardown: lcore roles, ports, control plane, transmit tasks, receive
  * lcores. The phases are in fws_phase.c, the result collection in fws_collect.c. */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <rte_malloc.h>
 #include <rte_ring.h>
 
+#include "fws_clock.h"
 #include "fws_compat.h"
 #include "fws_engine.h"
 #include "fws_flow.h"
@@ -49,6 +52,13 @@ fws_trial_hugepage_peak(struct fws_trial *t)
 {
 	fws_trial_sample_hugepages(t);
 	return t->hugepage_peak;
+}
+
+void
+fws_trial_clock(const struct fws_trial *t, uint64_t *hz, uint64_t *hz_dpdk)
+{
+	*hz = t->hz;
+	*hz_dpdk = t->hz_dpdk;
 }
 
 static bool
@@ -420,7 +430,15 @@ fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 		return NULL;
 	}
 	t->cfg = cfg;
-	t->hz = rte_get_tsc_hz();
+	/* The TSC rate as the kernel's clock measures it, not DPDK's rounded estimate. */
+	t->hz_dpdk = rte_get_tsc_hz();
+	t->hz = fws_clock_calibrate(200);
+	if (t->hz == 0 || fabs(fws_clock_ppm((double)t->hz, (double)t->hz_dpdk)) > 50000) {
+		FWS_LOG(WARNING, "TSC calibration against CLOCK_MONOTONIC_RAW failed or is off "
+				 "by more than 5 %%: using DPDK's %" PRIu64 " Hz",
+			t->hz_dpdk);
+		t->hz = t->hz_dpdk;
+	}
 	t->sync.hz = t->hz;
 	rc = setup(t, e);
 	if (rc < 0) {

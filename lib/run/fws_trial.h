@@ -94,6 +94,7 @@ struct fws_result {
 	double warmup, drain;
 	bool partial; /**< interrupted: counts are what was measured until then */
 	bool lower_bound; /**< a search goal the generator limited (fws_search_goal) */
+	double tsc_hz;    /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	unsigned int n_streams;
@@ -156,6 +157,9 @@ void fws_result_free(struct fws_result *res);
 
 /** Largest hugepage memory (bytes) DPDK's heaps held during this trial object's life. */
 uint64_t fws_trial_hugepage_peak(struct fws_trial *t);
+
+/** The TSC rate measured at setup against CLOCK_MONOTONIC_RAW, and DPDK's estimate. */
+void fws_trial_clock(const struct fws_trial *t, uint64_t *hz, uint64_t *hz_dpdk);
 
 /** Port facts for the report header. */
 unsigned int fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out);

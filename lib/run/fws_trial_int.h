@@ -18,7 +18,8 @@ extern int fws_logtype_trial;
 
 struct fws_trial {
 	const struct fws_cfg *cfg;
-	uint64_t hz;
+	uint64_t hz;      /**< TSC rate calibrated at setup (fws_clock) */
+	uint64_t hz_dpdk; /**< rte_get_tsc_hz(), for the report */
 	uint16_t max_frame;
 	uint16_t nb_rxq; /**< receive queues of every port: one per receive lcore */
 	struct fws_port_info port[FWS_CFG_MAX_PORTS];
