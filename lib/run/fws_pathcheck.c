@@ -9,8 +9,9 @@
 #include "fws_compat.h"
 #include "fws_trial_int.h"
 
+#define PROBE_FRAMES 50
 #define PROBE_PPS 200
-#define PROBE_SECONDS 0.25
+#define PROBE_SECONDS 1.0 /* at most: 50 frames at 200 fps take 0.25 s */
 #define PROBE_DRAIN 0.5
 
 /* What the probe of stream s saw; where lists the ports it arrived on instead. */
@@ -91,6 +92,7 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 	for (s = 0; s < cfg->n_streams && rc == 0; s++) {
 		struct fws_probe pr = {.stream = s,
+				       .frames = PROBE_FRAMES,
 				       .pps = PROBE_PPS,
 				       .duration = PROBE_SECONDS,
 				       .drain = PROBE_DRAIN};

@@ -139,7 +139,8 @@ bursts_sent(const struct fws_trial *t)
 static bool
 measure_done(struct trial_run *r, uint64_t now)
 {
-	return now >= r->deadline || (r->o && r->o->burst && bursts_sent(r->t));
+	return now >= r->deadline ||
+	       ((r->pr || (r->o && r->o->burst)) && bursts_sent(r->t));
 }
 
 static bool
@@ -332,7 +333,9 @@ prepare_tasks(struct trial_run *r, const struct fws_size_mix *mix, double scale,
 				    ? 0
 				    : r->req_pps[task->stream] * task->nb_flows / cs->flows.count;
 	}
-	if (o && o->burst && !r->pr)
+	if (r->pr)
+		burst_limits(t, r->pr->frames);
+	else if (o && o->burst)
 		burst_limits(t, o->burst);
 	return 0;
 }

@@ -51,8 +51,10 @@ void fws_trial_collect(struct fws_trial *t, const double *req_pps,
 void fws_trial_live(const struct fws_trial *t, bool warm, struct fws_progress *p);
 
 /** A path-check probe: one stream at a low rate, briefly; NULL for a normal trial. */
+/* A probe: exactly frames frames of one stream at pps; duration caps the time it may take. */
 struct fws_probe {
 	unsigned int stream;
+	uint64_t frames;
 	double pps, duration, drain;
 };
 

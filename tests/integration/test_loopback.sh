@@ -6,6 +6,8 @@
 expect_rc 0 "run" "$FWSTRESS" run -q -o "$WORK/report.json" -t "$WORK/report.txt" -d 1.5 "$HERE/loopback-test.json"
 check "status completed, not partial" 'r["status"] == "completed" and not r["partial"]'
 check "two trials (64 and imix)" 'len(t) == 2 and t[1]["frame_size"] == "imix"'
+check "path check: exactly 50 probe frames per stream, all arrived" \
+	'[(p["sent"], p["received"], p["ok"]) for p in r["path_check"]] == [(50, 50, True)] * len(r["path_check"]) and len(r["path_check"]) == 2'
 # The TSC is measured against CLOCK_MONOTONIC_RAW, at setup and over each trial.
 check "clock: TSC rate measured, every trial's within 100 ppm of it" \
 	'r["clock"]["tsc_hz"] > 1e8 and all(abs(x["tsc_hz"] / r["clock"]["tsc_hz"] - 1) < 1e-4 for x in t)'

@@ -40,8 +40,10 @@ read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
 read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
 
 check "status completed" 'r["status"] == "completed"'
+"$LAB" status 2>/dev/null | grep -qE "^dut-lan +$lan_rx1 +$lan_tx1 " &&
+	ok "tools/lab status shows the router's counters" || bad "tools/lab status: no counters"
 check "path check passed for all four streams" \
-	'[p["ok"] for p in r["path_check"]] == [True] * 4 and all(p["received"] == p["sent"] > 0 for p in r["path_check"])'
+	'[p["ok"] for p in r["path_check"]] == [True] * 4 and all(p["received"] == p["sent"] == 50 for p in r["path_check"])'
 check "gateways learned by ARP and ND (no static MACs in the config)" \
 	'all(p["control"]["arp_replies"] >= 1 and p["control"]["nd_adverts"] >= 1 for p in r["ports"]) and "next_hop_mac" not in str(r["config"]["ports"])'
 check "the router asked for our addresses and got answers" \
