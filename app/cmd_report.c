@@ -107,7 +107,7 @@ cmd_compare(int argc, char **argv)
 		switch (c) {
 		case 't':
 			tol = strtod(optarg, &end) / 100;
-			if (strcmp(end, "%") != 0 || !(tol >= 0 && tol < 1)) {
+			if (end == optarg || strcmp(end, "%") != 0 || !(tol >= 0 && tol < 1)) {
 				fprintf(stderr,
 					"fwstress: compare: --tolerance \"%s\": give a "
 					"percentage such as 3%%\n",
@@ -146,6 +146,19 @@ cmd_compare(int argc, char **argv)
 		fws_cells_free(&a);
 		fws_cells_free(&b);
 		return fws_err_exit_code(FWS_ERR_FAULT);
+	}
+	for (i = 0; i < n && (!rows[i].old || !rows[i].new_); i++)
+		;
+	if (i == n) {
+		/* Nothing to compare is not "nothing got worse". */
+		fprintf(stderr,
+			"fwstress: compare: no cell of %s lines up with one of %s (same scenario, "
+			"result, direction, stream and frame size)\n",
+			argv[optind], argv[optind + 1]);
+		free(rows);
+		fws_cells_free(&a);
+		fws_cells_free(&b);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
 	printf("%-52s %14s %14s %9s  %s\n", "cell (scenario/result/direction/stream/size)",
 	       "old Mpps", "new Mpps", "change", "verdict");

@@ -22,17 +22,25 @@ static int
 cell_str(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size_t len)
 {
 	const json_t *v = json_object_get(o, key);
-	size_t old = cfg_push_key(c, key);
+	size_t old = cfg_push_key(c, key), i;
+	const char *s;
 
 	if (!json_is_string(v))
 		return cfg_fail(c, "expected a string, got %s", v ? cfg_type_name(v) : "nothing");
-	strlcpy(out, json_string_value(v), len);
+	s = json_string_value(v);
+	if (json_string_length(v) >= len)
+		return cfg_fail(c, "longer than %zu characters", len - 1);
+	for (i = 0; s[i]; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return cfg_fail(c, "a control character in a name");
+	strlcpy(out, s, len);
 	cfg_pop(c, old);
 	return 0;
 }
 
 static int
-cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, double dflt)
+cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, double dflt,
+	 double lo, double hi)
 {
 	const json_t *v = json_object_get(o, key);
 	size_t old;
@@ -45,6 +53,45 @@ cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, doubl
 	if (!json_is_number(v))
 		return cfg_fail(c, "expected a number, got %s", cfg_type_name(v));
 	*out = json_number_value(v);
+	if (!(*out >= lo && *out <= hi))
+		return cfg_fail(c, "%g is outside %g..%g", *out, lo, hi);
+	cfg_pop(c, old);
+	return 0;
+}
+
+/* Latency buckets: [lo, width, count], non-negative integers. */
+static int
+parse_hist(struct cfg_ctx *c, const json_t *h, struct fws_cell *x)
+{
+	size_t i, old = cfg_push_key(c, FWS_CELL_HIST_KEY);
+
+	if (h == NULL || json_is_null(h)) {
+		cfg_pop(c, old);
+		return 0;
+	}
+	if (!json_is_array(h))
+		return cfg_fail(c, "expected a list of [lo, width, count], got %s",
+				cfg_type_name(h));
+	if (json_array_size(h) && (x->hist = calloc(json_array_size(h), sizeof(*x->hist))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < json_array_size(h); i++) {
+		const json_t *b = json_array_get(h, i);
+		json_int_t v[3];
+		unsigned int k;
+
+		size_t o2 = cfg_push_idx(c, i);
+
+		if (!json_is_array(b) || json_array_size(b) != 3)
+			return cfg_fail(c, "expected [lo, width, count]");
+		for (k = 0; k < 3; k++) {
+			v[k] = json_integer_value(json_array_get(b, k));
+			if (!json_is_integer(json_array_get(b, k)) || v[k] < 0)
+				return cfg_fail(c, "expected [lo, width, count] of integers >= 0");
+		}
+		x->hist[x->n_hist++] = (struct fws_cell_bucket){
+			.lo = (uint64_t)v[0], .width = (uint64_t)v[1], .count = (uint64_t)v[2]};
+		cfg_pop(c, o2);
+	}
 	cfg_pop(c, old);
 	return 0;
 }
@@ -52,39 +99,19 @@ cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, doubl
 static int
 parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 {
-	const json_t *h;
-	size_t i;
-
 	if (!json_is_object(o))
 		return cfg_fail(c, "expected an object, got %s", cfg_type_name(o));
 #define CELL_STR(m, key)                                                                           \
 	if (cell_str(c, o, key, x->m, sizeof(x->m)) < 0)                                           \
 		return -EINVAL;
-#define CELL_NUM(m, key, dflt)                                                                     \
-	if (cell_num(c, o, key, &x->m, dflt) < 0)                                                  \
+#define CELL_NUM(m, key, dflt, lo, hi)                                                             \
+	if (cell_num(c, o, key, &x->m, dflt, lo, hi) < 0)                                          \
 		return -EINVAL;
 	FWS_CELL_STRINGS(CELL_STR)
 	FWS_CELL_NUMBERS(CELL_NUM)
 #undef CELL_STR
 #undef CELL_NUM
-	h = json_object_get(o, FWS_CELL_HIST_KEY);
-	if (json_is_array(h) && json_array_size(h)) {
-		x->hist = calloc(json_array_size(h), sizeof(*x->hist));
-		if (x->hist == NULL)
-			return -ENOMEM;
-		for (i = 0; i < json_array_size(h); i++) {
-			const json_t *b = json_array_get(h, i);
-
-			if (!json_is_array(b) || json_array_size(b) != 3)
-				continue;
-			x->hist[x->n_hist].lo = (uint64_t)json_integer_value(json_array_get(b, 0));
-			x->hist[x->n_hist].width =
-				(uint64_t)json_integer_value(json_array_get(b, 1));
-			x->hist[x->n_hist++].count =
-				(uint64_t)json_integer_value(json_array_get(b, 2));
-		}
-	}
-	return 0;
+	return parse_hist(c, json_object_get(o, FWS_CELL_HIST_KEY), x);
 }
 
 int
@@ -92,15 +119,30 @@ fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size
 {
 	struct cfg_ctx c = {.err = err, .errlen = errlen};
 	const json_t *a, *d;
+	const char *s;
 	json_error_t jerr;
 	json_t *root;
-	size_t i;
+	size_t i, len;
+	char *buf;
 	int rc = 0;
 
 	memset(cells, 0, sizeof(*cells));
-	root = json_load_file(path, 0, &jerr);
+	if ((rc = cfg_read_file(path, FWS_REPORT_MAX_BYTES, &buf, &len, err, errlen, "report")) < 0) {
+		cfg_one_line(err);
+		return rc;
+	}
+	root = json_loadb(buf, len, 0, &jerr);
+	free(buf);
 	if (root == NULL) {
 		snprintf(err, errlen, "report: %s: line %d: %s", path, jerr.line, jerr.text);
+		cfg_one_line(err);
+		return -EINVAL;
+	}
+	s = json_string_value(json_object_get(root, "schema"));
+	if (s == NULL || strcmp(s, FWS_REPORT_SCHEMA) != 0) {
+		snprintf(err, errlen, "report: %s: schema \"%.40s\", this fwstress reads \"%s\"",
+			 path, s ? s : "(none)", FWS_REPORT_SCHEMA);
+		json_decref(root);
 		return -EINVAL;
 	}
 	strlcpy(c.path, "cells", sizeof(c.path));
@@ -141,7 +183,9 @@ fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size
 		cfg_pop(&c, old);
 	}
 	json_decref(root);
-	if (rc < 0)
+	if (rc < 0) {
+		cfg_one_line(err);
 		fws_cells_free(cells);
+	}
 	return rc;
 }

@@ -21,6 +21,8 @@ struct cfg_ctx {
 };
 
 int cfg_fail(struct cfg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Replace control characters (line breaks, ESC) with '?'. */
+void cfg_one_line(char *s);
 size_t cfg_push_key(struct cfg_ctx *c, const char *key);
 size_t cfg_push_idx(struct cfg_ctx *c, size_t i);
 void cfg_pop(struct cfg_ctx *c, size_t old);
@@ -70,7 +72,19 @@ struct cfg_section {
 	const char *doc;
 };
 
+/* Larger inputs are refused, not read until memory runs out (validate /dev/zero). */
+#define FWS_CONFIG_MAX_BYTES (16u << 20)
+#define FWS_REPORT_MAX_BYTES (1u << 30)
+
+/*
+ * Read a whole regular file (not a FIFO, device or directory) of at most max bytes into a
+ * malloc'd buffer. what ("config", "report") starts the one-line error.
+ */
+int cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err,
+		  size_t errlen, const char *what);
+
 int cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
+int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */

@@ -2,6 +2,9 @@
 /* The parser's JSON side: error context with paths and line numbers, typed getters. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -145,7 +148,18 @@ cfg_fail(struct cfg_ctx *c, const char *fmt, ...)
 			 *c->path ? c->path : "(top)", msg, line);
 	else
 		snprintf(c->err, c->errlen, "config: %s: %s", *c->path ? c->path : "(top)", msg);
+	cfg_one_line(c->err);
 	return -EINVAL;
+}
+
+void
+cfg_one_line(char *s)
+{
+	/* Keys and values quoted from the input may hold line breaks or escape sequences: the
+	 * error stays one line and never reaches the terminal raw. */
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
 }
 
 /* Path push/cfg_pop: returns the old length to restore. */
@@ -427,5 +441,59 @@ cfg_get_percent(struct cfg_ctx *c, const json_t *v, double lo, double hi, double
 	if (!(d > lo && d <= hi))
 		return cfg_fail(c, "%s is outside %g-%g %%", json_string_value(v), lo, hi);
 	*out = d / 100;
+	return 0;
+}
+
+int
+cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen,
+	      const char *what)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
+	struct stat st;
+	size_t n = 0;
+	char *b = NULL;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		rc = -errno;
+	else if (S_ISDIR(st.st_mode))
+		rc = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else if ((size_t)st.st_size > max)
+		rc = -EFBIG;
+	else if ((b = malloc((size_t)st.st_size + 1)) == NULL)
+		rc = -ENOMEM;
+	while (rc == 0 && n <= (size_t)st.st_size) {
+		ssize_t r = read(fd, b + n, (size_t)st.st_size + 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			rc = -errno;
+		else if (r == 0)
+			break;
+		else
+			n += (size_t)r;
+	}
+	if (rc == 0 && n > (size_t)st.st_size)
+		rc = -EFBIG; /* it grew while we read */
+	if (fd >= 0)
+		close(fd);
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "%s: %s: not a regular file (a FIFO, socket or device)", what,
+			 path);
+	else if (rc == -EFBIG)
+		snprintf(err, errlen, "%s: %s: larger than %zu bytes", what, path, max);
+	else if (rc < 0)
+		snprintf(err, errlen, "%s: %s: %s", what, path, strerror(-rc));
+	if (rc < 0) {
+		free(b);
+		return rc;
+	}
+	*buf = b;
+	*len = n;
 	return 0;
 }

@@ -180,7 +180,20 @@ port_name(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 static int
 port_device(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
-	return cfg_get_string(c, x, p->device, sizeof(p->device));
+	const char *rest, *colon;
+
+	if (cfg_get_string(c, x, p->device, sizeof(p->device)) < 0)
+		return -EINVAL;
+	if (strncmp(p->device, "ringpair:", 9) != 0)
+		return 0;
+	rest = p->device + 9;
+	colon = strrchr(rest, ':');
+	if (colon == NULL || colon == rest || (strcmp(colon, ":a") && strcmp(colon, ":b")))
+		return cfg_fail(c, "expected ringpair:NAME:a or ringpair:NAME:b");
+	if (colon - rest > FWS_CFG_RINGPAIR_NAME)
+		return cfg_fail(c, "a ringpair name has at most %d characters",
+				FWS_CFG_RINGPAIR_NAME);
+	return 0;
 }
 
 static int
@@ -522,6 +535,28 @@ cfg_sec_streams(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		}
 		cfg->n_streams = (unsigned int)i + 1;
 		cfg_pop(c, o2);
+	}
+	return 0;
+}
+
+/* Every port's control plane answers for at most FWS_CFG_MAX_RANGES address ranges. */
+int
+cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg)
+{
+	unsigned int p, s, n;
+
+	for (p = 0; p < cfg->n_ports; p++) {
+		n = cfg->ports[p].n_ipv4 + cfg->ports[p].n_ipv6;
+		for (s = 0; s < cfg->n_streams; s++)
+			n += (cfg->streams[s].tx_port == p) + (cfg->streams[s].rx_port == p);
+		if (n > FWS_CFG_MAX_RANGES) {
+			cfg_push_key(c, "ports");
+			cfg_push_idx(c, p);
+			return cfg_fail(c,
+					"port \"%s\" would answer for %u address ranges (its own "
+					"addresses, its streams' sources and destinations), at most %d",
+					cfg->ports[p].name, n, FWS_CFG_MAX_RANGES);
+		}
 	}
 	return 0;
 }

@@ -147,6 +147,9 @@ cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r)
 			json_number_value(v));
 	if (cfg_want_type(c, v, JSON_STRING, "a rate string") < 0)
 		return -EINVAL;
+	if (fws_rate_parse(json_string_value(v), r) == -ERANGE)
+		return cfg_fail(c, "\"%s\" is above the largest rate fwstress paces (%g pps, %g bit/s)",
+				json_string_value(v), FWS_RATE_MAX_PPS, FWS_RATE_MAX_BPS);
 	if (fws_rate_parse(json_string_value(v), r) < 0)
 		return cfg_fail(c,
 				"\"%s\" is not a rate (\"line\", \"1-100%%\", \"1.5Mpps\", "
@@ -154,6 +157,22 @@ cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r)
 				json_string_value(v));
 	r->layer = layer;
 	return 0;
+}
+
+const char *
+fws_config_eal_refused(const char *arg, const char *next)
+{
+	const char *type = NULL;
+
+	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+		return "EAL would print its usage and exit without running";
+	if (strncmp(arg, "--proc-type=", 12) == 0)
+		type = arg + 12;
+	else if (strcmp(arg, "--proc-type") == 0)
+		type = next ? next : "";
+	if (type && strcmp(type, "primary") != 0 && strcmp(type, "auto") != 0)
+		return "fwstress runs as a primary process (it sets up and owns its ports)";
+	return NULL;
 }
 
 static int
@@ -284,6 +303,11 @@ cfg_sec_eal(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		old = cfg_push_idx(c, i);
 		if (!json_is_string(e))
 			return cfg_fail(c, "expected a string, got %s", cfg_type_name(e));
+		if (fws_config_eal_refused(json_string_value(e),
+					   json_string_value(json_array_get(v, i + 1))))
+			return cfg_fail(c, "\"%s\": %s", json_string_value(e),
+					fws_config_eal_refused(json_string_value(e),
+							       json_string_value(json_array_get(v, i + 1))));
 		cfg->eal[i] = strdup(json_string_value(e));
 		if (cfg->eal[i] == NULL)
 			return -ENOMEM;
@@ -476,6 +500,7 @@ fws_config_parse(const char *buf, size_t len, char *err, size_t errlen)
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		snprintf(err, errlen, "config: line %d: %s", jerr.line, jerr.text);
+		cfg_one_line(err);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -502,41 +527,25 @@ struct fws_cfg *
 fws_config_load(const char *path, char *err, size_t errlen)
 {
 	struct fws_cfg *cfg;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f = fopen(path, "r");
-	int saved;
+	char *buf, msg[FWS_CFG_PATH_LEN + 512];
+	size_t len;
+	int rc, saved;
 
-	if (f == NULL) {
-		saved = errno;
-		snprintf(err, errlen, "config: %s: %s", path, strerror(saved));
-		errno = saved;
+	if ((rc = cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, errlen, "config")) < 0) {
+		cfg_one_line(err);
+		errno = -rc;
 		return NULL;
 	}
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-
-			if (nb == NULL) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "config: %s: out of memory", path);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
 	cfg = fws_config_parse(buf, len, err, errlen);
 	saved = errno;
 	free(buf);
+	if (cfg == NULL && strncmp(err, "config: ", 8) == 0) {
+		/* Name the file: "config: FILE: where: what (line N)". */
+		strlcpy(msg, err + 8, sizeof(msg));
+		snprintf(err, errlen, "config: %s: %s", path, msg);
+	}
+	if (cfg == NULL)
+		cfg_one_line(err);
 	errno = saved;
 	return cfg;
 }

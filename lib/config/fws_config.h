@@ -27,6 +27,10 @@
 #define FWS_CFG_NAME_LEN 32
 #define FWS_CFG_PATH_LEN 256
 #define FWS_CFG_MAX_ADDRS 8
+/** Address ranges a port answers ARP/ND for: its own addresses, its streams' sources and
+ * destinations (the control plane's table, lib/ctl). */
+#define FWS_CFG_MAX_RANGES 40
+#define FWS_CFG_RINGPAIR_NAME 20 /**< ringpair:NAME:a|b, NAME at most this long */
 
 struct json_t;
 
@@ -138,6 +142,13 @@ void fws_config_free(struct fws_cfg *cfg);
 
 /** The normalised config (defaults filled) as a new JSON object. */
 struct json_t *fws_config_to_json(const struct fws_cfg *cfg);
+
+/**
+ * An EAL argument fwstress cannot run with (next: the argument after it, or NULL):
+ * -h/--help (EAL prints its usage and exits 0, with no report), and a process type other
+ * than primary (fwstress owns its ports). Returns NULL when fine, else why.
+ */
+const char *fws_config_eal_refused(const char *arg, const char *next);
 
 /** One line per top-level key: what it holds (validate --help). */
 void fws_config_doc(FILE *f);

@@ -25,18 +25,66 @@ fws_cell_key(const struct fws_cell *c, char *buf, size_t len)
 		 c->size);
 }
 
-static const struct fws_cell *
-find(const struct fws_cells *cells, const char *key)
+/* Cells by key, sorted (ties in report order): compare looks them up in O(log n). */
+struct keyed {
+	char key[200];
+	unsigned int idx;
+};
+
+static int
+keyed_cmp(const void *a, const void *b)
 {
-	char k[200];
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static struct keyed *
+index_cells(const struct fws_cells *cells)
+{
+	struct keyed *k = malloc((cells->n + 1) * sizeof(*k));
 	unsigned int i;
 
+	if (k == NULL)
+		return NULL;
 	for (i = 0; i < cells->n; i++) {
-		fws_cell_key(&cells->c[i], k, sizeof(k));
-		if (strcmp(k, key) == 0)
-			return &cells->c[i];
+		fws_cell_key(&cells->c[i], k[i].key, sizeof(k[i].key));
+		k[i].idx = i;
 	}
-	return NULL;
+	qsort(k, cells->n, sizeof(*k), keyed_cmp);
+	return k;
+}
+
+/* The first cell (in report order) with this key, or NULL. */
+static const struct fws_cell *
+find(const struct fws_cells *cells, const struct keyed *k, const char *key)
+{
+	unsigned int lo = 0, hi = cells->n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cells->n && strcmp(k[lo].key, key) == 0 ? &cells->c[k[lo].idx] : NULL;
+}
+
+static void
+verdict(struct fws_cell_cmp *r, double tolerance, int *worse)
+{
+	const struct fws_cell *o = r->old, *x = r->new_;
+
+	r->change = o->pps > 0 ? x->pps / o->pps - 1 : (x->pps > 0 ? 1 : 0);
+	if (r->change < -tolerance) {
+		r->verdict = FWS_CELL_WORSE;
+		(*worse)++;
+	} else if (r->change > tolerance) {
+		r->verdict = FWS_CELL_BETTER;
+	}
 }
 
 int
@@ -44,39 +92,36 @@ fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_, doub
 		 struct fws_cell_cmp **rows, unsigned int *n_rows)
 {
 	struct fws_cell_cmp *r = calloc(old->n + new_->n + 1, sizeof(*r));
+	struct keyed *ko = index_cells(old), *kn = index_cells(new_);
 	unsigned int i, n = 0;
 	int worse = 0;
 	char key[200];
 
-	if (r == NULL)
+	if (r == NULL || ko == NULL || kn == NULL) {
+		free(r);
+		free(ko);
+		free(kn);
 		return -ENOMEM;
+	}
 	for (i = 0; i < old->n; i++) {
-		const struct fws_cell *o = &old->c[i], *x;
-
-		fws_cell_key(o, key, sizeof(key));
-		x = find(new_, key);
-		r[n].old = o;
-		r[n].new_ = x;
-		if (x == NULL) {
-			r[n++].verdict = FWS_CELL_ONLY_OLD;
-			continue;
-		}
-		r[n].change = o->pps > 0 ? x->pps / o->pps - 1 : (x->pps > 0 ? 1 : 0);
-		if (r[n].change < -tolerance) {
-			r[n].verdict = FWS_CELL_WORSE;
-			worse++;
-		} else if (r[n].change > tolerance) {
-			r[n].verdict = FWS_CELL_BETTER;
-		}
+		fws_cell_key(&old->c[i], key, sizeof(key));
+		r[n].old = &old->c[i];
+		r[n].new_ = find(new_, kn, key);
+		if (r[n].new_ == NULL)
+			r[n].verdict = FWS_CELL_ONLY_OLD;
+		else
+			verdict(&r[n], tolerance, &worse);
 		n++;
 	}
 	for (i = 0; i < new_->n; i++) {
 		fws_cell_key(&new_->c[i], key, sizeof(key));
-		if (find(old, key) == NULL) {
+		if (find(old, ko, key) == NULL) {
 			r[n].new_ = &new_->c[i];
 			r[n++].verdict = FWS_CELL_ONLY_NEW;
 		}
 	}
+	free(ko);
+	free(kn);
 	*rows = r;
 	*n_rows = n;
 	return worse;

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** What a report says it is ("schema"); report and compare read only this. */
+#define FWS_REPORT_SCHEMA "fwstress-report/1"
+
 struct fws_cell_bucket {
 	uint64_t lo, width, count;
 };
@@ -18,6 +21,8 @@ struct fws_cell_bucket {
  * The cell schema: member and report key, once, for the writer (lib/report) and the reader
  * (lib/config/cfg_cells.c). Strings are required; a number that is absent or null reads as
  * its default, and a number below zero whose default is below zero is written as null.
+ * Numbers are X(member, key, default, lowest, highest): a report with a value outside is
+ * refused when read.
  */
 #define FWS_CELL_STRINGS(X)                                                                        \
 	X(scenario, "scenario")                                                                    \
@@ -26,16 +31,16 @@ struct fws_cell_bucket {
 	X(stream, "stream")                                                                        \
 	X(size, "frame_size")
 #define FWS_CELL_NUMBERS(X)                                                                        \
-	X(avg_frame, "avg_frame", 0)                                                               \
-	X(pps, "pps", 0)                                                                           \
-	X(l1_bps, "l1_bps", 0)                                                                     \
-	X(l2_bps, "l2_bps", 0)                                                                     \
-	X(loss_pct, "loss_pct", 0)                                                                 \
-	X(p50_ns, "latency_p50_ns", 0)                                                             \
-	X(p99_ns, "latency_p99_ns", 0)                                                             \
-	X(line_pps, "line_pps", 0)                                                                 \
-	X(dut_cpu, "dut_cpu_pct", -1)                                                              \
-	X(generator_limited, "generator_limited", 0)
+	X(avg_frame, "avg_frame", 0, 0, 65535)                                                     \
+	X(pps, "pps", 0, 0, 1e12)                                                                  \
+	X(l1_bps, "l1_bps", 0, 0, 1e15)                                                            \
+	X(l2_bps, "l2_bps", 0, 0, 1e15)                                                            \
+	X(loss_pct, "loss_pct", 0, 0, 100)                                                         \
+	X(p50_ns, "latency_p50_ns", 0, 0, 1e13)                                                    \
+	X(p99_ns, "latency_p99_ns", 0, 0, 1e13)                                                    \
+	X(line_pps, "line_pps", 0, 0, 1e12)                                                        \
+	X(dut_cpu, "dut_cpu_pct", -1, 0, 100)                                                      \
+	X(generator_limited, "generator_limited", 0, 0, 1)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {

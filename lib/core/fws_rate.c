@@ -45,6 +45,9 @@ fws_rate_parse(const char *s, struct fws_rate *r)
 			continue;
 		if (units[i].kind == FWS_RATE_PERCENT && v > 100)
 			return -EINVAL;
+		if ((units[i].kind == FWS_RATE_PPS && v * units[i].mult > FWS_RATE_MAX_PPS) ||
+		    (units[i].kind == FWS_RATE_BPS && v * units[i].mult > FWS_RATE_MAX_BPS))
+			return -ERANGE;
 		r->kind = units[i].kind;
 		r->value = v * units[i].mult;
 		return 0;

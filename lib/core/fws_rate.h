@@ -10,6 +10,10 @@
 #include <stdint.h>
 
 #define FWS_RATE_L1_OVERHEAD 20
+/* The largest rates a config may ask for: far above any port (1.6 Tbit/s is 2.4 Gpps at 64
+ * bytes), far below where the pacer's fixed point overflows. */
+#define FWS_RATE_MAX_PPS 1e10
+#define FWS_RATE_MAX_BPS 1e13
 
 enum fws_rate_kind {
 	FWS_RATE_LINE = 0, /**< as fast as the link (or, without a known speed, the generator) */

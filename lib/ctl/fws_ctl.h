@@ -15,7 +15,9 @@
 
 #include <rte_ether.h>
 
-#define FWS_CTL_MAX_RANGES 40
+#include "fws_config.h"
+
+#define FWS_CTL_MAX_RANGES FWS_CFG_MAX_RANGES
 #define FWS_CTL_FRAME_MAX 128 /**< room a built control frame needs */
 
 #define FWS_CTL_COUNTERS(X)                                                                        \

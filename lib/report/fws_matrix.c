@@ -216,7 +216,7 @@ csv(FILE *f, const struct fws_cells *cells)
 	unsigned int i;
 
 #define HEAD_STR(m, key) fprintf(f, "%s%s", sep, key), sep = ",";
-#define HEAD_NUM(m, key, dflt) HEAD_STR(m, key)
+#define HEAD_NUM(m, key, dflt, lo, hi) HEAD_STR(m, key)
 	FWS_CELL_STRINGS(HEAD_STR)
 	FWS_CELL_NUMBERS(HEAD_NUM)
 	fputc('\n', f);
@@ -225,7 +225,7 @@ csv(FILE *f, const struct fws_cells *cells)
 
 		sep = "";
 #define ROW_STR(m, key) fputs(sep, f), csv_str(f, c->m), sep = ",";
-#define ROW_NUM(m, key, dflt)                                                                      \
+#define ROW_NUM(m, key, dflt, lo, hi)                                                                      \
 	fputs(sep, f), sep = ",";                                                                  \
 	if (!((dflt) < 0 && c->m < 0))                                                             \
 		fprintf(f, "%.10g", c->m);
@@ -384,6 +384,8 @@ chart_latency(FILE *f, const struct fws_cell *c, unsigned int idx)
 	for (i = 0; i < c->n_hist; i++)
 		if (c->hist[i].count > maxc)
 			maxc = c->hist[i].count;
+	if (maxc == 0)
+		return; /* nothing counted: no bars to scale */
 	lmin = log10((double)c->hist[0].lo + 1);
 	lmax = log10((double)(c->hist[c->n_hist - 1].lo + c->hist[c->n_hist - 1].width) + 1);
 	if (lmax <= lmin)

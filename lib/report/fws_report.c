@@ -333,7 +333,7 @@ cell_json(const struct fws_cell *c)
 	unsigned int i;
 
 #define CELL_STR(m, key) json_object_set_new(o, key, json_string(c->m));
-#define CELL_NUM(m, key, dflt)                                                                     \
+#define CELL_NUM(m, key, dflt, lo, hi)                                                                     \
 	json_object_set_new(o, key, (dflt) < 0 && c->m < 0 ? json_null() : json_real(c->m));
 	FWS_CELL_STRINGS(CELL_STR)
 	FWS_CELL_NUMBERS(CELL_NUM)

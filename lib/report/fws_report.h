@@ -14,7 +14,7 @@
 #include "fws_config.h"
 #include "fws_run.h"
 
-#define FWS_REPORT_SCHEMA "fwstress-report/1"
+#include "fws_cell.h" /* FWS_REPORT_SCHEMA */
 
 struct json_t;
 

@@ -22,7 +22,7 @@ expect_rc 0 "validate every shipped config" bash -c "for f in '$HERE'/../../conf
 
 printf '{"ports": [{"name": "lan", "device": "x"}],\n "flows": {"src_port": "70000-80000"}}\n' >"$WORK/bad.json"
 expect_rc 2 "bad config" "$FWSTRESS" validate "$WORK/bad.json"
-[ "$(cat "$WORK/err")" = 'fwstress: config: flows.src_port: range "70000-80000" is outside 0-65535 (line 2)' ] \
+[ "$(cat "$WORK/err")" = "fwstress: config: $WORK/bad.json: flows.src_port: range \"70000-80000\" is outside 0-65535 (line 2)" ] \
 	&& ok "one-line error with path, value and line" || bad "error text: $(cat "$WORK/err")"
 expect_rc 2 "run with a bad config" "$FWSTRESS" run "$WORK/bad.json"
 expect_rc 2 "missing config file" "$FWSTRESS" validate "$WORK/nope.json"
@@ -77,4 +77,32 @@ grep -q 'config port "wan" (ringpair:lt:b)' "$WORK/out" && grep -q "driver net_r
 expect_rc 0 "ports with EAL arguments only" "$FWSTRESS" ports -l 0 --no-pci --vdev=net_null0 --
 grep -q "port 0: net_null0" "$WORK/out" && ok "ports shows a vdev" || bad "ports vdev: $(head -c 300 "$WORK/out")"
 expect_rc 0 "ports --help" "$FWSTRESS" ports --help
+
+# Inputs that are not config files: refused at once, naming the file, one line each.
+expect_rc 2 "validate /dev/zero" timeout 10 "$FWSTRESS" validate /dev/zero
+grep -q "config: /dev/zero: not a regular file" "$WORK/err" && ok "/dev/zero named" || bad "/dev/zero: $(cat "$WORK/err")"
+mkfifo "$WORK/fifo"
+expect_rc 2 "validate a FIFO (no writer: must not block)" timeout 10 "$FWSTRESS" validate "$WORK/fifo"
+expect_rc 2 "validate a directory" "$FWSTRESS" validate "$WORK"
+grep -q "config: $WORK: Is a directory" "$WORK/err" && ok "directory named" || bad "directory: $(cat "$WORK/err")"
+printf '{"ports": [{"name": "a", "device": "net_null0"}],\n "ra\\nte": "1Mpps"}' >"$WORK/nl.json"
+expect_rc 2 "a key with a line break" "$FWSTRESS" validate "$WORK/nl.json"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "config: $WORK/nl.json: ra?te: unknown key" "$WORK/err" &&
+	ok "the error is one line naming the file" || bad "line-break key: $(cat -A "$WORK/err")"
+printf '{"eal": ["--help"], "ports": [{"name": "a", "device": "net_null0"}]}' >"$WORK/help.json"
+expect_rc 2 "EAL --help in the config is refused" "$FWSTRESS" run -q -o "" "$WORK/help.json"
+expect_rc 3 "EAL --proc-type=secondary on the command line" \
+	"$FWSTRESS" run -q -o "" --proc-type=secondary -- "$HERE/loopback-test.json"
+grep -q "fwstress runs as a primary process" "$WORK/err" && ok "secondary refused with the reason" || bad "secondary: $(cat "$WORK/err")"
+
+# compare and report read fwstress reports only, and compare needs cells to line up.
+"$FWSTRESS" run -q -o "$WORK/r1.json" "$HERE/loopback-test.json" >/dev/null 2>&1
+expect_rc 1 "compare --tolerance %" "$FWSTRESS" compare --tolerance % "$WORK/r1.json" "$WORK/r1.json"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["schema"]="other/9"; json.dump(r, open(sys.argv[2],"w"))' "$WORK/r1.json" "$WORK/other.json"
+expect_rc 2 "report of another schema" "$FWSTRESS" report "$WORK/other.json"
+grep -q 'schema "other/9"' "$WORK/err" && ok "schema named" || bad "schema: $(cat "$WORK/err")"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [c.update(scenario="ipsec") for c in r["cells"]]; json.dump(r, open(sys.argv[2],"w"))' "$WORK/r1.json" "$WORK/ipsec.json"
+expect_rc 2 "compare with no cell in common" "$FWSTRESS" compare "$WORK/r1.json" "$WORK/ipsec.json"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["cells"][0]["avg_frame"]=2147483647; r["cells"][0]["latency_histogram"]=[[0,1,0]]; json.dump(r, open(sys.argv[2],"w"))' "$WORK/r1.json" "$WORK/huge.json"
+expect_rc 2 "report with an impossible frame size" timeout 20 "$FWSTRESS" report --format html "$WORK/huge.json"
 finish

@@ -19,6 +19,27 @@ static const struct {
 	{"[1]", "config: (top): the config must be a JSON object, got an array (line 1)"},
 	{"{", "config: line 1: string or '}' expected near end of file"},
 	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
+	/* Keys and values from the input never break the line or reach the terminal raw. */
+	{"{" PORTS ", \"bo\\ngus\\u001b[2J\": 1}", "config: bo?gus?[2J: unknown key"},
+	{"{" PORTS ", \"rate\": \"1e20pps\"}",
+	 "config: rate: \"1e20pps\" is above the largest rate fwstress paces (1e+10 pps, 1e+13 "
+	 "bit/s) (line 1)"},
+	{"{" PORTS ", \"rate\": \"1e300bit\"}",
+	 "config: rate: \"1e300bit\" is above the largest rate fwstress paces (1e+10 pps, 1e+13 "
+	 "bit/s) (line 1)"},
+	{"{" PORTS ", \"eal\": [\"-l\", \"0-1\", \"--help\"]}",
+	 "config: eal[2]: \"--help\": EAL would print its usage and exit without running (line "
+	 "1)"},
+	{"{" PORTS ", \"eal\": [\"--proc-type\", \"secondary\"]}",
+	 "config: eal[0]: \"--proc-type\": fwstress runs as a primary process (it sets up and "
+	 "owns its ports) (line 1)"},
+	{"{\"ports\": [{\"name\": \"a\", \"device\": \"ringpair:abcdefghijklmnopqrstu:a\"}]}",
+	 "config: ports[0].device: a ringpair name has at most 20 characters (line 1)"},
+	{"{\"ports\": [{\"name\": \"a\", \"device\": \"ringpair:x:c\"}]}",
+	 "config: ports[0].device: expected ringpair:NAME:a or ringpair:NAME:b (line 1)"},
+	{"{\"seq_window\": 100, " PORTS "}",
+	 "config: seq_window: 100 is not a power of two (line 1)"},
+	{"{\"seq_window\": 32, " PORTS "}", "config: seq_window: 32 is outside 64-65536 (line 1)"},
 	{"{\"duration\": 5}", "config: (top): a config needs \"ports\" (line 1)"},
 	{"{\"ports\": []}", "config: ports: expected a list of 1 to 8 ports (line 1)"},
 	{"{\"ports\": [{\"device\": \"x\"}]}",
@@ -232,12 +253,47 @@ START_TEST(test_config_normalised_roundtrip)
 }
 END_TEST
 
+/* More address ranges than a port's control plane holds: refused by validate, not at setup. */
+START_TEST(test_config_too_many_ranges)
+{
+	char js[8192], err[512];
+	size_t n;
+	unsigned int i;
+	struct fws_cfg *cfg;
+
+	n = (size_t)snprintf(
+		js, sizeof(js),
+		"{\"ports\": [{\"name\": \"a\", \"device\": \"net_ring0\", \"ipv4\": [");
+	for (i = 0; i < 8; i++)
+		n += (size_t)snprintf(js + n, sizeof(js) - n, "%s\"198.18.0.%u/24\"", i ? ", " : "",
+				      i + 1);
+	n += (size_t)snprintf(js + n, sizeof(js) - n, "], \"ipv6\": [");
+	for (i = 0; i < 8; i++)
+		n += (size_t)snprintf(js + n, sizeof(js) - n, "%s\"2001:2::%u/64\"", i ? ", " : "",
+				      i + 1);
+	n += (size_t)snprintf(js + n, sizeof(js) - n, "]}], \"streams\": [");
+	for (i = 0; i < 16; i++)
+		n += (size_t)snprintf(
+			js + n, sizeof(js) - n,
+			"%s{\"name\": \"s%u\", \"tx_port\": \"a\", \"rx_port\": \"a\"}",
+			i ? ", " : "", i);
+	snprintf(js + n, sizeof(js) - n, "]}");
+	cfg = fws_config_parse(js, strlen(js), err, sizeof(err));
+	ck_assert_ptr_null(cfg);
+	ck_assert_str_eq(err,
+			 "config: ports[0]: port \"a\" would answer for 48 address ranges (its "
+			 "own addresses, its streams' sources and destinations), at most 40 "
+			 "(line 1)");
+}
+END_TEST
+
 static Suite *
 suite_config(void)
 {
 	Suite *s = suite_create("config");
 	TCase *tc = tcase_create("parse");
 
+	tcase_add_test(tc, test_config_too_many_ranges);
 	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_bidir_and_mix);
