@@ -140,8 +140,15 @@ fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size
 	}
 	s = json_string_value(json_object_get(root, "schema"));
 	if (s == NULL || strcmp(s, FWS_REPORT_SCHEMA) != 0) {
-		snprintf(err, errlen, "report: %s: schema \"%.40s\", this fwstress reads \"%s\"",
-			 path, s ? s : "(none)", FWS_REPORT_SCHEMA);
+		if (s == NULL)
+			snprintf(err, errlen,
+				 "report: %s: not an fwstress report (no \"schema\": \"%s\")", path,
+				 FWS_REPORT_SCHEMA);
+		else
+			snprintf(err, errlen,
+				 "report: %s: schema \"%.40s\", this fwstress reads \"%s\"", path, s,
+				 FWS_REPORT_SCHEMA);
+		cfg_one_line(err);
 		json_decref(root);
 		return -EINVAL;
 	}

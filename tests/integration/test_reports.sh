@@ -71,7 +71,7 @@ PY
 [ $rc -eq 0 ] && ok "within a 15 % tolerance: exit 0" || bad "tolerance: exit $rc"
 echo '{"not": "a report"}' >"$WORK/junk.json"
 "$FWSTRESS" compare "$WORK/report.json" "$WORK/junk.json" 2>"$WORK/err" >/dev/null; rc=$?
-[ $rc -eq 2 ] && grep -q 'no "cells" list' "$WORK/err" && ok "unreadable report: exit 2, said why" || bad "junk: $rc $(cat "$WORK/err")"
+[ $rc -eq 2 ] && grep -q 'not an fwstress report' "$WORK/err" && ok "unreadable report: exit 2, said why" || bad "junk: $rc $(cat "$WORK/err")"
 
 # A failing DUT probe is reported, the measurement still completes.
 sed 's/"load_command": "vmstat {seconds} 2"/"load_command": "echo no route to fw; exit 3"/; s/\[64, 512, 1518\]/64/' \
