@@ -174,13 +174,17 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 }
 
 /* The command line's overrides of the config. */
-static void
+static int
 apply_args(struct fws_cfg *cfg, const struct run_args *a)
 {
-	if (a->json)
-		strlcpy(cfg->json_out, a->json, sizeof(cfg->json_out));
-	if (a->text)
-		strlcpy(cfg->text_out, a->text, sizeof(cfg->text_out));
+	if ((a->json && strlcpy(cfg->json_out, a->json, sizeof(cfg->json_out)) >=
+				sizeof(cfg->json_out)) ||
+	    (a->text && strlcpy(cfg->text_out, a->text, sizeof(cfg->text_out)) >=
+				sizeof(cfg->text_out))) {
+		fprintf(stderr, "fwstress: an output path is longer than %zu characters\n",
+			sizeof(cfg->json_out) - 1);
+		return -1;
+	}
 	if (a->duration > 0)
 		cfg->duration = a->duration;
 	if (a->final_s > 0)
@@ -189,6 +193,40 @@ apply_args(struct fws_cfg *cfg, const struct run_args *a)
 		cfg->search.short_s = a->short_s;
 	if (cfg->search.final_s < cfg->search.short_s)
 		cfg->search.final_s = cfg->search.short_s;
+	return 0;
+}
+
+/* Report files must be writable before any load is sent, not found out after the run. */
+static int
+check_outputs(const struct fws_cfg *cfg)
+{
+	const char *paths[] = {cfg->json_out, cfg->text_out};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < 2; i++) {
+		if (!paths[i][0] || (rc = fws_report_check_path(paths[i])) == 0)
+			continue;
+		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", paths[i],
+			strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* INT, TERM and HUP all end a run the same way: stop, write what was measured, partial. */
+static void
+catch_stop_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < RTE_DIM(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 static int
@@ -332,15 +370,18 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 	cfg = app_load_config(a.config);
 	if (cfg == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
-	apply_args(cfg, &a);
+	if (apply_args(cfg, &a) < 0 || check_outputs(cfg) < 0) {
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
 	if (a.progress < 0)
 		a.progress = isatty(STDERR_FILENO);
+	/* Before EAL: a signal during its setup ends the run with a report too. */
+	catch_stop_signals();
 	if (app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_SETUP);
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	code = run_with_eal(cfg, &a);
 	fws_config_free(cfg);
 	rte_eal_cleanup();

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -653,29 +655,91 @@ fws_report_json(const struct fws_run *run)
 }
 
 /* Write through a temporary file in the same directory, then rename over path. */
+/* A device or FIFO is written into, never renamed over (-o /dev/null stays a device). */
+static int
+write_special(const char *path, int (*emit)(FILE *f, const struct fws_run *run),
+	      const struct fws_run *run)
+{
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC), rc;
+	FILE *f;
+
+	if (fd < 0)
+		return errno == ENXIO ? -EPIPE : -errno; /* a FIFO nobody reads */
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	rc = emit(f, run);
+	if (fflush(f) != 0)
+		rc = -errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
 static int
 write_atomic(const char *path, int (*emit)(FILE *f, const struct fws_run *run),
 	     const struct fws_run *run)
 {
 	char tmp[4096];
+	struct stat st;
 	FILE *f;
-	int rc;
+	int rc, rc_emit;
 
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_special(path, emit, run);
 	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	f = fopen(tmp, "w");
 	if (f == NULL)
 		return -errno;
-	rc = emit(f, run);
+	rc_emit = emit(f, run);
+	/* The reason from the system (ENOSPC, EDQUOT) beats the emitter's generic EIO. */
+	rc = 0;
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		rc = rc ? rc : -errno;
-	if (fclose(f) != 0)
-		rc = rc ? rc : -errno;
+		rc = -errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = rc_emit;
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;
 	if (rc != 0)
 		unlink(tmp);
 	return rc;
+}
+
+int
+fws_report_check_path(const char *path)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (strlen(path) + 32 >= sizeof(dir))
+		return -ENAMETOOLONG;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(st.st_mode))
+			return access(path, W_OK) == 0 ? 0 : -errno;
+	}
+	strlcpy(dir, path, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strlcpy(dir, ".", sizeof(dir));
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(dir, W_OK | X_OK) == 0 ? 0 : -errno;
 }
 
 static int

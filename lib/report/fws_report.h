@@ -28,6 +28,12 @@ struct json_t *fws_report_json(const struct fws_run *run);
 int fws_report_write_json(const char *path, const struct fws_run *run);
 int fws_report_write_text(const char *path, const struct fws_run *run);
 
+/**
+ * Whether a report can be written to path, checked before any load: 0, or -ENAMETOOLONG,
+ * -EISDIR, -ENOENT/-ENOTDIR (no such directory), -EACCES/-EROFS (not writable).
+ */
+int fws_report_check_path(const char *path);
+
 /** One progress line (stderr while running). */
 void fws_report_progress(FILE *f, const struct fws_progress *p);
 

@@ -17,4 +17,39 @@ check "drained: received == sent" \
 	't[0]["streams"][0]["received"]["distinct_frames"] == t[0]["streams"][0]["offered"]["frames"]'
 check "duration is what ran, not what was asked" 't[0]["streams"][0]["offered"]["duration_s"] < 10'
 ls "$WORK"/*.tmp >/dev/null 2>&1 && bad "temporary file left behind" || ok "no temporary file left"
+
+# SIGHUP ends a run as SIGINT does; so does SIGINT during EAL setup or the path check.
+for sig_at in "HUP 3" "INT 0.05" "INT 1.2"; do
+	read -r sig at <<<"$sig_at"
+	rm -f "$WORK/r.json"
+	"$FWSTRESS" run -q -o "$WORK/r.json" -d 60 "$HERE/loopback-test.json" 2>"$WORK/err" &
+	pid=$!
+	sleep "$at"
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 4 ] && ok "SIG$sig after $at s: exit 4" || bad "SIG$sig after $at s: exit $rc ($(tail -2 "$WORK/err"))"
+	check "SIG$sig after $at s: the report says interrupted, partial" \
+		'r["status"] == "interrupted" and r["partial"] is True' "$WORK/r.json"
+done
+
+# Output paths are checked before any load; devices are written into, never replaced.
+start=$(date +%s%N)
+expect_rc 2 "report into a missing directory" "$FWSTRESS" run -q -o "$WORK/no/such/r.json" "$HERE/loopback-test.json"
+[ $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000 ] && ok "refused before any trial" || bad "missing directory found late"
+grep -q "cannot write $WORK/no/such/r.json: No such file or directory" "$WORK/err" && ok "the path and reason named" || bad "$(cat "$WORK/err")"
+expect_rc 2 "report onto a directory" "$FWSTRESS" run -q -o "$WORK" "$HERE/loopback-test.json"
+expect_rc 2 "an output path longer than 255" "$FWSTRESS" run -q -o "$WORK/$(printf 'x%.0s' $(seq 300))" "$HERE/loopback-test.json"
+mknod "$WORK/null" c 1 3
+expect_rc 0 "report into a character device" "$FWSTRESS" run -q -o "$WORK/null" -d 0.2 "$HERE/loopback-test.json"
+[ -c "$WORK/null" ] && ok "the device is still a device" || bad "the device was replaced by a file"
+mkdir "$WORK/full"
+if mount -t tmpfs -o size=8k tmpfs "$WORK/full" 2>/dev/null; then
+	expect_rc 5 "a full disk" "$FWSTRESS" run -q -o "$WORK/full/r.json" -d 0.2 "$HERE/loopback-test.json"
+	grep -q "cannot write $WORK/full/r.json: No space left on device" "$WORK/err" &&
+		ok "a full disk says so" || bad "full disk: $(cat "$WORK/err")"
+	umount "$WORK/full"
+else
+	bad "cannot mount a small tmpfs to fill"
+fi
 finish
