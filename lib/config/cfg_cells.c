@@ -117,22 +117,34 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 int
 fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen)
 {
-	struct cfg_ctx c = {.err = err, .errlen = errlen};
-	const json_t *a, *d;
-	const char *s;
-	json_error_t jerr;
-	json_t *root;
-	size_t i, len;
+	size_t len;
 	char *buf;
-	int rc = 0;
+	int rc;
 
 	memset(cells, 0, sizeof(*cells));
 	if ((rc = cfg_read_file(path, FWS_REPORT_MAX_BYTES, &buf, &len, err, errlen, "report")) < 0) {
 		cfg_one_line(err);
 		return rc;
 	}
-	root = json_loadb(buf, len, 0, &jerr);
+	rc = fws_config_parse_cells(buf, len, path, cells, err, errlen);
 	free(buf);
+	return rc;
+}
+
+int
+fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
+		       char *err, size_t errlen)
+{
+	struct cfg_ctx c = {.buf = buf, .len = len, .err = err, .errlen = errlen};
+	const json_t *a, *d;
+	const char *s;
+	json_error_t jerr;
+	json_t *root;
+	size_t i;
+	int rc = 0;
+
+	memset(cells, 0, sizeof(*cells));
+	root = json_loadb(buf, len, 0, &jerr);
 	if (root == NULL) {
 		snprintf(err, errlen, "report: %s: line %d: %s", path, jerr.line, jerr.text);
 		cfg_one_line(err);

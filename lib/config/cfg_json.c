@@ -129,6 +129,8 @@ cfg_line_of(const struct cfg_ctx *c, const char *path)
 {
 	struct scan s = {.p = c->buf, .end = c->buf + c->len, .want = path, .line = 1};
 
+	if (c->buf == NULL)
+		return 0;
 	scan_value(&s, "", 0);
 	return s.found;
 }

@@ -164,6 +164,10 @@ struct fws_cells;
  */
 int fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen);
 
+/** The same from a buffer holding a report; path only names it in errors. */
+int fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
+			   char *err, size_t errlen);
+
 /** The config the binary embeds (config/loopback.json) for a run without a file. */
 extern const char fws_config_default[];
 

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libFuzzer: the report reader (report, compare, sweep --resume) and compare on what it read. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_cell.h"
+#include "fws_config.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fws_cells cells;
+	struct fws_cell_cmp *rows;
+	unsigned int n;
+	char err[600];
+
+	if (fws_config_parse_cells((const char *)data, size, "fuzz", &cells, err, sizeof(err)) <
+	    0) {
+		if (strchr(err, '\n') || err[0] == '\0')
+			abort();
+		return 0;
+	}
+	if (fws_cell_compare(&cells, &cells, 0.03, &rows, &n) != 0 || n != cells.n)
+		abort(); /* a report against itself: nothing worse, every cell lined up */
+	free(rows);
+	fws_cells_free(&cells);
+	return 0;
+}
