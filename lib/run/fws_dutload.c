@@ -108,6 +108,8 @@ fws_dutload_start(struct fws_dutload_proc *p, const char *cmd_template, double s
 		return -errno;
 	}
 	if (p->pid == 0) {
+		/* Its own process group: a hung probe is killed with everything it started. */
+		setpgid(0, 0);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[0]);
@@ -115,10 +117,37 @@ fws_dutload_start(struct fws_dutload_proc *p, const char *cmd_template, double s
 		execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
 		_exit(127);
 	}
+	setpgid(p->pid, p->pid); /* also here: no race with the child's own call */
 	close(fds[1]);
 	p->fd = fds[0];
 	fcntl(p->fd, F_SETFL, O_NONBLOCK);
 	return 0;
+}
+
+/* Read what the probe printed so far. The sample is at the end: when the buffer is full the
+ * older half goes, so a chatty command never blocks on a full pipe. Returns 0 at EOF. */
+int
+fws_dutload_drain(struct fws_dutload_proc *p)
+{
+	ssize_t n;
+
+	if (p->pid <= 0 || p->fd < 0)
+		return 0;
+	for (;;) {
+		if (p->len >= sizeof(p->out) - 1) {
+			size_t keep = (sizeof(p->out) - 1) / 2;
+
+			memmove(p->out, p->out + p->len - keep, keep);
+			p->len = keep;
+		}
+		n = read(p->fd, p->out + p->len, sizeof(p->out) - 1 - p->len);
+		if (n > 0)
+			p->len += (size_t)n;
+		else if (n == 0)
+			return 0;
+		else
+			return errno == EAGAIN || errno == EINTR ? 1 : 0;
+	}
 }
 
 static double
@@ -144,25 +173,21 @@ fws_dutload_finish(struct fws_dutload_proc *p, double timeout_s, struct fws_dutl
 	}
 	for (;;) {
 		struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
-		ssize_t n;
+		bool open = true;
 
-		if (poll(&pfd, 1, 100) > 0) {
-			n = read(p->fd, p->out + p->len, sizeof(p->out) - 1 - p->len);
-			if (n > 0)
-				p->len += (size_t)n;
-			else if (n == 0 && exited)
-				break;
-		}
+		if (poll(&pfd, 1, 100) > 0)
+			open = fws_dutload_drain(p) != 0;
 		if (!exited && waitpid(p->pid, &status, WNOHANG) == p->pid)
 			exited = true;
-		if (exited && !(pfd.revents & POLLIN))
+		if (exited && (!open || !(pfd.revents & POLLIN)))
 			break;
 		if (!exited && now_s() > end) {
-			kill(p->pid, SIGKILL);
+			kill(-p->pid, SIGKILL); /* the group: sh and whatever it started */
 			waitpid(p->pid, &status, 0);
 			exited = killed = true;
 		}
 	}
+	kill(-p->pid, SIGKILL); /* what it left running in the background goes too */
 	p->out[p->len] = '\0';
 	close(p->fd);
 	if (killed) {

@@ -35,7 +35,13 @@ struct fws_dutload_proc {
 /** Start cmd_template ("{seconds}" replaced by the whole seconds given) under sh -c. */
 int fws_dutload_start(struct fws_dutload_proc *p, const char *cmd_template, double seconds);
 
-/** Collect: wait up to timeout_s for it to end (then kill it), parse what it printed. */
+/** Read what it printed so far (call while it runs). Returns 0 once it closed its output. */
+int fws_dutload_drain(struct fws_dutload_proc *p);
+
+/**
+ * Collect: wait up to timeout_s for it to end (then kill its process group), parse what it
+ * printed (the last 16 KiB).
+ */
 void fws_dutload_finish(struct fws_dutload_proc *p, double timeout_s, struct fws_dutload *out);
 
 #endif /* FWS_DUTLOAD_H */

@@ -205,6 +205,8 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 		}
 		sleep_ms(5);
 		fws_ctlio_service(&r->t->ctl);
+		if (r->res->dut_probed && r->dl.pid > 0)
+			fws_dutload_drain(&r->dl); /* a chatty probe never blocks on its pipe */
 		now = rte_rdtsc();
 		progress(r, ph, now);
 		fws_trial_sample_hugepages(r->t);

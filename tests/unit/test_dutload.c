@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* DUT load: vmstat output of FreeBSD (OPNsense, pfSense) and Linux, parsed by header. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fws_dutload.h"
 #include "unit.h"
@@ -96,6 +100,57 @@ START_TEST(test_dutload_run)
 }
 END_TEST
 
+/* Processes of group pgid that still run (zombies waiting for their reaper do not count). */
+static unsigned int
+live_in_group(pid_t pgid)
+{
+	char cmd[128], line[64];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ps -e -o pgid=,stat= | awk '$1 == %d && $2 !~ /Z/'", (int)pgid);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n++;
+	if (f)
+		pclose(f);
+	return n;
+}
+
+/* A hung probe is killed with what it started: nothing of its process group survives. */
+START_TEST(test_dutload_kills_the_group)
+{
+	struct fws_dutload_proc p;
+	struct fws_dutload d;
+	pid_t pgid;
+
+	ck_assert_int_eq(fws_dutload_start(&p, "sleep 30 & sleep 31; wait", 1), 0);
+	pgid = p.pid;
+	fws_dutload_finish(&p, 0.3, &d);
+	ck_assert(!d.ok);
+	usleep(200000);
+	ck_assert_uint_eq(live_in_group(pgid), 0);
+}
+END_TEST
+
+/* A probe that prints a lot is read as it goes, not killed as hung; the sample at the end
+ * counts. */
+START_TEST(test_dutload_chatty)
+{
+	struct fws_dutload_proc p;
+	struct fws_dutload d;
+
+	ck_assert_int_eq(fws_dutload_start(&p,
+					   "head -c 1000000 /dev/zero | tr '\\0' x; echo; "
+					   "echo ' r b us sy id'; echo ' 0 0 5 15 80'",
+					   1),
+			 0);
+	fws_dutload_finish(&p, 10, &d);
+	ck_assert_msg(d.ok, "%s", d.error);
+	ck_assert_double_eq(d.cpu, 20);
+}
+END_TEST
+
 static Suite *
 suite_dutload(void)
 {
@@ -104,6 +159,8 @@ suite_dutload(void)
 
 	tcase_add_loop_test(tc, test_dutload_parse, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_dutload_run);
+	tcase_add_test(tc, test_dutload_kills_the_group);
+	tcase_add_test(tc, test_dutload_chatty);
 	suite_add_tcase(s, tc);
 	return s;
 }
