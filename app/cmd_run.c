@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <rte_eal.h>
 
 #include "fws_app.h"
@@ -336,6 +337,13 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
 		run.carried = &carried;
+		run.carried_json = fws_config_carried_json(cfg->json_out, &carried, err, sizeof(err));
+		if (run.carried_json == NULL) {
+			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
+			fws_cells_free(&carried);
+			fws_trial_destroy(run.trial);
+			return fws_err_exit_code(FWS_ERR_CONFIG);
+		}
 	}
 	run.n_ports = fws_trial_ports(run.trial, run.ports);
 	if (fws_run_alloc(&run, cfg, a->mode) < 0) {
@@ -353,6 +361,7 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 	}
 	fws_run_free(&run);
 	fws_cells_free(&carried);
+	json_decref(run.carried_json);
 	fws_trial_destroy(run.trial);
 	return code;
 }

@@ -114,6 +114,114 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 	return parse_hist(c, json_object_get(o, FWS_CELL_HIST_KEY), x);
 }
 
+/* "sweep_done": [{"direction", "frame_size"}, ...] */
+static int
+parse_done(const json_t *root, struct fws_cells *cells)
+{
+	const json_t *a = json_object_get(root, "sweep_done"), *e;
+	size_t i;
+
+	if (!json_is_array(a))
+		return 0;
+	cells->has_done = true;
+	if (json_array_size(a) == 0)
+		return 0;
+	cells->done = calloc(json_array_size(a), sizeof(*cells->done));
+	if (cells->done == NULL)
+		return -ENOMEM;
+	json_array_foreach(a, i, e)
+	{
+		const char *d = json_string_value(json_object_get(e, "direction"));
+		const char *z = json_string_value(json_object_get(e, "frame_size"));
+
+		if (d == NULL || z == NULL)
+			continue;
+		strlcpy(cells->done[cells->n_done].direction, d, sizeof(cells->done[0].direction));
+		strlcpy(cells->done[cells->n_done++].size, z, sizeof(cells->done[0].size));
+	}
+	return 0;
+}
+
+/* With a done list, only the cells of done sweep cells are kept (the rest is run again). */
+static void
+keep_done_cells(struct fws_cells *cells)
+{
+	unsigned int i, k = 0;
+
+	if (!cells->has_done)
+		return;
+	for (i = 0; i < cells->n; i++) {
+		if (fws_cells_done(cells, cells->c[i].direction, cells->c[i].size)) {
+			cells->c[k++] = cells->c[i];
+			continue;
+		}
+		free(cells->c[i].hist);
+	}
+	cells->n = k;
+}
+
+/* Is a search summary's "frame_size" ("64 upload") or a direction/size pair done? */
+static bool
+entry_done(const struct fws_cells *cells, const json_t *e, const char *dir_key)
+{
+	const char *z = json_string_value(json_object_get(e, "frame_size"));
+	const char *d = dir_key ? json_string_value(json_object_get(e, dir_key)) : NULL;
+	unsigned int i;
+	char both[80];
+
+	if (z == NULL)
+		return false;
+	if (d)
+		return fws_cells_done(cells, d, z);
+	for (i = 0; i < cells->n_done; i++) {
+		snprintf(both, sizeof(both), "%s %s", cells->done[i].size, cells->done[i].direction);
+		if (strcmp(both, z) == 0)
+			return true;
+	}
+	return false;
+}
+
+static json_t *
+carry_array(const struct fws_cells *cells, const json_t *a, const char *dir_key, bool nested)
+{
+	json_t *out = json_array();
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(a, i, e)
+	{
+		const json_t *key = nested ? json_object_get(e, "sweep_cell") : e;
+
+		if (key && entry_done(cells, key, dir_key)) {
+			json_t *c = json_deep_copy(e);
+
+			json_object_set_new(c, "carried", json_true());
+			json_array_append_new(out, c);
+		}
+	}
+	return out;
+}
+
+json_t *
+fws_config_carried_json(const char *path, const struct fws_cells *cells, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr), *out;
+
+	if (root == NULL) {
+		snprintf(err, errlen, "report: %s: line %d: %s", path, jerr.line, jerr.text);
+		cfg_one_line(err);
+		return NULL;
+	}
+	out = json_pack("{s:o, s:o, s:o}", "trials",
+			carry_array(cells, json_object_get(root, "trials"), "direction", true),
+			"search", carry_array(cells, json_object_get(root, "search"), NULL, false),
+			"back_to_back",
+			carry_array(cells, json_object_get(root, "back_to_back"), "direction", false));
+	json_decref(root);
+	return out;
+}
+
 int
 fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen)
 {
@@ -188,6 +296,8 @@ fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		json_decref(root);
 		return -ENOMEM;
 	}
+	if (rc == 0)
+		rc = parse_done(root, cells);
 	for (i = 0; i < json_array_size(a) && rc == 0; i++) {
 		size_t old = cfg_push_idx(&c, i);
 		char msg[400];
@@ -205,6 +315,8 @@ fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws
 	if (rc < 0) {
 		cfg_one_line(err);
 		fws_cells_free(cells);
+		return rc;
 	}
+	keep_done_cells(cells);
 	return rc;
 }

@@ -164,6 +164,13 @@ struct fws_cells;
  */
 int fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen);
 
+/**
+ * sweep --resume: the earlier report's "trials", "search" and "back_to_back" entries of the
+ * sweep cells it completed (cells->done), each marked "carried". NULL with err on failure.
+ */
+struct json_t *fws_config_carried_json(const char *path, const struct fws_cells *cells,
+				       char *err, size_t errlen);
+
 /** The same from a buffer holding a report; path only names it in errors. */
 int fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 			   char *err, size_t errlen);

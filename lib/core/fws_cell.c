@@ -14,8 +14,21 @@ fws_cells_free(struct fws_cells *cells)
 	for (i = 0; i < cells->n; i++)
 		free(cells->c[i].hist);
 	free(cells->c);
+	free(cells->done);
 	cells->c = NULL;
-	cells->n = 0;
+	cells->done = NULL;
+	cells->n = cells->n_done = 0;
+}
+
+bool
+fws_cells_done(const struct fws_cells *cells, const char *direction, const char *size)
+{
+	unsigned int i;
+
+	for (i = 0; cells && i < cells->n_done; i++)
+		if (!strcmp(cells->done[i].direction, direction) && !strcmp(cells->done[i].size, size))
+			return true;
+	return false;
 }
 
 void

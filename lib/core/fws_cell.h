@@ -7,6 +7,7 @@
 #ifndef FWS_CELL_H
 #define FWS_CELL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,11 +65,25 @@ struct fws_cell {
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };
 
+/** A sweep cell (direction x frame-size entry) whose every trial completed. */
+struct fws_cell_done {
+	char direction[32];
+	char size[32];
+};
+
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
 	unsigned int n;
 	struct fws_cell *c;
+	/** The report's "sweep_done" (has_done: it had one): sweep --resume skips these cells,
+	 * runs every other one again and carries only their cells. */
+	bool has_done;
+	unsigned int n_done;
+	struct fws_cell_done *done;
 };
+
+/** Whether the sweep cell (direction, size) is in cells' done list. */
+bool fws_cells_done(const struct fws_cells *cells, const char *direction, const char *size);
 
 void fws_cells_free(struct fws_cells *cells);
 

@@ -533,9 +533,25 @@ trial_json(const struct fws_result *r)
 					      : json_pack("{s:s}", "error", r->dut.error));
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
+	if (r->dir != FWS_DIR_NONE)
+		json_object_set_new(tr, "sweep_cell",
+				    json_pack("{s:s, s:s}", "direction", fws_dir_name(r->dir),
+					      "frame_size", r->size.name));
 	json_object_set_new(tr, "streams", st);
 	json_object_set_new(tr, "ports", pt);
 	return tr;
+}
+
+/* The earlier report's entries of key (sweep --resume) first, then this run's. */
+static json_t *
+with_carried(const struct fws_run *run, const char *key, json_t *a)
+{
+	json_t *c = run->carried_json ? json_object_get(run->carried_json, key) : NULL;
+	size_t n = json_array_size(c), i;
+
+	for (i = 0; i < n; i++)
+		json_array_insert(a, i, json_array_get(c, i));
+	return a;
 }
 
 static json_t *
@@ -546,6 +562,27 @@ report_trials(const struct fws_run *run)
 
 	for (i = 0; i < run->n_results; i++)
 		json_array_append_new(a, trial_json(&run->results[i]));
+	return with_carried(run, "trials", a);
+}
+
+/* Sweep cells completed: the earlier report's (resumed) and this run's. */
+static json_t *
+report_sweep_done(const struct fws_run *run)
+{
+	json_t *a;
+	unsigned int i;
+
+	if (run->cap_done == 0 && !(run->carried && run->carried->has_done))
+		return NULL;
+	a = json_array();
+	for (i = 0; run->carried && i < run->carried->n_done; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "direction",
+						   run->carried->done[i].direction, "frame_size",
+						   run->carried->done[i].size));
+	for (i = 0; i < run->n_done; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "direction",
+						   run->done[i].direction, "frame_size",
+						   run->done[i].size));
 	return a;
 }
 
@@ -569,7 +606,7 @@ report_back_to_back(const struct fws_run *run)
 	json_t *bb;
 	unsigned int i, k;
 
-	if (run->n_b2b == 0)
+	if (run->n_b2b == 0 && !run->carried_json)
 		return NULL;
 	bb = json_array();
 	for (i = 0; i < run->n_b2b; i++) {
@@ -585,7 +622,7 @@ report_back_to_back(const struct fws_run *run)
 				      bursts, "avg", b->avg, "min", b->n ? b->min : 0.0, "max",
 				      b->max, "stddev", b->stddev));
 	}
-	return bb;
+	return with_carried(run, "back_to_back", bb);
 }
 
 static json_t *
@@ -594,12 +631,12 @@ report_search(const struct fws_run *run)
 	json_t *a;
 	unsigned int i;
 
-	if (run->n_searches == 0)
+	if (run->n_searches == 0 && !run->carried_json)
 		return NULL;
 	a = json_array();
 	for (i = 0; i < run->n_searches; i++)
 		json_array_append_new(a, search_json(&run->searches[i]));
-	return a;
+	return with_carried(run, "search", a);
 }
 
 static json_t *
@@ -626,8 +663,13 @@ static const struct {
 	json_t *(*emit)(const struct fws_run *run);
 } report_sections[] = {
 	{"clock", report_clock},
-	{"config", report_config}, {"ports", report_ports}, {"path_check", report_path_check},
-	{"trials", report_trials}, {"cells", report_cells}, {"back_to_back", report_back_to_back},
+	{"config", report_config},
+	{"ports", report_ports},
+	{"path_check", report_path_check},
+	{"trials", report_trials},
+	{"cells", report_cells},
+	{"sweep_done", report_sweep_done},
+	{"back_to_back", report_back_to_back},
 	{"search", report_search},
 };
 

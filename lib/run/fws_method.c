@@ -54,8 +54,10 @@ fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mo
 	run->searches =
 		run->cap_searches ? calloc(run->cap_searches, sizeof(*run->searches)) : NULL;
 	run->b2b = run->cap_b2b ? calloc(run->cap_b2b, sizeof(*run->b2b)) : NULL;
+	run->cap_done = mode == FWS_METHOD_SWEEP ? cells : 0;
+	run->done = run->cap_done ? calloc(run->cap_done, sizeof(*run->done)) : NULL;
 	if (run->results == NULL || (run->cap_searches && run->searches == NULL) ||
-	    (run->cap_b2b && run->b2b == NULL)) {
+	    (run->cap_b2b && run->b2b == NULL) || (run->cap_done && run->done == NULL)) {
 		fws_run_free(run);
 		return -ENOMEM;
 	}
@@ -72,10 +74,12 @@ fws_run_free(struct fws_run *run)
 	free(run->results);
 	free(run->searches);
 	free(run->b2b);
+	free(run->done);
 	run->results = NULL;
 	run->searches = NULL;
 	run->b2b = NULL;
-	run->n_results = run->n_searches = run->n_b2b = 0;
+	run->done = NULL;
+	run->n_results = run->n_searches = run->n_b2b = run->n_done = 0;
 }
 
 int
@@ -465,16 +469,31 @@ direction_mask(const struct fws_cfg *cfg, enum fws_dir dir)
 	return mask;
 }
 
+/* A sweep cell the earlier report completed (its "sweep_done"; a report from before that
+ * list: any cell of it). */
 static bool
 cell_done(const struct fws_cells *done, enum fws_dir dir, const char *size)
 {
 	unsigned int i;
 
+	if (done && done->has_done)
+		return fws_cells_done(done, fws_dir_name(dir), size);
 	for (i = 0; done && i < done->n; i++)
 		if (!strcmp(done->c[i].direction, fws_dir_name(dir)) &&
 		    !strcmp(done->c[i].size, size))
 			return true;
 	return false;
+}
+
+/* The sweep cell completed: every trial of it ran to its end. */
+static void
+mark_done(struct fws_run *run, enum fws_dir dir, const char *size)
+{
+	if (run->n_done >= run->cap_done)
+		return;
+	strlcpy(run->done[run->n_done].direction, fws_dir_name(dir),
+		sizeof(run->done[0].direction));
+	strlcpy(run->done[run->n_done++].size, size, sizeof(run->done[0].size));
 }
 
 /* Latency trials at fractions of the NDR just found. */
@@ -540,8 +559,10 @@ method_sweep(struct fws_method *m, struct fws_err *e)
 				continue;
 			}
 			rc = sweep_cell(m, z, w->dirs[d], e);
-			if (rc == 0)
+			if (rc == 0 && !(m->base->stop && *m->base->stop)) {
+				mark_done(m->run, w->dirs[d], m->cfg->sizes[z].name);
 				saved(m);
+			}
 		}
 	}
 	return rc;

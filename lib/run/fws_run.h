@@ -35,6 +35,8 @@ struct fws_b2b_summary {
 };
 
 struct fws_cells;
+struct fws_cell_done;
+struct json_t;
 
 #define FWS_RUN_STATUSES(X)                                                                        \
 	X(RUNNING, "running")                                                                      \
@@ -71,6 +73,9 @@ struct fws_run {
 	unsigned int n_b2b, cap_b2b;
 	struct fws_b2b_summary *b2b;
 	const struct fws_cells *carried; /**< sweep --resume: cells of the earlier report */
+	struct json_t *carried_json;     /**< its trials, search, back_to_back of done cells */
+	unsigned int n_done, cap_done;   /**< sweep cells this run completed */
+	struct fws_cell_done *done;
 	uint64_t hugepage_peak;
 	uint64_t tsc_hz, tsc_hz_dpdk; /**< measured at setup (fws_clock), DPDK's estimate */
 };

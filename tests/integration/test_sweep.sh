@@ -26,5 +26,34 @@ grep -q "sweep: upload 128: done in the report, skipped" "$WORK/err" && ok "resu
 check "resume: upload cells carried over unchanged, download measured" \
 	'sorted((c["direction"], c["kind"], c.get("carried", False)) for c in r["cells"]) == [("download", "lat10", False), ("download", "lat90", False), ("download", "ndr", False), ("upload", "lat10", True), ("upload", "lat90", True), ("upload", "ndr", True)]'
 "$FWSTRESS" compare "$WORK/first.json" "$WORK/report.json" >"$WORK/cmp"; rc=$?
-[ $rc -eq 0 ] && grep -c " new$" "$WORK/cmp" | grep -q 3 && ok "compare: the carried cells are the same, 3 new" || bad "compare after resume: $rc $(cat "$WORK/cmp")"
+[ $rc -eq 0 ] && grep -cE " new( \(|$)" "$WORK/cmp" | grep -q 3 && ok "compare: the carried cells are the same, 3 new" || bad "compare after resume: $rc $(cat "$WORK/cmp")"
+check "both sweep cells recorded as done" \
+	'sorted((d["direction"], d["frame_size"]) for d in r["sweep_done"]) == [("download", "128"), ("upload", "128")]'
+check "resume kept the first run's search, back-to-back and trials" \
+	'len(r["search"]) == 2 and len(r["back_to_back"]) == 2 and sum(1 for x in t if x.get("carried")) >= 3 and r["status"] == "completed"'
+
+# --resume on a finished sweep: nothing runs, nothing is lost.
+cp "$WORK/report.json" "$WORK/full.json"
+"$FWSTRESS" sweep -q --resume -o "$WORK/report.json" "$WORK/sweep2.json" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && ok "resume of a finished sweep: exit 0" || bad "resume finished: exit $rc"
+python3 - "$WORK/full.json" "$WORK/report.json" <<'PY' && ok "the finished report keeps every cell, trial, search and burst" || bad "a resumed finished report lost something"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+key = lambda c: (c["direction"], c["kind"], c["frame_size"], c["pps"])
+assert sorted(map(key, a["cells"])) == sorted(map(key, b["cells"])), "cells"
+assert len(a["trials"]) == len(b["trials"]) and len(a["search"]) == len(b["search"]), "trials/search"
+assert [x["bursts"] for x in a["back_to_back"]] == [x["bursts"] for x in b["back_to_back"]], "b2b"
+assert b["status"] == "completed" and not b["partial"]
+PY
+
+# A sweep cell that did not complete (interrupted: not in sweep_done) runs again; its old
+# cells are not carried.
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["sweep_done"]=[d for d in r["sweep_done"] if d["direction"] == "upload"]; json.dump(r, open(sys.argv[1], "w"))' "$WORK/report.json"
+"$FWSTRESS" sweep -q --resume -o "$WORK/report.json" "$WORK/sweep2.json" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && ok "resume after an incomplete cell: exit 0" || bad "resume incomplete: exit $rc"
+grep -q "sweep: download 128: done in the report" "$WORK/err" && bad "the incomplete cell was skipped" || ok "the incomplete cell ran again"
+check "its cells are new, 3 of them, none carried" \
+	'sorted((c["kind"], c.get("carried", False)) for c in r["cells"] if c["direction"] == "download") == [("lat10", False), ("lat90", False), ("ndr", False)]'
 finish
