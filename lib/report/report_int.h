@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Inside lib/report: helpers the JSON and text reports share. */
+#ifndef FWS_REPORT_INT_H
+#define FWS_REPORT_INT_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "fws_trial.h"
+
+/** UTC time as ISO 8601 ("2026-11-30T07:41:48Z"). */
+void fws_report_iso_time(time_t t, char *buf, size_t len);
+
+/** Why a stream's rates need a note (generator-limited, refused, pool empty); "" if none. */
+const char *fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len);
+
+#endif /* FWS_REPORT_INT_H */

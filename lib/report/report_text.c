@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The text report: the table a person reads after a run. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_version.h>
+
+#include "fws_cell.h"
+#include "fws_clock.h"
+#include "fws_rate.h"
+#include "fws_report.h"
+#include "report_int.h"
+
+void
+fws_report_iso_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+const char *
+fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len)
+{
+	if (s->generator_limited && s->req_pps > 0)
+		snprintf(buf, len,
+			 "GENERATOR-LIMITED: requested %.3f Mpps, sent %.3f Mpps (%.1f %%)%s",
+			 s->req_pps / 1e6, s->tx_pps / 1e6, s->tx_pps * 100 / s->req_pps,
+			 s->alloc_fail ? ", transmit pool ran dry" : "");
+	else if (s->generator_limited)
+		snprintf(buf, len, "GENERATOR-LIMITED: transmit pool ran dry %" PRIu64 " times",
+			 s->alloc_fail);
+	else if (s->unlimited && s->req_pps > 0 && s->tx_pps > 1.01 * s->req_pps)
+		snprintf(buf, len,
+			 "sent above the reported link rate (%.3f Mpps): a virtual "
+			 "device",
+			 s->req_pps / 1e6);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+static void
+text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
+{
+	unsigned int s, p;
+	char note[256], label[16];
+
+	fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
+	fprintf(f,
+		"\nTrial %u%s%s: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
+		"drain %.1f s%s\n",
+		idx + 1, r->kind != FWS_RESULT_RUN ? ", search result " : "",
+		r->kind != FWS_RESULT_RUN ? label : "", r->size.name, r->rfc6985, r->avg_frame,
+		r->warmup, r->drain, r->partial ? "  ** PARTIAL: interrupted **" : "");
+	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
+		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",
+		"rx L2 Mb/s");
+	fprintf(f, "  (rx: distinct frames; lost: sent - distinct, at least lost - late)\n");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+		char ports[2 * FWS_CFG_NAME_LEN + 2];
+
+		snprintf(ports, sizeof(ports), "%s->%s", x->tx_port, x->rx_port);
+		fprintf(f, "  %-12s %-13s %8u %9.3f %12.4f %12.2f %12.2f %12.4f %12.2f %12.2f\n",
+			x->name, ports, x->flows, x->duration, x->tx_pps / 1e6, x->tx_l1_bps / 1e6,
+			x->tx_l2_bps / 1e6, x->rx_pps / 1e6, x->rx_l1_bps / 1e6,
+			x->rx_l2_bps / 1e6);
+	}
+	fprintf(f, "  %-12s %15s %15s %15s %12s %9s %10s %10s %8s %11s\n", "stream", "tx frames",
+		"rx distinct", "rx total", "lost", "loss %", "reordered", "duplicate", "late",
+		"lossy flows");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		fprintf(f,
+			"  %-12s %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %12" PRIu64
+			" %9.4f %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
+			x->name, x->rx.tx, x->rx.unique, x->rx.rx, x->rx.lost, x->loss_pct,
+			x->rx.reordered, x->rx.dup, x->rx.late, x->rx.flows_lossy);
+	}
+	fprintf(f, "  %-12s %10s %10s %10s %10s %10s %10s %10s %10s  (latency, us)\n", "stream",
+		"min", "avg", "p50", "p90", "p99", "p99.9", "max", "jitter");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->lat.count == 0) {
+			fprintf(f, "  %-12s %10s\n", x->name, "-");
+			continue;
+		}
+		fprintf(f, "  %-12s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+			x->name, x->lat.min / 1e3, x->lat.avg / 1e3, x->lat.p50 / 1e3,
+			x->lat.p90 / 1e3, x->lat.p99 / 1e3, x->lat.p999 / 1e3, x->lat.max / 1e3,
+			x->lat.jitter / 1e3);
+	}
+	if (r->dut_probed && r->dut.ok)
+		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
+			r->dut.us, r->dut.sy, r->dut.id);
+	else if (r->dut_probed)
+		fprintf(f, "  DUT load: not measured: %s\n", r->dut.error);
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (*fws_report_rate_note(x, note, sizeof(note)))
+			fprintf(f, "  note: %s: %s\n", x->name, note);
+		if (x->rx.excess)
+			fprintf(f,
+				"  note: %s: %" PRIu64 " more distinct frames than sent: the "
+				"duplicate window (64) was exceeded\n",
+				x->name, x->rx.excess);
+		if (x->flows_split)
+			fprintf(f,
+				"  note: %s: %" PRIu64 " flows arrived on several receive queues\n",
+				x->name, x->flows_split);
+	}
+	for (p = 0; p < r->n_ports; p++) {
+		const struct fws_port_result *x = &r->ports[p];
+
+		fprintf(f, "  port %-8s", x->name);
+#define SHOW(name, desc)                                                                           \
+	if (x->rx.name && strcmp(#name, "rx_frames") != 0 && strcmp(#name, "test_frames") != 0)    \
+		fprintf(f, " %s=%" PRIu64, #name, x->rx.name);
+		FWS_RX_COUNTERS(SHOW)
+#undef SHOW
+#define SHOW(name, desc)                                                                           \
+	if (x->tx.name && strcmp(#name, "tx_frames") != 0 && strcmp(#name, "tx_bytes") != 0)       \
+		fprintf(f, " %s=%" PRIu64, #name, x->tx.name);
+		FWS_TX_COUNTERS(SHOW)
+#undef SHOW
+#define SHOW(name, desc)                                                                           \
+	if (x->ctl.name)                                                                           \
+		fprintf(f, " %s=%" PRIu64, #name, x->ctl.name);
+		FWS_CTL_COUNTERS(SHOW)
+#undef SHOW
+		fprintf(f,
+			" nic: rx=%" PRIu64 " tx=%" PRIu64 " missed=%" PRIu64 " errors=%" PRIu64
+			"/%" PRIu64 "\n",
+			x->nic_ipackets, x->nic_opackets, x->nic_imissed, x->nic_ierrors,
+			x->nic_oerrors);
+	}
+}
+
+void
+fws_report_text(FILE *f, const struct fws_run *run)
+{
+	char t0[32];
+	unsigned int i;
+
+	fws_report_iso_time(run->started, t0, sizeof(t0));
+	fprintf(f, "fwstress %s (%s), started %s, status: %s%s\n", FWS_VERSION, rte_version(), t0,
+		fws_run_status_name(run->status), run->partial ? " (partial report)" : "");
+	if (run->error[0])
+		fprintf(f, "error: %s\n", run->error);
+	if (run->cfg->dut_name[0])
+		fprintf(f, "DUT: %s%s%s\n", run->cfg->dut_name,
+			run->cfg->dut_firmware[0] ? ", firmware " : "", run->cfg->dut_firmware);
+	if (run->tsc_hz)
+		fprintf(f,
+			"clock: TSC %.6f MHz against CLOCK_MONOTONIC_RAW (DPDK's estimate %.6f MHz, "
+			"%+.0f ppm)\n",
+			(double)run->tsc_hz / 1e6, (double)run->tsc_hz_dpdk / 1e6,
+			fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz));
+	for (i = 0; i < run->n_ports; i++) {
+		const struct fws_port_result *p = &run->ports[i];
+
+		fprintf(f, "port %-8s %-24s driver %-12s %s link %s", p->name, p->device, p->driver,
+			p->mac, p->link_up ? "up" : "DOWN");
+		if (p->link_speed_mbps)
+			fprintf(f, " %u Mbit/s", p->link_speed_mbps);
+		fprintf(f, ", checksums %s\n", p->hw_cksum ? "offloaded" : "in software");
+	}
+	for (i = 0; i < run->n_paths; i++)
+		fprintf(f, "path check %-12s %" PRIu64 " of %" PRIu64 " probe frames arrived%s\n",
+			run->paths[i].stream, run->paths[i].received, run->paths[i].sent,
+			run->paths[i].ok ? "" : "  ** FAILED **");
+	fprintf(f, "rates: L1 counts 20 bytes of preamble and inter-frame gap per frame; frame "
+		   "sizes include the FCS\n");
+	for (i = 0; i < run->n_results; i++)
+		text_trial(f, &run->results[i], i);
+	for (i = 0; i < run->n_b2b; i++) {
+		const struct fws_b2b_summary *b = &run->b2b[i];
+
+		fprintf(f,
+			"\nBack-to-back, frame size %s %s: longest loss-free burst of up to "
+			"%" PRIu64
+			" frames, %u repetitions (%u trials): avg %.0f, min %.0f, max %.0f, "
+			"stddev %.1f frames\n",
+			b->size, fws_dir_name(b->dir), b->max_frames, b->n, b->trials, b->avg,
+			b->n ? b->min : 0.0, b->max, b->stddev);
+	}
+	for (i = 0; i < run->n_searches; i++) {
+		const struct fws_search_summary *s = &run->searches[i];
+		int g;
+
+		fprintf(f, "\nSearch, frame size %s: %u trials\n", s->size, s->n_trials);
+		for (g = 0; g < FWS_SEARCH_GOALS; g++) {
+			const struct fws_search_goal *x = &s->goal[g];
+
+			if (!x->found) {
+				fprintf(f,
+					"  %s: not found (every load down to the minimum lost "
+					"more than the goal)\n",
+					g == FWS_SEARCH_NDR ? "NDR" : "PDR");
+				continue;
+			}
+			if (x->generator_limited) {
+				fprintf(f,
+					"  %s: at least %.3f %% of the maximum: a LOWER BOUND, "
+					"generator-limited (no trial lost frames and the generator "
+					"did not reach the load asked for); see trial %d\n",
+					g == FWS_SEARCH_NDR ? "NDR" : "PDR", x->offered * 100,
+					s->result[g] + 1);
+				continue;
+			}
+			fprintf(f,
+				"  %s: %.3f %% of the maximum (between %.3f and %.3f %%), loss "
+				"%.4f "
+				"%%, conditional throughput %.3f %%; %u trials exceeded the goal; "
+				"see trial %d\n",
+				g == FWS_SEARCH_NDR ? "NDR" : "PDR", x->offered * 100,
+				x->load * 100, x->upper * 100, x->loss_ratio * 100,
+				x->conditional * 100, x->exceeded, s->result[g] + 1);
+		}
+	}
+}
+
