@@ -54,6 +54,11 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["sweep_done"]=[d 
 rc=$?
 [ $rc -eq 0 ] && ok "resume after an incomplete cell: exit 0" || bad "resume incomplete: exit $rc"
 grep -q "sweep: download 128: done in the report" "$WORK/err" && bad "the incomplete cell was skipped" || ok "the incomplete cell ran again"
+# A corrupt report to resume from: refused in one line, nothing leaked (the sanitizer build
+# runs this too, with LeakSanitizer on).
+echo '{"schema": "fwstress-report/1", "cells": [{"scenario": 5}]}' >"$WORK/corrupt.json"
+expect_rc 2 "resume from a corrupt report" "$FWSTRESS" sweep -q --resume -o "$WORK/corrupt.json" "$WORK/sweep2.json"
+grep -q "cells\[0\].scenario: expected a string" "$WORK/err" && ok "the corrupt cell named" || bad "corrupt: $(cat "$WORK/err")"
 check "its cells are new, 3 of them, none carried" \
 	'sorted((c["kind"], c.get("carried", False)) for c in r["cells"] if c["direction"] == "download") == [("lat10", False), ("lat90", False), ("ndr", False)]'
 finish
