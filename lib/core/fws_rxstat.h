@@ -91,7 +91,7 @@ fws_rxstat_update(struct fws_rxflow *f, const struct fws_rxring *r, uint32_t seq
 	if (delta > 0) {
 		uint64_t nt = f->top + (uint64_t)delta;
 
-		if (r && unlikely(((nt ^ f->top) >> 6) != 0)) /* left its block of 64 */
+		if (r && unlikely((nt >> 6) != (f->top >> 6)))
 			fws_rxring_leave(r, f, nt);
 		f->window = delta < FWS_RXSTAT_WINDOW ? f->window >> delta | FWS_RXSTAT_TOP
 						      : FWS_RXSTAT_TOP;

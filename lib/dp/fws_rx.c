@@ -74,8 +74,7 @@ struct pending {
 	struct fws_rx_stream *st;
 	uint32_t seq;
 	uint32_t wire_len;
-	uint32_t lat;    /**< timestamp units; converted to ns once per run of equal values */
-	uint32_t stream; /**< index of st: its rings are c->ring[stream] */
+	uint32_t lat; /**< timestamp units; converted to ns once per run of equal values */
 };
 
 /* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial,
@@ -133,7 +132,6 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	}
 	p->flow = &st->flows[s.flow];
 	p->st = st;
-	p->stream = s.stream;
 	p->seq = s.seq;
 	p->wire_len = wire_len;
 	p->lat = (uint32_t)units;
@@ -178,7 +176,8 @@ commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, cons
 {
 	struct fws_rx_stream *st = p->st;
 
-	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
+	fws_rxstat_update(p->flow, rings ? &c->ring[st - c->streams] : NULL, p->seq, p->wire_len,
+			  now);
 	if (likely(p->lat == st->run_lat)) {
 		st->run_n++;
 		return;
