@@ -54,7 +54,8 @@ app_eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 	for (i = 0; i < n_cli_eal && argc < (int)RTE_DIM(argv) - 4; i++)
 		argv[argc++] = cli_eal[i];
 	for (i = 1; i < argc; i++) {
-		const char *why = fws_config_eal_refused(argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+		const char *why =
+			fws_config_eal_refused(argv[i], i + 1 < argc ? argv[i + 1] : NULL);
 
 		if (why) {
 			fprintf(stderr, "fwstress: EAL argument \"%s\": %s\n", argv[i], why);

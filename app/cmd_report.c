@@ -83,8 +83,8 @@ compare_value(const struct fws_cell *c)
 	if (c == NULL)
 		printf("%14s ", "-");
 	else
-		printf("%s%*.4f ", c->generator_limited ? ">=" : "",
-		       c->generator_limited ? 12 : 14, c->pps / 1e6);
+		printf("%s%*.4f ", c->generator_limited ? ">=" : "", c->generator_limited ? 12 : 14,
+		       c->pps / 1e6);
 }
 
 int

@@ -178,10 +178,10 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 static int
 apply_args(struct fws_cfg *cfg, const struct run_args *a)
 {
-	if ((a->json && strlcpy(cfg->json_out, a->json, sizeof(cfg->json_out)) >=
-				sizeof(cfg->json_out)) ||
-	    (a->text && strlcpy(cfg->text_out, a->text, sizeof(cfg->text_out)) >=
-				sizeof(cfg->text_out))) {
+	if ((a->json &&
+	     strlcpy(cfg->json_out, a->json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) ||
+	    (a->text &&
+	     strlcpy(cfg->text_out, a->text, sizeof(cfg->text_out)) >= sizeof(cfg->text_out))) {
 		fprintf(stderr, "fwstress: an output path is longer than %zu characters\n",
 			sizeof(cfg->json_out) - 1);
 		return -1;
@@ -208,8 +208,7 @@ check_outputs(const struct fws_cfg *cfg)
 	for (i = 0; i < 2; i++) {
 		if (!paths[i][0] || (rc = fws_report_check_path(paths[i])) == 0)
 			continue;
-		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", paths[i],
-			strerror(-rc));
+		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", paths[i], strerror(-rc));
 		return -1;
 	}
 	return 0;
@@ -337,7 +336,8 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
 		run.carried = &carried;
-		run.carried_json = fws_config_carried_json(cfg->json_out, &carried, err, sizeof(err));
+		run.carried_json =
+			fws_config_carried_json(cfg->json_out, &carried, err, sizeof(err));
 		if (run.carried_json == NULL) {
 			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
 			fws_cells_free(&carried);

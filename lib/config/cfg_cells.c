@@ -39,8 +39,8 @@ cell_str(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size_t 
 }
 
 static int
-cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, double dflt,
-	 double lo, double hi)
+cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, double dflt, double lo,
+	 double hi)
 {
 	const json_t *v = json_object_get(o, key);
 	size_t old;
@@ -174,7 +174,8 @@ entry_done(const struct fws_cells *cells, const json_t *e, const char *dir_key)
 	if (d)
 		return fws_cells_done(cells, d, z);
 	for (i = 0; i < cells->n_done; i++) {
-		snprintf(both, sizeof(both), "%s %s", cells->done[i].size, cells->done[i].direction);
+		snprintf(both, sizeof(both), "%s %s", cells->done[i].size,
+			 cells->done[i].direction);
 		if (strcmp(both, z) == 0)
 			return true;
 	}
@@ -213,11 +214,11 @@ fws_config_carried_json(const char *path, const struct fws_cells *cells, char *e
 		cfg_one_line(err);
 		return NULL;
 	}
-	out = json_pack("{s:o, s:o, s:o}", "trials",
-			carry_array(cells, json_object_get(root, "trials"), "direction", true),
-			"search", carry_array(cells, json_object_get(root, "search"), NULL, false),
-			"back_to_back",
-			carry_array(cells, json_object_get(root, "back_to_back"), "direction", false));
+	out = json_pack(
+		"{s:o, s:o, s:o}", "trials",
+		carry_array(cells, json_object_get(root, "trials"), "direction", true), "search",
+		carry_array(cells, json_object_get(root, "search"), NULL, false), "back_to_back",
+		carry_array(cells, json_object_get(root, "back_to_back"), "direction", false));
 	json_decref(root);
 	return out;
 }
@@ -230,7 +231,8 @@ fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size
 	int rc;
 
 	memset(cells, 0, sizeof(*cells));
-	if ((rc = cfg_read_file(path, FWS_REPORT_MAX_BYTES, &buf, &len, err, errlen, "report")) < 0) {
+	if ((rc = cfg_read_file(path, FWS_REPORT_MAX_BYTES, &buf, &len, err, errlen, "report")) <
+	    0) {
 		cfg_one_line(err);
 		return rc;
 	}
@@ -266,8 +268,8 @@ fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws
 				 FWS_REPORT_SCHEMA);
 		else
 			snprintf(err, errlen,
-				 "report: %s: schema \"%.40s\", this fwstress reads \"%s\"", path, s,
-				 FWS_REPORT_SCHEMA);
+				 "report: %s: schema \"%.40s\", this fwstress reads \"%s\"", path,
+				 s, FWS_REPORT_SCHEMA);
 		cfg_one_line(err);
 		json_decref(root);
 		return -EINVAL;

@@ -80,8 +80,8 @@ struct cfg_section {
  * Read a whole regular file (not a FIFO, device or directory) of at most max bytes into a
  * malloc'd buffer. what ("config", "report") starts the one-line error.
  */
-int cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err,
-		  size_t errlen, const char *what);
+int cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen,
+		  const char *what);
 
 int cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
@@ -89,11 +89,12 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
 #define CFG_SECTION_FNS(X)                                                                         \
-	X(dut) X(scenario) X(eal) X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams)    \
-	X(direction) X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep)               \
-	X(path_check) X(seq_window) X(search) X(lcores) X(output)
+	X(dut)                                                                                     \
+	X(scenario) X(eal) X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams)            \
+		X(direction) X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep)        \
+			X(path_check) X(seq_window) X(search) X(lcores) X(output)
 #define CFG_SECTION_DECL(k)                                                                        \
-	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                  \
+	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);
 CFG_SECTION_FNS(CFG_SECTION_DECL)
 #undef CFG_SECTION_DECL

@@ -552,10 +552,11 @@ cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg)
 		if (n > FWS_CFG_MAX_RANGES) {
 			cfg_push_key(c, "ports");
 			cfg_push_idx(c, p);
-			return cfg_fail(c,
-					"port \"%s\" would answer for %u address ranges (its own "
-					"addresses, its streams' sources and destinations), at most %d",
-					cfg->ports[p].name, n, FWS_CFG_MAX_RANGES);
+			return cfg_fail(
+				c,
+				"port \"%s\" would answer for %u address ranges (its own "
+				"addresses, its streams' sources and destinations), at most %d",
+				cfg->ports[p].name, n, FWS_CFG_MAX_RANGES);
 		}
 	}
 	return 0;

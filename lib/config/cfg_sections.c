@@ -49,9 +49,10 @@ static const struct cfg_section sections[] = {
 	SEC(sweep, "{directions, mode: search|fixed, latency_at, back_to_back: {repeat, "
 		   "seconds}}"),
 	SEC(path_check, "probe every stream's path before the load (default true)"),
-	SEC(seq_window, "frames below a flow's newest in which a duplicate is told from a late "
-			"frame exactly: a power of two, 64-65536 (default 1024; RX memory: window/8 "
-			"bytes per flow and RX lcore beyond 64)"),
+	SEC(seq_window,
+	    "frames below a flow's newest in which a duplicate is told from a late "
+	    "frame exactly: a power of two, 64-65536 (default 1024; RX memory: window/8 "
+	    "bytes per flow and RX lcore beyond 64)"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
 	SEC(lcores, "{tx: [...], rx: [...]}: lcore ids per role (default: from the EAL list)"),
 	SEC(output, "{json, text}: report files (\"\" for none)"),
@@ -81,10 +82,11 @@ cfg_defaults(struct cfg_top *t)
 					      .pdr = 0.005,
 					      .min_load = 0.001,
 					      .max_trials = 60};
-	cfg->sweep = (struct fws_cfg_sweep){.n_dirs = 3,
-					    .dirs = {FWS_DIR_UPLOAD, FWS_DIR_DOWNLOAD, FWS_DIR_BIDIR},
-					    .search = true,
-					    .b2b_seconds = 2};
+	cfg->sweep =
+		(struct fws_cfg_sweep){.n_dirs = 3,
+				       .dirs = {FWS_DIR_UPLOAD, FWS_DIR_DOWNLOAD, FWS_DIR_BIDIR},
+				       .search = true,
+				       .b2b_seconds = 2};
 }
 
 int

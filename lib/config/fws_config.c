@@ -148,8 +148,9 @@ cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r)
 	if (cfg_want_type(c, v, JSON_STRING, "a rate string") < 0)
 		return -EINVAL;
 	if (fws_rate_parse(json_string_value(v), r) == -ERANGE)
-		return cfg_fail(c, "\"%s\" is above the largest rate fwstress paces (%g pps, %g bit/s)",
-				json_string_value(v), FWS_RATE_MAX_PPS, FWS_RATE_MAX_BPS);
+		return cfg_fail(
+			c, "\"%s\" is above the largest rate fwstress paces (%g pps, %g bit/s)",
+			json_string_value(v), FWS_RATE_MAX_PPS, FWS_RATE_MAX_BPS);
 	if (fws_rate_parse(json_string_value(v), r) < 0)
 		return cfg_fail(c,
 				"\"%s\" is not a rate (\"line\", \"1-100%%\", \"1.5Mpps\", "
@@ -306,8 +307,9 @@ cfg_sec_eal(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		if (fws_config_eal_refused(json_string_value(e),
 					   json_string_value(json_array_get(v, i + 1))))
 			return cfg_fail(c, "\"%s\": %s", json_string_value(e),
-					fws_config_eal_refused(json_string_value(e),
-							       json_string_value(json_array_get(v, i + 1))));
+					fws_config_eal_refused(
+						json_string_value(e),
+						json_string_value(json_array_get(v, i + 1))));
 		cfg->eal[i] = strdup(json_string_value(e));
 		if (cfg->eal[i] == NULL)
 			return -ENOMEM;
@@ -531,7 +533,8 @@ fws_config_load(const char *path, char *err, size_t errlen)
 	size_t len;
 	int rc, saved;
 
-	if ((rc = cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, errlen, "config")) < 0) {
+	if ((rc = cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, errlen, "config")) <
+	    0) {
 		cfg_one_line(err);
 		errno = -rc;
 		return NULL;

@@ -76,8 +76,8 @@ enum fws_dir fws_dir_of(const char *name);
 /** One stream: frames from one port to another with its own flows and rate. */
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
-	enum fws_dir dir; /**< upload, download, or custom (explicit streams) */
-	uint8_t tx_port, rx_port;         /**< indexes into ports */
+	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
+	uint8_t tx_port, rx_port; /**< indexes into ports */
 	struct fws_flow_spec flows;
 	struct fws_rate rate;
 };
@@ -95,7 +95,7 @@ struct fws_cfg_search {
 struct fws_cfg_sweep {
 	unsigned int n_dirs;
 	enum fws_dir dirs[3]; /**< upload, download, bidir */
-	bool search;      /**< search NDR/PDR per cell; false: one trial at the rate */
+	bool search;          /**< search NDR/PDR per cell; false: one trial at the rate */
 	unsigned int n_lat;
 	double lat[8];           /**< latency trials at these fractions of NDR */
 	unsigned int b2b_repeat; /**< back-to-back bursts: repetitions, 0 = none */
@@ -118,7 +118,8 @@ struct fws_cfg {
 	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
 	double duration, warmup, drain; /**< seconds */
 	bool path_check;
-	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */                /**< probe each stream at a low rate before any load */
+	uint32_t seq_window;
+		/**< frames per flow in which duplicates are told exactly */ /**< probe each stream at a low rate before any load */
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	uint16_t burst;
@@ -168,8 +169,8 @@ int fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, 
  * sweep --resume: the earlier report's "trials", "search" and "back_to_back" entries of the
  * sweep cells it completed (cells->done), each marked "carried". NULL with err on failure.
  */
-struct json_t *fws_config_carried_json(const char *path, const struct fws_cells *cells,
-				       char *err, size_t errlen);
+struct json_t *fws_config_carried_json(const char *path, const struct fws_cells *cells, char *err,
+				       size_t errlen);
 
 /** The same from a buffer holding a report; path only names it in errors. */
 int fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,

@@ -26,7 +26,8 @@ fws_cells_done(const struct fws_cells *cells, const char *direction, const char 
 	unsigned int i;
 
 	for (i = 0; cells && i < cells->n_done; i++)
-		if (!strcmp(cells->done[i].direction, direction) && !strcmp(cells->done[i].size, size))
+		if (!strcmp(cells->done[i].direction, direction) &&
+		    !strcmp(cells->done[i].size, size))
 			return true;
 	return false;
 }

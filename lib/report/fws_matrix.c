@@ -225,7 +225,7 @@ csv(FILE *f, const struct fws_cells *cells)
 
 		sep = "";
 #define ROW_STR(m, key) fputs(sep, f), csv_str(f, c->m), sep = ",";
-#define ROW_NUM(m, key, dflt, lo, hi)                                                                      \
+#define ROW_NUM(m, key, dflt, lo, hi)                                                              \
 	fputs(sep, f), sep = ",";                                                                  \
 	if (!((dflt) < 0 && c->m < 0))                                                             \
 		fprintf(f, "%.10g", c->m);

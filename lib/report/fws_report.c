@@ -60,13 +60,12 @@ stream_json(const struct fws_stream_result *x)
 				      (json_int_t)x->tx_refused, "pool_empty",
 				      (json_int_t)x->alloc_fail));
 	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
-	json_object_set_new(o, "received",
-			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "total_frames",
-				      (json_int_t)x->rx.rx, "distinct_frames",
-				      (json_int_t)x->rx.unique, "distinct_bytes",
-				      (json_int_t)x->rx.bytes, "distinct_pps", x->rx_pps,
-				      "distinct_l1_bps", x->rx_l1_bps, "distinct_l2_bps",
-				      x->rx_l2_bps));
+	json_object_set_new(
+		o, "received",
+		json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "total_frames", (json_int_t)x->rx.rx,
+			  "distinct_frames", (json_int_t)x->rx.unique, "distinct_bytes",
+			  (json_int_t)x->rx.bytes, "distinct_pps", x->rx_pps, "distinct_l1_bps",
+			  x->rx_l1_bps, "distinct_l2_bps", x->rx_l2_bps));
 	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
 	json_object_set_new(o, "lost_min", json_integer((json_int_t)x->rx.lost_min));
 	json_object_set_new(o, "loss_pct", json_real(x->loss_pct));
@@ -122,7 +121,7 @@ cell_json(const struct fws_cell *c)
 	unsigned int i;
 
 #define CELL_STR(m, key) json_object_set_new(o, key, json_string(c->m));
-#define CELL_NUM(m, key, dflt, lo, hi)                                                                     \
+#define CELL_NUM(m, key, dflt, lo, hi)                                                             \
 	json_object_set_new(o, key, (dflt) < 0 && c->m < 0 ? json_null() : json_real(c->m));
 	FWS_CELL_STRINGS(CELL_STR)
 	FWS_CELL_NUMBERS(CELL_NUM)
@@ -210,10 +209,11 @@ goal_json(const struct fws_search_goal *g, int result)
 	json_object_set_new(o, "generator_limited", json_boolean(g->generator_limited));
 	if (g->generator_limited) {
 		json_object_set_new(o, "upper", json_null());
-		json_object_set_new(o, "note",
-				    json_string("lower bound: no trial lost frames and the generator "
-						"did not reach the load asked for; this is the "
-						"generator's ceiling, not the DUT's"));
+		json_object_set_new(
+			o, "note",
+			json_string("lower bound: no trial lost frames and the generator "
+				    "did not reach the load asked for; this is the "
+				    "generator's ceiling, not the DUT's"));
 	}
 	return o;
 }
@@ -367,9 +367,9 @@ report_sweep_done(const struct fws_run *run)
 						   run->carried->done[i].direction, "frame_size",
 						   run->carried->done[i].size));
 	for (i = 0; i < run->n_done; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s}", "direction",
-						   run->done[i].direction, "frame_size",
-						   run->done[i].size));
+		json_array_append_new(a,
+				      json_pack("{s:s, s:s}", "direction", run->done[i].direction,
+						"frame_size", run->done[i].size));
 	return a;
 }
 
@@ -431,8 +431,8 @@ report_clock(const struct fws_run *run)
 {
 	if (run->tsc_hz == 0)
 		return NULL;
-	return json_pack("{s:I, s:I, s:f, s:s}", "tsc_hz", (json_int_t)run->tsc_hz,
-			 "tsc_hz_dpdk", (json_int_t)run->tsc_hz_dpdk, "dpdk_error_ppm",
+	return json_pack("{s:I, s:I, s:f, s:s}", "tsc_hz", (json_int_t)run->tsc_hz, "tsc_hz_dpdk",
+			 (json_int_t)run->tsc_hz_dpdk, "dpdk_error_ppm",
 			 fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz), "source",
 			 "TSC against CLOCK_MONOTONIC_RAW over 200 ms at setup; each trial's own "
 			 "rate (trials[].tsc_hz) gives its durations and rates");
@@ -449,14 +449,10 @@ static const struct {
 	const char *key;
 	json_t *(*emit)(const struct fws_run *run);
 } report_sections[] = {
-	{"clock", report_clock},
-	{"config", report_config},
-	{"ports", report_ports},
-	{"path_check", report_path_check},
-	{"trials", report_trials},
-	{"cells", report_cells},
-	{"sweep_done", report_sweep_done},
-	{"back_to_back", report_back_to_back},
+	{"clock", report_clock},           {"config", report_config},
+	{"ports", report_ports},           {"path_check", report_path_check},
+	{"trials", report_trials},         {"cells", report_cells},
+	{"sweep_done", report_sweep_done}, {"back_to_back", report_back_to_back},
 	{"search", report_search},
 };
 

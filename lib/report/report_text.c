@@ -159,7 +159,8 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			run->cfg->dut_firmware[0] ? ", firmware " : "", run->cfg->dut_firmware);
 	if (run->tsc_hz)
 		fprintf(f,
-			"clock: TSC %.6f MHz against CLOCK_MONOTONIC_RAW (DPDK's estimate %.6f MHz, "
+			"clock: TSC %.6f MHz against CLOCK_MONOTONIC_RAW (DPDK's estimate %.6f "
+			"MHz, "
 			"%+.0f ppm)\n",
 			(double)run->tsc_hz / 1e6, (double)run->tsc_hz_dpdk / 1e6,
 			fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz));
@@ -226,4 +227,3 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		}
 	}
 }
-

@@ -554,8 +554,7 @@ method_sweep(struct fws_method *m, struct fws_err *e)
 				if (m->log)
 					fprintf(m->log,
 						"sweep: %s %s: done in the report, skipped\n",
-						fws_dir_name(w->dirs[d]),
-						m->cfg->sizes[z].name);
+						fws_dir_name(w->dirs[d]), m->cfg->sizes[z].name);
 				continue;
 			}
 			rc = sweep_cell(m, z, w->dirs[d], e);

@@ -139,8 +139,7 @@ bursts_sent(const struct fws_trial *t)
 static bool
 measure_done(struct trial_run *r, uint64_t now)
 {
-	return now >= r->deadline ||
-	       ((r->pr || (r->o && r->o->burst)) && bursts_sent(r->t));
+	return now >= r->deadline || ((r->pr || (r->o && r->o->burst)) && bursts_sent(r->t));
 }
 
 static bool

@@ -434,8 +434,9 @@ fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 	t->hz_dpdk = rte_get_tsc_hz();
 	t->hz = fws_clock_calibrate(200);
 	if (t->hz == 0 || fabs(fws_clock_ppm((double)t->hz, (double)t->hz_dpdk)) > 50000) {
-		FWS_LOG(WARNING, "TSC calibration against CLOCK_MONOTONIC_RAW failed or is off "
-				 "by more than 5 %%: using DPDK's %" PRIu64 " Hz",
+		FWS_LOG(WARNING,
+			"TSC calibration against CLOCK_MONOTONIC_RAW failed or is off "
+			"by more than 5 %%: using DPDK's %" PRIu64 " Hz",
 			t->hz_dpdk);
 		t->hz = t->hz_dpdk;
 	}

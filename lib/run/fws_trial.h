@@ -92,7 +92,7 @@ struct fws_result {
 	uint32_t cookie;
 	time_t started;
 	double warmup, drain;
-	bool partial; /**< interrupted: counts are what was measured until then */
+	bool partial;     /**< interrupted: counts are what was measured until then */
 	bool lower_bound; /**< a search goal the generator limited (fws_search_goal) */
 	double tsc_hz;    /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
 	bool dut_probed;
@@ -116,10 +116,10 @@ struct fws_trial_opts {
 	volatile int *stop; /**< set (by a signal handler) to end the trial early, partial */
 	void (*progress)(void *arg, const struct fws_progress *p);
 	void *progress_arg;
-	double rate_scale;     /**< 0 < scale <= 1: run every stream at this share of its rate */
-	double duration;       /**< > 0: measured duration instead of the config's */
-	uint32_t streams;      /**< bit s set: stream s sends; 0: all streams */
-	uint64_t burst;        /**< > 0: each sending stream sends exactly this many frames at its
+	double rate_scale; /**< 0 < scale <= 1: run every stream at this share of its rate */
+	double duration;   /**< > 0: measured duration instead of the config's */
+	uint32_t streams;  /**< bit s set: stream s sends; 0: all streams */
+	uint64_t burst;    /**< > 0: each sending stream sends exactly this many frames at its
 			        rate, no warm-up: a back-to-back trial */
 	enum fws_result_kind kind; /**< what the result is (search goal, latency point, burst) */
 	double lat_frac;           /**< LAT: the load as a fraction of NDR */

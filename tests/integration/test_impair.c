@@ -233,8 +233,7 @@ main(int argc, char **argv)
 		expect("frames sent reached the fixture", fx.seen, s->rx.tx);
 		expect("sent > 200000 * 1.5 * 0.9", s->rx.tx > 270000, 1);
 		expect("fixture did something",
-		       fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0 &&
-			       fx.late_copies > 0,
+		       fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0 && fx.late_copies > 0,
 		       1);
 		expect("lost == dropped", s->rx.lost, fx.dropped);
 		expect("reordered == swapped", s->rx.reordered, fx.swapped);
