@@ -90,9 +90,10 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
 #define CFG_SECTION_FNS(X)                                                                         \
 	X(dut)                                                                                     \
-	X(scenario) X(eal) X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams)            \
-		X(direction) X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep)        \
-			X(path_check) X(seq_window) X(search) X(lcores) X(output)
+	X(scenario)                                                                                \
+	X(eal) X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams) X(direction)           \
+		X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check)       \
+			X(seq_window) X(search) X(lcores) X(output)
 #define CFG_SECTION_DECL(k)                                                                        \
 	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);

@@ -119,7 +119,7 @@ struct fws_cfg {
 	double duration, warmup, drain; /**< seconds */
 	bool path_check;
 	uint32_t seq_window;
-		/**< frames per flow in which duplicates are told exactly */ /**< probe each stream at a low rate before any load */
+	/**< frames per flow in which duplicates are told exactly */ /**< probe each stream at a low rate before any load */
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	uint16_t burst;
