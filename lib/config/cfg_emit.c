@@ -175,6 +175,8 @@ port_json(const struct fws_cfg_port *p)
 		json_object_set_new(o, "gateway6", prefix_json(AF_INET6, p->gateway6, -1));
 	if (p->vlan)
 		json_object_set_new(o, "vlan", json_integer(p->vlan));
+	if (p->stamp != FWS_STAMP_AUTO)
+		json_object_set_new(o, "tx_stamp", json_string(fws_stamp_name(p->stamp)));
 	return o;
 }
 

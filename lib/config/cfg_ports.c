@@ -272,6 +272,33 @@ port_tx_descriptors(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 	return port_u16(c, x, 64, 32768, &p->tx_desc);
 }
 
+static const char *const stamp_names[] = {
+#define FWS_STAMP_NAME(n, s) s,
+	FWS_STAMPS(FWS_STAMP_NAME)
+#undef FWS_STAMP_NAME
+};
+
+const char *
+fws_stamp_name(enum fws_stamp s)
+{
+	return (unsigned int)s < RTE_DIM(stamp_names) ? stamp_names[s] : "?";
+}
+
+static int
+port_tx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	unsigned int i;
+
+	if (cfg_want_type(c, x, JSON_STRING, "\"auto\", \"wire\" or \"handover\"") < 0)
+		return -EINVAL;
+	for (i = 0; i < RTE_DIM(stamp_names); i++)
+		if (strcmp(json_string_value(x), stamp_names[i]) == 0) {
+			p->stamp = (enum fws_stamp)i;
+			return 0;
+		}
+	return cfg_fail(c, "expected \"auto\", \"wire\" or \"handover\"");
+}
+
 /* A port's keys in parse order; "need" says what is missing when a required one is. */
 #define PORT_KEY(k)                                                                                \
 	{                                                                                          \
@@ -293,6 +320,7 @@ static const struct {
 	PORT_KEY(vlan),
 	PORT_KEY(rx_descriptors),
 	PORT_KEY(tx_descriptors),
+	PORT_KEY(tx_stamp),
 };
 
 static int

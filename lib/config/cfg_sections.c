@@ -31,7 +31,10 @@ static const struct cfg_section sections[] = {
 	SEC(scenario, "what the DUT is set up as (routing, firewall, ips, ...): a report label"),
 	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
 	SEC(ports, "required: [{name, device, mac, next_hop_mac, ipv4, ipv6, gateway, "
-		   "gateway6, vlan, rx_descriptors, tx_descriptors}]"),
+		   "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; tx_stamp \"wire\" "
+		   "stamps each frame at its modelled departure at the link speed, \"handover\" "
+		   "when the burst is handed to the driver, \"auto\" (default) wire on hardware "
+		   "ports"),
 	SEC_FOLDED(flows, "the IPv4 flows streams inherit: {ip, count, src_ip, dst_ip, "
 			  "src_port, dst_port}"),
 	SEC_FOLDED(flows6, "with \"direction\": IPv6 flows for upload6/download6 streams"),

@@ -35,6 +35,17 @@
 struct json_t;
 
 /** One tester port. */
+/** How a transmit task stamps a frame's departure (a port's "tx_stamp"). */
+#define FWS_STAMPS(X) X(AUTO, "auto") X(WIRE, "wire") X(HANDOVER, "handover")
+enum fws_stamp {
+#define FWS_STAMP_ENUM(n, s) FWS_STAMP_##n,
+	FWS_STAMPS(FWS_STAMP_ENUM)
+#undef FWS_STAMP_ENUM
+};
+
+/** "auto", "wire" or "handover". */
+const char *fws_stamp_name(enum fws_stamp s);
+
 struct fws_cfg_port {
 	char name[FWS_CFG_NAME_LEN];
 	char device[FWS_CFG_PATH_LEN]; /**< PCI address, vdev string or ringpair:NAME:a|b */
@@ -52,6 +63,7 @@ struct fws_cfg_port {
 	uint8_t gateway6[16]; /**< IPv6 next hop to resolve by neighbour discovery */
 	uint16_t vlan;        /**< 802.1Q VLAN id, 0 = untagged */
 	uint16_t rx_desc, tx_desc;
+	enum fws_stamp stamp; /**< auto: the wire model on hardware ports, handover on virtual */
 };
 
 /** Directions: of a stream (upload, download, custom), of a sweep cell (also bidir). */
@@ -118,8 +130,7 @@ struct fws_cfg {
 	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
 	double duration, warmup, drain; /**< seconds */
 	bool path_check;
-	uint32_t seq_window;
-	/**< frames per flow in which duplicates are told exactly */ /**< probe each stream at a low rate before any load */
+	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	uint16_t burst;

@@ -138,6 +138,8 @@ port_step_info(struct port_setup *s)
 		s->socket = (int)rte_socket_id();
 	info->socket = s->socket;
 	strlcpy(info->driver, s->dev.driver_name, sizeof(info->driver));
+	info->physical = s->dev.device != NULL && rte_dev_bus(s->dev.device) != NULL &&
+			 strcmp(rte_bus_name(rte_dev_bus(s->dev.device)), "vdev") != 0;
 	rte_eth_dev_get_name_by_port(s->port_id, info->dev_name);
 	if (s->req->nb_rxq > s->dev.max_rx_queues || s->req->nb_txq > s->dev.max_tx_queues) {
 		snprintf(s->err, s->errlen,

@@ -38,6 +38,7 @@ struct fws_port_info {
 	struct rte_ether_addr mac;
 	uint32_t link_speed_mbps; /**< 0 when unknown */
 	bool link_up;
+	bool physical; /**< on a hardware bus (PCI, ...): frames serialize on a wire */
 	bool hw_cksum; /**< IPv4 and UDP checksum offload on transmit */
 	bool rss;
 	uint16_t rx_desc, tx_desc;

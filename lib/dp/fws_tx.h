@@ -3,6 +3,15 @@
  * Transmit task: one stream's share of flows on one TX lcore and queue. Its mbufs come from
  * a pool of its own whose buffers hold the stream's template, so a burst writes only the
  * varying fields. Sequence numbers have one writer: the task owns its flow range.
+ *
+ * Departure stamps. A burst is built frame by frame and then handed to the driver, which puts
+ * the frames on the wire one after the other. Each frame is stamped with its expected
+ * departure: the burst's start, plus the time the task has needed at best to build that many
+ * frames (so the stamp is never later than the hand-over), plus, with the wire model, the
+ * serialization time of the frames before it in the burst at the port's link speed. Virtual
+ * ports (rings, af_packet, pcap) hand the whole burst over at once and get no wire model. What
+ * is left is measured on every FWS_TX_STAMP_SAMPLE-th burst: the lag from a burst's stamp to
+ * the end of its hand-over. "now", the burst's start, is the caller's fresh TSC reading.
  */
 #ifndef FWS_TX_H
 #define FWS_TX_H
@@ -18,6 +27,7 @@
 #include "fws_size.h"
 
 #define FWS_TX_MAX_BURST 512
+#define FWS_TX_STAMP_SAMPLE 8 /**< bursts per build-time and lag sample (power of 2) */
 
 struct fws_engine;
 struct rte_mempool;
@@ -38,19 +48,27 @@ struct fws_tx_task {
 	bool ipv6;
 	bool active; /**< false: this task sends nothing in the current trial */
 	bool hw_cksum;
+	bool wire; /**< stamps add the wire model's serialization times */
 	uint8_t stream;
 	uint8_t port_idx;
+	uint32_t lead_fp; /**< fastest build per frame so far, TSC ticks << 8; UINT32_MAX: none */
 	struct fws_pacer pacer;
 	/* Written by the owning lcore, read by the main lcore. */
 	struct fws_tx_counters cnt;
 	uint64_t t_first, t_stop; /**< TSC at the start and end of the measured phase */
 	uint64_t limit;           /**< > 0: send exactly this many measured frames (a burst) */
+	uint32_t bursts;          /**< bursts tried, for sampling */
+	/* Measured bursts: lag from the stamp to the end of the hand-over, in TSC ticks. */
+	uint64_t lag_sum, lag_max, lag_bursts;
 	/* Set up by the main lcore. */
 	double pps; /**< this task's share of the stream's rate; 0 = unlimited */
 	uint8_t *tmpl;
 	uint32_t tmpl_room;
 	struct fws_pkt_hdr hdr;
+	uint32_t wire_mbps; /**< link speed of the wire model; 0: stamp at the hand-over */
 	struct fws_pkt_size pattern[FWS_SIZE_MAX_SEQ];
+	uint64_t
+		wire_fp[FWS_SIZE_MAX_SEQ]; /**< serialization time per pattern entry, ticks << 16 */
 } __rte_cache_aligned;
 
 /**
@@ -67,7 +85,8 @@ int fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix);
 void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz);
 
 /**
- * Build and send one burst if the pacer allows. Frames the queue refuses are freed and their
+ * Build and send one burst if the pacer allows; now is a fresh TSC reading (the stamps'
+ * base: read it after any other task's burst). Frames the queue refuses are freed and their
  * sequence numbers taken back, so the receive side never sees a gap that was not sent.
  * Returns the frames sent. measured selects the counter (tx_frames or warmup_tx).
  */

@@ -28,10 +28,18 @@ send_ctl(struct fws_worker_ctlq *q)
 
 /* The phase word changed from seen to ph. */
 static void
-phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now)
+phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now, uint64_t loops)
 {
 	unsigned int i;
 
+	if (ph == FWS_PHASE_MEASURE) {
+		w->loops = loops;
+		w->loop_ticks = now;
+	}
+	if (ph >= FWS_PHASE_STOP && seen == FWS_PHASE_MEASURE) {
+		w->loops = loops - w->loops;
+		w->loop_ticks = now - w->loop_ticks;
+	}
 	if (ph == FWS_PHASE_MEASURE && seen == FWS_PHASE_WARMUP)
 		for (i = 0; i < w->n_tx; i++)
 			w->tx[i]->engine->start(w->tx[i], w->sync->cookie, now, w->sync->hz);
@@ -46,7 +54,8 @@ int
 fws_worker_main(void *arg)
 {
 	struct fws_worker *w = arg;
-	uint32_t seen = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE), loops = 0;
+	uint32_t seen = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE);
+	uint64_t loops = 0;
 	unsigned int i;
 
 	for (;;) {
@@ -54,15 +63,16 @@ fws_worker_main(void *arg)
 		uint64_t now = rte_rdtsc();
 
 		if (unlikely(ph != seen)) {
-			phase_change(w, seen, ph, now);
+			phase_change(w, seen, ph, now, loops);
 			seen = ph;
 			if (ph == FWS_PHASE_QUIT)
 				break;
 		}
+		/* Each task stamps from a reading taken after the task before it sent. */
 		if (ph <= FWS_PHASE_MEASURE)
 			for (i = 0; i < w->n_tx; i++)
 				if (w->tx[i]->active)
-					w->tx[i]->engine->tx_burst(w->tx[i], now,
+					w->tx[i]->engine->tx_burst(w->tx[i], i ? rte_rdtsc() : now,
 								   ph == FWS_PHASE_MEASURE);
 		if (w->rx)
 			for (i = 0; i < w->rx->nb_queues; i++)
@@ -92,6 +102,8 @@ fws_workers_launch(struct fws_sync *s, struct fws_worker *w, unsigned int n, str
 
 	for (i = 0; i < n; i++) {
 		w[i].tx_stopped = 0;
+		w[i].loops = 0;
+		w[i].loop_ticks = 0;
 		rc = rte_eal_remote_launch(fws_worker_main, &w[i], w[i].lcore);
 		if (rc != 0) {
 			fws_sync_set(s, FWS_PHASE_QUIT);

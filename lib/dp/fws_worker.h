@@ -53,6 +53,9 @@ struct fws_worker {
 	struct fws_tx_task *tx[FWS_CFG_MAX_STREAMS];
 	struct fws_rx_lcore *rx;
 	uint32_t tx_stopped; /**< set once the worker has seen stop */
+	/* Loop passes over the measured phase and its TSC ticks (at its start: their values
+	 * then): receive stamps are taken once per poll, one pass apart on average. */
+	uint64_t loops, loop_ticks;
 } __rte_cache_aligned;
 
 /** The lcore function (rte_eal_remote_launch). */

@@ -40,6 +40,16 @@ lat_json(const struct fws_stream_result *x)
 	return o;
 }
 
+/* How the frames were stamped and the resolution that leaves (fws_tx). */
+static json_t *
+stamp_json(const struct fws_stamp_result *x)
+{
+	return json_pack("{s:s, s:I, s:f, s:f, s:f}", "model", x->wire_mbps ? "wire" : "handover",
+			 "wire_mbps", (json_int_t)x->wire_mbps, "build_ns_per_frame", x->lead_ns,
+			 "handover_lag_avg_ns", x->lag_avg_ns, "handover_lag_max_ns",
+			 x->lag_max_ns);
+}
+
 static json_t *
 stream_json(const struct fws_stream_result *x)
 {
@@ -77,6 +87,8 @@ stream_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "flows_lossy", json_integer((json_int_t)x->rx.flows_lossy));
 	json_object_set_new(o, "flows_split", json_integer((json_int_t)x->flows_split));
 	json_object_set_new(o, "latency_ns", lat_json(x));
+	if (x->active)
+		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
 	if (*fws_report_rate_note(x, note, sizeof(note)))
 		json_object_set_new(o, "note", json_string(note));
 	return o;
@@ -320,6 +332,7 @@ trial_json(const struct fws_result *r)
 					      : json_pack("{s:s}", "error", r->dut.error));
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
+	json_object_set_new(tr, "rx_poll_period_ns", json_real(r->rx_poll_ns));
 	if (r->dir != FWS_DIR_NONE)
 		json_object_set_new(tr, "sweep_cell",
 				    json_pack("{s:s, s:s}", "direction", fws_dir_name(r->dir),

@@ -22,6 +22,29 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 	sr->lat.jitter = jitter;
 }
 
+/* How stream s's tasks stamped their frames: the worst of its tasks. */
+static void
+collect_stamp(const struct fws_trial *t, unsigned int s, double hz, struct fws_stamp_result *st)
+{
+	uint64_t lag_sum = 0, bursts = 0;
+	unsigned int i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_task *task = &t->tasks[i];
+
+		if (task->stream != s || !task->active)
+			continue;
+		st->wire_mbps = task->wire_mbps;
+		if (task->lead_fp != UINT32_MAX)
+			st->lead_ns = RTE_MAX(st->lead_ns, task->lead_fp / 256.0 * 1e9 / hz);
+		st->lag_max_ns = RTE_MAX(st->lag_max_ns, (double)task->lag_max * 1e9 / hz);
+		lag_sum += task->lag_sum;
+		bursts += task->lag_bursts;
+	}
+	st->lag_avg_ns = bursts ? (double)lag_sum / (double)bursts * 1e9 / hz : 0;
+}
+
 /* Transmit side of stream s: its tasks' counters and the measured phase's span. */
 static void
 collect_tx(const struct fws_trial *t, unsigned int s, double hz, struct fws_stream_result *sr)
@@ -44,6 +67,7 @@ collect_tx(const struct fws_trial *t, unsigned int s, double hz, struct fws_stre
 		t_stop = RTE_MAX(t_stop, task->t_stop);
 	}
 	sr->duration = t_stop > t_first ? (double)(t_stop - t_first) / hz : 0;
+	collect_stamp(t, s, hz, &sr->stamp);
 }
 
 /* Receive side: every lcore's flow state merged per flow, against what was sent. */
@@ -212,6 +236,14 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 	unsigned int s, p;
 
 	res->n_streams = t->cfg->n_streams;
+	res->rx_poll_ns = 0;
+	for (s = 0; s < t->n_workers; s++)
+		if (t->workers[s].rx && t->workers[s].loops)
+			res->rx_poll_ns =
+				RTE_MAX(res->rx_poll_ns,
+					(double)t->workers[s].loop_ticks * 1e9 /
+						(double)t->workers[s].loops /
+						(res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz));
 	for (s = 0; s < t->cfg->n_streams; s++)
 		collect_stream(t, s, req_pps[s], res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz,
 			       &res->streams[s]);

@@ -278,6 +278,17 @@ attach_ctl(struct fws_trial *t, struct fws_worker *w, const struct fws_tx_task *
 	return 0;
 }
 
+/* The link speed of a port's wire model, 0 for none (fws_tx: departure stamps). */
+static uint32_t
+wire_mbps(const struct fws_trial *t, unsigned int p)
+{
+	enum fws_stamp mode = t->cfg->ports[p].stamp;
+
+	if (mode == FWS_STAMP_HANDOVER || (mode == FWS_STAMP_AUTO && !t->port[p].physical))
+		return 0;
+	return t->port[p].link_speed_mbps;
+}
+
 /* Stream s's transmit tasks: each TX lcore takes a contiguous share of its flows. */
 static int
 setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct fws_err *e)
@@ -308,6 +319,7 @@ setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct f
 		task->queue = pl->queue_of[k][cs->tx_port];
 		task->burst = t->cfg->burst;
 		task->hw_cksum = t->port[cs->tx_port].hw_cksum;
+		task->wire_mbps = wire_mbps(t, cs->tx_port);
 		snprintf(name, sizeof(name), "fws_tx_%u_%u", s, pl->tx[k]);
 		rc = eng->setup(task, name, TX_POOL_MBUFS, t->max_frame,
 				t->port[cs->tx_port].socket, &hdr);

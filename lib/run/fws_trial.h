@@ -30,6 +30,14 @@ struct fws_lat {
 	double jitter; /**< RFC 3550 interarrival jitter */
 };
 
+/** How a stream's frames were stamped (fws_tx) and what that leaves uncertain. */
+struct fws_stamp_result {
+	uint32_t wire_mbps; /**< the wire model's link speed; 0: stamped at the hand-over */
+	double lead_ns;     /**< build time per frame added to each stamp (the fastest seen) */
+	double lag_avg_ns;  /**< from a burst's stamp to the end of its hand-over */
+	double lag_max_ns;
+};
+
 struct fws_stream_result {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;
@@ -47,6 +55,7 @@ struct fws_stream_result {
 	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
+	struct fws_stamp_result stamp;
 	struct fws_hist *hist; /**< owned by the result */
 };
 
@@ -92,9 +101,11 @@ struct fws_result {
 	uint32_t cookie;
 	time_t started;
 	double warmup, drain;
-	bool partial;     /**< interrupted: counts are what was measured until then */
-	bool lower_bound; /**< a search goal the generator limited (fws_search_goal) */
-	double tsc_hz;    /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
+	bool partial;      /**< interrupted: counts are what was measured until then */
+	bool lower_bound;  /**< a search goal the generator limited (fws_search_goal) */
+	double tsc_hz;     /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
+	double rx_poll_ns; /**< a receiving worker's loop pass, average over the measured phase
+			    * (the slowest worker): receive stamps are taken once per poll */
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	unsigned int n_streams;
