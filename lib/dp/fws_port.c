@@ -4,9 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
 #include <rte_bus.h>
 #include <rte_cycles.h>
 #include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -122,6 +127,29 @@ struct port_setup {
 	unsigned int errlen;
 };
 
+/* af_packet: the kernel interface named by the device's "iface=" argument. */
+static void
+port_kernel_if(const struct port_setup *s, struct fws_port_info *info)
+{
+	const struct rte_devargs *da = s->dev.device ? rte_dev_devargs(s->dev.device) : NULL;
+	const char *a, *p;
+	size_t n;
+
+	if (strcmp(info->driver, "net_af_packet") != 0 || da == NULL || da->args == NULL)
+		return;
+	for (a = da->args; (p = strstr(a, "iface=")) != NULL; a = p + 1) {
+		if (p != da->args && p[-1] != ',')
+			continue;
+		p += strlen("iface=");
+		n = strcspn(p, ",");
+		if (n > 0 && n < sizeof(info->kernel_if)) {
+			memcpy(info->kernel_if, p, n);
+			info->kernel_if[n] = '\0';
+		}
+		return;
+	}
+}
+
 static int
 port_step_info(struct port_setup *s)
 {
@@ -141,6 +169,7 @@ port_step_info(struct port_setup *s)
 	info->physical = s->dev.device != NULL && rte_dev_bus(s->dev.device) != NULL &&
 			 strcmp(rte_bus_name(rte_dev_bus(s->dev.device)), "vdev") != 0;
 	rte_eth_dev_get_name_by_port(s->port_id, info->dev_name);
+	port_kernel_if(s, info);
 	if (s->req->nb_rxq > s->dev.max_rx_queues || s->req->nb_txq > s->dev.max_tx_queues) {
 		snprintf(s->err, s->errlen,
 			 "port %s: needs %u RX and %u TX queues, the device has %u and %u (use "
@@ -344,6 +373,31 @@ fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port
 		if ((rc = port_steps[i](&s)) != 0)
 			return rc;
 	return 0;
+}
+
+int
+fws_port_link_now(const struct fws_port_info *info)
+{
+	struct rte_eth_link link;
+
+	if (info->kernel_if[0]) {
+		struct ifreq ifr;
+		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc;
+
+		if (fd < 0)
+			return 1;
+		memset(&ifr, 0, sizeof(ifr));
+		strlcpy(ifr.ifr_name, info->kernel_if, sizeof(ifr.ifr_name));
+		rc = ioctl(fd, SIOCGIFFLAGS, &ifr);
+		close(fd);
+		if (rc < 0)
+			return 0; /* the interface is gone */
+		return (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+	}
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(info->port_id, &link) != 0)
+		return 1; /* the driver cannot tell: taken as up */
+	return link.link_status != 0;
 }
 
 void

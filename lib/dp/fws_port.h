@@ -38,8 +38,10 @@ struct fws_port_info {
 	struct rte_ether_addr mac;
 	uint32_t link_speed_mbps; /**< 0 when unknown */
 	bool link_up;
-	bool physical; /**< on a hardware bus (PCI, ...): frames serialize on a wire */
-	bool hw_cksum; /**< IPv4 and UDP checksum offload on transmit */
+	bool physical;      /**< on a hardware bus (PCI, ...): frames serialize on a wire */
+	char kernel_if[16]; /**< af_packet: the kernel interface underneath (its carrier is the
+			     * link: the driver reports its link up whatever the interface does) */
+	bool hw_cksum;      /**< IPv4 and UDP checksum offload on transmit */
 	bool rss;
 	uint16_t rx_desc, tx_desc;
 	struct rte_mempool *rx_pool;
@@ -54,6 +56,9 @@ int fws_port_resolve(const char *device, char *err, unsigned int errlen);
 /** Set up a resolved port. Returns 0 or -errno with a message in err. */
 int fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
 		   char *err, unsigned int errlen);
+
+/** The link now: 1 up, 0 down (a kernel interface: up and carrier; others: the driver). */
+int fws_port_link_now(const struct fws_port_info *info);
 
 /** Stop the port and free its receive pool. */
 void fws_port_close(struct fws_port_info *info);

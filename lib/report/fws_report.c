@@ -50,6 +50,27 @@ stamp_json(const struct fws_stamp_result *x)
 			 x->lag_max_ns);
 }
 
+/* Links seen down during the trial: when, for how long, the frames sent meanwhile. */
+static json_t *
+link_events_json(const struct fws_result *r)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < r->n_link_events; i++) {
+		const struct fws_link_event *ev = &r->link_events[i];
+		json_t *o =
+			json_pack("{s:s, s:f, s:I}", "port", r->ports[ev->port].name, "down_s",
+				  ev->down_s, "frames_sent_while_down", (json_int_t)ev->sent_down);
+
+		json_object_set_new(o, "up_s", ev->up_s < 0 ? json_null() : json_real(ev->up_s));
+		json_object_set_new(o, "down_for_s",
+				    ev->up_s < 0 ? json_null() : json_real(ev->up_s - ev->down_s));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *
 stream_json(const struct fws_stream_result *x)
 {
@@ -333,6 +354,10 @@ trial_json(const struct fws_result *r)
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
 	json_object_set_new(tr, "rx_poll_period_ns", json_real(r->rx_poll_ns));
+	json_object_set_new(tr, "link_events", link_events_json(r));
+	if (r->link_events_dropped)
+		json_object_set_new(tr, "link_events_dropped",
+				    json_integer((json_int_t)r->link_events_dropped));
 	if (r->dir != FWS_DIR_NONE)
 		json_object_set_new(tr, "sweep_cell",
 				    json_pack("{s:s, s:s}", "direction", fws_dir_name(r->dir),

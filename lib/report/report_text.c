@@ -70,6 +70,29 @@ text_stamps(FILE *f, const struct fws_result *r)
 		r->rx_poll_ns / 1e3);
 }
 
+/* Links that went down during the trial. */
+static void
+text_links(FILE *f, const struct fws_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n_link_events; i++) {
+		const struct fws_link_event *ev = &r->link_events[i];
+
+		fprintf(f, "  LINK DOWN: port %s at %.3f s into the trial, ",
+			r->ports[ev->port].name, ev->down_s);
+		if (ev->up_s < 0)
+			fprintf(f, "still down at the end");
+		else
+			fprintf(f, "up again after %.3f s", ev->up_s - ev->down_s);
+		fprintf(f, "; %" PRIu64 " test frames sent to or from it meanwhile\n",
+			ev->sent_down);
+	}
+	if (r->link_events_dropped)
+		fprintf(f, "  LINK DOWN: %" PRIu64 " more times (not listed)\n",
+			r->link_events_dropped);
+}
+
 static void
 text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 {
@@ -124,6 +147,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			x->lat.jitter / 1e3);
 	}
 	text_stamps(f, r);
+	text_links(f, r);
 	if (r->dut_probed && r->dut.ok)
 		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
 			r->dut.us, r->dut.sy, r->dut.id);

@@ -31,6 +31,7 @@ struct trial_run {
 	struct fws_dutload_proc dl;
 	bool measuring, interrupted;
 	struct fws_clock_pair clk0; /**< at the start of the measured phase */
+	struct fws_linkwatch links;
 	/* Progress line: totals at the last line. */
 	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
 };
@@ -207,6 +208,7 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 		if (r->res->dut_probed && r->dl.pid > 0)
 			fws_dutload_drain(&r->dl); /* a chatty probe never blocks on its pipe */
 		now = rte_rdtsc();
+		fws_linkwatch_poll(&r->links, r->t, now, r->res);
 		progress(r, ph, now);
 		fws_trial_sample_hugepages(r->t);
 	}
@@ -356,6 +358,7 @@ prepare_counters(struct trial_run *r)
 		if (rte_eth_stats_get(t->port[i].port_id, &r->before[i]) != 0)
 			memset(&r->before[i], 0, sizeof(r->before[i]));
 	r->start = rte_rdtsc();
+	fws_linkwatch_start(&r->links, t, r->start, r->res);
 	for (i = 0; i < t->n_tasks; i++)
 		t->tasks[i].engine->start(&t->tasks[i],
 					  r->warmup > 0 ? t->warm_cookie : t->sync.cookie, r->start,
@@ -403,6 +406,7 @@ finish(struct trial_run *r)
 		for (s = 0; s < t->cfg->n_streams; s++)
 			for (i = 0; i < t->cfg->streams[s].flows.count; i++)
 				t->txflows[s][i].seq = 0;
+	fws_linkwatch_end(&r->links, t, r->res);
 	fws_trial_collect(t, r->req_pps, r->before, r->res);
 	for (i = 0; i < t->n_rx; i++)
 		fws_rx_retire_cookies(t->rx[i]);

@@ -79,6 +79,14 @@ struct fws_port_result {
 		nic_oerrors, nic_rx_nombuf;
 };
 
+/** A port's link seen down during a trial (fws_linkwatch), times since the trial began. */
+#define FWS_LINK_EVENTS_MAX 32
+struct fws_link_event {
+	unsigned int port;
+	double down_s, up_s; /**< up_s < 0: still down when the trial ended */
+	uint64_t sent_down;  /**< test frames sent meanwhile by the streams to or from the port */
+};
+
 /** What a result is: a run's trial, a search goal, a latency point, a back-to-back burst. */
 #define FWS_RESULT_KINDS(X) X(RUN, "run") X(NDR, "ndr") X(PDR, "pdr") X(LAT, "lat") X(B2B, "b2b")
 enum fws_result_kind {
@@ -106,6 +114,9 @@ struct fws_result {
 	double tsc_hz;     /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
 	double rx_poll_ns; /**< a receiving worker's loop pass, average over the measured phase
 			    * (the slowest worker): receive stamps are taken once per poll */
+	unsigned int n_link_events;
+	uint64_t link_events_dropped; /**< beyond FWS_LINK_EVENTS_MAX */
+	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	unsigned int n_streams;

@@ -50,6 +50,25 @@ void fws_trial_collect(struct fws_trial *t, const double *req_pps,
 /** Live totals of the running phase for the progress line. */
 void fws_trial_live(const struct fws_trial *t, bool warm, struct fws_progress *p);
 
+/*
+ * Link watch: the main lcore looks at every port's link each pass of its phase loop (5 ms)
+ * and records each time one goes down and comes back, with the test frames the streams to
+ * and from it sent meanwhile. A link down at the start is an event at 0 s.
+ */
+struct fws_linkwatch {
+	uint64_t start;                    /**< TSC at the start of the trial */
+	bool up[FWS_CFG_MAX_PORTS];        /**< as last seen */
+	int open[FWS_CFG_MAX_PORTS];       /**< the event of a port that is down, or -1 */
+	uint64_t sent0[FWS_CFG_MAX_PORTS]; /**< its frames sent when it went down */
+};
+
+void fws_linkwatch_start(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t start,
+			 struct fws_result *res);
+void fws_linkwatch_poll(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t now,
+			struct fws_result *res);
+/** Close the events of links still down at the end of the trial. */
+void fws_linkwatch_end(struct fws_linkwatch *lw, const struct fws_trial *t, struct fws_result *res);
+
 /** A path-check probe: one stream at a low rate, briefly; NULL for a normal trial. */
 /* A probe: exactly frames frames of one stream at pps; duration caps the time it may take. */
 struct fws_probe {

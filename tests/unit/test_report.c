@@ -214,6 +214,50 @@ START_TEST(test_report_text)
 END_TEST
 
 /* A report that cannot be written says why and leaves nothing half-written behind. */
+/* Links seen down: listed in JSON (null up for one still down) and in the text report. */
+START_TEST(test_report_link_events)
+{
+	struct fixture fx;
+	const json_t *ev;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *root;
+
+	fixture_init(&fx);
+	fx.res[0].n_link_events = 2;
+	fx.res[0].link_events[0] = (struct fws_link_event){1, 1.5, 2.75, 1234};
+	fx.res[0].link_events[1] = (struct fws_link_event){0, 4.0, -1, 99};
+	fx.res[0].link_events_dropped = 3;
+	ck_assert_int_eq(fws_report_write_json(fx.path, &fx.run), 0);
+	root = json_load_file(fx.path, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	ev = json_object_get(json_array_get(json_object_get(root, "trials"), 0), "link_events");
+	ck_assert_int_eq(json_array_size(ev), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 0), "port")), "wan");
+	ck_assert_double_eq_tol(num(json_array_get(ev, 0), "down_for_s"), 1.25, 1e-9);
+	ck_assert_int_eq(num(json_array_get(ev, 0), "frames_sent_while_down"), 1234);
+	ck_assert(json_is_null(json_object_get(json_array_get(ev, 1), "up_s")));
+	ck_assert_int_eq(
+		num(json_array_get(json_object_get(root, "trials"), 0), "link_events_dropped"), 3);
+	ck_assert_int_eq(
+		json_array_size(json_object_get(json_array_get(json_object_get(root, "trials"), 1),
+						"link_events")),
+		0);
+	json_decref(root);
+	f = open_memstream(&buf, &len);
+	fws_report_text(f, &fx.run);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "LINK DOWN: port wan at 1.500 s into the trial, up again "
+					  "after 1.250 s; 1234 test frames"));
+	ck_assert_ptr_nonnull(strstr(buf, "LINK DOWN: port lan at 4.000 s into the trial, still "
+					  "down at the end; 99 test frames"));
+	ck_assert_ptr_nonnull(strstr(buf, "LINK DOWN: 3 more times"));
+	free(buf);
+	fixture_fini(&fx);
+}
+END_TEST
+
 START_TEST(test_report_write_fails_cleanly)
 {
 	struct fixture fx;
@@ -235,6 +279,7 @@ suite_report(void)
 	tcase_add_test(tc, test_report_cells);
 	tcase_add_test(tc, test_report_cells_round_trip);
 	tcase_add_test(tc, test_report_text);
+	tcase_add_test(tc, test_report_link_events);
 	tcase_add_test(tc, test_report_write_fails_cleanly);
 	suite_add_tcase(s, tc);
 	return s;
