@@ -38,6 +38,7 @@ tester_link() {
 dut_link() {
 	d sysctl -qw "net.ipv4.conf.$1.rp_filter=0"
 	d sysctl -qw "net.ipv6.conf.$1.accept_dad=0"
+	d sysctl -qw "net.ipv6.conf.$1.keep_addr_on_down=1" # a link flap keeps the router's addresses
 	d sysctl -qw "net.ipv6.conf.$1.accept_ra=0"
 	d sysctl -qw "net.ipv6.conf.$1.router_solicitations=0"
 	d ip link set "$1" up
