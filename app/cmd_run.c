@@ -312,6 +312,29 @@ measure_run(struct fws_run *run, const struct run_args *a, const struct fws_tria
 	return 0;
 }
 
+/* Expectations the DUT missed (NAT), each said once on stderr: EXIT_EXPECT, or EXIT_OK. */
+static int
+expectations(const struct fws_run *run)
+{
+	unsigned int i, s, failed = 0;
+
+	for (i = 0; i < run->n_results; i++)
+		for (s = 0; s < run->results[i].n_streams; s++) {
+			const struct fws_stream_result *x = &run->results[i].streams[s];
+
+			if (!x->nat.observed || x->nat.ok)
+				continue;
+			if (failed++ == 0)
+				fprintf(stderr,
+					"fwstress: expectation failed: stream %s: NAT: %s\n",
+					x->name, x->nat.reason);
+		}
+	if (failed > 1)
+		fprintf(stderr, "fwstress: %u expectations failed in all (see the report)\n",
+			failed);
+	return failed ? EXIT_EXPECT : EXIT_OK;
+}
+
 /* With EAL up: the trial, the run, the reports. Returns the exit status. */
 static int
 run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
@@ -358,6 +381,8 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 			code = fws_err_exit_code(FWS_ERR_FAULT);
 		if (e.kind == FWS_ERR_INTERRUPTED)
 			fprintf(stderr, "fwstress: interrupted: the report is partial\n");
+		if (code == EXIT_OK)
+			code = expectations(&run);
 	}
 	fws_run_free(&run);
 	fws_cells_free(&carried);

@@ -56,7 +56,8 @@ usage_main(FILE *f)
 		   "  5  a trial failed: the report holds what was measured, partial\n"
 		   "  6  path check failed: a stream's probe did not arrive where it should; no "
 		   "load\n     was sent\n"
-		   "  7  compare: at least one cell got worse beyond the tolerance\n");
+		   "  7  compare: at least one cell got worse beyond the tolerance\n"
+		   "  8  completed, but the DUT did not do what the config's \"nat\" expects\n");
 }
 
 int

@@ -209,11 +209,18 @@ cfg_emit_streams(const struct fws_cfg *cfg)
 	for (i = 0; i < cfg->n_streams; i++) {
 		const struct fws_cfg_stream *s = &cfg->streams[i];
 
+		json_t *o;
+
 		fws_rate_format(&s->rate, buf, sizeof(buf));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", s->name,
-						   "tx_port", cfg->ports[s->tx_port].name,
-						   "rx_port", cfg->ports[s->rx_port].name, "flows",
-						   flows_json(&s->flows), "rate", buf));
+		o = json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", s->name, "tx_port",
+			      cfg->ports[s->tx_port].name, "rx_port", cfg->ports[s->rx_port].name,
+			      "flows", flows_json(&s->flows), "rate", buf);
+		/* Kept so the normalised config pairs NAT streams again. */
+		if (s->dir == FWS_DIR_UPLOAD || s->dir == FWS_DIR_DOWNLOAD)
+			json_object_set_new(o, "direction", json_string(fws_dir_name(s->dir)));
+		if (s->learn_only)
+			json_object_set_new(o, "learn_only", json_true());
+		json_array_append_new(a, o);
 	}
 	return a;
 }

@@ -41,6 +41,8 @@ int cfg_parse_ip_range(struct cfg_ctx *c, const json_t *v, bool *ipv6, uint8_t h
 int cfg_parse_port_range(struct cfg_ctx *c, const json_t *v, uint16_t *lo, uint16_t *hi);
 
 int cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r);
+/** Download flows from upload ones: sources and destinations swapped. */
+void cfg_reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out);
 
 /* Sections in cfg_ports.c. */
 extern const struct fws_flow_spec cfg_default_upload_flows, cfg_default_upload_flows6;
@@ -91,9 +93,10 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 #define CFG_SECTION_FNS(X)                                                                         \
 	X(dut)                                                                                     \
 	X(scenario)                                                                                \
-	X(eal) X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams) X(direction)           \
-		X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check)       \
-			X(seq_window) X(search) X(lcores) X(output)
+	X(eal)                                                                                     \
+	X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams) X(direction) X(frame_size)    \
+		X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check) X(seq_window)       \
+			X(nat) X(search) X(lcores) X(output)
 #define CFG_SECTION_DECL(k)                                                                        \
 	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);

@@ -46,7 +46,7 @@ const struct fws_flow_spec cfg_default_upload_flows6 = {
 	.dst_port_hi = 5001,
 };
 
-static void
+void
 cfg_reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out)
 {
 	*out = *in;
@@ -388,16 +388,45 @@ cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint
 	return 0;
 }
 
+/* An explicit stream's optional role: "direction" (upload or download: NAT pairs them) and
+ * "learn_only" (it only teaches NAT translations). */
+static int
+stream_role(struct cfg_ctx *c, const json_t *v, struct fws_cfg_stream *s)
+{
+	const json_t *x;
+	size_t old;
+
+	if ((x = json_object_get(v, "direction")) != NULL) {
+		old = cfg_push_key(c, "direction");
+		if (cfg_want_type(c, x, JSON_STRING, "\"upload\" or \"download\"") < 0)
+			return -EINVAL;
+		s->dir = fws_dir_of(json_string_value(x));
+		if (s->dir != FWS_DIR_UPLOAD && s->dir != FWS_DIR_DOWNLOAD)
+			return cfg_fail(c, "expected \"upload\" or \"download\"");
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "learn_only")) != NULL) {
+		old = cfg_push_key(c, "learn_only");
+		if (!json_is_boolean(x))
+			return cfg_fail(c, "expected true or false, got %s", cfg_type_name(x));
+		s->learn_only = json_is_true(x);
+		cfg_pop(c, old);
+	}
+	return 0;
+}
+
 int
 cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct fws_cfg_stream *s)
 {
-	static const char *const keys[] = {"name", "tx_port", "rx_port", "flows", "rate", NULL};
+	static const char *const keys[] = {"name", "tx_port",   "rx_port",    "flows",
+					   "rate", "direction", "learn_only", NULL};
 	const json_t *x;
 	size_t old;
 
 	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
 		return -EINVAL;
 	s->dir = FWS_DIR_CUSTOM;
+	s->learner = -1;
 	if ((x = json_object_get(v, "name")) == NULL)
 		return cfg_fail(c, "a stream needs a \"name\"");
 	old = cfg_push_key(c, "name");
@@ -428,7 +457,7 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	return 0;
+	return stream_role(c, v, s);
 }
 
 /* Streams from "direction": upload = lan -> wan, download = wan -> lan, bidir = both. */
@@ -447,6 +476,7 @@ cfg_add_stream(struct fws_cfg *cfg, const char *name, enum fws_dir dir, int tx, 
 	else
 		s->flows = *flows;
 	s->rate = *rate;
+	s->learner = -1;
 }
 
 int

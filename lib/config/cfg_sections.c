@@ -56,6 +56,9 @@ static const struct cfg_section sections[] = {
 	    "frames below a flow's newest in which a duplicate is told from a late "
 	    "frame exactly: a power of two, 64-65536 (default 1024; RX memory: window/8 "
 	    "bytes per flow and RX lcore beyond 64)"),
+	SEC(nat, "\"none\" (no translation expected) or \"masquerade\" (upload source-"
+		 "translated; download sent to the translations learned before each trial), "
+		 "or {mode, learn_frames, learn_pps}"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
 	SEC(lcores, "{tx: [...], rx: [...]}: lcore ids per role (default: from the EAL list)"),
 	SEC(output, "{json, text}: report files (\"\" for none)"),

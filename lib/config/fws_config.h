@@ -90,8 +90,27 @@ struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
 	uint8_t tx_port, rx_port; /**< indexes into ports */
+	int8_t learner;  /**< NAT download: the stream whose flows teach it where to send; -1 */
+	bool learn_only; /**< sends only to teach NAT translations, never measured */
 	struct fws_flow_spec flows;
 	struct fws_rate rate;
+};
+
+/** What the DUT is expected to do to addresses and ports ("nat"). */
+#define FWS_NAT_MODES(X) X(UNSET, "") X(NONE, "none") X(MASQUERADE, "masquerade")
+enum fws_nat_mode {
+#define FWS_NAT_ENUM(n, s) FWS_NAT_##n,
+	FWS_NAT_MODES(FWS_NAT_ENUM)
+#undef FWS_NAT_ENUM
+};
+
+/** "none", "masquerade", or "" when unset. */
+const char *fws_nat_mode_name(enum fws_nat_mode m);
+
+struct fws_cfg_nat {
+	enum fws_nat_mode mode;
+	uint32_t learn_frames; /**< per flow, in the learn phase before each download trial */
+	double learn_pps;      /**< the learn phase's rate per stream */
 };
 
 /** Throughput search settings (fwstress search). */
@@ -131,6 +150,7 @@ struct fws_cfg {
 	double duration, warmup, drain; /**< seconds */
 	bool path_check;
 	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */
+	struct fws_cfg_nat nat;
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	uint16_t burst;

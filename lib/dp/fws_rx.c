@@ -26,6 +26,8 @@ fws_rx_reset(struct fws_rx_lcore *c)
 		if (c->rings)
 			memset(c->ring[s].base, 0,
 			       (size_t)st->nb_flows * ((c->ring[s].wmask + 1) / 8));
+		if (c->natobs[s])
+			memset(c->natobs[s], 0, sizeof(*c->natobs[s]) * st->nb_flows);
 		fws_hist_reset(st->hist);
 		st->jitter16 = 0;
 		st->last_lat = 0;
@@ -76,6 +78,20 @@ struct pending {
 	uint32_t wire_len;
 	uint32_t lat; /**< timestamp units; converted to ns once per run of equal values */
 };
+
+/* How a test frame arrived: its addresses (IPv6: the low 32 bits) and ports. */
+static void
+nat_see(struct fws_natobs *o, const struct fws_pkt_view *v)
+{
+	struct fws_nat_tuple t;
+	unsigned int a = v->ipv6 ? 8 + 12 : 12, b = v->ipv6 ? 24 + 12 : 16;
+
+	memcpy(&t.src, v->l3 + a, 4);
+	memcpy(&t.dst, v->l3 + b, 4);
+	memcpy(&t.sport, v->payload - 8, 2);
+	memcpy(&t.dport, v->payload - 6, 2);
+	fws_natobs_see(o, &t);
+}
 
 /* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial,
  * 2 for a control frame, 0 for anything else (counted). */
@@ -130,6 +146,8 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 		pc->clock_skew++;
 		units = 0;
 	}
+	if (unlikely(c->nat) && c->natobs[s.stream])
+		nat_see(&c->natobs[s.stream][s.flow], &v);
 	p->flow = &st->flows[s.flow];
 	p->st = st;
 	p->seq = s.seq;

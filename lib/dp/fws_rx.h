@@ -16,6 +16,7 @@
 #include "fws_config.h"
 #include "fws_counters.h"
 #include "fws_hist.h"
+#include "fws_nat.h"
 #include "fws_rxstat.h"
 
 #define FWS_RX_BURST 64
@@ -59,6 +60,7 @@ struct fws_rx_lcore {
 	double ns_per_unit;
 	bool two_pass; /**< flow tables larger than the cache: prefetch a burst's flows first */
 	bool rings;    /**< every stream has per-flow rings (seq_window > 64) */
+	bool nat;      /**< natobs tables exist: record how each flow arrived */
 	struct rte_ring *ctl; /**< ARP, echo, ND frames for the main lcore; NULL: count, drop */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */
@@ -66,6 +68,7 @@ struct fws_rx_lcore {
 	/* Per stream: its flows' rings beyond the window of 64, when rings is set. Kept apart
 	 * from streams[]: the hot fields' layout is measurably sensitive (tools/bench). */
 	struct fws_rxring ring[FWS_CFG_MAX_STREAMS];
+	struct fws_natobs *natobs[FWS_CFG_MAX_STREAMS]; /**< per flow, when nat is set */
 } __rte_cache_aligned;
 
 /** Clear counters and tables for a new trial. */

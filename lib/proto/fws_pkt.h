@@ -166,6 +166,8 @@ fws_pkt_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_fl
 struct fws_pkt_view {
 	const uint8_t *payload;
 	uint32_t payload_len;
+	const uint8_t *l3; /**< the IP header */
+	bool ipv6;
 };
 
 /** Verdict of fws_pkt_parse(). */
@@ -236,6 +238,8 @@ fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 			return fws_pkt_icmp_kind(p, len, off, false);
 		if (ip->next_proto_id != IPPROTO_UDP)
 			return FWS_PKT_OTHER;
+		v->l3 = (const uint8_t *)ip;
+		v->ipv6 = false;
 	} else if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
 		const struct rte_ipv6_hdr *ip6;
 
@@ -249,6 +253,8 @@ fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 			return fws_pkt_icmp_kind(p, len, off, true);
 		if (ip6->proto != IPPROTO_UDP)
 			return FWS_PKT_OTHER;
+		v->l3 = (const uint8_t *)ip6;
+		v->ipv6 = true;
 	} else if (type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
 		return FWS_PKT_CONTROL;
 	} else {

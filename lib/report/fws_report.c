@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <rte_byteorder.h>
 #include <rte_version.h>
 
 #include "fws_cell.h"
@@ -37,6 +38,68 @@ lat_json(const struct fws_stream_result *x)
 							   (json_int_t)fws_hist_bucket_width(i),
 							   (json_int_t)x->hist->b[i]));
 	json_object_set_new(o, "histogram", h);
+	return o;
+}
+
+/* "a.b.c.d:port" of a tuple's source or destination (network order). */
+static void
+endpoint(char *buf, size_t len, uint32_t addr_be, uint16_t port_be)
+{
+	uint32_t a = rte_be_to_cpu_32(addr_be);
+
+	snprintf(buf, len, "%u.%u.%u.%u:%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255,
+		 rte_be_to_cpu_16(port_be));
+}
+
+/* Flow by flow: [sent source, sent destination, arrived source, arrived destination]; the
+ * arrived ones null for a flow never seen. */
+static json_t *
+nat_pairs_json(const struct fws_nat_result *n)
+{
+	json_t *a = json_array();
+	char b[4][32];
+	uint32_t i;
+
+	for (i = 0; i < n->n_pairs; i++) {
+		const struct fws_nat_tuple *s = &n->pairs[2 * i], *r = &n->pairs[2 * i + 1];
+
+		endpoint(b[0], sizeof(b[0]), s->src, s->sport);
+		endpoint(b[1], sizeof(b[1]), s->dst, s->dport);
+		endpoint(b[2], sizeof(b[2]), r->src, r->sport);
+		endpoint(b[3], sizeof(b[3]), r->dst, r->dport);
+		json_array_append_new(a, r->src || r->sport
+						 ? json_pack("[s, s, s, s]", b[0], b[1], b[2], b[3])
+						 : json_pack("[s, s, n, n]", b[0], b[1]));
+	}
+	return a;
+}
+
+/* What NAT did to the stream, and the verdict on what the config expected. */
+static json_t *
+nat_json(const struct fws_nat_result *n)
+{
+	const struct fws_nat_sum *x = &n->sum;
+	json_t *o = json_pack(
+		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "flows_seen", (json_int_t)x->seen,
+		"flows_never_seen", (json_int_t)(x->flows - x->seen), "src_translated",
+		(json_int_t)x->src_translated, "dst_translated", (json_int_t)x->dst_translated,
+		"translation_changed", (json_int_t)x->changed, "distinct_src_addresses",
+		(json_int_t)x->distinct_src, "distinct_src_ports", (json_int_t)x->distinct_sport,
+		"mismatched", (json_int_t)x->mismatched);
+
+	json_object_set_new(o, "src_port_range",
+			    x->distinct_sport ? json_pack("[i, i]", x->sport_min, x->sport_max)
+					      : json_null());
+	if (n->has_learn) {
+		json_object_set_new(o, "learned", json_integer(n->learned));
+		json_object_set_new(o, "not_learned", json_integer(x->flows - n->learned));
+	}
+	if (n->pairs)
+		json_object_set_new(o, "flows", nat_pairs_json(n));
+	json_object_set_new(o, "expected", n->expected ? json_string(n->expect) : json_null());
+	json_object_set_new(o, "ok", json_boolean(n->ok));
+	if (!n->ok)
+		json_object_set_new(o, "reason", json_string(n->reason));
 	return o;
 }
 
@@ -110,6 +173,8 @@ stream_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "latency_ns", lat_json(x));
 	if (x->active)
 		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
+	if (x->nat.observed && x->active)
+		json_object_set_new(o, "nat", nat_json(&x->nat));
 	if (*fws_report_rate_note(x, note, sizeof(note)))
 		json_object_set_new(o, "note", json_string(note));
 	return o;

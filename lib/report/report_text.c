@@ -70,6 +70,36 @@ text_stamps(FILE *f, const struct fws_result *r)
 		r->rx_poll_ns / 1e3);
 }
 
+/* What NAT did, per stream, and whether it was expected. */
+static void
+text_nat(FILE *f, const struct fws_result *r)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+		const struct fws_nat_sum *n = &x->nat.sum;
+
+		if (!x->nat.observed || !x->active)
+			continue;
+		fprintf(f,
+			"  nat: %s: %u of %u flows seen, %u source-translated (%u addresses, %u "
+			"ports",
+			x->name, n->seen, n->flows, n->src_translated, n->distinct_src,
+			n->distinct_sport);
+		if (n->distinct_sport)
+			fprintf(f, " %u-%u", n->sport_min, n->sport_max);
+		fprintf(f, "), %u destination-translated, %u changed mid-trial", n->dst_translated,
+			n->changed);
+		if (x->nat.has_learn)
+			fprintf(f, "; %u of %u flows learned", x->nat.learned, n->flows);
+		if (x->nat.expected)
+			fprintf(f, "; expected %s: %s%s", x->nat.expect,
+				x->nat.ok ? "ok" : "FAILED: ", x->nat.ok ? "" : x->nat.reason);
+		fputc('\n', f);
+	}
+}
+
 /* Links that went down during the trial. */
 static void
 text_links(FILE *f, const struct fws_result *r)
@@ -148,6 +178,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	}
 	text_stamps(f, r);
 	text_links(f, r);
+	text_nat(f, r);
 	if (r->dut_probed && r->dut.ok)
 		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
 			r->dut.us, r->dut.sy, r->dut.id);

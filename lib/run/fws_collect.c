@@ -152,6 +152,8 @@ collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double
 	collect_flows(t, s, sr);
 	collect_latency(t, s, sr);
 	stream_rates(sr);
+	if (t->cfg->nat.mode != FWS_NAT_UNSET && fws_nat_collect(t, s, sr) < 0)
+		FWS_LOG(ERR, "stream %s: no memory for the NAT summary", sr->name);
 }
 
 static void

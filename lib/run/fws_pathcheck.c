@@ -98,7 +98,9 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 				       .drain = PROBE_DRAIN};
 		struct fws_path_result *pa = &paths[s];
 
-		rc = fws_trial_run_probe(t, z, o, &pr, res, e);
+		rc = fws_nat_learn(t, o, 1u << s, z, e);
+		if (rc == 0)
+			rc = fws_trial_run_probe(t, z, o, &pr, res, e);
 		if (rc < 0)
 			break;
 		memset(pa, 0, sizeof(*pa));
@@ -129,5 +131,7 @@ fws_result_free(struct fws_result *res)
 	for (s = 0; s < res->n_streams; s++) {
 		free(res->streams[s].hist);
 		res->streams[s].hist = NULL;
+		free(res->streams[s].nat.pairs);
+		res->streams[s].nat.pairs = NULL;
 	}
 }

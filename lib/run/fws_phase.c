@@ -329,7 +329,8 @@ prepare_tasks(struct trial_run *r, const struct fws_size_mix *mix, double scale,
 					   mix->name);
 		memset(&task->cnt, 0, sizeof(task->cnt));
 		task->active = r->pr ? task->stream == r->pr->stream
-				     : !o || !o->streams || (o->streams >> task->stream) & 1;
+				     : !cs->learn_only && (!o || !o->streams ||
+							   (o->streams >> task->stream) & 1);
 		task->limit = 0;
 		/* Line rate at full scale is unpaced: the NIC sets the pace. */
 		task->pps = cs->rate.kind == FWS_RATE_LINE && !r->pr && scale >= 1
@@ -451,5 +452,7 @@ int
 fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
 	      struct fws_result *res, struct fws_err *e)
 {
-	return fws_trial_run_probe(t, size_idx, o, NULL, res, e);
+	int rc = fws_nat_learn(t, o, o ? o->streams : 0, size_idx, e);
+
+	return rc < 0 ? rc : fws_trial_run_probe(t, size_idx, o, NULL, res, e);
 }

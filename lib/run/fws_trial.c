@@ -243,8 +243,8 @@ build_flows(struct fws_trial *t, unsigned int s, const struct fws_pkt_hdr *hdr, 
 	return 0;
 }
 
-static void
-stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_hdr *hdr)
+void
+fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_hdr *hdr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	const struct fws_cfg_port *tp = &t->cfg->ports[cs->tx_port];
@@ -300,7 +300,7 @@ setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct f
 	uint32_t lo, hi;
 	int rc;
 
-	stream_hdr(t, s, &hdr);
+	fws_trial_stream_hdr(t, s, &hdr);
 	rc = build_flows(t, s, &hdr, e);
 	for (k = 0; k < pl->n_tx && rc == 0; k++) {
 		struct fws_tx_task *task;
@@ -366,7 +366,13 @@ rx_streams(struct fws_trial *t, struct fws_rx_lcore *c)
 					      socket);
 		if (st->flows == NULL || st->hist == NULL)
 			return -ENOMEM;
+		if (cfg->nat.mode != FWS_NAT_UNSET &&
+		    (c->natobs[s] = rte_zmalloc_socket("fws_natobs",
+						       sizeof(struct fws_natobs) * st->nb_flows,
+						       RTE_CACHE_LINE_SIZE, socket)) == NULL)
+			return -ENOMEM;
 	}
+	c->nat = cfg->nat.mode != FWS_NAT_UNSET;
 	c->two_pass = total > FWS_RX_CACHED_FLOWS;
 	c->rings = cfg->seq_window > FWS_RXSTAT_WINDOW;
 	return 0;
@@ -478,11 +484,14 @@ fws_trial_destroy(struct fws_trial *t)
 			rte_free(t->rx[i]->streams[s].flows);
 			rte_free(t->rx[i]->ring[s].base);
 			rte_free(t->rx[i]->streams[s].hist);
+			rte_free(t->rx[i]->natobs[s]);
 		}
 		rte_free(t->rx[i]);
 	}
-	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++)
+	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++) {
 		rte_free(t->txflows[s]);
+		rte_free(t->nat_want[s]);
+	}
 	for (i = 0; i < t->cfg->n_ports; i++)
 		if (t->port[i].rx_pool)
 			fws_port_close(&t->port[i]);

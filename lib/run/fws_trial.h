@@ -18,6 +18,7 @@
 #include "fws_dutload.h"
 #include "fws_err.h"
 #include "fws_hist.h"
+#include "fws_nat.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
 
@@ -38,6 +39,23 @@ struct fws_stamp_result {
 	double lag_max_ns;
 };
 
+/** What NAT did to a stream and whether that was what the config expected ("nat"). */
+struct fws_nat_result {
+	bool observed;    /**< the config has "nat": the rest is filled */
+	bool expected;    /**< an expectation applied to this stream */
+	bool ok;          /**< it held (or none applied) */
+	bool has_learn;   /**< a download stream sent to learned translations */
+	uint32_t learned; /**< of its flows, the ones its learn phase taught */
+	char expect[48];  /**< what was expected, in words */
+	char reason[200]; /**< why it failed */
+	struct fws_nat_sum sum;
+	/* Up to FWS_NAT_PAIRS_MAX flows: per flow, as sent and as it last arrived (zero when
+	 * never seen), for the report's flow-by-flow list. Owned by the result. */
+	struct fws_nat_tuple *pairs;
+	uint32_t n_pairs;
+};
+#define FWS_NAT_PAIRS_MAX 4096
+
 struct fws_stream_result {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;
@@ -56,6 +74,7 @@ struct fws_stream_result {
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
 	struct fws_stamp_result stamp;
+	struct fws_nat_result nat;
 	struct fws_hist *hist; /**< owned by the result */
 };
 

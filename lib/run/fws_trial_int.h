@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fws_ctlio.h"
+#include "fws_nat.h"
 #include "fws_port.h"
 #include "fws_rx.h"
 #include "fws_trial.h"
@@ -38,7 +39,26 @@ struct fws_trial {
 	uint64_t rx_total[FWS_CFG_MAX_PORTS], tx_total[FWS_CFG_MAX_PORTS];
 	uint64_t rx_control[FWS_CFG_MAX_PORTS]; /**< of rx_total: control frames */
 	uint64_t hugepage_peak;
+	/* NAT (fws_natlearn.c): per download stream, the flows its last learn phase taught and
+	 * the tuples its flows must arrive with (the LAN flows they answer), network order. */
+	uint32_t nat_learned[FWS_CFG_MAX_STREAMS];
+	struct fws_nat_tuple *nat_want[FWS_CFG_MAX_STREAMS];
 };
+
+/** The headers stream s is built from (fws_trial.c). */
+void fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_hdr *hdr);
+
+/**
+ * NAT learn phase (RFC 9693): for every download stream of mask (bit s, 0: all) that has a
+ * learner, send learn_frames per flow of the learner at learn_pps, and point each download
+ * flow at the source address and port its learner flow arrived with on the WAN side. Flows
+ * not learned keep their untranslated destination (they count as lost).
+ */
+int fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
+		  unsigned int size_idx, struct fws_err *e);
+
+/** Stream s's NAT summary and verdict into sr (when the config has "nat"). */
+int fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr);
 
 /** Sample DPDK's heaps into t->hugepage_peak. */
 void fws_trial_sample_hugepages(struct fws_trial *t);

@@ -44,6 +44,11 @@ dut_link() {
 	d ip link set "$1" up
 }
 
+# Remove every nftables (and iptables-nft) rule of the DUT: each topology starts clean.
+dut_rules_clear() {
+	if command -v nft >/dev/null; then d nft flush ruleset; fi
+}
+
 dut_forwarding() {
 	d sysctl -qw net.ipv4.ip_forward=1
 	d sysctl -qw net.ipv6.conf.all.forwarding=1

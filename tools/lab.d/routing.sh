@@ -10,7 +10,8 @@
 
 topo_doc="the DUT routes IPv4 and IPv6 between LAN and WAN, no NAT"
 
-topo_up() {
+# The routed base every topology starts from.
+routing_up() {
 	namespaces
 	veth fws-lan dut-lan
 	veth fws-wan dut-wan
@@ -23,4 +24,9 @@ topo_up() {
 	d ip -4 addr replace 198.19.0.1/16 dev dut-wan
 	d ip -6 addr replace 2001:2:0:1::1/64 dev dut-lan nodad
 	d ip -6 addr replace 2001:2:0:2::1/64 dev dut-wan nodad
+}
+
+topo_up() {
+	routing_up
+	dut_rules_clear
 }

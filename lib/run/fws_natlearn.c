@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * NAT through a firewall: the learn phase before a download trial and the per-stream verdict
+ * after it (fws_trial_int.h). A masquerading DUT gives each LAN flow a public address and
+ * port that only its own first packets reveal; the WAN side learns them from the learner
+ * stream's frames (found by signature, never by headers) and sends the download flows there.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_malloc.h>
+
+#include "fws_compat.h"
+#include "fws_trial_int.h"
+
+/* How flow i of stream s arrived, merged over the receive lcores. */
+static struct fws_natobs
+observed(const struct fws_trial *t, unsigned int s, uint32_t i)
+{
+	struct fws_natobs o = {0};
+	unsigned int k;
+
+	for (k = 0; k < t->n_rx; k++)
+		if (t->rx[k]->natobs[s])
+			fws_natobs_merge(&o, &t->rx[k]->natobs[s][i]);
+	return o;
+}
+
+static struct fws_nat_tuple
+tuple_of(const struct fws_flow_tuple *ft)
+{
+	return (struct fws_nat_tuple){rte_cpu_to_be_32(ft->src_ip), rte_cpu_to_be_32(ft->dst_ip),
+				      rte_cpu_to_be_16(ft->src_port),
+				      rte_cpu_to_be_16(ft->dst_port)};
+}
+
+/* Point download stream d's flows at what its learner's flows arrived as. */
+static int
+aim(struct fws_trial *t, unsigned int d)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[d];
+	struct fws_pkt_hdr hdr;
+	struct fws_flow_tuple ft;
+	uint32_t i;
+
+	if (t->nat_want[d] == NULL &&
+	    (t->nat_want[d] = rte_malloc(
+		     "fws_natwant", sizeof(struct fws_nat_tuple) * cs->flows.count, 0)) == NULL)
+		return -ENOMEM;
+	fws_trial_stream_hdr(t, d, &hdr);
+	t->nat_learned[d] = 0;
+	for (i = 0; i < cs->flows.count; i++) {
+		struct fws_natobs o = observed(t, (unsigned int)cs->learner, i);
+
+		fws_flow_tuple(&cs->flows, i, &ft);
+		t->nat_want[d][i] = tuple_of(&ft);
+		if (o.seen) {
+			ft.dst_ip = rte_be_to_cpu_32(o.last.src);
+			ft.dst_port = rte_be_to_cpu_16(o.last.sport);
+			t->nat_learned[d]++;
+		}
+		fws_pkt_flow_init(&t->txflows[d][i], &hdr, &ft, i);
+	}
+	return 0;
+}
+
+int
+fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
+	      unsigned int size_idx, struct fws_err *e)
+{
+	const struct fws_cfg *cfg = t->cfg;
+	struct fws_result *res;
+	unsigned int d;
+	int rc = 0;
+
+	if (cfg->nat.mode != FWS_NAT_MASQUERADE)
+		return 0;
+	res = calloc(1, sizeof(*res));
+	if (res == NULL)
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+	for (d = 0; d < cfg->n_streams && rc == 0; d++) {
+		const struct fws_cfg_stream *cs = &cfg->streams[d];
+		uint64_t frames = (uint64_t)cs->flows.count * cfg->nat.learn_frames;
+		struct fws_probe pr = {.stream = (unsigned int)cs->learner,
+				       .frames = frames,
+				       .pps = cfg->nat.learn_pps,
+				       .duration = (double)frames / cfg->nat.learn_pps + 1,
+				       .drain = 0.3};
+
+		if (cs->learner < 0 || (mask && !((mask >> d) & 1)))
+			continue;
+		rc = fws_trial_run_probe(t, size_idx, o, &pr, res, e);
+		if (rc == 0 && res->partial)
+			rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "NAT learn: interrupted");
+		if (rc == 0 && aim(t, d) < 0)
+			rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+		fws_result_free(res);
+		if (rc == 0 && t->nat_learned[d] < cs->flows.count)
+			FWS_LOG(WARNING, "NAT learn: stream %s: %u of %u flows learned", cs->name,
+				t->nat_learned[d], cs->flows.count);
+	}
+	free(res);
+	return rc;
+}
+
+/* The expectation for stream s: what, and whether sum meets it (reason when not). */
+static void
+verdict(const struct fws_trial *t, unsigned int s, struct fws_nat_result *n)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	const struct fws_nat_sum *x = &n->sum;
+
+	n->ok = true;
+	if (t->cfg->nat.mode == FWS_NAT_NONE) {
+		n->expected = true;
+		strlcpy(n->expect, "no translation", sizeof(n->expect));
+		if (x->mismatched)
+			snprintf(n->reason, sizeof(n->reason),
+				 "%u of %u flows seen arrived translated", x->mismatched, x->seen);
+	} else if (cs->flows.ipv6) {
+		return; /* masquerade: IPv4 only */
+	} else if (cs->dir == FWS_DIR_UPLOAD) {
+		n->expected = true;
+		strlcpy(n->expect, "source translated", sizeof(n->expect));
+		if (x->src_translated < x->seen)
+			snprintf(n->reason, sizeof(n->reason),
+				 "%u of %u flows seen arrived with their own source",
+				 x->seen - x->src_translated, x->seen);
+	} else if (cs->learner >= 0) {
+		n->expected = true;
+		strlcpy(n->expect, "delivered to the LAN flow it answers", sizeof(n->expect));
+		if (x->mismatched)
+			snprintf(n->reason, sizeof(n->reason),
+				 "%u of %u flows seen arrived at another address or port than "
+				 "the LAN flow they answer",
+				 x->mismatched, x->seen);
+	}
+	n->ok = n->reason[0] == '\0';
+}
+
+int
+fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	uint32_t i, n = cs->flows.count;
+	struct fws_natobs *obs = calloc(n, sizeof(*obs));
+	struct fws_nat_tuple *sent = calloc(n, sizeof(*sent));
+	uint32_t *scratch = calloc(n, sizeof(*scratch));
+	const struct fws_nat_tuple *want = NULL;
+	struct fws_nat_result *nr = &sr->nat;
+
+	memset(nr, 0, sizeof(*nr));
+	if (obs == NULL || sent == NULL || scratch == NULL) {
+		free(obs);
+		free(sent);
+		free(scratch);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		const struct fws_pkt_flow *f = &t->txflows[s][i];
+
+		obs[i] = observed(t, s, i);
+		sent[i] = (struct fws_nat_tuple){f->src_be, f->dst_be, f->sport_be, f->dport_be};
+	}
+	if (t->cfg->nat.mode == FWS_NAT_NONE)
+		want = sent;
+	else if (cs->learner >= 0)
+		want = t->nat_want[s];
+	fws_nat_summarize(obs, sent, want, n, scratch, &nr->sum);
+	if (n <= FWS_NAT_PAIRS_MAX && (nr->pairs = malloc(sizeof(*nr->pairs) * 2 * n)) != NULL) {
+		nr->n_pairs = n;
+		for (i = 0; i < n; i++) {
+			nr->pairs[2 * i] = sent[i];
+			nr->pairs[2 * i + 1] =
+				obs[i].seen ? obs[i].last : (struct fws_nat_tuple){0};
+		}
+	}
+	nr->observed = true;
+	nr->has_learn = cs->learner >= 0 && t->cfg->nat.mode == FWS_NAT_MASQUERADE;
+	nr->learned = nr->has_learn ? t->nat_learned[s] : 0;
+	verdict(t, s, nr);
+	free(obs);
+	free(sent);
+	free(scratch);
+	return 0;
+}
