@@ -322,12 +322,13 @@ expectations(const struct fws_run *run)
 		for (s = 0; s < run->results[i].n_streams; s++) {
 			const struct fws_stream_result *x = &run->results[i].streams[s];
 
-			if (!x->nat.observed || x->nat.ok)
-				continue;
-			if (failed++ == 0)
+			if (x->nat.observed && !x->nat.ok && failed++ == 0)
 				fprintf(stderr,
 					"fwstress: expectation failed: stream %s: NAT: %s\n",
 					x->name, x->nat.reason);
+			if (x->blk_flows && x->active && !x->blk_ok && failed++ == 0)
+				fprintf(stderr, "fwstress: expectation failed: stream %s: %s\n",
+					x->name, x->blk_reason);
 		}
 	if (failed > 1)
 		fprintf(stderr, "fwstress: %u expectations failed in all (see the report)\n",

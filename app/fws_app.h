@@ -10,10 +10,11 @@
 #include "fws_err.h"
 
 enum {
-	EXIT_OK = 0,     /* completed (loss or not: read the report) */
-	EXIT_USAGE = 1,  /* bad command line */
-	EXIT_WORSE = 7,  /* compare: a cell got worse beyond the tolerance */
-	EXIT_EXPECT = 8, /* completed, but the DUT did not do what the config expects (NAT) */
+	EXIT_OK = 0,    /* completed (loss or not: read the report) */
+	EXIT_USAGE = 1, /* bad command line */
+	EXIT_WORSE = 7, /* compare: a cell got worse beyond the tolerance */
+	EXIT_EXPECT =
+		8, /* completed, but the DUT did not do what the config expects (NAT, blocking) */
 };
 
 /** Parse path, or the embedded default when NULL; prints the error. */

@@ -220,6 +220,11 @@ cfg_emit_streams(const struct fws_cfg *cfg)
 			json_object_set_new(o, "direction", json_string(fws_dir_name(s->dir)));
 		if (s->learn_only)
 			json_object_set_new(o, "learn_only", json_true());
+		if (s->payload_len)
+			json_object_set_new(o, "payload",
+					    json_stringn((const char *)s->payload, s->payload_len));
+		if (s->expect != FWS_EXPECT_PASS)
+			json_object_set_new(o, "expect", json_string(fws_expect_name(s->expect)));
 		json_array_append_new(a, o);
 	}
 	return a;

@@ -94,9 +94,10 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(dut)                                                                                     \
 	X(scenario)                                                                                \
 	X(eal)                                                                                     \
-	X(ports) X(flows) X(flows6) X(rate_layer) X(rate) X(streams) X(direction) X(frame_size)    \
-		X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check) X(seq_window)       \
-			X(nat) X(search) X(lcores) X(output)
+	X(ports)                                                                                   \
+	X(flows) X(flows6) X(rate_layer) X(rate) X(blocklist) X(streams) X(direction)              \
+		X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check)       \
+			X(seq_window) X(nat) X(search) X(lcores) X(output)
 #define CFG_SECTION_DECL(k)                                                                        \
 	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);

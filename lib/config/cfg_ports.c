@@ -390,11 +390,59 @@ cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint
 
 /* An explicit stream's optional role: "direction" (upload or download: NAT pairs them) and
  * "learn_only" (it only teaches NAT translations). */
+static const char *const expect_names[] = {
+#define FWS_EXPECT_NAME(n, s) s,
+	FWS_EXPECTS(FWS_EXPECT_NAME)
+#undef FWS_EXPECT_NAME
+};
+
+const char *
+fws_expect_name(enum fws_expect x)
+{
+	return (unsigned int)x < RTE_DIM(expect_names) ? expect_names[x] : "?";
+}
+
+/* "expect": what the stream's frames should meet at the DUT. */
 static int
-stream_role(struct cfg_ctx *c, const json_t *v, struct fws_cfg_stream *s)
+stream_expect(struct cfg_ctx *c, const json_t *x, const struct fws_cfg *cfg,
+	      struct fws_cfg_stream *s)
+{
+	unsigned int i;
+
+	if (cfg_want_type(c, x, JSON_STRING, "\"pass\", \"blocked\" or \"blocklist\"") < 0)
+		return -EINVAL;
+	for (i = 0; i < RTE_DIM(expect_names); i++)
+		if (strcmp(json_string_value(x), expect_names[i]) == 0)
+			s->expect = (enum fws_expect)i;
+	if (strcmp(json_string_value(x), expect_names[s->expect]) != 0)
+		return cfg_fail(c, "expected \"pass\", \"blocked\" or \"blocklist\"");
+	if (s->expect == FWS_EXPECT_BLOCKLIST && cfg->n_blocklists == 0)
+		return cfg_fail(c, "\"blocklist\" needs a top-level \"blocklist\" file");
+	return 0;
+}
+
+static int
+stream_role(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg, struct fws_cfg_stream *s)
 {
 	const json_t *x;
 	size_t old;
+
+	if ((x = json_object_get(v, "payload")) != NULL) {
+		old = cfg_push_key(c, "payload");
+		if (cfg_want_type(c, x, JSON_STRING, "a string") < 0)
+			return -EINVAL;
+		if (json_string_length(x) == 0 || json_string_length(x) > FWS_CFG_PAYLOAD_MAX)
+			return cfg_fail(c, "expected 1 to %d bytes", FWS_CFG_PAYLOAD_MAX);
+		s->payload_len = (uint16_t)json_string_length(x);
+		memcpy(s->payload, json_string_value(x), s->payload_len);
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "expect")) != NULL) {
+		old = cfg_push_key(c, "expect");
+		if (stream_expect(c, x, cfg, s) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
 
 	if ((x = json_object_get(v, "direction")) != NULL) {
 		old = cfg_push_key(c, "direction");
@@ -418,8 +466,8 @@ stream_role(struct cfg_ctx *c, const json_t *v, struct fws_cfg_stream *s)
 int
 cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct fws_cfg_stream *s)
 {
-	static const char *const keys[] = {"name", "tx_port",   "rx_port",    "flows",
-					   "rate", "direction", "learn_only", NULL};
+	static const char *const keys[] = {"name",      "tx_port",    "rx_port", "flows",   "rate",
+					   "direction", "learn_only", "expect",  "payload", NULL};
 	const json_t *x;
 	size_t old;
 
@@ -457,7 +505,7 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	return stream_role(c, v, s);
+	return stream_role(c, v, cfg, s);
 }
 
 /* Streams from "direction": upload = lan -> wan, download = wan -> lan, bidir = both. */

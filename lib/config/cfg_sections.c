@@ -42,7 +42,11 @@ static const struct cfg_section sections[] = {
 	SEC_FOLDED(rate, "the rate streams inherit: \"line\", \"50%\", \"1Mpps\", \"900Mbit\""),
 	SEC_FOLDED(direction, "\"upload\" (default), \"download\" or \"bidir\" between ports "
 			      "lan and wan"),
-	SEC(streams, "[{name, tx_port, rx_port, flows, rate}], or use \"direction\""),
+	SEC(blocklist, "a file or a list of up to 4 in Spamhaus DROP's text or JSON-lines "
+		       "format: the destinations streams with \"expect\": \"blocklist\" are "
+		       "expected to be blocked at"),
+	SEC(streams, "[{name, tx_port, rx_port, flows, rate, expect}], or use \"direction\"; "
+		     "expect: \"pass\" (default), \"blocked\", \"blocklist\""),
 	SEC(frame_size, "bytes with FCS, \"imix\", {name, mix: [[size, weight]]}, a list, or "
 			"\"rfc2544\""),
 	SEC(duration, "seconds of one measured trial (default 10)"),

@@ -15,6 +15,7 @@
 
 #include <rte_ether.h>
 
+#include "fws_blocklist.h"
 #include "fws_flow.h"
 #include "fws_rate.h"
 #include "fws_size.h"
@@ -86,12 +87,31 @@ const char *fws_dir_name(enum fws_dir d);
 enum fws_dir fws_dir_of(const char *name);
 
 /** One stream: frames from one port to another with its own flows and rate. */
+/** What a stream's frames should meet at the DUT ("expect"). */
+#define FWS_EXPECTS(X) X(PASS, "pass") X(BLOCKED, "blocked") X(BLOCKLIST, "blocklist")
+enum fws_expect {
+#define FWS_EXPECT_ENUM(n, s) FWS_EXPECT_##n,
+	FWS_EXPECTS(FWS_EXPECT_ENUM)
+#undef FWS_EXPECT_ENUM
+};
+
+/** "pass", "blocked" or "blocklist". */
+const char *fws_expect_name(enum fws_expect x);
+
+#define FWS_CFG_MAX_BLOCKLISTS 4
+#define FWS_CFG_PAYLOAD_MAX 256
+
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
 	uint8_t tx_port, rx_port; /**< indexes into ports */
 	int8_t learner;  /**< NAT download: the stream whose flows teach it where to send; -1 */
 	bool learn_only; /**< sends only to teach NAT translations, never measured */
+	enum fws_expect expect; /**< blocked: every flow; blocklist: flows whose destination
+				 * is in the config's blocklist */
+	uint16_t payload_len;   /**< bytes of payload right after the signature (attack
+				 * patterns IDS rules match); 0: the default fill */
+	uint8_t payload[FWS_CFG_PAYLOAD_MAX];
 	struct fws_flow_spec flows;
 	struct fws_rate rate;
 };
@@ -151,6 +171,9 @@ struct fws_cfg {
 	bool path_check;
 	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */
 	struct fws_cfg_nat nat;
+	unsigned int n_blocklists;
+	char blocklist_files[FWS_CFG_MAX_BLOCKLISTS][FWS_CFG_PATH_LEN];
+	struct fws_blocklist blocklist; /**< every file's CIDRs, merged */
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	uint16_t burst;
@@ -160,6 +183,13 @@ struct fws_cfg {
 	char json_out[FWS_CFG_PATH_LEN]; /**< "" = none */
 	char text_out[FWS_CFG_PATH_LEN]; /**< "" = stdout only */
 };
+
+/** Parse a blocklist in either DROP format into bl (name for messages). 0 or -errno. */
+int fws_blocklist_parse(struct fws_blocklist *bl, const char *buf, size_t len, const char *name,
+			char *err, size_t errlen);
+
+/** Read and parse a blocklist file. 0 or -errno with a one-line message. */
+int fws_blocklist_load(struct fws_blocklist *bl, const char *path, char *err, size_t errlen);
 
 /**
  * Parse and validate a JSON config. On error returns NULL with errno set (EINVAL for a bad

@@ -56,6 +56,8 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 	for (i = l.sig; i < room; i++)
 		buf[i] = (uint8_t)(i * 7 + 1);
 	memset(buf, 0, l.sig + FWS_SIG_LEN);
+	if (h->payload_len && (uint32_t)l.sig + FWS_SIG_LEN + h->payload_len <= room)
+		memcpy(buf + l.sig + FWS_SIG_LEN, h->payload, h->payload_len);
 	rte_ether_addr_copy(&h->dst, &eth->dst_addr);
 	rte_ether_addr_copy(&h->src, &eth->src_addr);
 	if (h->vlan) {

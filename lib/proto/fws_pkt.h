@@ -45,6 +45,8 @@ struct fws_pkt_hdr {
 	uint8_t src6[16], dst6[16]; /**< IPv6: the upper 96 bits of the addresses */
 	uint8_t stream;
 	uint8_t ttl;
+	const uint8_t *payload; /**< written right after the signature; NULL: the fill */
+	uint16_t payload_len;
 };
 
 /** Header offsets of a stream's frames. */

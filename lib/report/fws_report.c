@@ -103,6 +103,24 @@ nat_json(const struct fws_nat_result *n)
 	return o;
 }
 
+/* Flows the DUT should have blocked: what was sent to them and what leaked through. */
+static json_t *
+blocked_json(const struct fws_stream_result *x)
+{
+	json_t *o = json_pack(
+		"{s:I, s:I, s:I, s:I, s:f, s:b}", "flows", (json_int_t)x->blk_flows, "sent",
+		(json_int_t)x->blk.tx, "leaked", (json_int_t)x->blk.unique, "leaked_total",
+		(json_int_t)x->blk.rx, "blocked_pct",
+		x->blk.tx ? 100.0 * (double)(x->blk.tx - RTE_MIN(x->blk.unique, x->blk.tx)) /
+				    (double)x->blk.tx
+			  : 100.0,
+		"ok", x->blk_ok);
+
+	if (!x->blk_ok)
+		json_object_set_new(o, "reason", json_string(x->blk_reason));
+	return o;
+}
+
 /* How the frames were stamped and the resolution that leaves (fws_tx). */
 static json_t *
 stamp_json(const struct fws_stamp_result *x)
@@ -148,7 +166,7 @@ stream_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "requested", json_string(x->unlimited ? "line" : "rate"));
 	json_object_set_new(o, "offered",
 			    json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "frames",
-				      (json_int_t)x->rx.tx, "bytes", (json_int_t)x->tx_bytes,
+				      (json_int_t)x->tx_frames, "bytes", (json_int_t)x->tx_bytes,
 				      "duration_s", x->duration, "pps", x->tx_pps, "l1_bps",
 				      x->tx_l1_bps, "l2_bps", x->tx_l2_bps, "refused",
 				      (json_int_t)x->tx_refused, "pool_empty",
@@ -175,6 +193,8 @@ stream_json(const struct fws_stream_result *x)
 		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
 	if (x->nat.observed && x->active)
 		json_object_set_new(o, "nat", nat_json(&x->nat));
+	if (x->blk_flows && x->active)
+		json_object_set_new(o, "expected_blocked", blocked_json(x));
 	if (*fws_report_rate_note(x, note, sizeof(note)))
 		json_object_set_new(o, "note", json_string(note));
 	return o;
@@ -269,7 +289,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 								  .count = x->hist->b[i]};
 }
 
-/* The matrix cells of one trial: one per active stream; back-to-back trials have none. */
+/* The matrix cells of one trial: one per active stream that has flows expected to pass
+ * (a blocked stream has no throughput); back-to-back trials have none. */
 static void
 cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 {
@@ -278,7 +299,8 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 	unsigned int s;
 
 	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
-		if (!r->streams[s].active)
+		if (!r->streams[s].active ||
+		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
 			continue;
 		cell_of(run, r, &r->streams[s], &c, b);
 		json_array_append_new(a, cell_json(&c));
@@ -377,12 +399,15 @@ report_path_check(const struct fws_run *run)
 	a = json_array();
 	for (i = 0; i < run->n_paths; i++) {
 		const struct fws_path_result *p = &run->paths[i];
+		json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "stream", p->stream, "sent",
+				      (json_int_t)p->sent, "received", (json_int_t)p->received,
+				      "wrong_port", (json_int_t)p->wrong_port, "icmp_errors",
+				      (json_int_t)p->icmp_errors, "ok", p->ok);
 
-		json_array_append_new(
-			a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:b}", "stream", p->stream, "sent",
-				     (json_int_t)p->sent, "received", (json_int_t)p->received,
-				     "wrong_port", (json_int_t)p->wrong_port, "icmp_errors",
-				     (json_int_t)p->icmp_errors, "ok", p->ok));
+		if (p->skipped)
+			json_object_set_new(o, "skipped",
+					    json_string("every flow expected blocked"));
+		json_array_append_new(a, o);
 	}
 	return a;
 }

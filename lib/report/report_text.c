@@ -100,6 +100,26 @@ text_nat(FILE *f, const struct fws_result *r)
 	}
 }
 
+/* Streams with flows the DUT should block: how many frames leaked. */
+static void
+text_blocked(FILE *f, const struct fws_result *r)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (!x->blk_flows || !x->active)
+			continue;
+		fprintf(f,
+			"  blocked: %s: %u flows expected blocked, %" PRIu64
+			" frames sent to them, "
+			"%" PRIu64 " leaked: %s%s\n",
+			x->name, x->blk_flows, x->blk.tx, x->blk.unique,
+			x->blk_ok ? "ok" : "FAILED: ", x->blk_ok ? "" : x->blk_reason);
+	}
+}
+
 /* Links that went down during the trial. */
 static void
 text_links(FILE *f, const struct fws_result *r)
@@ -159,7 +179,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		fprintf(f,
 			"  %-12s %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %12" PRIu64
 			" %9.4f %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
-			x->name, x->rx.tx, x->rx.unique, x->rx.rx, x->rx.lost, x->loss_pct,
+			x->name, x->tx_frames, x->rx.unique, x->rx.rx, x->rx.lost, x->loss_pct,
 			x->rx.reordered, x->rx.dup, x->rx.late, x->rx.flows_lossy);
 	}
 	fprintf(f, "  %-12s %10s %10s %10s %10s %10s %10s %10s %10s  (latency, us)\n", "stream",
@@ -179,6 +199,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_stamps(f, r);
 	text_links(f, r);
 	text_nat(f, r);
+	text_blocked(f, r);
 	if (r->dut_probed && r->dut.ok)
 		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
 			r->dut.us, r->dut.sy, r->dut.id);
@@ -257,9 +278,15 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		fprintf(f, ", checksums %s\n", p->hw_cksum ? "offloaded" : "in software");
 	}
 	for (i = 0; i < run->n_paths; i++)
-		fprintf(f, "path check %-12s %" PRIu64 " of %" PRIu64 " probe frames arrived%s\n",
-			run->paths[i].stream, run->paths[i].received, run->paths[i].sent,
-			run->paths[i].ok ? "" : "  ** FAILED **");
+		if (run->paths[i].skipped)
+			fprintf(f, "path check %-12s skipped: every flow is expected blocked\n",
+				run->paths[i].stream);
+		else
+			fprintf(f,
+				"path check %-12s %" PRIu64 " of %" PRIu64
+				" probe frames arrived%s\n",
+				run->paths[i].stream, run->paths[i].received, run->paths[i].sent,
+				run->paths[i].ok ? "" : "  ** FAILED **");
 	fprintf(f, "rates: L1 counts 20 bytes of preamble and inter-frame gap per frame; frame "
 		   "sizes include the FCS\n");
 	for (i = 0; i < run->n_results; i++)

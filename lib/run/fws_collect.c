@@ -88,9 +88,18 @@ collect_flows(const struct fws_trial *t, unsigned int s, struct fws_stream_resul
 			fws_rxstat_merge(&merged, o);
 		}
 		sr->flows_split += seen_on > 1;
-		fws_rxstat_add(&sr->rx, &merged, t->txflows[s][f].seq);
+		if (t->blocked[s] && t->blocked[s][f])
+			fws_rxstat_add(&sr->blk, &merged, t->txflows[s][f].seq);
+		else
+			fws_rxstat_add(&sr->rx, &merged, t->txflows[s][f].seq);
 	}
-	if (sr->rx.tx != sr->tx_frames)
+	sr->blk_flows = t->n_blocked[s];
+	sr->blk_ok = sr->blk.unique == 0;
+	if (!sr->blk_ok)
+		snprintf(sr->blk_reason, sizeof(sr->blk_reason),
+			 "%" PRIu64 " of %" PRIu64 " frames to %u flows expected blocked leaked",
+			 sr->blk.unique, sr->blk.tx, sr->blk_flows);
+	if (sr->rx.tx + sr->blk.tx != sr->tx_frames)
 		FWS_LOG(ERR,
 			"stream %s: per-flow sequence counts (%" PRIu64
 			") disagree with the transmit counter (%" PRIu64 ")",

@@ -98,6 +98,12 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 				       .drain = PROBE_DRAIN};
 		struct fws_path_result *pa = &paths[s];
 
+		if (t->n_blocked[s] == cfg->streams[s].flows.count) {
+			memset(pa, 0, sizeof(*pa));
+			strlcpy(pa->stream, cfg->streams[s].name, sizeof(pa->stream));
+			pa->ok = pa->skipped = true;
+			continue;
+		}
 		rc = fws_nat_learn(t, o, 1u << s, z, e);
 		if (rc == 0)
 			rc = fws_trial_run_probe(t, z, o, &pr, res, e);

@@ -220,6 +220,35 @@ nomem(struct fws_err *e, const struct fws_cfg *cfg)
 			   cfg->n_streams);
 }
 
+/* Which flows of stream s the DUT should block: all ("blocked"), or those whose destination
+ * is in the blocklist (looked up once here, never per frame). */
+static int
+expected_blocked(struct fws_trial *t, unsigned int s, struct fws_err *e)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	struct fws_flow_tuple tup;
+	uint8_t addr[16];
+	uint32_t i;
+
+	if (cs->expect == FWS_EXPECT_PASS)
+		return 0;
+	t->blocked[s] = calloc(cs->flows.count, 1);
+	if (t->blocked[s] == NULL)
+		return nomem(e, t->cfg);
+	for (i = 0; i < cs->flows.count; i++) {
+		uint32_t dst_be;
+
+		fws_flow_tuple(&cs->flows, i, &tup);
+		dst_be = rte_cpu_to_be_32(tup.dst_ip);
+		memcpy(addr, cs->flows.dst6, 12);
+		memcpy(cs->flows.ipv6 ? addr + 12 : addr, &dst_be, 4);
+		t->blocked[s][i] = cs->expect == FWS_EXPECT_BLOCKED ||
+				   fws_blocklist_has(&t->cfg->blocklist, addr, cs->flows.ipv6);
+		t->n_blocked[s] += t->blocked[s][i];
+	}
+	return 0;
+}
+
 static int
 build_flows(struct fws_trial *t, unsigned int s, const struct fws_pkt_hdr *hdr, struct fws_err *e)
 {
@@ -240,7 +269,7 @@ build_flows(struct fws_trial *t, unsigned int s, const struct fws_pkt_hdr *hdr, 
 					   "config: stream %s: flow %u has no tuple", cs->name, i);
 		fws_pkt_flow_init(&t->txflows[s][i], hdr, &tup, i);
 	}
-	return 0;
+	return expected_blocked(t, s, e);
 }
 
 void
@@ -258,6 +287,8 @@ fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_h
 	hdr->ipv6 = cs->flows.ipv6;
 	memcpy(hdr->src6, cs->flows.src6, sizeof(hdr->src6));
 	memcpy(hdr->dst6, cs->flows.dst6, sizeof(hdr->dst6));
+	hdr->payload = cs->payload;
+	hdr->payload_len = cs->payload_len;
 }
 
 /* The worker that sends on a port's queue 0 also sends its control replies. */
@@ -491,6 +522,7 @@ fws_trial_destroy(struct fws_trial *t)
 	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++) {
 		rte_free(t->txflows[s]);
 		rte_free(t->nat_want[s]);
+		free(t->blocked[s]);
 	}
 	for (i = 0; i < t->cfg->n_ports; i++)
 		if (t->port[i].rx_pool)

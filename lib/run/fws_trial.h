@@ -75,6 +75,12 @@ struct fws_stream_result {
 	struct fws_lat lat;
 	struct fws_stamp_result stamp;
 	struct fws_nat_result nat;
+	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
+	 * only the flows expected to pass, so loss is never blocking). */
+	uint32_t blk_flows;
+	struct fws_rxstat_sum blk;
+	bool blk_ok;
+	char blk_reason[160];
 	struct fws_hist *hist; /**< owned by the result */
 };
 
@@ -182,6 +188,7 @@ struct fws_path_result {
 	char stream[FWS_CFG_NAME_LEN];
 	uint64_t sent, received, wrong_port, icmp_errors;
 	bool ok;
+	bool skipped; /**< every flow is expected blocked: no probe could pass */
 };
 
 /**

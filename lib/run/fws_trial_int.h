@@ -43,6 +43,9 @@ struct fws_trial {
 	 * the tuples its flows must arrive with (the LAN flows they answer), network order. */
 	uint32_t nat_learned[FWS_CFG_MAX_STREAMS];
 	struct fws_nat_tuple *nat_want[FWS_CFG_MAX_STREAMS];
+	/* Per stream with "expect": per flow, 1 when the DUT should block it; their count. */
+	uint8_t *blocked[FWS_CFG_MAX_STREAMS];
+	uint32_t n_blocked[FWS_CFG_MAX_STREAMS];
 };
 
 /** The headers stream s is built from (fws_trial.c). */

@@ -16,7 +16,7 @@ drop_cidrs() {
 	sed -e 's/;.*//' -e 's/[[:space:]]//g' "$1" | grep -v '^$' | paste -sd, -
 }
 
-topo_up() {
+firewall_up() {
 	command -v nft >/dev/null || die "nft (nftables) is missing: tools/setup installs it"
 	routing_up
 	dut_rules_clear
@@ -49,4 +49,8 @@ table ip fws_nat {
 	}
 }
 NFT
+}
+
+topo_up() {
+	firewall_up
 }

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# IDS, IPS and blocklist through the firewall lab (tools/lab up ids | ips): beside a benign
+# stream, an attack stream carries "uid=0(root)" after the signature and a third stream goes
+# to networks of the DROP-format blocklist (config/drop-lab.txt). The lab's own counters are
+# the oracle: the iptables string match counts exactly the attack frames fwstress sent, the
+# nft blocklist counter exactly the blocklisted ones. IDS: the attack is delivered in full;
+# IPS: blocked in full, no frame leaked. Expecting an IPS from the IDS lab exits 8 and
+# counts every leaked frame.
+. "$(dirname "$0")/../integration/lib.sh"
+TOP=$(cd "$HERE/../.." && pwd)
+LAB="$TOP/tools/lab"
+
+for tool in nft iptables-nft; do
+	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
+done
+trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+
+# cfg NAME LAB: the lab's config, one short trial, no warm-up or path check: every frame
+# the lab counts is a measured one.
+cfg() {
+	python3 - "$TOP/config/lab-$2.json" "$WORK/$1.json" "$TOP" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.pop("output")
+c.update(frame_size=128, duration=2, warmup=0, drain=0.5, path_check=False,
+         blocklist=sys.argv[3] + "/" + c["blocklist"])
+json.dump(c, open(sys.argv[2], "w"))
+PY
+}
+ipt() { ip netns exec fwsl-dut iptables-nft -L FORWARD -v -x -n | awk '/fws-pattern/ {print $1}'; }
+nftc() { ip netns exec fwsl-dut nft -j list counter inet fws_fw blocked | python3 -c 'import json,sys; print([x["counter"]["packets"] for x in json.load(sys.stdin)["nftables"] if "counter" in x][0])'; }
+# run NAME: exit status in rc
+run() {
+	"$LAB" exec "$FWSTRESS" run -q -o "$WORK/$1-r.json" "$WORK/$1.json" >/dev/null 2>"$WORK/$1.err"
+	rc=$?
+}
+S='{s["name"]: s for s in t[0]["streams"]}'
+offered() { # REPORT STREAM: frames the stream sent in the measured phase
+	python3 -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["trials"][0]["streams"] if s["name"] == sys.argv[2]][0]["offered"]["frames"])' "$1" "$2"
+}
+
+for lab in ids ips; do
+	"$LAB" down >/dev/null 2>&1
+	"$LAB" up $lab >/dev/null || { bad "lab up $lab"; continue; }
+	cfg $lab $lab
+	run $lab
+	[ $rc -eq 0 ] && ok "$lab: exit 0" || bad "$lab: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/$lab.err" | head -2)"
+	check "$lab: benign stream delivered in full beside the attack" \
+		"(b := $S[\"benign\"])[\"lost\"] == 0 and b[\"received\"][\"distinct_frames\"] == b[\"offered\"][\"frames\"] > 10000" "$WORK/$lab-r.json"
+	check "$lab: blocklisted stream 100 % blocked, nothing leaked, not counted as loss" \
+		"(b := $S[\"blocklisted\"])[\"expected_blocked\"][\"leaked\"] == 0 and b[\"expected_blocked\"][\"blocked_pct\"] == 100 and b[\"expected_blocked\"][\"sent\"] == b[\"offered\"][\"frames\"] > 1000 and b[\"lost\"] == 0" "$WORK/$lab-r.json"
+	sent=$(offered "$WORK/$lab-r.json" attack)
+	blk=$(offered "$WORK/$lab-r.json" blocklisted)
+	[ "$(ipt)" = "$sent" ] && ok "$lab: the lab's string match counted the $sent attack frames sent" ||
+		bad "$lab: the string match counted $(ipt), fwstress sent $sent"
+	[ "$(nftc)" = "$blk" ] && ok "$lab: the blocklist counter equals the $blk frames sent to it" ||
+		bad "$lab: the blocklist counter is $(nftc), fwstress sent $blk"
+done
+check "ids: the attack stream delivered in full (detect only)" \
+	"(a := $S[\"attack\"])[\"lost\"] == 0 and a[\"received\"][\"distinct_frames\"] == a[\"offered\"][\"frames\"] > 1000 and \"expected_blocked\" not in a" "$WORK/ids-r.json"
+check "ips: the attack stream 100 % blocked, no frame leaked" \
+	"(a := $S[\"attack\"])[\"expected_blocked\"][\"leaked\"] == 0 and a[\"expected_blocked\"][\"ok\"] and a[\"expected_blocked\"][\"sent\"] > 1000" "$WORK/ips-r.json"
+
+# The IPS expectation against the IDS: every attack frame leaks, exit 8 says so.
+"$LAB" down >/dev/null 2>&1
+"$LAB" up ids >/dev/null
+cfg leak ips
+run leak
+[ $rc -eq 8 ] && grep -q "expectation failed: stream attack: .* frames to 16 flows expected blocked leaked" "$WORK/leak.err" &&
+	ok "IPS expected, IDS found: exit 8 with the leak" || bad "IPS against IDS: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/leak.err" | head -2)"
+check "IPS against IDS: every attack frame counted as leaked" \
+	"(a := $S[\"attack\"])[\"expected_blocked\"][\"leaked\"] == a[\"expected_blocked\"][\"sent\"] > 1000 and a[\"expected_blocked\"][\"ok\"] is False" "$WORK/leak-r.json"
+finish
