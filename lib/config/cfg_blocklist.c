@@ -4,7 +4,8 @@
  *   text:  "; comment" lines, then "CIDR ; SBLnnnnnn"
  *   JSON:  one {"cidr": ..., "sblid": ..., "rir": ...} object a line (drop_v4.json,
  *          drop_v6.json), ending with a {"type": "metadata", ...} line
- * Every bad line is counted; the first three are named with their line numbers.
+ * Every bad line is counted; the first three are named with their line numbers. A relative
+ * file name in a config starts at the config file's directory.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -139,7 +140,7 @@ fws_blocklist_load(struct fws_blocklist *bl, const char *path, char *err, size_t
 {
 	char *buf;
 	size_t len;
-	int rc = cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, errlen, "blocklist");
+	int rc = cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, errlen, "file");
 
 	if (rc < 0)
 		return rc;
@@ -164,7 +165,15 @@ cfg_sec_blocklist(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		char *path = cfg->blocklist_files[i];
 
 		old = json_is_array(v) ? cfg_push_idx(c, i) : strlen(c->path);
-		if (cfg_get_string(c, e, path, FWS_CFG_PATH_LEN) < 0)
+		if (cfg_want_type(c, e, JSON_STRING, "a file name") < 0)
+			return -EINVAL;
+		if (json_string_value(e)[0] != '/' && c->base &&
+		    (size_t)snprintf(path, FWS_CFG_PATH_LEN, "%s/%s", c->base,
+				     json_string_value(e)) >= FWS_CFG_PATH_LEN)
+			return cfg_fail(c, "the file name is longer than %d bytes",
+					FWS_CFG_PATH_LEN - 1);
+		if ((json_string_value(e)[0] == '/' || !c->base) &&
+		    cfg_get_string(c, e, path, FWS_CFG_PATH_LEN) < 0)
 			return -EINVAL;
 		if (fws_blocklist_load(&cfg->blocklist, path, err, sizeof(err)) < 0)
 			return cfg_fail(c, "%s", err);

@@ -18,6 +18,7 @@ struct cfg_ctx {
 	char *err;
 	size_t errlen;
 	char path[256];
+	const char *base; /**< directory of the config file: relative file names start there */
 };
 
 int cfg_fail(struct cfg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -95,9 +96,10 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(scenario)                                                                                \
 	X(eal)                                                                                     \
 	X(ports)                                                                                   \
-	X(flows) X(flows6) X(rate_layer) X(rate) X(blocklist) X(streams) X(direction)              \
-		X(frame_size) X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check)       \
-			X(seq_window) X(nat) X(search) X(lcores) X(output)
+	X(flows)                                                                                   \
+	X(flows6) X(rate_layer) X(rate) X(blocklist) X(streams) X(direction) X(frame_size)         \
+		X(duration) X(warmup) X(drain) X(burst) X(sweep) X(path_check) X(seq_window)       \
+			X(nat) X(search) X(lcores) X(output)
 #define CFG_SECTION_DECL(k)                                                                        \
 	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);

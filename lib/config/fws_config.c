@@ -491,7 +491,13 @@ cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 struct fws_cfg *
 fws_config_parse(const char *buf, size_t len, char *err, size_t errlen)
 {
-	struct cfg_ctx c = {.buf = buf, .len = len, .err = err, .errlen = errlen};
+	return fws_config_parse_at(buf, len, NULL, err, errlen);
+}
+
+struct fws_cfg *
+fws_config_parse_at(const char *buf, size_t len, const char *base, char *err, size_t errlen)
+{
+	struct cfg_ctx c = {.buf = buf, .len = len, .err = err, .errlen = errlen, .base = base};
 	struct fws_cfg *cfg;
 	json_error_t jerr;
 	json_t *root;
@@ -529,7 +535,7 @@ struct fws_cfg *
 fws_config_load(const char *path, char *err, size_t errlen)
 {
 	struct fws_cfg *cfg;
-	char *buf, msg[FWS_CFG_PATH_LEN + 512];
+	char *buf, msg[FWS_CFG_PATH_LEN + 512], dir[FWS_CFG_PATH_LEN], *slash;
 	size_t len;
 	int rc, saved;
 
@@ -539,7 +545,11 @@ fws_config_load(const char *path, char *err, size_t errlen)
 		errno = -rc;
 		return NULL;
 	}
-	cfg = fws_config_parse(buf, len, err, errlen);
+	strlcpy(dir, path, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	cfg = fws_config_parse_at(buf, len, slash ? dir : NULL, err, errlen);
 	saved = errno;
 	free(buf);
 	if (cfg == NULL && strncmp(err, "config: ", 8) == 0) {

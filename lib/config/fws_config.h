@@ -197,7 +197,13 @@ int fws_blocklist_load(struct fws_blocklist *bl, const char *path, char *err, si
  */
 struct fws_cfg *fws_config_parse(const char *buf, size_t len, char *err, size_t errlen);
 
-/** Read a file and parse it; the message names the file when it cannot be read. */
+/** As fws_config_parse; relative file names in it (blocklist) start at base (NULL: the
+ * working directory). */
+struct fws_cfg *fws_config_parse_at(const char *buf, size_t len, const char *base, char *err,
+				    size_t errlen);
+
+/** Read a file and parse it; the message names the file when it cannot be read. Relative
+ * file names in it start at the file's directory. */
 struct fws_cfg *fws_config_load(const char *path, char *err, size_t errlen);
 
 void fws_config_free(struct fws_cfg *cfg);

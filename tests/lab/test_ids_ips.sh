@@ -24,7 +24,7 @@ import json, sys
 c = json.load(open(sys.argv[1]))
 c.pop("output")
 c.update(frame_size=128, duration=2, warmup=0, drain=0.5, path_check=False,
-         blocklist=sys.argv[3] + "/" + c["blocklist"])
+         blocklist=sys.argv[3] + "/config/" + c["blocklist"])
 json.dump(c, open(sys.argv[2], "w"))
 PY
 }
