@@ -28,7 +28,9 @@
 static const struct cfg_section sections[] = {
 	SEC(dut, "{name, firmware, load_command}: the device under test; the command prints "
 		 "its CPU load %"),
-	SEC(scenario, "what the DUT is set up as (routing, firewall, ips, ...): a report label"),
+	SEC(scenario, "what the DUT is set up as: a report label; firewall, ids and ips are also "
+		      "presets (both directions, NAT masquerade; ids/ips add an attack stream "
+		      "that must pass/be blocked) the config may override"),
 	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
 	SEC(ports, "required: [{name, device, mac, next_hop_mac, ipv4, ipv6, gateway, "
 		   "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; tx_stamp \"wire\" "
@@ -213,7 +215,7 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 		cfg_pop(c, old);
 	}
 	if (cfg->n_streams == 0) {
-		json_t *dflt = json_string("upload");
+		json_t *dflt = json_string(cfg_scenario_direction(cfg));
 		int rc;
 
 		old = cfg_push_key(c, "direction");
@@ -223,7 +225,7 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	if (cfg_check_ranges(c, cfg) < 0)
+	if (cfg_apply_scenario(c, &t) < 0 || cfg_check_ranges(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);
 }

@@ -328,7 +328,7 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *st = &cfg->streams[s];
 		bool vlan = cfg->ports[st->tx_port].vlan != 0;
-		uint16_t need = fws_pkt_min_frame(vlan, st->flows.ipv6) + st->payload_len;
+		uint16_t need = fws_pkt_min_frame(vlan, st->flows.ipv6);
 
 		for (z = 0; z < cfg->n_sizes; z++) {
 			if (fws_size_min(&cfg->sizes[z]) >= need)
@@ -338,10 +338,10 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 				cfg_push_idx(c, z);
 			return cfg_fail(c,
 					"%u is below the %u-byte minimum of stream \"%s\" "
-					"(Ethernet%s/%s/UDP with the %d-byte signature%s)",
+					"(Ethernet%s/%s/UDP with the %d-byte signature)",
 					fws_size_min(&cfg->sizes[z]), need, st->name,
 					vlan ? "/802.1Q" : "", st->flows.ipv6 ? "IPv6" : "IPv4",
-					FWS_SIG_LEN, st->payload_len ? " and its payload" : "");
+					FWS_SIG_LEN);
 		}
 	}
 	return 0;

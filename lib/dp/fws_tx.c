@@ -53,6 +53,9 @@ fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mb
 	t->w0 = fws_sig_word0(hdr->stream);
 	t->stream = hdr->stream;
 	t->hdr = *hdr;
+	t->min_frame = hdr->payload_len ? (uint16_t)(fws_pkt_min_frame(hdr->vlan != 0, hdr->ipv6) +
+						     hdr->payload_len)
+					: 0;
 	fws_pkt_layout(hdr, &l);
 	t->l3 = l.l3;
 	t->ipv6 = hdr->ipv6;
@@ -81,6 +84,7 @@ fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix)
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++) {
+		seq[i] = RTE_MAX(seq[i], t->min_frame); /* the payload always fits whole */
 		if (seq[i] > t->tmpl_room + FWS_PKT_FCS)
 			return -EINVAL;
 		fws_pkt_size_init(&t->pattern[i], t->tmpl, &t->hdr, seq[i]);

@@ -66,6 +66,7 @@ struct fws_tx_task {
 	uint32_t tmpl_room;
 	struct fws_pkt_hdr hdr;
 	uint32_t wire_mbps; /**< link speed of the wire model; 0: stamp at the hand-over */
+	uint16_t min_frame; /**< a stream with a payload: smaller sizes are raised to this */
 	struct fws_pkt_size pattern[FWS_SIZE_MAX_SEQ];
 	uint64_t
 		wire_fp[FWS_SIZE_MAX_SEQ]; /**< serialization time per pattern entry, ticks << 16 */

@@ -290,7 +290,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 }
 
 /* The matrix cells of one trial: one per active stream that has flows expected to pass
- * (a blocked stream has no throughput); back-to-back trials have none. */
+ * (a blocked stream has no throughput) and no payload (an attack stream is proof of
+ * inspection, not throughput); back-to-back trials have none. */
 static void
 cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 {
@@ -299,7 +300,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 	unsigned int s;
 
 	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
-		if (!r->streams[s].active ||
+		if (!r->streams[s].active || r->streams[s].proof ||
 		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
 			continue;
 		cell_of(run, r, &r->streams[s], &c, b);

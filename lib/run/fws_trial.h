@@ -77,6 +77,8 @@ struct fws_stream_result {
 	struct fws_nat_result nat;
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
+	bool proof; /**< it carries a payload (an attack pattern): proof of inspection, not a
+		     * matrix cell */
 	uint32_t blk_flows;
 	struct fws_rxstat_sum blk;
 	bool blk_ok;

@@ -254,6 +254,54 @@ START_TEST(test_config_normalised_roundtrip)
 }
 END_TEST
 
+/* Presets: ips means both directions through NAT plus an attack stream that must be blocked;
+ * what the config gives itself wins; NAT and expectations are refused where they cannot
+ * hold, with the reason. */
+START_TEST(test_config_presets)
+{
+	static const char ips[] = "{\"scenario\": \"ips\", " PORTS "}";
+	static const char own[] = "{\"scenario\": \"ids\", \"nat\": \"none\", \"direction\": "
+				  "\"upload\", " PORTS "}";
+	static const char *const refused[][2] = {
+		{"{\"nat\": \"masquerade\", \"streams\": [{\"name\": \"x\", \"tx_port\": "
+		 "\"lan\", \"rx_port\": \"wan\"}], " PORTS "}",
+		 "config: nat: \"masquerade\" needs \"direction\" streams"},
+		{"{\"streams\": [{\"name\": \"x\", \"tx_port\": \"lan\", \"rx_port\": \"wan\", "
+		 "\"expect\": \"blocklist\"}], " PORTS "}",
+		 "config: streams[0].expect: \"blocklist\" needs a top-level \"blocklist\" file"},
+		{"{\"nat\": \"sometimes\", " PORTS "}",
+		 "config: nat: expected \"none\" or \"masquerade\""},
+		{"{\"scenario\": \"ids\", \"ports\": [{\"name\": \"a\", \"device\": \"x\"}], "
+		 "\"streams\": [{\"name\": \"s\", \"tx_port\": \"a\", \"rx_port\": \"a\"}]}",
+		 "config: scenario: \"ids\" adds an attack stream from port lan to port wan"},
+	};
+	char err[512];
+	struct fws_cfg *cfg = fws_config_parse(ips, strlen(ips), err, sizeof(err));
+	unsigned int i;
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->n_streams, 3);
+	ck_assert_int_eq(cfg->nat.mode, FWS_NAT_MASQUERADE);
+	ck_assert_str_eq(cfg->streams[2].name, "attack");
+	ck_assert_int_eq(cfg->streams[2].expect, FWS_EXPECT_BLOCKED);
+	ck_assert_uint_eq(cfg->streams[2].payload_len, 11);
+	ck_assert_int_eq(memcmp(cfg->streams[2].payload, "uid=0(root)", 11), 0);
+	ck_assert_int_eq(cfg->streams[1].learner, 0); /* download learns from upload */
+	fws_config_free(cfg);
+	cfg = fws_config_parse(own, strlen(own), err, sizeof(err));
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->n_streams, 2);
+	ck_assert_int_eq(cfg->nat.mode, FWS_NAT_NONE);
+	ck_assert_int_eq(cfg->streams[1].expect, FWS_EXPECT_PASS); /* ids: the attack passes */
+	fws_config_free(cfg);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		cfg = fws_config_parse(refused[i][0], strlen(refused[i][0]), err, sizeof(err));
+		ck_assert_ptr_null(cfg);
+		ck_assert_msg(strncmp(err, refused[i][1], strlen(refused[i][1])) == 0, "%s", err);
+	}
+}
+END_TEST
+
 /* More address ranges than a port's control plane holds: refused by validate, not at setup. */
 START_TEST(test_config_too_many_ranges)
 {
@@ -314,6 +362,7 @@ suite_config(void)
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_bidir_and_mix);
 	tcase_add_test(tc, test_config_normalised_roundtrip);
+	tcase_add_test(tc, test_config_presets);
 	suite_add_tcase(s, tc);
 	return s;
 }
