@@ -65,6 +65,7 @@ static int
 add_learner(struct cfg_ctx *c, struct fws_cfg *cfg, unsigned int d)
 {
 	const struct fws_cfg_stream *ds = &cfg->streams[d];
+	char name[sizeof(ds->name)];
 	struct fws_cfg_stream *l;
 
 	if (cfg->n_streams == FWS_CFG_MAX_STREAMS)
@@ -72,7 +73,8 @@ add_learner(struct cfg_ctx *c, struct fws_cfg *cfg, unsigned int d)
 				ds->name, FWS_CFG_MAX_STREAMS);
 	l = &cfg->streams[cfg->n_streams];
 	*l = *ds;
-	snprintf(l->name, sizeof(l->name), "learn-%.20s", ds->name);
+	snprintf(name, sizeof(name), "learn-%.20s", ds->name);
+	strlcpy(l->name, name, sizeof(l->name));
 	l->dir = FWS_DIR_UPLOAD;
 	l->tx_port = ds->rx_port;
 	l->rx_port = ds->tx_port;

@@ -27,6 +27,7 @@ c.pop("output")
 c.update(direction=sys.argv[3], frame_size=128, duration=2, warmup=0.3, drain=0.5)
 if sys.argv[4] == "-":
     c.pop("nat")
+    c["scenario"] = "routing"  # "firewall" would preset the NAT learning back
 else:
     c["nat"] = sys.argv[4]
 json.dump(c, open(sys.argv[2], "w"))
