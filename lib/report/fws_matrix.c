@@ -129,6 +129,14 @@ table_str(FILE *f, const char *s, bool wiki)
 	}
 }
 
+/* Per direction: these columns, after the row's scenario, frame size and result. */
+static const char *const k_names[] = {" Mbit/s (L1)", " Mpps", " iperf Mbit/s*", " DUT CPU"};
+
+#define GOODPUT_NOTE                                                                               \
+	"* iperf Mbit/s: the TCP goodput iperf reports at MTU 1500 for that L1 rate, derived "     \
+	"(not measured): L1 x 1448 / 1538 (1448 payload bytes per 1538-byte slot on the wire, "    \
+	"TCP timestamps on)."
+
 /* Markdown and MediaWiki share the layout; sep decides the syntax. */
 static void
 table(FILE *f, const struct matrix *m, bool wiki)
@@ -142,17 +150,17 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	for (c = 0; c < m->n_cols; c++) {
 		unsigned int k;
 
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < 4; k++) {
 			fputs(wiki ? " !! " : " | ", f);
 			table_str(f, m->cols[c], wiki);
-			fputs(k == 0 ? " Mbit/s (L1)" : k == 1 ? " Mpps" : " DUT CPU", f);
+			fputs(k_names[k], f);
 		}
 	}
 	fprintf(f, wiki ? " !! Notes\n" : " | Notes |\n");
 	if (!wiki) {
 		fprintf(f, "|---|---|---");
 		for (c = 0; c < m->n_cols; c++)
-			fprintf(f, "|---:|---:|---:");
+			fprintf(f, "|---:|---:|---:|---:");
 		fprintf(f, "|---|\n");
 	}
 	for (r = 0; r < m->n_rows; r++) {
@@ -166,12 +174,15 @@ table(FILE *f, const struct matrix *m, bool wiki)
 		fprintf(f, wiki ? " || %s" : " | %s", kind_name(x->first->kind));
 		for (c = 0; c < m->n_cols; c++) {
 			if (!x->has[c]) {
-				fprintf(f, wiki ? " || || ||" : " | | |");
+				fprintf(f, wiki ? " || || || ||" : " | | | |");
 				continue;
 			}
-			fprintf(f, wiki ? " || %s%.1f || %s%.4f || " : " | %s%.1f | %s%.4f | ",
+			fprintf(f,
+				wiki ? " || %s%.1f || %s%.4f || %s%.1f || "
+				     : " | %s%.1f | %s%.4f | %s%.1f | ",
 				x->limited[c] ? "&ge; " : "", x->l1[c] / 1e6,
-				x->limited[c] ? "&ge; " : "", x->pps[c] / 1e6);
+				x->limited[c] ? "&ge; " : "", x->pps[c] / 1e6,
+				x->limited[c] ? "&ge; " : "", fws_goodput_derived(x->l1[c]) / 1e6);
 			if (x->cpu[c] >= 0)
 				fprintf(f, "%.0f %%", x->cpu[c]);
 			else
@@ -184,6 +195,7 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	}
 	if (wiki)
 		fprintf(f, "|}\n");
+	fprintf(f, "\n%s\n", GOODPUT_NOTE);
 	if (m->left_out)
 		fprintf(f,
 			"\n%u cells in directions beyond the first %d are not in this table "
@@ -447,7 +459,10 @@ html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 		char col[200];
 
 		esc(m->cols[c], col, sizeof(col));
-		fprintf(f, "<th>%s Mbit/s</th><th>%s Mpps</th><th>%s DUT CPU</th>", col, col, col);
+		fprintf(f,
+			"<th>%s Mbit/s</th><th>%s Mpps</th><th>%s iperf Mbit/s*</th><th>%s DUT "
+			"CPU</th>",
+			col, col, col, col);
 	}
 	fprintf(f, "<th>Notes</th></tr>\n");
 	for (r = 0; r < m->n_rows; r++) {
@@ -460,12 +475,13 @@ html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 		fprintf(f, "</td><td>%s</td>", kind_name(x->first->kind));
 		for (c = 0; c < m->n_cols; c++) {
 			if (!x->has[c]) {
-				fprintf(f, "<td></td><td></td><td></td>");
+				fprintf(f, "<td></td><td></td><td></td><td></td>");
 				continue;
 			}
-			fprintf(f, "<td>%s%.1f</td><td>%s%.4f</td><td>",
+			fprintf(f, "<td>%s%.1f</td><td>%s%.4f</td><td>%s%.1f</td><td>",
 				x->limited[c] ? "&ge; " : "", x->l1[c] / 1e6,
-				x->limited[c] ? "&ge; " : "", x->pps[c] / 1e6);
+				x->limited[c] ? "&ge; " : "", x->pps[c] / 1e6,
+				x->limited[c] ? "&ge; " : "", fws_goodput_derived(x->l1[c]) / 1e6);
 			if (x->cpu[c] >= 0)
 				fprintf(f, "%.0f %%", x->cpu[c]);
 			fprintf(f, "</td>");
@@ -475,7 +491,8 @@ html(FILE *f, const struct fws_cells *cells, const struct matrix *m)
 		html_escape(f, notes);
 		fprintf(f, "</td></tr>\n");
 	}
-	fprintf(f, "</table>\n<h2>Throughput against frame size</h2>\n");
+	fprintf(f, "</table>\n<p class=\"note\">%s</p>\n<h2>Throughput against frame size</h2>\n",
+		GOODPUT_NOTE);
 	chart_throughput(f, cells);
 	fprintf(f, "<h2>Latency histograms</h2>\n");
 	for (i = 0; i < cells->n; i++)

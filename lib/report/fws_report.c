@@ -274,6 +274,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->avg_frame = r->avg_frame;
 	c->pps = goal ? x->tx_pps : x->rx_pps;
 	c->l1_bps = goal ? x->tx_l1_bps : x->rx_l1_bps;
+	c->goodput_bps = fws_goodput_derived(c->l1_bps);
 	c->l2_bps = goal ? x->tx_l2_bps : x->rx_l2_bps;
 	c->loss_pct = x->loss_pct;
 	c->p50_ns = (double)x->lat.p50;
@@ -567,6 +568,14 @@ report_clock(const struct fws_run *run)
 			 "rate (trials[].tsc_hz) gives its durations and rates");
 }
 
+/* How the derived figures of the cells are computed. */
+static json_t *
+report_formulas(const struct fws_run *run)
+{
+	(void)run;
+	return json_pack("{s:s}", "goodput_derived_bps", FWS_GOODPUT_FORMULA);
+}
+
 static json_t *
 report_config(const struct fws_run *run)
 {
@@ -578,10 +587,15 @@ static const struct {
 	const char *key;
 	json_t *(*emit)(const struct fws_run *run);
 } report_sections[] = {
-	{"clock", report_clock},           {"config", report_config},
-	{"ports", report_ports},           {"path_check", report_path_check},
-	{"trials", report_trials},         {"cells", report_cells},
-	{"sweep_done", report_sweep_done}, {"back_to_back", report_back_to_back},
+	{"clock", report_clock},
+	{"config", report_config},
+	{"ports", report_ports},
+	{"path_check", report_path_check},
+	{"trials", report_trials},
+	{"cells", report_cells},
+	{"formulas", report_formulas},
+	{"sweep_done", report_sweep_done},
+	{"back_to_back", report_back_to_back},
 	{"search", report_search},
 };
 

@@ -27,6 +27,7 @@ cell(const char *scenario, const char *kind, const char *dir, const char *stream
 	c.avg_frame = 64;
 	c.pps = pps;
 	c.l1_bps = pps * 84 * 8;
+	c.goodput_bps = fws_goodput_derived(c.l1_bps); /* as the report reader derives it */
 	c.l2_bps = pps * 64 * 8;
 	c.line_pps = 1488095.2;
 	c.dut_cpu = -1;
@@ -79,13 +80,19 @@ START_TEST(test_matrix_markdown)
 	c[2].dut_cpu = 97;
 	md = render(&cells, FWS_MATRIX_MARKDOWN);
 	ck_assert_ptr_nonnull(strstr(md, "| Scenario | Frame size | Result | upload Mbit/s (L1) | "
-					 "upload Mpps | upload DUT CPU | download Mbit/s (L1)"));
-	ck_assert_ptr_nonnull(strstr(md, "| firewall | 64 | NDR (0 loss) | 1001.3 | 1.4900 | - | "
-					 "336.0 | 0.5000 | 97 % | upload: NIC line rate "
-					 "reached |"));
+					 "upload Mpps | upload iperf Mbit/s* | upload DUT CPU | "
+					 "download Mbit/s (L1)"));
+	/* iperf goodput derived from L1: 1001.3 x 1448 / 1538 = 942.7 */
+	ck_assert_ptr_nonnull(strstr(md,
+				     "| firewall | 64 | NDR (0 loss) | 1001.3 | 1.4900 | 942.7 | "
+				     "- | 336.0 | 0.5000 | 316.3 | 97 % | upload: NIC line "
+				     "rate reached |"));
 	ck_assert_ptr_nonnull(
-		strstr(md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | - | | | |  |"));
-	ck_assert_uint_eq(count(md, "\n"), 4);
+		strstr(md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | | | | |  |"));
+	ck_assert_ptr_nonnull(strstr(md, "\n* iperf Mbit/s: the TCP goodput iperf reports at MTU "
+					 "1500 for that L1 rate, derived (not measured): L1 x "
+					 "1448 / 1538"));
+	ck_assert_uint_eq(count(md, "\n"), 6);
 	free(md);
 	md = render(&cells, FWS_MATRIX_MEDIAWIKI);
 	ck_assert_ptr_nonnull(strstr(md, "{| class=\"wikitable\"\n"));
@@ -105,10 +112,10 @@ START_TEST(test_matrix_csv)
 	c[1].dut_cpu = 12.5;
 	csv = render(&cells, FWS_MATRIX_CSV);
 	ck_assert_ptr_nonnull(strstr(csv, "scenario,kind,direction,stream,frame_size,avg_frame,pps,"
-					  "l1_bps,l2_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
+					  "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
 					  "line_pps,dut_cpu_pct,generator_limited\n"));
 	ck_assert_ptr_nonnull(strstr(csv, "\n\"fw, nat\",ndr,upload,\"up\"\"1\"\"\",64,64,1000,"
-					  "672000,512000,0,0,0,1488095.2,,0\n"));
+					  "672000,512000,632676.2029,0,0,0,1488095.2,,0\n"));
 	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
@@ -125,9 +132,9 @@ START_TEST(test_matrix_lower_bound)
 
 	c[0].generator_limited = 1;
 	md = render(&cells, FWS_MATRIX_MARKDOWN);
-	ck_assert_ptr_nonnull(strstr(md, "| &ge; 672.0 | &ge; 1.0000 | - | 336.0 | 0.5000 | - | "
-					 "upload: generator-limited, a lower bound (no trial lost "
-					 "frames) |"));
+	ck_assert_ptr_nonnull(strstr(md, "| &ge; 672.0 | &ge; 1.0000 | &ge; 632.7 | - | 336.0 | "
+					 "0.5000 | 316.3 | - | upload: generator-limited, a lower "
+					 "bound (no trial lost frames) |"));
 	free(md);
 	md = render(&cells, FWS_MATRIX_HTML);
 	ck_assert_ptr_nonnull(strstr(md, "<td>&ge; 1.0000</td>"));
