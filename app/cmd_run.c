@@ -54,6 +54,11 @@ usage_run(FILE *f)
 		"      --progress       print a progress line per second on stderr (default when\n"
 		"                       stderr is a terminal)\n"
 		"      --no-progress    never print progress lines\n"
+		"      --stats FILE     one JSON object per second (NDJSON) on FILE (\"-\": "
+		"stdout),\n"
+		"                       and one per trial with its totals; also on DPDK's "
+		"telemetry\n"
+		"                       socket as /fwstress/streams (dpdk-telemetry.py)\n"
 		"  -q, --quiet          no text report on stdout\n"
 		"      --short SEC      search: duration of narrowing trials (config "
 		"search.short)\n"
@@ -68,11 +73,20 @@ usage_run(FILE *f)
 		"written and marked partial. Exit status: see fwstress --help.\n");
 }
 
+/* What the progress callback drives: the line on stderr and the live statistics. */
+struct progress_ctx {
+	bool line;
+	struct app_live live;
+};
+
 static void
 progress_cb(void *arg, const struct fws_progress *p)
 {
-	(void)arg;
-	fws_report_progress(stderr, p);
+	struct progress_ctx *x = arg;
+
+	if (x->line)
+		fws_report_progress(stderr, p);
+	app_live_progress(&x->live, p);
 }
 
 /* The command line of run, search and sweep. */
@@ -80,7 +94,8 @@ struct run_args {
 	enum fws_method_mode mode;
 	char **cli_eal;
 	int n_cli_eal;
-	const char *config, *json, *text;
+	const char *config, *json, *text, *stats;
+	FILE *stats_f;
 	double duration, final_s, short_s;
 	int progress; /**< -1: when stderr is a terminal */
 	bool quiet, resume;
@@ -104,17 +119,12 @@ static int
 parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 {
 	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},
-		{"text", required_argument, NULL, 't'},
-		{"duration", required_argument, NULL, 'd'},
-		{"progress", no_argument, NULL, 'P'},
-		{"no-progress", no_argument, NULL, 'N'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{"final", required_argument, NULL, 'F'},
-		{"short", required_argument, NULL, 'S'},
-		{"resume", no_argument, NULL, 'R'},
-		{NULL, 0, NULL, 0},
+		{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
+		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
+		{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},           {"final", required_argument, NULL, 'F'},
+		{"short", required_argument, NULL, 'S'},    {"resume", no_argument, NULL, 'R'},
+		{"stats", required_argument, NULL, 's'},    {NULL, 0, NULL, 0},
 	};
 	int c, rc = 0;
 
@@ -144,6 +154,9 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 		case 'R':
 			rc = a->mode == FWS_METHOD_SWEEP ? 0 : -1;
 			a->resume = true;
+			break;
+		case 's':
+			a->stats = optarg;
 			break;
 		case 'P':
 			a->progress = 1;
@@ -340,7 +353,8 @@ expectations(const struct fws_run *run)
 static int
 run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 {
-	struct fws_trial_opts topts = {.stop = &stop_requests};
+	struct progress_ctx pctx = {.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}};
+	struct fws_trial_opts topts = {.stop = &stop_requests, .progress_arg = &pctx};
 	struct fws_cells carried = {0};
 	struct fws_run run = {.cfg = cfg, .started = time(NULL), .status = FWS_RUN_RUNNING};
 	struct fws_err e = {0};
@@ -374,7 +388,7 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 		fprintf(stderr, "fwstress: setup: out of memory\n");
 		code = fws_err_exit_code(FWS_ERR_SETUP);
 	} else {
-		topts.progress = a->progress ? progress_cb : NULL;
+		topts.progress = progress_cb; /* the live statistics need it even when quiet */
 		if (measure_run(&run, a, &topts, &e) < 0)
 			code = fws_err_exit_code(e.kind);
 		if (write_reports(cfg, &run, a->quiet || e.kind == FWS_ERR_PATH) < 0 &&
@@ -392,6 +406,20 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 	return code;
 }
 
+/* --stats FILE ("-": stdout), opened before any load so a bad path costs nothing. */
+static int
+open_stats(struct run_args *a)
+{
+	if (a->stats == NULL)
+		return 0;
+	a->stats_f = strcmp(a->stats, "-") == 0 ? stdout : fopen(a->stats, "w");
+	if (a->stats_f == NULL) {
+		fprintf(stderr, "fwstress: --stats %s: %s\n", a->stats, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 run_mode(int argc, char **argv, enum fws_method_mode mode)
 {
@@ -405,7 +433,7 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 	cfg = app_load_config(a.config);
 	if (cfg == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
-	if (apply_args(cfg, &a) < 0 || check_outputs(cfg) < 0) {
+	if (apply_args(cfg, &a) < 0 || check_outputs(cfg) < 0 || open_stats(&a) < 0) {
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
@@ -417,7 +445,10 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_SETUP);
 	}
+	app_live_register();
 	code = run_with_eal(cfg, &a);
+	if (a.stats_f && a.stats_f != stdout)
+		fclose(a.stats_f);
 	fws_config_free(cfg);
 	rte_eal_cleanup();
 	return code;

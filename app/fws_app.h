@@ -5,17 +5,35 @@
 #define FWS_APP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "fws_config.h"
 #include "fws_err.h"
+#include "fws_run.h"
 
 enum {
 	EXIT_OK = 0,    /* completed (loss or not: read the report) */
 	EXIT_USAGE = 1, /* bad command line */
 	EXIT_WORSE = 7, /* compare: a cell got worse beyond the tolerance */
-	EXIT_EXPECT =
-		8, /* completed, but the DUT did not do what the config expects (NAT, blocking) */
+	/* completed, but the DUT did not do what the config expects (NAT, blocking) */
+	EXIT_EXPECT = 8,
 };
+
+/** Live statistics (live.c): NDJSON lines on f (NULL: none) and the telemetry snapshot. */
+struct app_live {
+	const struct fws_cfg *cfg;
+	FILE *f;
+	unsigned int trial; /**< results so far */
+	const char *last_phase;
+	double last_t;
+	struct fws_live_stream last[FWS_CFG_MAX_STREAMS];
+};
+
+/** One progress callback's worth: a line per second, a result line after each trial. */
+void app_live_progress(struct app_live *l, const struct fws_progress *p);
+
+/** Register /fwstress/streams with DPDK telemetry (after EAL init). */
+void app_live_register(void);
 
 /** Parse path, or the embedded default when NULL; prints the error. */
 struct fws_cfg *app_load_config(const char *path);

@@ -750,6 +750,8 @@ fws_report_progress(FILE *f, const struct fws_progress *p)
 			      ? (double)(p->tx_frames - p->rx_frames) * 100.0 / (double)p->tx_frames
 			      : 0;
 
+	if (p->result)
+		return; /* the trial's end: the report says it */
 	fprintf(f, "[%6.1f/%.1f s] %-7s TX %9.4f Mpps %8.3f Gbit/s | RX %9.4f Mpps %8.3f Gbit/s",
 		p->elapsed, p->total, p->phase, p->tx_pps / 1e6, p->tx_bps / 1e9, p->rx_pps / 1e6,
 		p->rx_bps / 1e9);

@@ -291,3 +291,35 @@ fws_trial_live(const struct fws_trial *t, bool warm, struct fws_progress *p)
 		p->rx_bytes += __atomic_load_n(&t->rx[i]->live_bytes, __ATOMIC_RELAXED);
 	}
 }
+
+void
+fws_trial_live_streams(const struct fws_trial *t, bool warm, struct fws_live_stream *out)
+{
+	unsigned int i, s;
+
+	memset(out, 0, sizeof(*out) * t->cfg->n_streams);
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_counters *c = &t->tasks[i].cnt;
+		struct fws_live_stream *o = &out[t->tasks[i].stream];
+
+		o->tx_frames +=
+			__atomic_load_n(warm ? &c->warmup_tx : &c->tx_frames, __ATOMIC_RELAXED);
+		o->tx_bytes += warm ? 0 : __atomic_load_n(&c->tx_bytes, __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < t->n_rx && !warm; i++)
+		for (s = 0; s < t->cfg->n_streams; s++) {
+			const struct fws_hist *h = t->rx[i]->streams[s].hist;
+			struct fws_live_stream *o = &out[s];
+			uint64_t n = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
+			uint64_t mn = __atomic_load_n(&h->min, __ATOMIC_RELAXED);
+
+			if (n == 0)
+				continue;
+			o->rx_frames += n;
+			o->lat_count += n;
+			o->lat_sum += __atomic_load_n(&h->sum, __ATOMIC_RELAXED);
+			o->lat_min = o->lat_count == n ? mn : RTE_MIN(o->lat_min, mn);
+			o->lat_max =
+				RTE_MAX(o->lat_max, __atomic_load_n(&h->max, __ATOMIC_RELAXED));
+		}
+}

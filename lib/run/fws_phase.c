@@ -32,6 +32,7 @@ struct trial_run {
 	bool measuring, interrupted;
 	struct fws_clock_pair clk0; /**< at the start of the measured phase */
 	struct fws_linkwatch links;
+	struct fws_live_stream live[FWS_CFG_MAX_STREAMS];
 	/* Progress line: totals at the last line. */
 	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
 };
@@ -174,6 +175,9 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	    now < r->next_progress)
 		return;
 	fws_trial_live(r->t, !r->measuring, &p);
+	fws_trial_live_streams(r->t, !r->measuring, r->live);
+	p.n_streams = r->t->cfg->n_streams;
+	p.streams = r->live;
 	p.elapsed = (double)(now - r->start) / (double)r->t->hz;
 	p.total = r->warmup + r->duration;
 	p.tx_pps = (double)(p.tx_frames - RTE_MIN(r->last_tx, p.tx_frames)) / dt;
@@ -411,6 +415,11 @@ finish(struct trial_run *r)
 	fws_trial_collect(t, r->req_pps, r->before, r->res);
 	for (i = 0; i < t->n_rx; i++)
 		fws_rx_retire_cookies(t->rx[i]);
+	if (r->o && r->o->progress && !r->pr) {
+		struct fws_progress p = {.phase = "result", .result = r->res};
+
+		r->o->progress(r->o->progress_arg, &p);
+	}
 	fws_trial_sample_hugepages(t);
 }
 

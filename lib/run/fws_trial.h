@@ -152,12 +152,22 @@ struct fws_result {
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
 };
 
-/** What the progress callback sees once per second. */
+/** One stream so far in the running phase (live: read while the lcores write). */
+struct fws_live_stream {
+	uint64_t tx_frames, tx_bytes; /**< sent in the phase (bytes: measured phase only) */
+	uint64_t rx_frames;           /**< test frames received and accounted, measured phase */
+	uint64_t lat_count, lat_sum, lat_min, lat_max; /**< ns, measured phase */
+};
+
+/** What the progress callback sees once per second, and once with the trial's result. */
 struct fws_progress {
-	const char *phase;
+	const char *phase; /**< "warm-up", "measure", or "result" (result is set) */
 	double elapsed, total;
 	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes; /**< since the phase began */
 	double tx_pps, rx_pps, tx_bps, rx_bps;             /**< over the last second, L2 */
+	unsigned int n_streams;
+	const struct fws_live_stream *streams; /**< per config stream */
+	const struct fws_result *result;       /**< phase "result": the trial just collected */
 };
 
 /** Options of a trial run. */

@@ -73,6 +73,9 @@ void fws_trial_collect(struct fws_trial *t, const double *req_pps,
 /** Live totals of the running phase for the progress line. */
 void fws_trial_live(const struct fws_trial *t, bool warm, struct fws_progress *p);
 
+/** Live per-stream counters and latency of the running phase into out[stream]. */
+void fws_trial_live_streams(const struct fws_trial *t, bool warm, struct fws_live_stream *out);
+
 /*
  * Link watch: the main lcore looks at every port's link each pass of its phase loop (5 ms)
  * and records each time one goes down and comes back, with the test frames the streams to
