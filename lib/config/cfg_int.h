@@ -91,6 +91,8 @@ int cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cf
 /* Scenario presets (cfg_scenario.c): the default direction, then what a preset adds. */
 const char *cfg_scenario_direction(const struct fws_cfg *cfg);
 int cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t);
+/* NAT masquerade: pair every download stream with its learner (cfg_nat.c). */
+int cfg_nat_pair(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
@@ -102,9 +104,9 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(ports)                                                                                   \
 	X(flows)                                                                                   \
 	X(flows6)                                                                                  \
-	X(rate_layer) X(rate) X(blocklist) X(streams) X(direction) X(frame_size) X(duration)       \
-		X(warmup) X(drain) X(burst) X(sweep) X(path_check) X(seq_window) X(nat) X(search)  \
-			X(lcores) X(output)
+	X(rate_layer)                                                                              \
+	X(rate) X(blocklist) X(streams) X(direction) X(frame_size) X(duration) X(warmup) X(drain)  \
+		X(burst) X(sweep) X(path_check) X(seq_window) X(nat) X(search) X(lcores) X(output)
 #define CFG_SECTION_DECL(k)                                                                        \
 	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);

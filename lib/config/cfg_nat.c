@@ -84,7 +84,8 @@ add_learner(struct cfg_ctx *c, struct fws_cfg *cfg, unsigned int d)
 	return (int)cfg->n_streams++;
 }
 
-/* Masquerade: every download IPv4 stream gets its learner. */
+/* Masquerade: every download IPv4 stream gets its learner (once every stream exists: after
+ * the sections, the default direction and the scenario's preset). */
 static int
 pair_streams(struct cfg_ctx *c, struct fws_cfg *cfg)
 {
@@ -148,7 +149,21 @@ cfg_sec_nat(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 			cfg_pop(c, old);
 		}
 	}
-	return nat->mode == FWS_NAT_MASQUERADE ? pair_streams(c, t->cfg) : 0;
+	return 0;
+}
+
+int
+cfg_nat_pair(struct cfg_ctx *c, struct fws_cfg *cfg)
+{
+	size_t old;
+
+	if (cfg->nat.mode != FWS_NAT_MASQUERADE)
+		return 0;
+	old = cfg_push_key(c, "nat");
+	if (pair_streams(c, cfg) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	return 0;
 }
 
 json_t *

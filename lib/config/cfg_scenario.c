@@ -103,7 +103,7 @@ cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t)
 	if (rc == 0 && json_object_get(t->root, "nat") == NULL) {
 		json_t *m = json_string("masquerade");
 
-		rc = cfg_sec_nat(c, m, t);
+		rc = cfg_sec_nat(c, m, t); /* cfg_nat_pair pairs the streams next */
 		json_decref(m);
 	}
 	if (rc == 0)

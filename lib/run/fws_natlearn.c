@@ -92,6 +92,11 @@ fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask
 
 		if (cs->learner < 0 || (mask && !((mask >> d) & 1)))
 			continue;
+		if (pr.duration > 10)
+			FWS_LOG(NOTICE,
+				"NAT learn: stream %s: %" PRIu64 " frames at %.0f/s take %.0f s "
+				"before each trial (raise nat.learn_pps)",
+				cs->name, frames, cfg->nat.learn_pps, pr.duration - 1);
 		rc = fws_trial_run_probe(t, size_idx, o, &pr, res, e);
 		if (rc == 0 && res->partial)
 			rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "NAT learn: interrupted");

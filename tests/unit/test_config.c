@@ -260,6 +260,8 @@ END_TEST
 START_TEST(test_config_presets)
 {
 	static const char ips[] = "{\"scenario\": \"ips\", " PORTS "}";
+	static const char fw_nat[] =
+		"{\"scenario\": \"firewall\", \"nat\": \"masquerade\", " PORTS "}";
 	static const char own[] = "{\"scenario\": \"ids\", \"nat\": \"none\", \"direction\": "
 				  "\"upload\", " PORTS "}";
 	static const char *const refused[][2] = {
@@ -293,6 +295,13 @@ START_TEST(test_config_presets)
 	ck_assert_uint_eq(cfg->n_streams, 2);
 	ck_assert_int_eq(cfg->nat.mode, FWS_NAT_NONE);
 	ck_assert_int_eq(cfg->streams[1].expect, FWS_EXPECT_PASS); /* ids: the attack passes */
+	fws_config_free(cfg);
+	/* "nat" given, the preset's two directions added after it: still paired. */
+	cfg = fws_config_parse(fw_nat, strlen(fw_nat), err, sizeof(err));
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->n_streams, 2);
+	ck_assert_int_eq(cfg->streams[1].dir, FWS_DIR_DOWNLOAD);
+	ck_assert_int_eq(cfg->streams[1].learner, 0);
 	fws_config_free(cfg);
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		cfg = fws_config_parse(refused[i][0], strlen(refused[i][0]), err, sizeof(err));
