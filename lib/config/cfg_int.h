@@ -42,6 +42,11 @@ int cfg_parse_ip_range(struct cfg_ctx *c, const json_t *v, bool *ipv6, uint8_t h
 int cfg_parse_port_range(struct cfg_ctx *c, const json_t *v, uint16_t *lo, uint16_t *hi);
 
 int cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r);
+
+/* Kinds named by a table (FWS_STAMPS, FWS_EXPECTS, FWS_NAT_MODES): the name of i ("?"
+ * beyond it), and the index of v among the non-empty names, or -EINVAL with the choices. */
+const char *cfg_name_of(const char *const *names, size_t n, unsigned int i);
+int cfg_pick_name(struct cfg_ctx *c, const json_t *v, const char *const *names, size_t n);
 /** Download flows from upload ones: sources and destinations swapped. */
 void cfg_reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out);
 
@@ -97,16 +102,33 @@ int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
-#define CFG_SECTION_FNS(X)                                                                         \
-	X(dut)                                                                                     \
-	X(scenario)                                                                                \
-	X(eal)                                                                                     \
-	X(ports)                                                                                   \
-	X(flows)                                                                                   \
-	X(flows6)                                                                                  \
-	X(rate_layer)                                                                              \
-	X(rate) X(blocklist) X(streams) X(direction) X(frame_size) X(duration) X(warmup) X(drain)  \
-		X(burst) X(sweep) X(path_check) X(seq_window) X(nat) X(search) X(lcores) X(output)
+/* One per line: clang-format does not settle on a layout for this list. */
+/* clang-format off */
+#define CFG_SECTION_FNS(X) \
+	X(dut) \
+	X(scenario) \
+	X(eal) \
+	X(ports) \
+	X(flows) \
+	X(flows6) \
+	X(rate_layer) \
+	X(rate) \
+	X(blocklist) \
+	X(streams) \
+	X(direction) \
+	X(frame_size) \
+	X(duration) \
+	X(warmup) \
+	X(drain) \
+	X(burst) \
+	X(sweep) \
+	X(path_check) \
+	X(seq_window) \
+	X(nat) \
+	X(search) \
+	X(lcores) \
+	X(output)
+/* clang-format on */
 #define CFG_SECTION_DECL(k)                                                                        \
 	int cfg_sec_##k(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);                    \
 	json_t *cfg_emit_##k(const struct fws_cfg *cfg);

@@ -499,3 +499,37 @@ cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, 
 	*len = n;
 	return 0;
 }
+
+const char *
+cfg_name_of(const char *const *names, size_t n, unsigned int i)
+{
+	return i < n ? names[i] : "?";
+}
+
+int
+cfg_pick_name(struct cfg_ctx *c, const json_t *v, const char *const *names, size_t n)
+{
+	char choices[256] = "";
+	size_t i, used = 0, left = 0;
+
+	for (i = 0; i < n; i++)
+		left += names[i][0] != '\0';
+	for (i = 0; i < n; i++) {
+		if (names[i][0] == '\0')
+			continue;
+		left--;
+		used += (size_t)snprintf(choices + used, sizeof(choices) - used, "%s\"%s\"",
+					 used == 0   ? ""
+					 : left == 0 ? " or "
+						     : ", ",
+					 names[i]);
+		if (used >= sizeof(choices))
+			break;
+	}
+	if (cfg_want_type(c, v, JSON_STRING, choices) < 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (names[i][0] != '\0' && strcmp(json_string_value(v), names[i]) == 0)
+			return (int)i;
+	return cfg_fail(c, "expected %s", choices);
+}

@@ -25,20 +25,17 @@ static const char *const mode_names[] = {
 const char *
 fws_nat_mode_name(enum fws_nat_mode m)
 {
-	return (unsigned int)m < RTE_DIM(mode_names) ? mode_names[m] : "?";
+	return cfg_name_of(mode_names, RTE_DIM(mode_names), m);
 }
 
 static int
 parse_mode(struct cfg_ctx *c, const json_t *v, struct fws_cfg_nat *nat)
 {
-	if (cfg_want_type(c, v, JSON_STRING, "\"none\" or \"masquerade\"") < 0)
+	int i = cfg_pick_name(c, v, mode_names, RTE_DIM(mode_names)); /* "" (unset): never */
+
+	if (i < 0)
 		return -EINVAL;
-	if (strcmp(json_string_value(v), "none") == 0)
-		nat->mode = FWS_NAT_NONE;
-	else if (strcmp(json_string_value(v), "masquerade") == 0)
-		nat->mode = FWS_NAT_MASQUERADE;
-	else
-		return cfg_fail(c, "expected \"none\" or \"masquerade\"");
+	nat->mode = (enum fws_nat_mode)i;
 	return 0;
 }
 

@@ -281,22 +281,18 @@ static const char *const stamp_names[] = {
 const char *
 fws_stamp_name(enum fws_stamp s)
 {
-	return (unsigned int)s < RTE_DIM(stamp_names) ? stamp_names[s] : "?";
+	return cfg_name_of(stamp_names, RTE_DIM(stamp_names), s);
 }
 
 static int
 port_tx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
-	unsigned int i;
+	int i = cfg_pick_name(c, x, stamp_names, RTE_DIM(stamp_names));
 
-	if (cfg_want_type(c, x, JSON_STRING, "\"auto\", \"wire\" or \"handover\"") < 0)
+	if (i < 0)
 		return -EINVAL;
-	for (i = 0; i < RTE_DIM(stamp_names); i++)
-		if (strcmp(json_string_value(x), stamp_names[i]) == 0) {
-			p->stamp = (enum fws_stamp)i;
-			return 0;
-		}
-	return cfg_fail(c, "expected \"auto\", \"wire\" or \"handover\"");
+	p->stamp = (enum fws_stamp)i;
+	return 0;
 }
 
 /* A port's keys in parse order; "need" says what is missing when a required one is. */
@@ -399,7 +395,7 @@ static const char *const expect_names[] = {
 const char *
 fws_expect_name(enum fws_expect x)
 {
-	return (unsigned int)x < RTE_DIM(expect_names) ? expect_names[x] : "?";
+	return cfg_name_of(expect_names, RTE_DIM(expect_names), x);
 }
 
 /* "expect": what the stream's frames should meet at the DUT. */
@@ -407,15 +403,11 @@ static int
 stream_expect(struct cfg_ctx *c, const json_t *x, const struct fws_cfg *cfg,
 	      struct fws_cfg_stream *s)
 {
-	unsigned int i;
+	int i = cfg_pick_name(c, x, expect_names, RTE_DIM(expect_names));
 
-	if (cfg_want_type(c, x, JSON_STRING, "\"pass\", \"blocked\" or \"blocklist\"") < 0)
+	if (i < 0)
 		return -EINVAL;
-	for (i = 0; i < RTE_DIM(expect_names); i++)
-		if (strcmp(json_string_value(x), expect_names[i]) == 0)
-			s->expect = (enum fws_expect)i;
-	if (strcmp(json_string_value(x), expect_names[s->expect]) != 0)
-		return cfg_fail(c, "expected \"pass\", \"blocked\" or \"blocklist\"");
+	s->expect = (enum fws_expect)i;
 	if (s->expect == FWS_EXPECT_BLOCKLIST && cfg->n_blocklists == 0)
 		return cfg_fail(c, "\"blocklist\" needs a top-level \"blocklist\" file");
 	return 0;

@@ -111,9 +111,10 @@ START_TEST(test_matrix_csv)
 
 	c[1].dut_cpu = 12.5;
 	csv = render(&cells, FWS_MATRIX_CSV);
-	ck_assert_ptr_nonnull(strstr(csv, "scenario,kind,direction,stream,frame_size,avg_frame,pps,"
-					  "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
-					  "line_pps,dut_cpu_pct,generator_limited\n"));
+	ck_assert_ptr_nonnull(strstr(
+		csv, "scenario,kind,direction,stream,frame_size,avg_frame,pps,"
+		     "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
+		     "line_pps,dut_cpu_pct,generator_limited\n"));
 	ck_assert_ptr_nonnull(strstr(csv, "\n\"fw, nat\",ndr,upload,\"up\"\"1\"\"\",64,64,1000,"
 					  "672000,512000,632676.2029,0,0,0,1488095.2,,0\n"));
 	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0\n"));
