@@ -45,6 +45,7 @@ int cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r);
 
 /* Kinds named by a table (FWS_STAMPS, FWS_EXPECTS, FWS_NAT_MODES): the name of i ("?"
  * beyond it), and the index of v among the non-empty names, or -EINVAL with the choices. */
+#define CFG_NAME(n, s) s, /* a table's names from its X-macro list: {LIST(CFG_NAME)} */
 const char *cfg_name_of(const char *const *names, size_t n, unsigned int i);
 int cfg_pick_name(struct cfg_ctx *c, const json_t *v, const char *const *names, size_t n);
 /** Download flows from upload ones: sources and destinations swapped. */

@@ -16,11 +16,7 @@
 #include "fws_config.h"
 #include "cfg_int.h"
 
-static const char *const mode_names[] = {
-#define FWS_NAT_NAME(n, s) s,
-	FWS_NAT_MODES(FWS_NAT_NAME)
-#undef FWS_NAT_NAME
-};
+static const char *const mode_names[] = {FWS_NAT_MODES(CFG_NAME)};
 
 const char *
 fws_nat_mode_name(enum fws_nat_mode m)

@@ -272,11 +272,7 @@ port_tx_descriptors(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 	return port_u16(c, x, 64, 32768, &p->tx_desc);
 }
 
-static const char *const stamp_names[] = {
-#define FWS_STAMP_NAME(n, s) s,
-	FWS_STAMPS(FWS_STAMP_NAME)
-#undef FWS_STAMP_NAME
-};
+static const char *const stamp_names[] = {FWS_STAMPS(CFG_NAME)};
 
 const char *
 fws_stamp_name(enum fws_stamp s)
@@ -384,13 +380,7 @@ cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint
 	return 0;
 }
 
-/* An explicit stream's optional role: "direction" (upload or download: NAT pairs them) and
- * "learn_only" (it only teaches NAT translations). */
-static const char *const expect_names[] = {
-#define FWS_EXPECT_NAME(n, s) s,
-	FWS_EXPECTS(FWS_EXPECT_NAME)
-#undef FWS_EXPECT_NAME
-};
+static const char *const expect_names[] = {FWS_EXPECTS(CFG_NAME)};
 
 const char *
 fws_expect_name(enum fws_expect x)
@@ -413,6 +403,8 @@ stream_expect(struct cfg_ctx *c, const json_t *x, const struct fws_cfg *cfg,
 	return 0;
 }
 
+/* An explicit stream's optional role: "direction" (upload or download: NAT pairs them),
+ * "learn_only" (it only teaches NAT translations), "payload" and "expect". */
 static int
 stream_role(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg, struct fws_cfg_stream *s)
 {
