@@ -11,6 +11,38 @@
 #include "fws_err.h"
 #include "fws_matrix.h"
 
+/* Read every report named; prints the error. Returns how many, or -1. */
+static int
+load_sets(char **paths, int n, struct fws_cells *sets)
+{
+	char err[600];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fws_config_load_cells(paths[i], &sets[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "fwstress: %s\n", err);
+			while (i-- > 0)
+				fws_cells_free(&sets[i]);
+			return -1;
+		}
+	}
+	return n;
+}
+
+static void
+report_usage(void)
+{
+	printf("Usage: fwstress report [--format md|wiki|csv|html] [-o OUT] REPORT.json "
+	       "[REPORT.json ...]\n\nRenders the cells of run, search, sweep or campaign reports "
+	       "as a qualification matrix (rows: scenario, frame size, result; columns: "
+	       "throughput and DUT load per direction). Several reports, one per appliance, "
+	       "are laid side by side: a column group per appliance (DUT name, firmware, "
+	       "date). Notes are derived from the measurements. html is one self-contained "
+	       "page with SVG charts: throughput against frame size in Mpps and Mbit/s with "
+	       "the theoretical line rate per port speed, the appliances' grouped bars, and "
+	       "latency histograms.\n");
+}
+
 int
 cmd_report(int argc, char **argv)
 {
@@ -21,9 +53,8 @@ cmd_report(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = NULL;
-	struct fws_cells cells;
-	char err[600];
-	int fmt = FWS_MATRIX_MARKDOWN, c, rc;
+	struct fws_cells *sets;
+	int fmt = FWS_MATRIX_MARKDOWN, c, rc, n, i;
 	FILE *f = stdout;
 
 	optind = 1;
@@ -43,34 +74,35 @@ cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'h':
-			printf("Usage: fwstress report [--format md|wiki|csv|html] [-o OUT] "
-			       "REPORT.json\n\nRenders the cells of a run or search report as a "
-			       "qualification matrix (rows: scenario, frame size, result; columns: "
-			       "throughput and DUT load per direction). html is one self-contained "
-			       "page with SVG charts: throughput against frame size with the "
-			       "theoretical line rate, and latency histograms.\n");
+			report_usage();
 			return EXIT_OK;
 		default:
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "fwstress: report: give one report file\n");
+	n = argc - optind;
+	if (n < 1) {
+		fprintf(stderr, "fwstress: report: give one or more report files\n");
 		return EXIT_USAGE;
 	}
-	if (fws_config_load_cells(argv[optind], &cells, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fwstress: %s\n", err);
+	sets = calloc((size_t)n, sizeof(*sets));
+	if (sets == NULL)
+		return fws_err_exit_code(FWS_ERR_FAULT);
+	if (load_sets(argv + optind, n, sets) < 0) {
+		free(sets);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
 	if (out && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
-		fws_cells_free(&cells);
-		return fws_err_exit_code(FWS_ERR_FAULT);
-	}
-	rc = fws_matrix_render(f, &cells, (enum fws_matrix_format)fmt);
-	if (out && fclose(f) != 0)
 		rc = -EIO;
-	fws_cells_free(&cells);
+	} else {
+		rc = fws_matrix_render(f, sets, (unsigned int)n, (enum fws_matrix_format)fmt);
+		if (out && fclose(f) != 0)
+			rc = -EIO;
+	}
+	for (i = 0; i < n; i++)
+		fws_cells_free(&sets[i]);
+	free(sets);
 	return rc < 0 ? fws_err_exit_code(FWS_ERR_FAULT) : EXIT_OK;
 }
 

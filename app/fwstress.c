@@ -26,8 +26,8 @@ static const struct subcommand subcommands[] = {
 	{"validate", cmd_validate, "validate [CONFIG]", "check a config, print it with defaults"},
 	{"ports", cmd_ports, "ports [EAL ARGS --] [CONFIG]",
 	 "list the ports DPDK sees (with the config's EAL arguments and devices)"},
-	{"report", cmd_report, "report [--format F] [-o OUT] REPORT",
-	 "render a JSON report as a matrix: md, wiki, csv or html (SVG charts)"},
+	{"report", cmd_report, "report [--format F] [-o OUT] REPORT...",
+	 "render reports as a matrix, appliances side by side: md, wiki, csv or html"},
 	{"compare", cmd_compare, "compare [--tolerance P] OLD NEW",
 	 "line up two reports' cells; exit 7 when one got worse by more than P (3%)"},
 };

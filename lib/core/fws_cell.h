@@ -61,7 +61,10 @@ struct fws_cell_bucket {
 	X(p99_ns, "latency_p99_ns", 0, 0, 1e13)                                                    \
 	X(line_pps, "line_pps", 0, 0, 1e12)                                                        \
 	X(dut_cpu, "dut_cpu_pct", -1, 0, 100)                                                      \
-	X(generator_limited, "generator_limited", 0, 0, 1)
+	X(generator_limited, "generator_limited", 0, 0, 1)                                         \
+	X(attack_frames, "attack_frames", -1, 0, 1e15)                                             \
+	X(attack_leaked, "attack_leaked", -1, 0, 1e15)                                             \
+	X(blocked_leaked, "blocked_leaked", -1, 0, 1e15)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
@@ -82,6 +85,11 @@ struct fws_cell {
 	 * fell short of the requested rate. */
 	double generator_limited;
 	double goodput_bps; /**< derived: fws_goodput_derived(l1_bps), not measured */
+	/* Proof of inspection, from the cell's trial (every cell of a trial has the same; -1:
+	 * the trial had no such stream): attack frames sent, of those the ones that leaked
+	 * where the scenario expects them blocked (IPS; -1 where they should pass, IDS), and
+	 * frames that leaked to other flows expected blocked (blocklists). */
+	double attack_frames, attack_leaked, blocked_leaked;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };

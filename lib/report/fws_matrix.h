@@ -5,6 +5,8 @@
  * direction), as Markdown, MediaWiki, CSV, and one self-contained HTML page with SVG charts
  * (throughput against frame size with the theoretical line-rate curve, RFC 2544 26.1, and
  * latency histograms). Theoretical maxima count 20 bytes of preamble and IFG per frame.
+ * Notes are derived from the measurements: line rate reached, generator-limited, DUT CPU
+ * above 95 %, frames that leaked where the DUT should block, inspection not proven.
  */
 #ifndef FWS_MATRIX_H
 #define FWS_MATRIX_H
@@ -23,7 +25,12 @@ enum fws_matrix_format {
 /** Format by name ("md", "markdown", "wiki", "mediawiki", "csv", "html"), or -EINVAL. */
 int fws_matrix_format(const char *name);
 
-/** Render cells. Returns 0 or -EIO. */
-int fws_matrix_render(FILE *f, const struct fws_cells *cells, enum fws_matrix_format fmt);
+/**
+ * Render the cells of n_sets reports, one per appliance: one report is the matrix of its
+ * scenarios; several are laid side by side, a column group per appliance (its DUT name,
+ * firmware and date). Returns 0, -ENOMEM or -EIO.
+ */
+int fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
+		      enum fws_matrix_format fmt);
 
 #endif /* FWS_MATRIX_H */

@@ -290,6 +290,28 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 								  .count = x->hist->b[i]};
 }
 
+/* What proves inspection in a trial, for every cell of it: attack frames sent and leaked,
+ * frames leaked to other flows expected blocked (-1: no such stream). */
+static void
+cell_proof(const struct fws_result *r, struct fws_cell *c)
+{
+	unsigned int s;
+
+	c->attack_frames = c->attack_leaked = c->blocked_leaked = -1;
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (!x->active)
+			continue;
+		if (x->proof)
+			c->attack_frames = RTE_MAX(c->attack_frames, 0.0) + (double)x->tx_frames;
+		if (x->proof && x->blk_flows)
+			c->attack_leaked = RTE_MAX(c->attack_leaked, 0.0) + (double)x->blk.unique;
+		else if (x->blk_flows)
+			c->blocked_leaked = RTE_MAX(c->blocked_leaked, 0.0) + (double)x->blk.unique;
+	}
+}
+
 /* The matrix cells of one trial: one per active stream that has flows expected to pass
  * (a blocked stream has no throughput) and no payload (an attack stream is proof of
  * inspection, not throughput); back-to-back trials have none. */
@@ -305,6 +327,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
 			continue;
 		cell_of(run, r, &r->streams[s], &c, b);
+		cell_proof(r, &c);
 		json_array_append_new(a, cell_json(&c));
 	}
 }

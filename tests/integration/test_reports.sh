@@ -30,28 +30,71 @@ if [ -n "$CHROME" ]; then
 	timeout 60 "$CHROME" $flags --dump-dom "file://$WORK/r.html" >"$WORK/dom.html" 2>"$WORK/chrome.err"
 	timeout 60 "$CHROME" $flags --window-size=900,1400 --screenshot="$WORK/r.png" "file://$WORK/r.html" \
 		>/dev/null 2>>"$WORK/chrome.err"
-	python3 - "$WORK/dom.html" "$WORK/report.json" <<'PY' && ok "browser DOM: chart with the measured points, line rate, histograms" || bad "browser DOM"
+	python3 - "$WORK/dom.html" "$WORK/report.json" <<'PY' && ok "browser DOM: charts in Mpps and Mbit/s with the measured points, line rate, histograms with percentiles" || bad "browser DOM"
 import json, sys
 from html.parser import HTMLParser
 cells = json.load(open(sys.argv[2]))["cells"]
 class P(HTMLParser):
     def __init__(self):
-        super().__init__(); self.svgs = []; self.pts = []; self.line = False; self.bars = 0
+        super().__init__(); self.svgs = []; self.pts = []; self.bps = []; self.line = 0; self.bars = 0; self.pct = []
     def handle_starttag(self, tag, a):
         a = dict(a)
         if tag == "svg": self.svgs.append(a.get("id"))
-        if tag == "circle" and a.get("class") == "pt": self.pts.append(float(a["data-pps"]))
-        if tag == "polyline" and a.get("id") == "line-rate": self.line = True
+        if a.get("class") == "pt": self.pts.append(float(a["data-pps"]))
+        if a.get("class") == "pt-bps": self.bps.append(float(a["data-bps"]))
+        if tag == "polyline" and a.get("class") == "line-rate": self.line += 1
         if tag == "rect" and a.get("class") == "bar": self.bars += 1
+        if tag == "line" and a.get("class") == "pct": self.pct.append(float(a["data-ns"]))
 p = P(); p.feed(open(sys.argv[1]).read())
-want = sorted(round(c["pps"], 1) for c in cells)
-assert "throughput" in p.svgs, p.svgs
-assert sorted(p.pts) == want, (p.pts, want)
-assert p.line and p.bars >= 6 and len(p.svgs) == 1 + 6, (p.line, p.bars, p.svgs)
+assert sorted(p.pts) == sorted(round(c["pps"], 1) for c in cells), (p.pts, cells)
+assert sorted(p.bps) == sorted(round(c["l1_bps"], 1) for c in cells), p.bps
+assert p.svgs[:2] == ["throughput", "throughput-mbps"] and len(p.svgs) == 2 + 6, p.svgs
+assert p.line == 2 and p.bars >= 6, (p.line, p.bars)
+want = sorted(float(c[k]) for c in cells for k in ("latency_p50_ns", "latency_p99_ns") if c[k])
+assert sorted(p.pct) == want, (p.pct, want)
 PY
 	[ "$(stat -c %s "$WORK/r.png" 2>/dev/null || echo 0)" -gt 10000 ] && ok "screenshot rendered" || bad "screenshot: $(tail -3 "$WORK/chrome.err")"
 else
 	bad "chromium is not installed (tools/setup installs it)"
+fi
+
+# Two appliances side by side: the same report as a second DUT with twice the throughput.
+python3 - "$WORK/report.json" "$WORK/other.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["dut"] = {"name": "second box", "firmware": "25.1"}
+for c in r["cells"]:
+    c["pps"] *= 2; c["l1_bps"] *= 2
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$FWSTRESS" report --format wiki "$WORK/report.json" "$WORK/other.json" >"$WORK/two.wiki"
+[ "$(grep -c '^| routing ||' "$WORK/two.wiki")" -eq 3 ] && grep -q 'colspan="8" | second box, 25.1' "$WORK/two.wiki" \
+	&& ok "two appliances: one wiki row per scenario and size, a column group each" || bad "two appliances wiki: $(head -4 "$WORK/two.wiki")"
+[ "$("$FWSTRESS" report --format csv "$WORK/report.json" "$WORK/other.json" | grep -c '^second box,25.1,')" -eq 6 ] \
+	&& ok "two appliances: csv names the appliance of every cell" || bad "two appliances csv"
+"$FWSTRESS" report --format html -o "$WORK/two.html" "$WORK/report.json" "$WORK/other.json"
+if [ -n "$CHROME" ]; then
+	timeout 60 "$CHROME" $flags --dump-dom "file://$WORK/two.html" >"$WORK/two-dom.html" 2>"$WORK/chrome.err"
+	timeout 60 "$CHROME" $flags --window-size=1200,1400 --screenshot="$WORK/two.png" "file://$WORK/two.html" \
+		>/dev/null 2>>"$WORK/chrome.err"
+	python3 - "$WORK/two-dom.html" <<'PY' && ok "browser DOM: two column groups, grouped bars per scenario" || bad "two appliances DOM"
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.groups = []; self.gbars = []; self.svgs = []; self.th = False
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "svg": self.svgs.append(a.get("id"))
+        if tag == "rect" and a.get("class") == "gbar": self.gbars.append((a["data-col"], float(a["data-mbps"])))
+        self.th = tag == "th" and a.get("class") == "group"
+    def handle_data(self, d):
+        if self.th: self.groups.append(d); self.th = False
+p = P(); p.feed(open(sys.argv[1]).read())
+assert p.groups[1] == "second box" and len(p.groups) == 2, p.groups
+assert len(p.gbars) == 12 and "appliances" in p.svgs, (p.gbars, p.svgs)
+PY
+	[ "$(stat -c %s "$WORK/two.png" 2>/dev/null || echo 0)" -gt 10000 ] && ok "two appliances: screenshot rendered" || bad "two.png"
 fi
 
 # compare: against itself, against a copy 10 % slower in one cell, against garbage.

@@ -31,6 +31,7 @@ cell(const char *scenario, const char *kind, const char *dir, const char *stream
 	c.l2_bps = pps * 64 * 8;
 	c.line_pps = 1488095.2;
 	c.dut_cpu = -1;
+	c.attack_frames = c.attack_leaked = c.blocked_leaked = -1; /* as read: no such stream */
 	return c;
 }
 
@@ -41,7 +42,7 @@ render(const struct fws_cells *cells, enum fws_matrix_format fmt)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ck_assert_int_eq(fws_matrix_render(f, cells, fmt), 0);
+	ck_assert_int_eq(fws_matrix_render(f, cells, 1, fmt), 0);
 	fclose(f);
 	return buf;
 }
@@ -85,8 +86,8 @@ START_TEST(test_matrix_markdown)
 	/* iperf goodput derived from L1: 1001.3 x 1448 / 1538 = 942.7 */
 	ck_assert_ptr_nonnull(strstr(md,
 				     "| firewall | 64 | NDR (0 loss) | 1001.3 | 1.4900 | 942.7 | "
-				     "- | 336.0 | 0.5000 | 316.3 | 97 % | upload: NIC line "
-				     "rate reached |"));
+				     "- | 336.0 | 0.5000 | 316.3 | 97 % | upload: line rate "
+				     "reached; download: DUT CPU above 95 % |"));
 	ck_assert_ptr_nonnull(
 		strstr(md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | | | | |  |"));
 	ck_assert_ptr_nonnull(strstr(md, "\n* iperf Mbit/s: the TCP goodput iperf reports at MTU "
@@ -106,18 +107,20 @@ START_TEST(test_matrix_csv)
 {
 	struct fws_cell c[] = {cell("fw, nat", "ndr", "upload", "up\"1\"", 1000),
 			       cell("routing", "pdr", "upload", "upload", 2000)};
-	struct fws_cells cells = {.n = 2, .c = c};
+	struct fws_cells cells = {.dut = "opn \"a\"", .firmware = "24.7, b", .n = 2, .c = c};
 	char *csv;
 
 	c[1].dut_cpu = 12.5;
 	csv = render(&cells, FWS_MATRIX_CSV);
 	ck_assert_ptr_nonnull(strstr(
-		csv, "scenario,kind,direction,stream,frame_size,avg_frame,pps,"
+		csv, "dut,firmware,started,scenario,kind,direction,stream,frame_size,avg_frame,pps,"
 		     "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
-		     "line_pps,dut_cpu_pct,generator_limited\n"));
-	ck_assert_ptr_nonnull(strstr(csv, "\n\"fw, nat\",ndr,upload,\"up\"\"1\"\"\",64,64,1000,"
-					  "672000,512000,632676.2029,0,0,0,1488095.2,,0\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0\n"));
+		     "line_pps,dut_cpu_pct,generator_limited,attack_frames,attack_leaked,"
+		     "blocked_leaked\n"));
+	ck_assert_ptr_nonnull(strstr(csv, "\n\"opn \"\"a\"\"\",\"24.7, b\",,\"fw, nat\",ndr,upload,"
+					  "\"up\"\"1\"\"\",64,64,1000,672000,512000,632676.2029,0,"
+					  "0,0,1488095.2,,0,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
@@ -187,23 +190,122 @@ END_TEST
 /* More directions than columns: the table says how many cells it left out. */
 START_TEST(test_matrix_left_out)
 {
-	struct fws_cell c[10];
-	struct fws_cells cells = {.n = 10, .c = c};
+	struct fws_cell c[20];
+	struct fws_cells cells = {.n = 20, .c = c};
 	char dir[16], *md;
 	unsigned int i;
 
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 20; i++) {
 		snprintf(dir, sizeof(dir), "dir%u", i);
 		c[i] = cell("routing", "run", dir, dir, 1000);
 	}
 	md = render(&cells, FWS_MATRIX_MARKDOWN);
-	ck_assert_ptr_nonnull(strstr(md, "dir7 Mpps"));
-	ck_assert_ptr_null(strstr(md, "dir8"));
-	ck_assert_ptr_nonnull(strstr(md, "\n2 cells in directions beyond the first 8"));
+	ck_assert_ptr_nonnull(strstr(md, "dir15 Mpps"));
+	ck_assert_ptr_null(strstr(md, "dir16"));
+	ck_assert_ptr_nonnull(strstr(md, "\n4 cells beyond the first 16 columns"));
 	free(md);
 	md = render(&cells, FWS_MATRIX_CSV);
-	ck_assert_uint_eq(count(md, "\n"), 11);
+	ck_assert_uint_eq(count(md, "\n"), 21);
 	free(md);
+}
+END_TEST
+
+static char *
+render_n(const struct fws_cells *sets, unsigned int n, enum fws_matrix_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(fws_matrix_render(f, sets, n, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Two appliances: a column group each, in every format, rows shared by scenario. */
+START_TEST(test_matrix_appliances)
+{
+	struct fws_cell a[] = {cell("routing", "run", "upload", "upload", 100000),
+			       cell("routing", "run", "download", "download", 90000),
+			       cell("firewall", "run", "upload", "upload", 50000)};
+	struct fws_cell b[] = {cell("routing", "run", "upload", "upload", 200000),
+			       cell("ips", "run", "upload", "upload", 30000)};
+	struct fws_cells sets[] = {
+		{.dut = "DEC740", .firmware = "24.7", .started = "2026-11-01", .n = 3, .c = a},
+		{.dut = "DEC4280", .firmware = "25.1", .started = "2026-11-30", .n = 2, .c = b}};
+	char *out;
+
+	out = render_n(sets, 2, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(out, "Appliances: DEC740 (firmware 24.7, 2026-11-01); DEC4280 "
+					  "(firmware 25.1, 2026-11-30)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "| DEC740 upload Mbit/s (L1) | DEC740 upload Mpps | "));
+	ck_assert_ptr_nonnull(strstr(out, "| DEC740 download DUT CPU | DEC4280 upload Mbit/s (L1)"));
+	/* routing: both appliances on one row; ips only the second's. */
+	ck_assert_ptr_nonnull(strstr(out, "| routing | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | "
+					  "60.5 | 0.0900 | 56.9 | - | 134.4 | 0.2000 | 126.5 | - |"));
+	ck_assert_ptr_nonnull(strstr(out, "| ips | 64 | fixed rate | | | | | | | | | 20.2 |"));
+	ck_assert_uint_eq(count(out, "| routing |"), 1);
+	free(out);
+	out = render_n(sets, 2, FWS_MATRIX_MEDIAWIKI);
+	ck_assert_ptr_nonnull(strstr(out, "! colspan=\"3\" | !! colspan=\"8\" | DEC740, 24.7, "
+					  "2026-11-01 !! colspan=\"4\" | DEC4280, 25.1, 2026-11-30 !!\n"));
+	ck_assert_uint_eq(count(out, "|-\n"), 1 + 3);
+	free(out);
+	out = render_n(sets, 2, FWS_MATRIX_CSV);
+	ck_assert_ptr_nonnull(strstr(out, "\nDEC740,24.7,2026-11-01,firewall,run,upload,"));
+	ck_assert_ptr_nonnull(strstr(out, "\nDEC4280,25.1,2026-11-30,ips,run,upload,"));
+	ck_assert_uint_eq(count(out, "\n"), 1 + 5);
+	free(out);
+	out = render_n(sets, 2, FWS_MATRIX_HTML);
+	ck_assert_ptr_nonnull(strstr(out, "<th class=\"group\" colspan=\"8\">DEC740</th>"
+					  "<th class=\"group\" colspan=\"4\">DEC4280</th>"));
+	ck_assert_ptr_nonnull(strstr(out, "<svg id=\"appliances\""));
+	ck_assert_uint_eq(count(out, "class=\"gbar\""), 5);
+	free(out);
+}
+END_TEST
+
+/* Notes appear exactly where their conditions hold. */
+START_TEST(test_matrix_notes)
+{
+	static const struct {
+		const char *scenario;
+		double pps, cpu, attack, attack_leaked, blocked_leaked;
+		const char *notes;
+	} cases[] = {
+		{"routing", 1000, -1, -1, -1, -1, ""},
+		{"routing", 1480000, -1, -1, -1, -1, "upload: line rate reached"},
+		{"routing", 1470000, -1, -1, -1, -1, ""}, /* 98.8 %: not within 1 % */
+		{"routing", 1000, 95, -1, -1, -1, ""},
+		{"routing", 1000, 95.5, -1, -1, -1, "upload: DUT CPU above 95 %"},
+		{"firewall", 1000, -1, -1, -1, 0, ""},
+		{"firewall", 1000, -1, -1, -1, 7, "upload: 7 frames leaked to destinations expected "
+						  "blocked"},
+		{"ips", 1000, -1, 500, 0, -1, ""},
+		{"ips", 1000, -1, 500, 3, -1, "upload: IPS leaked 3 of 500 attack frames"},
+		{"ips", 1000, -1, -1, -1, -1, "upload: inspection not proven (no attack frames in the "
+					      "trial)"},
+		{"ids", 1000, -1, 500, -1, -1, "upload: inspection not proven (attack frames pass by "
+					       "design: see the DUT's alerts)"},
+		{"appcontrol", 1000, -1, 0, -1, -1, "upload: inspection not proven (no attack frames "
+						    "in the trial)"},
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fws_cell c = cell(cases[i].scenario, "run", "upload", "upload", cases[i].pps);
+		struct fws_cells cells = {.n = 1, .c = &c};
+		char want[300], *md;
+
+		c.dut_cpu = cases[i].cpu;
+		c.attack_frames = cases[i].attack;
+		c.attack_leaked = cases[i].attack_leaked;
+		c.blocked_leaked = cases[i].blocked_leaked;
+		md = render(&cells, FWS_MATRIX_MARKDOWN);
+		snprintf(want, sizeof(want), " | %s |\n", cases[i].notes);
+		ck_assert_msg(strstr(md, want) != NULL, "case %u: want \"%s\" in %s", i, want, md);
+		free(md);
+	}
 }
 END_TEST
 
@@ -218,6 +320,8 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_csv);
 	tcase_add_test(tc, test_matrix_html_escapes);
 	tcase_add_test(tc, test_matrix_left_out);
+	tcase_add_test(tc, test_matrix_appliances);
+	tcase_add_test(tc, test_matrix_notes);
 	tcase_add_test(tc, test_matrix_lower_bound);
 	tcase_add_test(tc, test_matrix_table_escapes);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The HTML page of the matrix: one self-contained file, SVG charts drawn here. Throughput
+ * against frame size in Mpps and in Mbit/s (L1), a marker shape per series and a small
+ * sideways offset, so points of different directions or appliances stay apart where they
+ * coincide; the theoretical line rate per port speed (RFC 2544 26.1); with several
+ * appliances grouped bars per matrix row; latency histograms with axes, ticks and p50/p99.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "matrix_int.h"
+
+#define W 760
+#define H 360
+#define ML 70
+#define MB 40
+#define MT 20
+#define MR 20
+#define MAX_SERIES 16
+#define MAX_SPEEDS 8
+
+static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+				      "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+
+const char *
+matrix_esc(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 7 < len; s++) {
+		const char *e = *s == '<'    ? "&lt;"
+				: *s == '>'  ? "&gt;"
+				: *s == '&'  ? "&amp;"
+				: *s == '"'  ? "&quot;"
+				: *s == '\'' ? "&#39;"
+					     : NULL;
+
+		if (e) {
+			memcpy(buf + o, e, strlen(e));
+			o += strlen(e);
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void
+html_escape(FILE *f, const char *s)
+{
+	char buf[1024];
+
+	fputs(matrix_esc(s, buf, sizeof(buf)), f);
+}
+
+/* A chart's frame: the plot area's scale and the SVG it draws into. */
+struct plot {
+	double xmin, xmax, ymax;
+	int w, h;
+};
+
+static double
+px(const struct plot *p, double x)
+{
+	return ML + (x - p->xmin) / (p->xmax - p->xmin) * (p->w - ML - MR);
+}
+
+static double
+py(const struct plot *p, double y)
+{
+	return p->h - MB - y / p->ymax * (p->h - MB - MT);
+}
+
+/* Both axes, five value ticks on y (in units of div), the axis titles. */
+static void
+axes(FILE *f, const struct plot *p, double div, const char *ytitle, const char *xtitle)
+{
+	unsigned int k;
+
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", p->w,
+		p->h);
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+		ML, p->h - MB, p->w - MR, p->h - MB);
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+		ML, MT, ML, p->h - MB);
+	for (k = 0; k <= 4; k++) {
+		double y = py(p, p->ymax * k / 4);
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n",
+			ML - 4, y, ML, y);
+		fprintf(f,
+			"<text class=\"ytick\" x=\"%d\" y=\"%.1f\" font-size=\"11\" "
+			"text-anchor=\"end\">%.*f</text>\n",
+			ML - 6, y + 4, p->ymax / div < 10 ? 3 : 0, p->ymax * k / 4 / div);
+	}
+	fprintf(f,
+		"<text x=\"12\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 12 %d)\">%s</text>\n",
+		p->h / 2, p->h / 2, ytitle);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+		(p->w + ML) / 2, p->h - 6, xtitle);
+}
+
+/* Frame-size ticks: 64, 128, ... 1518, then every 2 KiB. */
+static void
+size_ticks(FILE *f, const struct plot *p)
+{
+	int x;
+
+	for (x = 64; x <= (int)p->xmax; x = x < 1518 ? x * 2 > 1518 ? 1518 : x * 2 : x + 2048) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+			px(p, x), p->h - MB, px(p, x), p->h - MB + 4);
+		fprintf(f,
+			"<text class=\"xtick\" x=\"%.1f\" y=\"%d\" font-size=\"11\" "
+			"text-anchor=\"middle\">%d</text>\n",
+			px(p, x), p->h - MB + 16, x);
+	}
+}
+
+/* Series k's marker: shape by k % 4, hollow from the fifth series on. attrs go in. */
+static void
+marker(FILE *f, unsigned int k, double x, double y, const char *attrs)
+{
+	const char *c = colours[k % 8];
+	char paint[96];
+
+	if ((k / 4) % 2)
+		snprintf(paint, sizeof(paint), "fill=\"white\" stroke=\"%s\" stroke-width=\"2\"", c);
+	else
+		snprintf(paint, sizeof(paint), "fill=\"%s\" stroke=\"%s\"", c, c);
+	switch (k % 4) {
+	case 0:
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" %s %s>", x, y, paint, attrs);
+		fputs("</circle>", f);
+		break;
+	case 1:
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" %s %s>", x - 4,
+			y - 4, paint, attrs);
+		fputs("</rect>", f);
+		break;
+	case 2:
+		fprintf(f, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" %s %s>", x, y - 5,
+			x - 5, y + 4, x + 5, y + 4, paint, attrs);
+		fputs("</polygon>", f);
+		break;
+	default:
+		fprintf(f, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" %s %s>", x,
+			y - 5, x + 5, y, x, y + 5, x - 5, y, paint, attrs);
+		fputs("</polygon>", f);
+	}
+}
+
+/* Series: appliance, direction and result kind. */
+struct series {
+	unsigned int n;
+	char name[MAX_SERIES][200]; /**< escaped */
+};
+
+static unsigned int
+series_of(struct series *s, const struct matrix *m, unsigned int set, const struct fws_cell *c)
+{
+	char raw[200], name[200], setname[80];
+	unsigned int k;
+
+	if (m->n_sets > 1)
+		snprintf(raw, sizeof(raw), "%s %s %s",
+			 matrix_set_name(m, set, setname, sizeof(setname)), c->direction, c->kind);
+	else
+		snprintf(raw, sizeof(raw), "%s %s", c->direction, c->kind);
+	matrix_esc(raw, name, sizeof(name));
+	for (k = 0; k < s->n && strcmp(s->name[k], name); k++)
+		;
+	if (k == s->n && s->n < MAX_SERIES)
+		strcpy(s->name[s->n++], name);
+	return k < MAX_SERIES ? k : MAX_SERIES - 1;
+}
+
+/* Port speeds seen (from each cell's line rate), in bit/s. */
+static unsigned int
+speeds(const struct matrix *m, double *bps)
+{
+	unsigned int s, i, k, n = 0;
+
+	for (s = 0; s < m->n_sets; s++) {
+		for (i = 0; i < m->sets[s].n; i++) {
+			const struct fws_cell *c = &m->sets[s].c[i];
+			double b;
+
+			if (c->line_pps <= 0)
+				continue;
+			b = round(c->line_pps * (c->avg_frame + 20) * 8 / 1e6) * 1e6;
+			for (k = 0; k < n && fabs(bps[k] - b) > 0.5; k++)
+				;
+			if (k == n && n < MAX_SPEEDS)
+				bps[n++] = b;
+		}
+	}
+	return n;
+}
+
+/* The theoretical maximum at each port speed, in pps (mbps false) or L1 bit/s. */
+static void
+line_rates(FILE *f, const struct plot *p, const double *bps, unsigned int n, bool mbps)
+{
+	double mid = (p->xmin + p->xmax) / 2;
+	unsigned int k;
+	int x;
+
+	for (k = 0; k < n; k++) {
+		fprintf(f,
+			"<polyline class=\"line-rate\" data-mbps=\"%.0f\" fill=\"none\" "
+			"stroke=\"#888\" stroke-dasharray=\"4 3\" points=\"",
+			bps[k] / 1e6);
+		for (x = (int)p->xmin; x <= (int)p->xmax; x += 8)
+			fprintf(f, "%.1f,%.1f ", px(p, x),
+				py(p, mbps ? bps[k] : bps[k] / ((x + 20) * 8.0)));
+		fprintf(f,
+			"\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#666\">line rate "
+			"%.0f Mbit/s</text>\n",
+			mbps ? ML + 10.0 : px(p, mid),
+			py(p, mbps ? bps[k] : bps[k] / ((mid + 20) * 8)) - 4, bps[k] / 1e6);
+	}
+}
+
+static void
+legend(FILE *f, const struct plot *p, const struct series *s)
+{
+	unsigned int k;
+
+	for (k = 0; k < s->n; k++) {
+		marker(f, k, p->w - MR - 236, MT + 10 + k * 16, "class=\"key\"");
+		fprintf(f, "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n", p->w - MR - 226,
+			MT + 14 + (int)k * 16, s->name[k]);
+	}
+}
+
+/* Throughput against frame size: Mpps (id "throughput", markers "pt") or L1 Mbit/s
+ * (id "throughput-mbps", markers "pt-bps"). */
+static void
+chart_throughput(FILE *f, const struct matrix *m, bool mbps)
+{
+	struct plot p = {.xmin = 64, .xmax = 1518, .w = W, .h = H};
+	struct series ser = {0};
+	double bps[MAX_SPEEDS];
+	unsigned int n_speeds = speeds(m, bps), s, i, k;
+
+	for (s = 0; s < m->n_sets; s++)
+		for (i = 0; i < m->sets[s].n; i++) {
+			const struct fws_cell *c = &m->sets[s].c[i];
+
+			p.xmax = fmax(p.xmax, c->avg_frame);
+			p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
+		}
+	for (k = 0; k < n_speeds; k++)
+		p.ymax = fmax(p.ymax, mbps ? bps[k] : bps[k] / ((p.xmin + 20) * 8));
+	p.ymax = p.ymax > 0 ? p.ymax * 1.1 : 1;
+	fprintf(f,
+		"<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\">\n",
+		mbps ? "throughput-mbps" : "throughput", W, H, W, H);
+	axes(f, &p, 1e6, mbps ? "Mbit/s (L1)" : "Mpps", "frame size (bytes)");
+	size_ticks(f, &p);
+	line_rates(f, &p, bps, n_speeds, mbps);
+	for (s = 0; s < m->n_sets; s++)
+		for (i = 0; i < m->sets[s].n; i++) {
+			const struct fws_cell *c = &m->sets[s].c[i];
+			double v = mbps ? c->l1_bps : c->pps;
+			char attrs[600], size[100];
+
+			k = series_of(&ser, m, s, c);
+			matrix_esc(c->size, size, sizeof(size));
+			snprintf(attrs, sizeof(attrs),
+				 "class=\"%s\" data-series=\"%s\" data-size=\"%s\" data-%s=\"%.1f\"><title>%s "
+				 "%s: %.4f %s</title",
+				 mbps ? "pt-bps" : "pt", ser.name[k], size, mbps ? "bps" : "pps", v,
+				 ser.name[k], size, v / 1e6, mbps ? "Mbit/s" : "Mpps");
+			/* Series side by side: coinciding points stay visible. */
+			marker(f, k, px(&p, c->avg_frame) + ((double)(k % 5) - 2) * 3, py(&p, v),
+			       attrs);
+			fputc('\n', f);
+		}
+	legend(f, &p, &ser);
+	fprintf(f, "</svg>\n");
+}
+
+/* Decade ticks of a log axis, from lmin to lmax (log10 of ns + 1). */
+static void
+log_ticks(FILE *f, double lmin, double lmax, int h)
+{
+	double d;
+
+	for (d = floor(lmin); d <= ceil(lmax); d++) {
+		double x = ML + (d - lmin) / (lmax - lmin) * (W - ML - MR), us = pow(10, d) / 1e3;
+
+		if (d < lmin || d > lmax)
+			continue;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n", x,
+			h - MB, x, h - MB + 4);
+		fprintf(f,
+			"<text class=\"xtick\" x=\"%.1f\" y=\"%d\" font-size=\"11\" "
+			"text-anchor=\"middle\">%g</text>\n",
+			x, h - MB + 16, us);
+	}
+}
+
+/* The p50 and p99 markers of a histogram. */
+static void
+percentiles(FILE *f, const struct fws_cell *c, double lmin, double lmax, int h)
+{
+	const double v[] = {c->p50_ns, c->p99_ns};
+	const int pct[] = {50, 99};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		double x = ML + (log10(v[i] + 1) - lmin) / (lmax - lmin) * (W - ML - MR);
+
+		if (v[i] <= 0)
+			continue;
+		fprintf(f,
+			"<line class=\"pct\" data-p=\"%d\" data-ns=\"%.0f\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3 2\"/>\n",
+			pct[i], v[i], x, MT, x, h - MB, i ? "#d62728" : "#2ca02c");
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\">p%d %.2f us</text>\n",
+			x + 3, MT + 10 + 12 * (int)i, i ? "#d62728" : "#2ca02c", pct[i], v[i] / 1e3);
+	}
+}
+
+/* Latency histogram of one cell: bars over log-spaced buckets, axes, p50 and p99. */
+static void
+chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fws_cell *c,
+	      unsigned int idx)
+{
+	const struct fws_cell_bucket *last = &c->hist[c->n_hist ? c->n_hist - 1 : 0];
+	struct plot p = {.xmin = 0, .xmax = 1, .w = W, .h = 240};
+	double lmin, lmax;
+	unsigned int i;
+	char name[80];
+
+	for (i = 0; i < c->n_hist; i++)
+		p.ymax = fmax(p.ymax, (double)c->hist[i].count);
+	if (c->n_hist == 0 || p.ymax == 0)
+		return; /* nothing counted: no bars to scale */
+	lmin = log10((double)c->hist[0].lo + 1);
+	lmax = log10((double)(last->lo + last->width) + 1);
+	if (lmax <= lmin)
+		lmax = lmin + 1;
+	fprintf(f, "<h3>Latency: ");
+	if (m->n_sets > 1) {
+		html_escape(f, matrix_set_name(m, set, name, sizeof(name)));
+		fputs(", ", f);
+	}
+	html_escape(f, c->stream);
+	fprintf(f, ", ");
+	html_escape(f, c->size);
+	fprintf(f, ", ");
+	html_escape(f, c->kind);
+	fprintf(f,
+		"</h3>\n<svg class=\"latency\" id=\"latency-%u\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
+		idx, W, p.h);
+	axes(f, &p, 1, "frames", "latency (us, log scale)");
+	log_ticks(f, lmin, lmax, p.h);
+	for (i = 0; i < c->n_hist; i++) {
+		double x0 = (log10((double)c->hist[i].lo + 1) - lmin) / (lmax - lmin);
+		double x1 =
+			(log10((double)(c->hist[i].lo + c->hist[i].width) + 1) - lmin) / (lmax - lmin);
+		double y = py(&p, (double)c->hist[i].count);
+
+		fprintf(f,
+			"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			"fill=\"#1f77b4\" data-lo=\"%llu\" data-count=\"%llu\"/>\n",
+			px(&p, x0), y, fmax(px(&p, x1) - px(&p, x0), 1), p.h - MB - y,
+			(unsigned long long)c->hist[i].lo, (unsigned long long)c->hist[i].count);
+	}
+	percentiles(f, c, lmin, lmax, p.h);
+	fprintf(f, "</svg>\n");
+}
+
+/* A bar's colour is its appliance's; every second direction of an appliance is lighter. */
+static const char *
+col_opacity(const struct matrix *m, unsigned int c)
+{
+	unsigned int first;
+
+	matrix_set_cols(m, m->cols[c].set, &first);
+	return (c - first) % 2 ? "0.45" : "1";
+}
+
+/* Several appliances: per matrix row a group of bars, one per appliance and direction. */
+static void
+chart_appliances(FILE *f, const struct matrix *m)
+{
+	const double gw = fmax(m->n_cols * 14.0 + 24, 110);
+	struct plot p = {.xmin = 0, .xmax = 1, .h = H};
+	unsigned int r, c;
+
+	p.w = (int)fmax(W, ML + MR + m->n_rows * gw);
+	for (r = 0; r < m->n_rows; r++)
+		for (c = 0; c < m->n_cols; c++)
+			p.ymax = fmax(p.ymax, m->rows[r].l1[c]);
+	p.ymax = p.ymax > 0 ? p.ymax * 1.25 : 1;
+	fprintf(f,
+		"<svg id=\"appliances\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\">\n",
+		p.w, p.h);
+	axes(f, &p, 1e6, "Mbit/s (L1)", "scenario, frame size, result");
+	for (r = 0; r < m->n_rows; r++) {
+		const struct row *x = &m->rows[r];
+		double x0 = ML + r * gw + 12;
+		char label[200];
+
+		for (c = 0; c < m->n_cols; c++) {
+			double y = py(&p, x->l1[c]);
+
+			if (!x->has[c])
+				continue;
+			fprintf(f,
+				"<rect class=\"gbar\" data-col=\"%s\" data-mbps=\"%.1f\" x=\"%.1f\" "
+				"y=\"%.1f\" width=\"12\" height=\"%.1f\" fill=\"%s\" "
+				"fill-opacity=\"%s\"/>\n",
+				matrix_esc(m->cols[c].label, label, sizeof(label)), x->l1[c] / 1e6,
+				x0 + c * 14.0, y, p.h - MB - y, colours[m->cols[c].set % 8],
+				col_opacity(m, c));
+		}
+		snprintf(label, sizeof(label), "%s %s %s", x->first->scenario, x->first->size,
+			 x->first->kind);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">",
+			x0 + m->n_cols * 7.0, p.h - MB + 14);
+		html_escape(f, label);
+		fprintf(f, "</text>\n");
+	}
+	for (c = 0; c < m->n_cols; c++) {
+		char label[200];
+
+		fprintf(f,
+			"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
+			"fill-opacity=\"%s\"/><text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
+			p.w - MR - 220, MT + (int)c * 16, colours[m->cols[c].set % 8],
+			col_opacity(m, c), p.w - MR - 206,
+			MT + 9 + (int)c * 16, matrix_esc(m->cols[c].label, label, sizeof(label)));
+	}
+	fprintf(f, "</svg>\n");
+}
+
+static void
+page_head(FILE *f, const struct matrix *m)
+{
+	unsigned int s;
+	char name[80];
+
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		   "<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
+		   "2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
+		   "text-align:right}th{background:#eee}</style></head><body>\n<h1>fwstress: ");
+	if (m->n_sets == 1)
+		html_escape(f, m->sets[0].dut[0] ? m->sets[0].dut : "report");
+	else
+		fprintf(f, "%u appliances", m->n_sets);
+	fprintf(f, "</h1>\n");
+	for (s = 0; s < m->n_sets; s++) {
+		fprintf(f, "<p class=\"appliance\">");
+		if (m->n_sets > 1) {
+			html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
+			fputs(": ", f);
+		}
+		if (m->sets[s].firmware[0]) {
+			fprintf(f, "Firmware ");
+			html_escape(f, m->sets[s].firmware);
+			fprintf(f, ". ");
+		}
+		fprintf(f, "Started ");
+		html_escape(f, m->sets[s].started);
+		fprintf(f, ".</p>\n");
+	}
+	fprintf(f, "<p>Rates at L1 (frame + 20 bytes preamble and gap).</p>\n");
+}
+
+static void
+page_table_head(FILE *f, const struct matrix *m)
+{
+	unsigned int s, c, first, n;
+	char name[80];
+
+	fprintf(f, "<table id=\"matrix\">");
+	if (m->n_sets > 1) {
+		fprintf(f, "<tr><th colspan=\"3\"></th>");
+		for (s = 0; s < m->n_sets; s++) {
+			n = matrix_set_cols(m, s, &first);
+			if (n == 0)
+				continue;
+			fprintf(f, "<th class=\"group\" colspan=\"%u\">", n * 4);
+			html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
+			fprintf(f, "</th>");
+		}
+		fprintf(f, "<th></th></tr>\n");
+	}
+	fprintf(f, "<tr><th>Scenario</th><th>Frame size</th><th>Result</th>");
+	for (c = 0; c < m->n_cols; c++) {
+		char col[400];
+
+		matrix_esc(m->cols[c].label, col, sizeof(col));
+		fprintf(f,
+			"<th>%s Mbit/s</th><th>%s Mpps</th><th>%s iperf Mbit/s*</th><th>%s DUT "
+			"CPU</th>",
+			col, col, col, col);
+	}
+	fprintf(f, "<th>Notes</th></tr>\n");
+}
+
+static void
+page_row(FILE *f, const struct matrix *m, const struct row *x)
+{
+	unsigned int c;
+	char notes[1024];
+
+	fprintf(f, "<tr><td>");
+	html_escape(f, x->first->scenario);
+	fprintf(f, "</td><td>");
+	html_escape(f, x->first->size);
+	fprintf(f, "</td><td>%s</td>", matrix_kind_name(x->first->kind));
+	for (c = 0; c < m->n_cols; c++) {
+		const char *ge = x->limited[c] ? "&ge; " : "";
+
+		if (!x->has[c]) {
+			fprintf(f, "<td></td><td></td><td></td><td></td>");
+			continue;
+		}
+		fprintf(f, "<td>%s%.1f</td><td>%s%.4f</td><td>%s%.1f</td><td>", ge, x->l1[c] / 1e6,
+			ge, x->pps[c] / 1e6, ge, fws_goodput_derived(x->l1[c]) / 1e6);
+		if (x->cpu[c] >= 0)
+			fprintf(f, "%.0f %%", x->cpu[c]);
+		fprintf(f, "</td>");
+	}
+	matrix_row_notes(m, x, notes, sizeof(notes));
+	fprintf(f, "<td>");
+	html_escape(f, notes);
+	fprintf(f, "</td></tr>\n");
+}
+
+void
+matrix_html(FILE *f, const struct matrix *m)
+{
+	unsigned int s, i, r, idx = 0;
+
+	page_head(f, m);
+	page_table_head(f, m);
+	for (r = 0; r < m->n_rows; r++)
+		page_row(f, m, &m->rows[r]);
+	fprintf(f, "</table>\n<p class=\"note\">%s</p>\n<h2>Throughput against frame size</h2>\n",
+		GOODPUT_NOTE);
+	chart_throughput(f, m, false);
+	chart_throughput(f, m, true);
+	if (m->n_sets > 1) {
+		fprintf(f, "<h2>Appliances side by side</h2>\n");
+		chart_appliances(f, m);
+	}
+	fprintf(f, "<h2>Latency histograms</h2>\n");
+	for (s = 0; s < m->n_sets; s++)
+		for (i = 0; i < m->sets[s].n; i++)
+			chart_latency(f, m, s, &m->sets[s].c[i], idx++);
+	fprintf(f, "</body></html>\n");
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The matrix model shared by the renderers (fws_matrix.c: tables; matrix_html.c: the page
+ * and its charts). Rows: scenario, frame size and result kind, over every report given.
+ * Columns: per report (an appliance) its directions, in order of appearance.
+ */
+#ifndef FWS_MATRIX_INT_H
+#define FWS_MATRIX_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "fws_cell.h"
+
+#define MAX_COLS 16
+
+/* A matrix row; per column the summed throughput and the trial's proof figures. */
+struct row {
+	const struct fws_cell *first;
+	double pps[MAX_COLS], l1[MAX_COLS], line[MAX_COLS], cpu[MAX_COLS];
+	double attack[MAX_COLS], attack_leaked[MAX_COLS], blocked_leaked[MAX_COLS];
+	bool has[MAX_COLS];
+	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
+};
+
+struct col {
+	unsigned int set; /**< which report (appliance) */
+	const char *dir;
+	char label[160]; /**< the direction; with several reports "APPLIANCE direction" */
+};
+
+/* Rows: at most one per cell. Cells in columns beyond MAX_COLS are counted, not shown. */
+struct matrix {
+	const struct fws_cells *sets;
+	unsigned int n_sets;
+	unsigned int n_cols, n_rows, left_out;
+	struct col cols[MAX_COLS];
+	struct row *rows;
+};
+
+/** An appliance's name: its DUT name, or "report N" (1-based) when the report has none. */
+const char *matrix_set_name(const struct matrix *m, unsigned int set, char *buf, size_t len);
+
+/** "NDR (0 loss)", "PDR", "fixed rate". */
+const char *matrix_kind_name(const char *kind);
+
+/** The notes of a row, derived from its cells' measurements. */
+void matrix_row_notes(const struct matrix *m, const struct row *x, char *notes, size_t len);
+
+/** Columns of set (first index and count). */
+unsigned int matrix_set_cols(const struct matrix *m, unsigned int set, unsigned int *first);
+
+/** Text from a report file into HTML: element content and quoted attributes alike. */
+const char *matrix_esc(const char *s, char *buf, size_t len);
+
+/** The HTML page: appliances, the table, throughput charts, latency histograms. */
+void matrix_html(FILE *f, const struct matrix *m);
+
+#define GOODPUT_NOTE                                                                               \
+	"* iperf Mbit/s: the TCP goodput iperf reports at MTU 1500 for that L1 rate, derived "     \
+	"(not measured): L1 x 1448 / 1538 (1448 payload bytes per 1538-byte slot on the wire, "    \
+	"TCP timestamps on)."
+
+#endif /* FWS_MATRIX_INT_H */
