@@ -71,4 +71,16 @@ run leak
 	ok "IPS expected, IDS found: exit 8 with the leak" || bad "IPS against IDS: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/leak.err" | head -2)"
 check "IPS against IDS: every attack frame counted as leaked" \
 	"(a := $S[\"attack\"])[\"expected_blocked\"][\"leaked\"] == a[\"expected_blocked\"][\"sent\"] > 1000 and a[\"expected_blocked\"][\"ok\"] is False" "$WORK/leak-r.json"
+
+# The matrix cells carry the proof, and the matrix's notes follow it.
+check "cells: the IPS trial's attack frames sent, none leaked" \
+	'all(c["attack_frames"] == [s for s in t[0]["streams"] if s["name"] == "attack"][0]["offered"]["frames"] and c["attack_leaked"] == 0 and c["blocked_leaked"] == 0 for c in r["cells"])' "$WORK/ips-r.json"
+check "cells: the IDS trial's attack frames sent, leaks not applicable" \
+	'all(c["attack_frames"] > 1000 and c["attack_leaked"] is None for c in r["cells"])' "$WORK/ids-r.json"
+leaked=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["trials"][0]["streams"] if s["name"] == "attack"][0]["expected_blocked"]["leaked"])' "$WORK/leak-r.json")
+"$FWSTRESS" report "$WORK/leak-r.json" | grep -q "| ips | 128 | fixed rate | .* | upload: IPS leaked $leaked of $leaked attack frames |" &&
+	"$FWSTRESS" report "$WORK/ids-r.json" | grep -q "| ids | 128 | fixed rate | .* | upload: inspection not proven (attack frames pass by design" &&
+	"$FWSTRESS" report "$WORK/ips-r.json" | grep -q "| ips | 128 | fixed rate | [^a-z]* |  |$" &&
+	ok "matrix notes: the IPS that leaked named with its count, the IDS not proven, the tight IPS none" ||
+	bad "matrix notes: $("$FWSTRESS" report "$WORK/leak-r.json" "$WORK/ids-r.json" "$WORK/ips-r.json")"
 finish
