@@ -54,5 +54,6 @@ int cmd_validate(int argc, char **argv);
 int cmd_ports(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_campaign(int argc, char **argv);
 
 #endif /* FWS_APP_H */

@@ -26,6 +26,9 @@ static const struct subcommand subcommands[] = {
 	{"validate", cmd_validate, "validate [CONFIG]", "check a config, print it with defaults"},
 	{"ports", cmd_ports, "ports [EAL ARGS --] [CONFIG]",
 	 "list the ports DPDK sees (with the config's EAL arguments and devices)"},
+	{"campaign", cmd_campaign, "campaign [--resume] [-o REPORT] PLAN",
+	 "the qualification matrix: every scenario of a plan (setup, measure, teardown), one "
+	 "report"},
 	{"report", cmd_report, "report [--format F] [-o OUT] REPORT...",
 	 "render reports as a matrix, appliances side by side: md, wiki, csv or html"},
 	{"compare", cmd_compare, "compare [--tolerance P] OLD NEW",

@@ -143,8 +143,8 @@ note(struct notes *n, const char *label, const char *fmt, ...)
 	if (n->col_open)
 		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used, ", ");
 	else
-		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used, "%s%s: ",
-					    n->used ? "; " : "", label);
+		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used,
+					    "%s%s: ", n->used ? "; " : "", label);
 	n->col_open = true;
 	if (n->used >= n->len)
 		return;
@@ -184,8 +184,9 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 	if (inspects(scn) && x->attack[c] <= 0)
 		note(n, label, "inspection not proven (no attack frames in the trial)");
 	else if (inspects(scn) && x->attack_leaked[c] < 0)
-		note(n, label, "inspection not proven (attack frames pass by design: see the "
-			       "DUT's alerts)");
+		note(n, label,
+		     "inspection not proven (attack frames pass by design: see the "
+		     "DUT's alerts)");
 }
 
 void
@@ -317,7 +318,9 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 			fprintf(f, wiki ? " || || || ||" : " | | | |");
 			continue;
 		}
-		fprintf(f, wiki ? " || %s%.1f || %s%.4f || %s%.1f || " : " | %s%.1f | %s%.4f | %s%.1f | ",
+		fprintf(f,
+			wiki ? " || %s%.1f || %s%.4f || %s%.1f || "
+			     : " | %s%.1f | %s%.4f | %s%.1f | ",
 			ge, x->l1[c] / 1e6, ge, x->pps[c] / 1e6, ge,
 			fws_goodput_derived(x->l1[c]) / 1e6);
 		if (x->cpu[c] >= 0)

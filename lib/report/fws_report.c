@@ -232,8 +232,8 @@ port_result_json(const struct fws_port_result *x)
 }
 
 /* A cell as the report holds it: the schema of fws_cell.h. */
-static json_t *
-cell_json(const struct fws_cell *c)
+json_t *
+fws_report_cell_json(const struct fws_cell *c)
 {
 	json_t *o = json_object(), *h = json_array();
 	unsigned int i;
@@ -328,7 +328,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 			continue;
 		cell_of(run, r, &r->streams[s], &c, b);
 		cell_proof(r, &c);
-		json_array_append_new(a, cell_json(&c));
+		json_array_append_new(a, fws_report_cell_json(&c));
 	}
 }
 
@@ -336,7 +336,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 static json_t *
 carried_cell(const struct fws_cell *c)
 {
-	json_t *o = cell_json(c);
+	json_t *o = fws_report_cell_json(c);
 
 	json_object_set_new(o, "carried", json_true());
 	return o;
@@ -648,8 +648,7 @@ fws_report_json(const struct fws_run *run)
 /* Write through a temporary file in the same directory, then rename over path. */
 /* A device or FIFO is written into, never renamed over (-o /dev/null stays a device). */
 static int
-write_special(const char *path, int (*emit)(FILE *f, const struct fws_run *run),
-	      const struct fws_run *run)
+write_special(const char *path, int (*emit)(FILE *f, const void *arg), const void *run)
 {
 	int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC), rc;
 	FILE *f;
@@ -670,9 +669,8 @@ write_special(const char *path, int (*emit)(FILE *f, const struct fws_run *run),
 	return rc;
 }
 
-static int
-write_atomic(const char *path, int (*emit)(FILE *f, const struct fws_run *run),
-	     const struct fws_run *run)
+int
+fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *arg), const void *run)
 {
 	char tmp[4096];
 	struct stat st;
@@ -734,9 +732,9 @@ fws_report_check_path(const char *path)
 }
 
 static int
-emit_json(FILE *f, const struct fws_run *run)
+emit_json(FILE *f, const void *arg)
 {
-	json_t *j = fws_report_json(run);
+	json_t *j = fws_report_json(arg);
 	int rc;
 
 	if (j == NULL)
@@ -748,22 +746,22 @@ emit_json(FILE *f, const struct fws_run *run)
 }
 
 static int
-emit_text(FILE *f, const struct fws_run *run)
+emit_text(FILE *f, const void *arg)
 {
-	fws_report_text(f, run);
+	fws_report_text(f, arg);
 	return ferror(f) ? -EIO : 0;
 }
 
 int
 fws_report_write_json(const char *path, const struct fws_run *run)
 {
-	return write_atomic(path, emit_json, run);
+	return fws_report_write_atomic(path, emit_json, run);
 }
 
 int
 fws_report_write_text(const char *path, const struct fws_run *run)
 {
-	return write_atomic(path, emit_text, run);
+	return fws_report_write_atomic(path, emit_text, run);
 }
 
 void

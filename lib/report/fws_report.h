@@ -37,4 +37,15 @@ int fws_report_check_path(const char *path);
 /** One progress line (stderr while running). */
 void fws_report_progress(FILE *f, const struct fws_progress *p);
 
+struct fws_campaign;
+
+/**
+ * Write a campaign's report to path (atomically): schema, DUT, the plan's scenarios with
+ * status, exit code, reason, time and report file, and the cells of every scenario (cells[i]
+ * are scenario i's), each labelled with its scenario's name. partial: the campaign did not
+ * get to its end. 0 or -errno.
+ */
+int fws_report_campaign(const char *path, const struct fws_campaign *p,
+			const struct fws_cells *cells, const char *started, bool partial);
+
 #endif /* FWS_REPORT_H */

@@ -82,9 +82,11 @@ axes(FILE *f, const struct plot *p, double div, const char *ytitle, const char *
 
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", p->w,
 		p->h);
-	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+	fprintf(f,
+		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		ML, p->h - MB, p->w - MR, p->h - MB);
-	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+	fprintf(f,
+		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		ML, MT, ML, p->h - MB);
 	for (k = 0; k <= 4; k++) {
 		double y = py(p, p->ymax * k / 4);
@@ -128,7 +130,8 @@ marker(FILE *f, unsigned int k, double x, double y, const char *attrs)
 	char paint[96];
 
 	if ((k / 4) % 2)
-		snprintf(paint, sizeof(paint), "fill=\"white\" stroke=\"%s\" stroke-width=\"2\"", c);
+		snprintf(paint, sizeof(paint), "fill=\"white\" stroke=\"%s\" stroke-width=\"2\"",
+			 c);
 	else
 		snprintf(paint, sizeof(paint), "fill=\"%s\" stroke=\"%s\"", c, c);
 	switch (k % 4) {
@@ -218,7 +221,8 @@ line_rates(FILE *f, const struct plot *p, const double *bps, unsigned int n, boo
 			fprintf(f, "%.1f,%.1f ", px(p, x),
 				py(p, mbps ? bps[k] : bps[k] / ((x + 20) * 8.0)));
 		fprintf(f,
-			"\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#666\">line rate "
+			"\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#666\">line "
+			"rate "
 			"%.0f Mbit/s</text>\n",
 			mbps ? ML + 10.0 : px(p, mid),
 			py(p, mbps ? bps[k] : bps[k] / ((mid + 20) * 8)) - 4, bps[k] / 1e6);
@@ -232,8 +236,8 @@ legend(FILE *f, const struct plot *p, const struct series *s)
 
 	for (k = 0; k < s->n; k++) {
 		marker(f, k, p->w - MR - 236, MT + 10 + k * 16, "class=\"key\"");
-		fprintf(f, "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n", p->w - MR - 226,
-			MT + 14 + (int)k * 16, s->name[k]);
+		fprintf(f, "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
+			p->w - MR - 226, MT + 14 + (int)k * 16, s->name[k]);
 	}
 }
 
@@ -273,7 +277,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 			k = series_of(&ser, m, s, c);
 			matrix_esc(c->size, size, sizeof(size));
 			snprintf(attrs, sizeof(attrs),
-				 "class=\"%s\" data-series=\"%s\" data-size=\"%s\" data-%s=\"%.1f\"><title>%s "
+				 "class=\"%s\" data-series=\"%s\" data-size=\"%s\" "
+				 "data-%s=\"%.1f\"><title>%s "
 				 "%s: %.4f %s</title",
 				 mbps ? "pt-bps" : "pt", ser.name[k], size, mbps ? "bps" : "pps", v,
 				 ser.name[k], size, v / 1e6, mbps ? "Mbit/s" : "Mpps");
@@ -297,8 +302,8 @@ log_ticks(FILE *f, double lmin, double lmax, int h)
 
 		if (d < lmin || d > lmax)
 			continue;
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n", x,
-			h - MB, x, h - MB + 4);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+			x, h - MB, x, h - MB + 4);
 		fprintf(f,
 			"<text class=\"xtick\" x=\"%.1f\" y=\"%d\" font-size=\"11\" "
 			"text-anchor=\"middle\">%g</text>\n",
@@ -324,8 +329,10 @@ percentiles(FILE *f, const struct fws_cell *c, double lmin, double lmax, int h)
 			"x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3 2\"/>\n",
 			pct[i], v[i], x, MT, x, h - MB, i ? "#d62728" : "#2ca02c");
 		fprintf(f,
-			"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\">p%d %.2f us</text>\n",
-			x + 3, MT + 10 + 12 * (int)i, i ? "#d62728" : "#2ca02c", pct[i], v[i] / 1e3);
+			"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\">p%d %.2f "
+			"us</text>\n",
+			x + 3, MT + 10 + 12 * (int)i, i ? "#d62728" : "#2ca02c", pct[i],
+			v[i] / 1e3);
 	}
 }
 
@@ -366,8 +373,8 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 	log_ticks(f, lmin, lmax, p.h);
 	for (i = 0; i < c->n_hist; i++) {
 		double x0 = (log10((double)c->hist[i].lo + 1) - lmin) / (lmax - lmin);
-		double x1 =
-			(log10((double)(c->hist[i].lo + c->hist[i].width) + 1) - lmin) / (lmax - lmin);
+		double x1 = (log10((double)(c->hist[i].lo + c->hist[i].width) + 1) - lmin) /
+			    (lmax - lmin);
 		double y = py(&p, (double)c->hist[i].count);
 
 		fprintf(f,
@@ -419,7 +426,8 @@ chart_appliances(FILE *f, const struct matrix *m)
 			if (!x->has[c])
 				continue;
 			fprintf(f,
-				"<rect class=\"gbar\" data-col=\"%s\" data-mbps=\"%.1f\" x=\"%.1f\" "
+				"<rect class=\"gbar\" data-col=\"%s\" data-mbps=\"%.1f\" "
+				"x=\"%.1f\" "
 				"y=\"%.1f\" width=\"12\" height=\"%.1f\" fill=\"%s\" "
 				"fill-opacity=\"%s\"/>\n",
 				matrix_esc(m->cols[c].label, label, sizeof(label)), x->l1[c] / 1e6,
@@ -440,8 +448,8 @@ chart_appliances(FILE *f, const struct matrix *m)
 			"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
 			"fill-opacity=\"%s\"/><text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
 			p.w - MR - 220, MT + (int)c * 16, colours[m->cols[c].set % 8],
-			col_opacity(m, c), p.w - MR - 206,
-			MT + 9 + (int)c * 16, matrix_esc(m->cols[c].label, label, sizeof(label)));
+			col_opacity(m, c), p.w - MR - 206, MT + 9 + (int)c * 16,
+			matrix_esc(m->cols[c].label, label, sizeof(label)));
 	}
 	fprintf(f, "</svg>\n");
 }

@@ -4,8 +4,12 @@
 #define FWS_REPORT_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
+#include <jansson.h>
+
+#include "fws_cell.h"
 #include "fws_trial.h"
 
 /** UTC time as ISO 8601 ("2026-11-30T07:41:48Z"). */
@@ -13,5 +17,15 @@ void fws_report_iso_time(time_t t, char *buf, size_t len);
 
 /** Why a stream's rates need a note (generator-limited, refused, pool empty); "" if none. */
 const char *fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len);
+
+/** A cell as reports hold it: the schema of fws_cell.h. */
+json_t *fws_report_cell_json(const struct fws_cell *c);
+
+/**
+ * Write path through a temporary file in its directory renamed over it (a device or FIFO is
+ * written into): emit(f, arg) writes the content. 0 or -errno.
+ */
+int fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *arg),
+			    const void *arg);
 
 #endif /* FWS_REPORT_INT_H */

@@ -250,7 +250,6 @@ search_trials(struct fws_method *m, const struct fws_trial_opts *base, unsigned 
 
 		o.rate_scale = load;
 		o.duration = duration;
-		o.progress = NULL;
 		rc = measure(m, z, &o, r, e);
 		if (rc < 0) {
 			discard(r, rc);
@@ -356,7 +355,6 @@ b2b_line_rate(struct fws_method *m, const struct fws_trial_opts *base, unsigned 
 	int rc;
 
 	o.duration = 0.2;
-	o.progress = NULL;
 	rc = measure(m, z, &o, r, e);
 	if (rc < 0)
 		return discard(r, rc);
@@ -382,7 +380,6 @@ b2b_longest(struct fws_method *m, const struct fws_trial_opts *base, unsigned in
 
 		o.burst = burst;
 		o.duration = m->cfg->sweep.b2b_seconds * 2 + 1;
-		o.progress = NULL;
 		o.kind = FWS_RESULT_B2B;
 		rc = measure(m, z, &o, r, e);
 		if (rc < 0)
@@ -525,7 +522,6 @@ sweep_cell(struct fws_method *m, unsigned int z, enum fws_dir dir, struct fws_er
 
 	o.streams = direction_mask(m->cfg, dir);
 	o.dir = dir;
-	o.progress = NULL;
 	if (w->search) {
 		rc = search_cell(m, &o, z, e);
 		if (rc == 0)

@@ -23,7 +23,7 @@ check() {
 	if python3 - "$file" "$expr" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-t = r["trials"]
+t = r.get("trials")
 v = eval(sys.argv[2])
 if not v:
     print("   expression:", sys.argv[2])

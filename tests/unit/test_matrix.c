@@ -239,16 +239,19 @@ START_TEST(test_matrix_appliances)
 	ck_assert_ptr_nonnull(strstr(out, "Appliances: DEC740 (firmware 24.7, 2026-11-01); DEC4280 "
 					  "(firmware 25.1, 2026-11-30)\n"));
 	ck_assert_ptr_nonnull(strstr(out, "| DEC740 upload Mbit/s (L1) | DEC740 upload Mpps | "));
-	ck_assert_ptr_nonnull(strstr(out, "| DEC740 download DUT CPU | DEC4280 upload Mbit/s (L1)"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "| DEC740 download DUT CPU | DEC4280 upload Mbit/s (L1)"));
 	/* routing: both appliances on one row; ips only the second's. */
-	ck_assert_ptr_nonnull(strstr(out, "| routing | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | "
-					  "60.5 | 0.0900 | 56.9 | - | 134.4 | 0.2000 | 126.5 | - |"));
+	ck_assert_ptr_nonnull(strstr(out,
+				     "| routing | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | "
+				     "60.5 | 0.0900 | 56.9 | - | 134.4 | 0.2000 | 126.5 | - |"));
 	ck_assert_ptr_nonnull(strstr(out, "| ips | 64 | fixed rate | | | | | | | | | 20.2 |"));
 	ck_assert_uint_eq(count(out, "| routing |"), 1);
 	free(out);
 	out = render_n(sets, 2, FWS_MATRIX_MEDIAWIKI);
-	ck_assert_ptr_nonnull(strstr(out, "! colspan=\"3\" | !! colspan=\"8\" | DEC740, 24.7, "
-					  "2026-11-01 !! colspan=\"4\" | DEC4280, 25.1, 2026-11-30 !!\n"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "! colspan=\"3\" | !! colspan=\"8\" | DEC740, 24.7, "
+			    "2026-11-01 !! colspan=\"4\" | DEC4280, 25.1, 2026-11-30 !!\n"));
 	ck_assert_uint_eq(count(out, "|-\n"), 1 + 3);
 	free(out);
 	out = render_n(sets, 2, FWS_MATRIX_CSV);
@@ -279,21 +282,26 @@ START_TEST(test_matrix_notes)
 		{"routing", 1000, 95, -1, -1, -1, ""},
 		{"routing", 1000, 95.5, -1, -1, -1, "upload: DUT CPU above 95 %"},
 		{"firewall", 1000, -1, -1, -1, 0, ""},
-		{"firewall", 1000, -1, -1, -1, 7, "upload: 7 frames leaked to destinations expected "
-						  "blocked"},
+		{"firewall", 1000, -1, -1, -1, 7,
+		 "upload: 7 frames leaked to destinations expected "
+		 "blocked"},
 		{"ips", 1000, -1, 500, 0, -1, ""},
 		{"ips", 1000, -1, 500, 3, -1, "upload: IPS leaked 3 of 500 attack frames"},
-		{"ips", 1000, -1, -1, -1, -1, "upload: inspection not proven (no attack frames in the "
-					      "trial)"},
-		{"ids", 1000, -1, 500, -1, -1, "upload: inspection not proven (attack frames pass by "
-					       "design: see the DUT's alerts)"},
-		{"appcontrol", 1000, -1, 0, -1, -1, "upload: inspection not proven (no attack frames "
-						    "in the trial)"},
+		{"ips", 1000, -1, -1, -1, -1,
+		 "upload: inspection not proven (no attack frames in the "
+		 "trial)"},
+		{"ids", 1000, -1, 500, -1, -1,
+		 "upload: inspection not proven (attack frames pass by "
+		 "design: see the DUT's alerts)"},
+		{"appcontrol", 1000, -1, 0, -1, -1,
+		 "upload: inspection not proven (no attack frames "
+		 "in the trial)"},
 	};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fws_cell c = cell(cases[i].scenario, "run", "upload", "upload", cases[i].pps);
+		struct fws_cell c =
+			cell(cases[i].scenario, "run", "upload", "upload", cases[i].pps);
 		struct fws_cells cells = {.n = 1, .c = &c};
 		char want[300], *md;
 

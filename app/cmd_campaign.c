@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwstress campaign PLAN.json: the qualification matrix in one command. Per scenario: its
+ * setup command, a fwstress child measuring its config (EAL starts once per process, and a
+ * scenario may use other ports), its teardown; the campaign report is written after every
+ * scenario and holds every cell measured so far. --resume skips the scenarios done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fws_app.h"
+#include "fws_campaign.h"
+#include "fws_cell.h"
+#include "fws_compat.h"
+#include "fws_report.h"
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* The campaign's state between scenarios. */
+struct campaign {
+	struct fws_campaign p;
+	struct fws_cells cells[FWS_CAMPAIGN_MAX_SCENARIOS];
+	double est[FWS_CAMPAIGN_MAX_SCENARIOS]; /**< seconds, from the configs */
+	unsigned int trials[FWS_CAMPAIGN_MAX_SCENARIOS];
+	double done_est, done_s; /**< estimate and time of the scenarios measured here */
+	char started[32];
+	char exe[FWS_CFG_PATH_LEN];
+	bool tty;
+};
+
+static void
+iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A file of scenario i in the work directory: NN-NAME.suffix. */
+static void
+work_file(const struct campaign *c, unsigned int i, const char *suffix, char *buf, size_t len)
+{
+	/* The work directory is at most FWS_CFG_PATH_LEN - 1 long, buf has room beyond that. */
+	if (snprintf(buf, len, "%s/%02u-%s.%s", c->p.workdir, i + 1, c->p.s[i].name, suffix) >=
+	    (int)len)
+		buf[0] = '\0';
+}
+
+/* Start argv with stdout and stderr into out; the child dies with us. Returns the pid. */
+static pid_t
+spawn(char *const *argv, const char *out)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid != 0)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "fwstress: campaign: %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Wait for pid; a stop request is passed on once. Returns the wait status. */
+static int
+reap(pid_t pid, void (*tick)(void *arg), void *arg)
+{
+	bool passed = false;
+	int st;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (stop && !passed) {
+			kill(pid, SIGTERM);
+			passed = true;
+		}
+		if (tick)
+			tick(arg);
+		usleep(200000);
+	}
+}
+
+/* The last line of a log, for a one-line reason. */
+static void
+last_line(const char *path, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '\n')
+			strlcpy(buf, line, len);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* A setup or teardown command through the shell. 0, or its status with the reason. */
+static int
+shell(struct campaign *c, unsigned int i, const char *what, const char *cmd, char *reason,
+      size_t len)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+	char log[FWS_CFG_PATH_LEN + 32], tail[200];
+	int st, n;
+
+	if (!cmd[0])
+		return 0;
+	work_file(c, i, what, log, sizeof(log));
+	st = reap(spawn(argv, log), NULL, NULL);
+	if (st == 0)
+		return 0;
+	last_line(log, tail, sizeof(tail));
+	n = snprintf(reason, len, "%s \"%s\" %s %d%s%s (log: %s)", what, cmd,
+		     WIFSIGNALED(st) ? "killed by signal" : "exited with status",
+		     WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), tail[0] ? ": " : "", tail,
+		     log);
+	(void)n; /* a long reason is cut, not an error */
+	return st ? st : -1;
+}
+
+/* The progress of the scenario being measured, from its child's --stats lines. */
+struct progress {
+	struct campaign *c;
+	unsigned int i;
+	double t0, last_print;
+	const char *stats_path;
+	FILE *stats;
+	unsigned int trials_done;
+	struct fws_live_brief last;
+};
+
+/* New complete lines of the child's --stats file. Returns true when a trial ended. */
+static bool
+read_stats(struct progress *g)
+{
+	char line[1 << 16];
+	bool ended = false;
+
+	if (g->stats == NULL && (g->stats = fopen(g->stats_path, "r")) == NULL)
+		return false;
+	for (;;) {
+		long at = ftell(g->stats);
+		struct fws_live_brief b;
+		size_t n;
+
+		if (fgets(line, sizeof(line), g->stats) == NULL)
+			break;
+		n = strlen(line);
+		if (n == 0 || line[n - 1] != '\n') {
+			fseek(g->stats, at, SEEK_SET); /* the child is still writing it */
+			break;
+		}
+		if (fws_campaign_live_brief(line, n, &b) < 0)
+			continue;
+		if (b.result) {
+			g->trials_done++;
+			ended = true;
+		}
+		g->last = b;
+	}
+	clearerr(g->stats);
+	return ended;
+}
+
+/* Seconds left for the whole campaign: the configs' estimates, scaled by how long what was
+ * measured here took against its estimate. */
+static double
+left_s(const struct progress *g, double elapsed)
+{
+	const struct campaign *c = g->c;
+	double ratio = 1, cur, left;
+	unsigned int j;
+
+	if (c->done_est > 0)
+		ratio = c->done_s / c->done_est;
+	else if (g->trials_done && c->est[g->i] > 0)
+		ratio = elapsed / (c->est[g->i] * g->trials_done / RTE_MAX(c->trials[g->i], 1u));
+	cur = g->trials_done
+		      ? elapsed / g->trials_done * RTE_MAX(c->trials[g->i], g->trials_done + 1)
+		      : c->est[g->i] * ratio;
+	left = RTE_MAX(cur - elapsed, 0.0);
+	for (j = g->i + 1; j < c->p.n; j++)
+		if (c->p.s[j].status != FWS_CAMPAIGN_ST_DONE &&
+		    c->p.s[j].status != FWS_CAMPAIGN_ST_EXPECT_FAILED)
+			left += c->est[j] * ratio;
+	return left;
+}
+
+static void
+print_progress(struct progress *g, bool line_end)
+{
+	const struct campaign *c = g->c;
+	double elapsed = now_s() - g->t0, left = left_s(g, elapsed);
+	char detail[64] = "";
+
+	if (g->last.phase[0] && !g->last.result)
+		snprintf(detail, sizeof(detail), " (%.15s)", g->last.phase);
+	fprintf(stderr,
+		"%scampaign %u/%u %s: trial %u of ~%u%s, %.0f s in; about %ld min %02ld s left%s",
+		c->tty ? "\r\033[K" : "", g->i + 1, c->p.n, c->p.s[g->i].name, g->trials_done + 1,
+		RTE_MAX(c->trials[g->i], g->trials_done + 1), detail, elapsed, (long)left / 60,
+		(long)left % 60, line_end ? "\n" : "");
+	g->last_print = now_s();
+}
+
+static void
+tick(void *arg)
+{
+	struct progress *g = arg;
+	bool ended = read_stats(g);
+
+	if (g->c->tty ? now_s() - g->last_print >= 1 : ended)
+		print_progress(g, !g->c->tty);
+}
+
+static enum fws_campaign_status
+status_of(int st)
+{
+	if (st < 0)
+		return FWS_CAMPAIGN_ST_FAILED;
+	if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 4) || stop)
+		return FWS_CAMPAIGN_ST_INTERRUPTED;
+	if (WEXITSTATUS(st) == 0)
+		return FWS_CAMPAIGN_ST_DONE;
+	if (WEXITSTATUS(st) == EXIT_EXPECT)
+		return FWS_CAMPAIGN_ST_EXPECT_FAILED;
+	return FWS_CAMPAIGN_ST_FAILED;
+}
+
+/* The child's command line: [WRAP...] fwstress CMD -q -o REPORT --stats FILE [--resume]
+ * CONFIG. */
+static void
+child_argv(struct campaign *c, unsigned int i, char **argv, char *config, char *stats, bool resume)
+{
+	struct fws_campaign_scenario *s = &c->p.s[i];
+	unsigned int n = 0, k;
+
+	for (k = 0; k < c->p.n_wrap; k++)
+		argv[n++] = c->p.wrap[k];
+	argv[n++] = c->exe;
+	argv[n++] = (char *)fws_campaign_cmd_name(s->cmd);
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = s->report;
+	argv[n++] = "--stats";
+	argv[n++] = stats;
+	if (resume)
+		argv[n++] = "--resume";
+	argv[n++] = config;
+	argv[n] = NULL;
+}
+
+/* Measure scenario i; its cells go into c->cells[i]. */
+static void
+measure(struct campaign *c, unsigned int i, bool resume)
+{
+	struct fws_campaign_scenario *s = &c->p.s[i];
+	char config[FWS_CFG_PATH_LEN + 32], log[FWS_CFG_PATH_LEN + 32], err[600];
+	char stats[FWS_CFG_PATH_LEN + 32];
+	char *argv[FWS_CAMPAIGN_MAX_WRAP + 16];
+	struct progress g = {.c = c, .i = i, .t0 = now_s(), .stats_path = stats};
+	int st;
+
+	work_file(c, i, "config.json", config, sizeof(config));
+	work_file(c, i, "log", log, sizeof(log));
+	work_file(c, i, "stats.ndjson", stats, sizeof(stats));
+	resume = resume && s->cmd == FWS_CAMPAIGN_SWEEP && access(s->report, R_OK) == 0;
+	if (!resume)
+		unlink(s->report);
+	child_argv(c, i, argv, config, stats, resume);
+	unlink(stats);
+	print_progress(&g, !c->tty);
+	st = reap(spawn(argv, log), tick, &g);
+	if (g.stats)
+		fclose(g.stats);
+	if (c->tty)
+		fputc('\n', stderr);
+	s->seconds = now_s() - g.t0;
+	s->exit_code = st < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	s->status = status_of(st);
+	if (s->status == FWS_CAMPAIGN_ST_FAILED || s->status == FWS_CAMPAIGN_ST_INTERRUPTED)
+		last_line(log, s->reason, sizeof(s->reason));
+	fws_cells_free(&c->cells[i]);
+	if (access(s->report, R_OK) == 0 &&
+	    fws_config_load_cells(s->report, &c->cells[i], err, sizeof(err)) < 0) {
+		s->status = FWS_CAMPAIGN_ST_FAILED;
+		strlcpy(s->reason, err, sizeof(s->reason));
+	}
+	if (s->status == FWS_CAMPAIGN_ST_DONE || s->status == FWS_CAMPAIGN_ST_EXPECT_FAILED) {
+		c->done_est += c->est[i];
+		c->done_s += s->seconds;
+	}
+}
+
+/* Write every scenario's config into the work directory and estimate its length. A config
+ * that does not validate stops the campaign before anything runs. */
+static int
+prepare(struct campaign *c)
+{
+	char err[FWS_ERR_LEN], path[FWS_CFG_PATH_LEN + 32];
+	unsigned int i;
+
+	if (mkdir(c->p.workdir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "fwstress: campaign: %s: %s\n", c->p.workdir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < c->p.n; i++) {
+		char *text = fws_campaign_config_text(&c->p, i, err, sizeof(err));
+		struct fws_cfg *cfg;
+		FILE *f;
+
+		if (text == NULL) {
+			fprintf(stderr, "fwstress: campaign: %s\n", err);
+			return -1;
+		}
+		work_file(c, i, "config.json", path, sizeof(path));
+		work_file(c, i, "json", c->p.s[i].report, sizeof(c->p.s[i].report));
+		f = fopen(path, "w");
+		if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+			fprintf(stderr, "fwstress: campaign: %s: %s\n", path, strerror(errno));
+			free(text);
+			return -1;
+		}
+		cfg = fws_config_parse(text, strlen(text), err, sizeof(err));
+		if (cfg)
+			c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
+		fws_config_free(cfg);
+		free(text);
+		c->p.s[i].exit_code = -1;
+	}
+	return 0;
+}
+
+/* --resume: the scenarios the earlier campaign report says are done keep their cells. */
+static int
+take_done(struct campaign *c)
+{
+	char err[FWS_ERR_LEN];
+	unsigned int i;
+	int rc = fws_campaign_resume(&c->p, c->p.output, err, sizeof(err));
+
+	if (rc == -ENOENT) {
+		fprintf(stderr,
+			"fwstress: campaign --resume: no %s yet: starting from the first "
+			"scenario\n",
+			c->p.output);
+		return 0;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		return -1;
+	}
+	for (i = 0; i < c->p.n; i++) {
+		struct fws_campaign_scenario *s = &c->p.s[i];
+
+		if (s->status != FWS_CAMPAIGN_ST_DONE && s->status != FWS_CAMPAIGN_ST_EXPECT_FAILED)
+			continue;
+		if (fws_config_load_cells(s->report, &c->cells[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "fwstress: campaign --resume: scenario %s again: %s\n",
+				s->name, err);
+			s->status = FWS_CAMPAIGN_ST_PENDING;
+		}
+	}
+	return 0;
+}
+
+static int
+save(struct campaign *c, bool partial)
+{
+	int rc = fws_report_campaign(c->p.output, &c->p, c->cells, c->started, partial);
+
+	if (rc < 0)
+		fprintf(stderr, "fwstress: campaign: %s: %s\n", c->p.output, strerror(-rc));
+	return rc;
+}
+
+/* One scenario: setup, measure, teardown (also after a failed setup: it may have done half).
+ * Returns -1 when the campaign must stop. */
+static int
+scenario(struct campaign *c, unsigned int i, bool resume)
+{
+	struct fws_campaign_scenario *s = &c->p.s[i];
+	char reason[sizeof(s->reason)];
+
+	s->reason[0] = '\0';
+	if (shell(c, i, "setup", s->setup, s->reason, sizeof(s->reason)) != 0) {
+		s->status = stop ? FWS_CAMPAIGN_ST_INTERRUPTED : FWS_CAMPAIGN_ST_SETUP_FAILED;
+		shell(c, i, "teardown", s->teardown, reason, sizeof(reason));
+		fprintf(stderr, "fwstress: campaign: scenario %s: %s\n", s->name, s->reason);
+		return -1;
+	}
+	measure(c, i, resume);
+	if (shell(c, i, "teardown", s->teardown, reason, sizeof(reason)) != 0)
+		fprintf(stderr, "fwstress: campaign: scenario %s: %s\n", s->name, reason);
+	if (s->status == FWS_CAMPAIGN_ST_FAILED)
+		fprintf(stderr, "fwstress: campaign: scenario %s failed (exit %d): %s\n", s->name,
+			s->exit_code, s->reason);
+	return stop ? -1 : 0;
+}
+
+static bool
+all_done(const struct campaign *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->p.n; i++)
+		if (c->p.s[i].status != FWS_CAMPAIGN_ST_DONE &&
+		    c->p.s[i].status != FWS_CAMPAIGN_ST_EXPECT_FAILED)
+			return false;
+	return true;
+}
+
+static int
+summary(const struct campaign *c)
+{
+	bool expect = false, failed = false, interrupted = stop != 0, setup = false;
+	unsigned int i;
+
+	printf("%-32s %-26s %6s %9s\n", "scenario", "status", "cells", "seconds");
+	for (i = 0; i < c->p.n; i++) {
+		const struct fws_campaign_scenario *s = &c->p.s[i];
+
+		printf("%-32s %-26s %6u %9.1f\n", s->name, fws_campaign_status_name(s->status),
+		       c->cells[i].n, s->seconds);
+		expect |= s->status == FWS_CAMPAIGN_ST_EXPECT_FAILED;
+		failed |= s->status == FWS_CAMPAIGN_ST_FAILED;
+		setup |= s->status == FWS_CAMPAIGN_ST_SETUP_FAILED;
+		interrupted |= s->status == FWS_CAMPAIGN_ST_INTERRUPTED;
+	}
+	printf("report: %s (render it: fwstress report --format wiki %s)\n", c->p.output,
+	       c->p.output);
+	if (setup)
+		return fws_err_exit_code(FWS_ERR_SETUP);
+	if (interrupted)
+		return fws_err_exit_code(FWS_ERR_INTERRUPTED);
+	if (failed)
+		return fws_err_exit_code(FWS_ERR_FAULT);
+	return expect ? EXIT_EXPECT : EXIT_OK;
+}
+
+static void
+usage_campaign(FILE *f)
+{
+	fprintf(f,
+		"Usage: fwstress campaign [--resume] [-o REPORT] PLAN.json\n\n"
+		"Measures every scenario of the plan in order: its setup command, a fwstress\n"
+		"run, search or sweep of its config (a file, or the plan's base config with\n"
+		"overrides), its teardown command. The campaign report (-o, or the plan's\n"
+		"\"output\") is written after every scenario and holds every cell so far, each\n"
+		"named by its scenario; REPORT.d/ keeps each scenario's config, report, log and\n"
+		"live statistics. A failed setup stops the campaign (the cells so far stay).\n"
+		"--resume skips the scenarios done and continues an interrupted sweep.\n");
+}
+
+static int
+parse_args(int argc, char **argv, const char **out, bool *resume)
+{
+	static const struct option opts[] = {
+		{"resume", no_argument, NULL, 'R'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'R') {
+			*resume = true;
+		} else if (c == 'o') {
+			*out = optarg;
+		} else if (c == 'h') {
+			usage_campaign(stdout);
+			return 1;
+		} else {
+			usage_campaign(stderr);
+			return -1;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "fwstress: campaign: give one PLAN.json\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The plan, with -o over its output; the fwstress binary the children run. */
+static int
+load(struct campaign *c, const char *path, const char *out)
+{
+	char err[FWS_ERR_LEN];
+	ssize_t n;
+
+	if (fws_campaign_load(path, &c->p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		return -1;
+	}
+	if (out && (strlcpy(c->p.output, out, sizeof(c->p.output)) + 3 > sizeof(c->p.output))) {
+		fprintf(stderr, "fwstress: campaign: -o \"%s\": too long\n", out);
+		return -1;
+	}
+	snprintf(c->p.workdir, sizeof(c->p.workdir), "%.*s.d", (int)sizeof(c->p.workdir) - 3,
+		 c->p.output);
+	n = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(c->exe) - 1) {
+		fprintf(stderr, "fwstress: campaign: cannot find my own binary\n");
+		return -1;
+	}
+	c->exe[n] = '\0';
+	c->tty = isatty(STDERR_FILENO);
+	return 0;
+}
+
+static void
+campaign_free(struct campaign *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->p.n; i++)
+		fws_cells_free(&c->cells[i]);
+	fws_campaign_free(&c->p);
+	free(c);
+}
+
+int
+cmd_campaign(int argc, char **argv)
+{
+	struct campaign *c = calloc(1, sizeof(*c));
+	const char *out = NULL;
+	bool resume = false;
+	unsigned int i;
+	int rc;
+
+	if (c == NULL)
+		return fws_err_exit_code(FWS_ERR_FAULT);
+	rc = parse_args(argc, argv, &out, &resume);
+	if (rc != 0) {
+		free(c);
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (load(c, argv[optind], out) < 0 || prepare(c) < 0 || (resume && take_done(c) < 0)) {
+		campaign_free(c);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	iso_now(c->started, sizeof(c->started));
+	save(c, true);
+	for (i = 0; i < c->p.n && !stop; i++) {
+		if (c->p.s[i].status == FWS_CAMPAIGN_ST_DONE ||
+		    c->p.s[i].status == FWS_CAMPAIGN_ST_EXPECT_FAILED)
+			continue;
+		rc = scenario(c, i, resume);
+		save(c, true);
+		if (rc < 0)
+			break;
+	}
+	save(c, !all_done(c));
+	rc = summary(c);
+	campaign_free(c);
+	return rc;
+}
