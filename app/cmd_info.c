@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fwstress validate and fwstress ports: what a config says, what ports DPDK sees. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 
 #include "fws_app.h"
+#include "fws_compat.h"
 #include "fws_port.h"
 
 static void
@@ -33,7 +36,206 @@ usage_ports(FILE *f)
 		"Starts EAL (with CONFIG's \"eal\" list and the arguments before \"--\"), probes\n"
 		"CONFIG's devices, and lists every port DPDK sees: name, driver, PCI address or\n"
 		"vdev, MAC, link, NUMA socket, queues and offloads, to fill in a config.\n"
-		"Without CONFIG only the EAL arguments count (e.g. -a 0000:01:00.0).\n");
+		"Without CONFIG only the EAL arguments count (e.g. -a 0000:01:00.0).\n"
+		"Then the PCI network devices DPDK cannot use, and why: bound to a kernel\n"
+		"driver (with the interface and its state), bound to none, or bound to vfio-pci\n"
+		"but left out by the EAL arguments (FWS_SYSFS: another sysfs root, for tests).\n");
+}
+
+/* The sysfs root: FWS_SYSFS (tests), else /sys. */
+static const char *
+sysfs(void)
+{
+	const char *s = getenv("FWS_SYSFS");
+
+	return s && *s ? s : "/sys";
+}
+
+/* a + b into buf; false when it does not fit. */
+static bool
+join(char *buf, size_t len, const char *a, const char *b)
+{
+	return (size_t)snprintf(buf, len, "%s%s", a, b) < len;
+}
+
+/* The first line of a sysfs file, or "". */
+static void
+read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f == NULL)
+		return;
+	if (fgets(buf, (int)len, f) == NULL)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The driver bound to PCI device dir ("" for none). */
+static void
+pci_driver(const char *dir, char *buf, size_t len)
+{
+	char link[600], target[512];
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (!join(link, sizeof(link), dir, "/driver"))
+		return;
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		strlcpy(buf, strrchr(target, '/') ? strrchr(target, '/') + 1 : target, len);
+	}
+}
+
+/* Whether the kernel routes its default route through iface (/proc/net/route). */
+static bool
+default_route(const char *iface)
+{
+	char line[256], name[64];
+	unsigned int dest;
+	bool found = false;
+	FILE *f = fopen("/proc/net/route", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %x", name, &dest) == 2 && dest == 0 && !strcmp(name, iface))
+			found = true;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Interfaces under dir/net: "eth0 up", ", " between them; *route set when one carries the
+ * default route. */
+static size_t
+ifaces_in(const char *dir, char *buf, size_t len, size_t used, bool *route)
+{
+	char path[600], state[32];
+	struct dirent *e;
+	DIR *d;
+
+	if (!join(path, sizeof(path), dir, "/net") || (d = opendir(path)) == NULL)
+		return used;
+	while ((e = readdir(d)) != NULL && used < len) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof(path), "%s/net/%s/operstate", dir, e->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		read_line(path, state, sizeof(state));
+		*route |= default_route(e->d_name);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
+					 e->d_name, state[0] ? state : "unknown");
+	}
+	closedir(d);
+	return used;
+}
+
+/* The kernel interfaces of PCI device dir (also behind virtio), with their state. */
+static void
+pci_ifaces(const char *dir, char *buf, size_t len, bool *route)
+{
+	char sub[600];
+	struct dirent *e;
+	size_t used;
+	DIR *d;
+
+	buf[0] = '\0';
+	*route = false;
+	used = ifaces_in(dir, buf, len, 0, route);
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "virtio", 6) == 0 &&
+		    snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < (int)sizeof(sub))
+			used = ifaces_in(sub, buf, len, used, route);
+	closedir(d);
+}
+
+static bool
+dpdk_driver(const char *drv)
+{
+	return !strcmp(drv, "vfio-pci") || !strcmp(drv, "uio_pci_generic") ||
+	       !strcmp(drv, "igb_uio");
+}
+
+/* Whether DPDK probed the PCI device called name. */
+static bool
+probed(const char *name)
+{
+	uint16_t pid;
+
+	if (!rte_eal_has_pci() && rte_eal_process_type() == RTE_PROC_INVALID)
+		return false;
+	RTE_ETH_FOREACH_DEV(pid)
+	{
+		struct rte_eth_dev_info info;
+
+		if (rte_eth_dev_info_get(pid, &info) == 0 && info.device &&
+		    strcmp(rte_dev_name(info.device), name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* One PCI network device DPDK does not drive; why, and what to do. */
+static void
+unusable(const char *addr, const char *dir)
+{
+	char drv[128], ifs[256];
+	bool route;
+
+	pci_driver(dir, drv, sizeof(drv));
+	pci_ifaces(dir, ifs, sizeof(ifs), &route);
+	printf("PCI %s: ", addr);
+	if (route)
+		printf("bound to the kernel driver %s (interface %s): it carries this machine's "
+		       "default route, leave it to the kernel\n",
+		       drv, ifs);
+	else if (dpdk_driver(drv))
+		printf("bound to %s but not probed: the EAL arguments leave it out (--no-pci, or "
+		       "-a naming other devices)\n",
+		       drv);
+	else if (drv[0])
+		printf("bound to the kernel driver %s%s%s%s: DPDK cannot use it while the kernel "
+		       "has it: tools/setup --bind %s\n",
+		       drv, ifs[0] ? " (interface " : "", ifs, ifs[0] ? ")" : "", addr);
+	else
+		printf("no driver bound: tools/setup --bind %s\n", addr);
+}
+
+/* Every PCI network device (class 0x02) that DPDK did not probe. */
+static void
+list_unusable(bool eal_up)
+{
+	char dir[512], cls[32];
+	unsigned int n = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (!join(dir, sizeof(dir), sysfs(), "/bus/pci/devices") || (d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[600];
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s/class", dir, e->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		read_line(path, cls, sizeof(cls));
+		if (strncmp(cls, "0x02", 4) != 0 || (eal_up && probed(e->d_name)))
+			continue;
+		if (n++ == 0)
+			printf("network devices DPDK cannot use:\n");
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
+			unusable(e->d_name, path);
+	}
+	closedir(d);
+	if (n == 0)
+		printf("no PCI network device left out\n");
 }
 
 int
@@ -83,6 +285,7 @@ cmd_ports(int argc, char **argv)
 	if (argc == 2 && (cfg = app_load_config(argv[1])) == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	if (app_eal_start(cfg, cli_eal, n_cli_eal) < 0) {
+		list_unusable(false);
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_SETUP);
 	}
@@ -127,6 +330,7 @@ cmd_ports(int argc, char **argv)
 				printf("  config port \"%s\" (%s)\n", cfg->ports[i].name,
 				       cfg->ports[i].device);
 	}
+	list_unusable(true);
 	fws_config_free(cfg);
 	rte_eal_cleanup();
 	return EXIT_OK;
