@@ -168,6 +168,7 @@ struct progress {
 	FILE *stats;
 	unsigned int trials_done;
 	struct fws_live_brief last;
+	int printed; /**< the trial whose start was printed; -1 none */
 };
 
 /* New complete lines of the child's --stats file. Returns true when a trial ended. */
@@ -232,10 +233,11 @@ print_progress(struct progress *g, bool line_end)
 {
 	const struct campaign *c = g->c;
 	double elapsed = now_s() - g->t0, left = left_s(g, elapsed);
-	char detail[64] = "";
+	char detail[96] = "";
 
 	if (g->last.phase[0] && !g->last.result)
-		snprintf(detail, sizeof(detail), " (%.15s)", g->last.phase);
+		snprintf(detail, sizeof(detail), " (%.24s%s%.15s, %.15s)", g->last.frame_size,
+			 g->last.direction[0] ? " " : "", g->last.direction, g->last.phase);
 	fprintf(stderr,
 		"%scampaign %u/%u %s: trial %u of ~%u%s, %.0f s in; about %ld min %02ld s left%s",
 		c->tty ? "\r\033[K" : "", g->i + 1, c->p.n, c->p.s[g->i].name, g->trials_done + 1,
@@ -248,10 +250,15 @@ static void
 tick(void *arg)
 {
 	struct progress *g = arg;
-	bool ended = read_stats(g);
+	bool started;
 
-	if (g->c->tty ? now_s() - g->last_print >= 1 : ended)
+	read_stats(g);
+	/* A terminal gets the line redrawn each second; a log a line per trial, at its start. */
+	started = g->last.phase[0] && !g->last.result && g->last.trial != g->printed;
+	if (g->c->tty ? now_s() - g->last_print >= 1 : started)
 		print_progress(g, !g->c->tty);
+	if (started)
+		g->printed = g->last.trial;
 }
 
 static enum fws_campaign_status
@@ -299,7 +306,7 @@ measure(struct campaign *c, unsigned int i, bool resume)
 	char config[FWS_CFG_PATH_LEN + 32], log[FWS_CFG_PATH_LEN + 32], err[600];
 	char stats[FWS_CFG_PATH_LEN + 32];
 	char *argv[FWS_CAMPAIGN_MAX_WRAP + 16];
-	struct progress g = {.c = c, .i = i, .t0 = now_s(), .stats_path = stats};
+	struct progress g = {.c = c, .i = i, .t0 = now_s(), .stats_path = stats, .printed = -1};
 	int st;
 
 	work_file(c, i, "config.json", config, sizeof(config));
@@ -310,7 +317,6 @@ measure(struct campaign *c, unsigned int i, bool resume)
 		unlink(s->report);
 	child_argv(c, i, argv, config, stats, resume);
 	unlink(stats);
-	print_progress(&g, !c->tty);
 	st = reap(spawn(argv, log), tick, &g);
 	if (g.stats)
 		fclose(g.stats);

@@ -92,8 +92,10 @@ live_line(struct app_live *l, const struct fws_progress *p, double t)
 	}
 	l->last_phase = p->phase;
 	l->last_t = t;
-	return json_pack("{s:f, s:i, s:s, s:f, s:o}", "time", t, "trial", (int)l->trial, "phase",
-			 p->phase, "elapsed_s", p->elapsed, "streams", a);
+	return json_pack("{s:f, s:i, s:s, s:s, s:o, s:f, s:o}", "time", t, "trial", (int)l->trial,
+			 "phase", p->phase, "frame_size", p->frame_size ? p->frame_size : "",
+			 "direction", p->direction ? json_string(p->direction) : json_null(),
+			 "elapsed_s", p->elapsed, "streams", a);
 }
 
 /* A trial's end: its totals per stream, as the report gives them. */

@@ -533,6 +533,8 @@ fws_campaign_live_brief(const char *line, size_t len, struct fws_live_brief *b)
 	size = json_string_value(json_object_get(o, "frame_size"));
 	strlcpy(b->phase, phase ? phase : "", sizeof(b->phase));
 	strlcpy(b->frame_size, size ? size : "", sizeof(b->frame_size));
+	size = json_string_value(json_object_get(o, "direction"));
+	strlcpy(b->direction, size ? size : "", sizeof(b->direction));
 	b->result = phase && strcmp(phase, "result") == 0;
 	json_decref(o);
 	return 0;

@@ -108,6 +108,7 @@ struct fws_live_brief {
 	bool result; /**< a trial's result line */
 	char phase[16];
 	char frame_size[32];
+	char direction[16]; /**< "" when the line has none */
 };
 
 /** Parse one --stats line. 0 or -EINVAL. */

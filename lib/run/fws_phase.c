@@ -178,6 +178,8 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	fws_trial_live_streams(r->t, !r->measuring, r->live);
 	p.n_streams = r->t->cfg->n_streams;
 	p.streams = r->live;
+	p.frame_size = r->res->size.name;
+	p.direction = r->o->dir ? fws_dir_name(r->o->dir) : NULL;
 	p.elapsed = (double)(now - r->start) / (double)r->t->hz;
 	p.total = r->warmup + r->duration;
 	p.tx_pps = (double)(p.tx_frames - RTE_MIN(r->last_tx, p.tx_frames)) / dt;

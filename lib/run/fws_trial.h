@@ -168,6 +168,8 @@ struct fws_progress {
 	unsigned int n_streams;
 	const struct fws_live_stream *streams; /**< per config stream */
 	const struct fws_result *result;       /**< phase "result": the trial just collected */
+	const char *frame_size;                /**< the trial's frame-size entry */
+	const char *direction;                 /**< a sweep cell's direction, or NULL */
 };
 
 /** Options of a trial run. */

@@ -241,13 +241,16 @@ END_TEST
 
 START_TEST(test_campaign_live_brief)
 {
-	static const char m[] = "{\"time\":1.5,\"trial\":3,\"phase\":\"measure\",\"streams\":[]}";
+	static const char m[] = "{\"time\":1.5,\"trial\":3,\"phase\":\"measure\",\"frame_size\":"
+				"\"64\",\"direction\":\"upload\",\"streams\":[]}";
 	static const char r[] = "{\"trial\":3,\"phase\":\"result\",\"frame_size\":\"imix\"}";
 	struct fws_live_brief b;
 
 	ck_assert_int_eq(fws_campaign_live_brief(m, strlen(m), &b), 0);
 	ck_assert_int_eq(b.trial, 3);
 	ck_assert_str_eq(b.phase, "measure");
+	ck_assert_str_eq(b.frame_size, "64");
+	ck_assert_str_eq(b.direction, "upload");
 	ck_assert(!b.result);
 	ck_assert_int_eq(fws_campaign_live_brief(r, strlen(r), &b), 0);
 	ck_assert(b.result);
