@@ -731,10 +731,9 @@ fws_report_check_path(const char *path)
 	return access(dir, W_OK | X_OK) == 0 ? 0 : -errno;
 }
 
-static int
-emit_json(FILE *f, const void *arg)
+int
+fws_report_dump(FILE *f, json_t *j)
 {
-	json_t *j = fws_report_json(arg);
 	int rc;
 
 	if (j == NULL)
@@ -743,6 +742,12 @@ emit_json(FILE *f, const void *arg)
 	fputc('\n', f);
 	json_decref(j);
 	return rc;
+}
+
+static int
+emit_json(FILE *f, const void *arg)
+{
+	return fws_report_dump(f, fws_report_json(arg));
 }
 
 static int

@@ -81,15 +81,7 @@ campaign_json(const struct campaign_report *r)
 static int
 emit(FILE *f, const void *arg)
 {
-	json_t *j = campaign_json(arg);
-	int rc;
-
-	if (j == NULL)
-		return -ENOMEM;
-	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : -EIO;
-	fputc('\n', f);
-	json_decref(j);
-	return rc;
+	return fws_report_dump(f, campaign_json(arg));
 }
 
 int

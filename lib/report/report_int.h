@@ -18,6 +18,10 @@ void fws_report_iso_time(time_t t, char *buf, size_t len);
 /** Why a stream's rates need a note (generator-limited, refused, pool empty); "" if none. */
 const char *fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len);
 
+/** Write j as a report file holds it (indented, a final newline) and release it; NULL
+ * (out of memory) gives -ENOMEM. 0 or -EIO. */
+int fws_report_dump(FILE *f, json_t *j);
+
 /** A cell as reports hold it: the schema of fws_cell.h. */
 json_t *fws_report_cell_json(const struct fws_cell *c);
 

@@ -36,15 +36,21 @@ cell(const char *scenario, const char *kind, const char *dir, const char *stream
 }
 
 static char *
-render(const struct fws_cells *cells, enum fws_matrix_format fmt)
+render_n(const struct fws_cells *sets, unsigned int n, enum fws_matrix_format fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ck_assert_int_eq(fws_matrix_render(f, cells, 1, fmt), 0);
+	ck_assert_int_eq(fws_matrix_render(f, sets, n, fmt), 0);
 	fclose(f);
 	return buf;
+}
+
+static char *
+render(const struct fws_cells *cells, enum fws_matrix_format fmt)
+{
+	return render_n(cells, 1, fmt);
 }
 
 static unsigned int
@@ -209,18 +215,6 @@ START_TEST(test_matrix_left_out)
 	free(md);
 }
 END_TEST
-
-static char *
-render_n(const struct fws_cells *sets, unsigned int n, enum fws_matrix_format fmt)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	ck_assert_int_eq(fws_matrix_render(f, sets, n, fmt), 0);
-	fclose(f);
-	return buf;
-}
 
 /* Two appliances: a column group each, in every format, rows shared by scenario. */
 START_TEST(test_matrix_appliances)
