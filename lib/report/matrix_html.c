@@ -272,16 +272,18 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];
 			double v = mbps ? c->l1_bps : c->pps;
-			char attrs[600], size[100];
+			char attrs[1024], size[100];
 
 			k = series_of(&ser, m, s, c);
 			matrix_esc(c->size, size, sizeof(size));
-			snprintf(attrs, sizeof(attrs),
-				 "class=\"%s\" data-series=\"%s\" data-size=\"%s\" "
-				 "data-%s=\"%.1f\"><title>%s "
-				 "%s: %.4f %s</title",
-				 mbps ? "pt-bps" : "pt", ser.name[k], size, mbps ? "bps" : "pps", v,
-				 ser.name[k], size, v / 1e6, mbps ? "Mbit/s" : "Mpps");
+			if (snprintf(attrs, sizeof(attrs),
+				     "class=\"%s\" data-series=\"%s\" data-size=\"%s\" "
+				     "data-%s=\"%.1f\"><title>%s "
+				     "%s: %.4f %s</title",
+				     mbps ? "pt-bps" : "pt", ser.name[k], size,
+				     mbps ? "bps" : "pps", v, ser.name[k], size, v / 1e6,
+				     mbps ? "Mbit/s" : "Mpps") >= (int)sizeof(attrs))
+				continue; /* cannot happen: names are escaped into 200 bytes */
 			/* Series side by side: coinciding points stay visible. */
 			marker(f, k, px(&p, c->avg_frame) + ((double)(k % 5) - 2) * 3, py(&p, v),
 			       attrs);
