@@ -220,6 +220,7 @@ cfg_emit_streams(const struct fws_cfg *cfg)
 			json_object_set_new(o, "direction", json_string(fws_dir_name(s->dir)));
 		if (s->learn_only)
 			json_object_set_new(o, "learn_only", json_true());
+		json_object_set_new(o, "l4", json_string(fws_l4_name(s->l4)));
 		if (s->payload_len)
 			json_object_set_new(o, "payload",
 					    json_stringn((const char *)s->payload, s->payload_len));

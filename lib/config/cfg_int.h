@@ -100,6 +100,9 @@ int cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t);
 /* NAT masquerade: pair every download stream with its learner (cfg_nat.c). */
 int cfg_nat_pair(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
+/* Every stream without its own "l4" takes the config's; TCP's limits checked (cfg_ports.c). */
+int cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg);
+int cfg_stream_l4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
@@ -126,6 +129,8 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(path_check) \
 	X(seq_window) \
 	X(nat) \
+	X(l4) \
+	X(tcp) \
 	X(search) \
 	X(lcores) \
 	X(output)

@@ -73,6 +73,7 @@ add_learner(struct cfg_ctx *c, struct fws_cfg *cfg, unsigned int d)
 	l->rx_port = ds->tx_port;
 	l->learn_only = true;
 	l->learner = -1;
+	l->l4 = FWS_L4_UDP;
 	cfg_reverse_flows(&ds->flows, &l->flows);
 	return (int)cfg->n_streams++;
 }
@@ -88,7 +89,8 @@ pair_streams(struct cfg_ctx *c, struct fws_cfg *cfg)
 	for (s = 0; s < n; s++) {
 		struct fws_cfg_stream *ds = &cfg->streams[s];
 
-		if (ds->dir != FWS_DIR_DOWNLOAD || ds->flows.ipv6)
+		/* A TCP download learns its translations from its own SYNs. */
+		if (ds->dir != FWS_DIR_DOWNLOAD || ds->flows.ipv6 || ds->l4 == FWS_L4_TCP)
 			continue;
 		l = find_learner(cfg, s);
 		if (l < 0 && (l = add_learner(c, cfg, s)) < 0)

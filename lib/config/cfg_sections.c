@@ -47,7 +47,7 @@ static const struct cfg_section sections[] = {
 	SEC(blocklist, "a file or a list of up to 4 in Spamhaus DROP's text or JSON-lines "
 		       "format: the destinations streams with \"expect\": \"blocklist\" are "
 		       "expected to be blocked at"),
-	SEC(streams, "[{name, tx_port, rx_port, flows, rate, expect}], or use \"direction\"; "
+	SEC(streams, "[{name, tx_port, rx_port, flows, rate, expect, l4}], or use \"direction\"; "
 		     "expect: \"pass\" (default), \"blocked\", \"blocklist\""),
 	SEC(frame_size, "bytes with FCS, \"imix\", {name, mix: [[size, weight]]}, a list, or "
 			"\"rfc2544\""),
@@ -65,6 +65,12 @@ static const struct cfg_section sections[] = {
 	SEC(nat, "\"none\" (no translation expected) or \"masquerade\" (upload source-"
 		 "translated; download sent to the translations learned before each trial), "
 		 "or {mode, learn_frames, learn_pps}"),
+	SEC(l4, "\"udp\" (default) or \"tcp\": the streams' test traffic (a stream's own \"l4\" "
+		"overrides it). tcp opens every flow with a handshake through the DUT before each "
+		"trial, sends data segments with the numbers the peer's SYN and SYN-ACK gave, ACKs "
+		"them and closes with FIN; IPv4"),
+	SEC(tcp, "{seq_offset}: fault injection for tests: added to every data segment's "
+		 "sequence number after the handshake (a strict firewall then drops them)"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
 	SEC(lcores, "{tx: [...], rx: [...]}: lcore ids per role (default: from the EAL list)"),
 	SEC(output, "{json, text}: report files (\"\" for none)"),
@@ -225,7 +231,7 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	if (cfg_apply_scenario(c, &t) < 0 || cfg_nat_pair(c, cfg) < 0 ||
+	if (cfg_apply_scenario(c, &t) < 0 || cfg_apply_l4(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 ||
 	    cfg_check_ranges(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);

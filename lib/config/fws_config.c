@@ -15,6 +15,7 @@
 #include "fws_config.h"
 #include "fws_pkt.h"
 #include "fws_sig.h"
+#include "fws_tcp.h"
 #include "cfg_int.h"
 
 /* Ethernet 14 + IPv4 20 + UDP 8 + signature 18 + FCS 4. */
@@ -327,21 +328,33 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *st = &cfg->streams[s];
-		bool vlan = cfg->ports[st->tx_port].vlan != 0;
-		uint16_t need = fws_pkt_min_frame(vlan, st->flows.ipv6);
+		bool vlan = cfg->ports[st->tx_port].vlan != 0, tcp = st->l4 == FWS_L4_TCP;
+		uint16_t need = tcp ? fws_pkt_min_frame_tcp(vlan, st->flows.ipv6)
+				    : fws_pkt_min_frame(vlan, st->flows.ipv6);
+		/* TCP: the payload of a segment fits the MSS less the timestamp option. */
+		uint16_t most = (uint16_t)(need - FWS_SIG_LEN + FWS_TCP_MSS4 - 12);
 
 		for (z = 0; z < cfg->n_sizes; z++) {
-			if (fws_size_min(&cfg->sizes[z]) >= need)
+			bool small = fws_size_min(&cfg->sizes[z]) < need;
+
+			if (!small && (!tcp || fws_size_max(&cfg->sizes[z]) <= most))
 				continue;
 			cfg_push_key(c, "frame_size");
 			if (json_is_array(json_object_get(root, "frame_size")))
 				cfg_push_idx(c, z);
+			if (!small)
+				return cfg_fail(c,
+						"%u is above the %u-byte largest TCP segment of "
+						"stream \"%s\" (MSS %d less the 12-byte timestamp "
+						"option)",
+						fws_size_max(&cfg->sizes[z]), most, st->name,
+						FWS_TCP_MSS4);
 			return cfg_fail(c,
 					"%u is below the %u-byte minimum of stream \"%s\" "
-					"(Ethernet%s/%s/UDP with the %d-byte signature)",
+					"(Ethernet%s/%s/%s with the %d-byte signature)",
 					fws_size_min(&cfg->sizes[z]), need, st->name,
 					vlan ? "/802.1Q" : "", st->flows.ipv6 ? "IPv6" : "IPv4",
-					FWS_SIG_LEN);
+					tcp ? "TCP with timestamps" : "UDP", FWS_SIG_LEN);
 		}
 	}
 	return 0;

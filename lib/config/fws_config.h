@@ -101,6 +101,17 @@ const char *fws_expect_name(enum fws_expect x);
 #define FWS_CFG_MAX_BLOCKLISTS 4
 #define FWS_CFG_PAYLOAD_MAX 256
 
+/** A stream's test traffic ("l4"): stateless UDP, or TCP connections (fws_tcp.h). */
+#define FWS_L4S(X) X(UNSET, "") X(UDP, "udp") X(TCP, "tcp")
+enum fws_l4 {
+#define FWS_L4_ENUM(n, s) FWS_L4_##n,
+	FWS_L4S(FWS_L4_ENUM)
+#undef FWS_L4_ENUM
+};
+
+/** "udp", "tcp", or "" when unset. */
+const char *fws_l4_name(enum fws_l4 l);
+
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
@@ -109,6 +120,7 @@ struct fws_cfg_stream {
 	bool learn_only; /**< sends only to teach NAT translations, never measured */
 	enum fws_expect expect; /**< blocked: every flow; blocklist: flows whose destination
 				 * is in the config's blocklist */
+	enum fws_l4 l4;         /**< UDP datagrams or TCP connections */
 	uint16_t payload_len;   /**< bytes of payload right after the signature (attack
 				 * patterns IDS rules match); 0: the default fill */
 	uint8_t payload[FWS_CFG_PAYLOAD_MAX];
@@ -171,6 +183,8 @@ struct fws_cfg {
 	bool path_check;
 	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */
 	struct fws_cfg_nat nat;
+	enum fws_l4 l4;          /**< the streams' default ("l4") */
+	uint32_t tcp_seq_offset; /**< fault injection: added to data segments' numbers */
 	unsigned int n_blocklists;
 	char blocklist_files[FWS_CFG_MAX_BLOCKLISTS][FWS_CFG_PATH_LEN];
 	struct fws_blocklist blocklist; /**< every file's CIDRs, merged */

@@ -31,7 +31,8 @@
 	X(tx_bytes, "bytes of those frames incl. FCS")                                             \
 	X(warmup_tx, "test frames sent during warm-up")                                            \
 	X(tx_refused, "frames the transmit queue refused (not sent; sequence numbers reused)")     \
-	X(alloc_fail, "bursts skipped because the transmit pool was empty")
+	X(alloc_fail, "bursts skipped because the transmit pool was empty")                        \
+	X(tcp_window_full, "TCP segments held back: the receiver's window was full")
 
 #define FWS_COUNTER_FIELD(name, desc) uint64_t name;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <arpa/inet.h>
@@ -14,12 +15,12 @@
 #include "fws_pkt.h"
 
 #define RESOLVE_TRIES 5
-#define POOL_MBUFS 1023
+#define POOL_MBUFS 8191 /* TCP ACKs in flight through the reply rings too */
 
 /* Send a control frame on port p: through the worker that owns queue 0 while workers run
  * (a refusal there is counted by the worker as tx_drop), directly otherwise. */
-static void
-send_frame(struct fws_ctlio *io, unsigned int p, struct rte_mbuf *m)
+void
+fws_ctlio_send(struct fws_ctlio *io, unsigned int p, struct rte_mbuf *m)
 {
 	if (io->running && io->tx_ring[p]) {
 		if (rte_ring_enqueue(io->tx_ring[p], m) == 0) {
@@ -40,8 +41,15 @@ handle(struct fws_ctlio *io, struct rte_mbuf *m)
 	int p = m->port < RTE_MAX_ETHPORTS ? io->port_of_id[m->port] : -1;
 	uint32_t len = m->data_len;
 
+	struct fws_pkt_view v;
+
 	if (p < 0 || m->nb_segs != 1) {
 		rte_pktmbuf_free(m);
+		return;
+	}
+	if (io->tcp_input &&
+	    fws_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), len, &v) == FWS_PKT_TCP) {
+		io->tcp_input(io->tcp_arg, (unsigned int)p, m);
 		return;
 	}
 	if (fws_ctl_input(&io->port[p], rte_pktmbuf_mtod(m, uint8_t *), &len,
@@ -49,7 +57,7 @@ handle(struct fws_ctlio *io, struct rte_mbuf *m)
 		m->data_len = (uint16_t)len;
 		m->pkt_len = len;
 		m->ol_flags = 0;
-		send_frame(io, (unsigned int)p, m);
+		fws_ctlio_send(io, (unsigned int)p, m);
 	} else {
 		rte_pktmbuf_free(m);
 	}
@@ -79,8 +87,12 @@ fws_ctlio_poll_idle(struct fws_ctlio *io)
 			n = rte_eth_rx_burst(io->port_id[p], (uint16_t)q, m, 32);
 			io->idle_rx[p] += n;
 			for (j = 0; j < n; j++) {
-				if (fws_pkt_parse(rte_pktmbuf_mtod(m[j], const uint8_t *),
-						  m[j]->data_len, &v) == FWS_PKT_CONTROL) {
+				enum fws_pkt_kind k =
+					fws_pkt_parse(rte_pktmbuf_mtod(m[j], const uint8_t *),
+						      m[j]->data_len, &v);
+
+				if (k == FWS_PKT_CONTROL || (k == FWS_PKT_TCP && io->tcp_input)) {
+					m[j]->port = io->port_id[p]; /* net_ring leaves it unset */
 					handle(io, m[j]);
 				} else {
 					io->port[p].cnt.idle_frames++;
@@ -125,7 +137,7 @@ originate(struct fws_ctlio *io, unsigned int p, build_fn build, const void *targ
 	len = build(&io->port[p], target, rte_pktmbuf_mtod(m, uint8_t *));
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	send_frame(io, p, m);
+	fws_ctlio_send(io, p, m);
 }
 
 static void
@@ -312,16 +324,23 @@ struct rte_ether_addr
 fws_ctlio_next_hop(const struct fws_ctlio *io, unsigned int s)
 {
 	const struct fws_cfg_stream *cs = &io->cfg->streams[s];
-	const struct fws_cfg_port *tp = &io->cfg->ports[cs->tx_port];
-	const struct fws_ctl_port *cp = &io->port[cs->tx_port];
 
-	if (cs->flows.ipv6 && cp->gw6_known)
+	return fws_ctlio_hop(io, cs->tx_port, cs->rx_port, cs->flows.ipv6);
+}
+
+struct rte_ether_addr
+fws_ctlio_hop(const struct fws_ctlio *io, unsigned int from, unsigned int to, bool ipv6)
+{
+	const struct fws_cfg_port *tp = &io->cfg->ports[from];
+	const struct fws_ctl_port *cp = &io->port[from];
+
+	if (ipv6 && cp->gw6_known)
 		return cp->gw6_mac;
-	if (!cs->flows.ipv6 && cp->gw4_known)
+	if (!ipv6 && cp->gw4_known)
 		return cp->gw4_mac;
 	if (tp->next_hop_set)
 		return tp->next_hop_mac;
-	return io->port[cs->rx_port].mac;
+	return io->port[to].mac;
 }
 
 void

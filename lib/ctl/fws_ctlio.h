@@ -18,8 +18,8 @@
 #include "fws_ctl.h"
 #include "fws_err.h"
 
-#define FWS_CTLIO_RX_RING 1024
-#define FWS_CTLIO_TX_RING 256
+#define FWS_CTLIO_RX_RING 4096 /**< also TCP's ACKs to the main lcore */
+#define FWS_CTLIO_TX_RING 2048 /**< also TCP's ACKs from the main lcore */
 
 struct rte_mempool;
 struct rte_ring;
@@ -35,6 +35,9 @@ struct fws_ctlio {
 	unsigned int n_rx_rings;
 	struct rte_ring *rx_ring[FWS_CFG_MAX_LCORES]; /**< from each receive lcore */
 	bool running;                                 /**< workers own the queues */
+	/** TCP segments without a signature (fws_tcpconn), with the frame: NULL drops them. */
+	void (*tcp_input)(void *arg, unsigned int port, struct rte_mbuf *m);
+	void *tcp_arg;
 	uint64_t idle_rx[FWS_CFG_MAX_PORTS]; /**< frames polled by the main lcore, all kinds */
 };
 
@@ -58,6 +61,10 @@ struct rte_ring *fws_ctlio_tx_ring(struct fws_ctlio *io, unsigned int p, int soc
  */
 int fws_ctlio_resolve(struct fws_ctlio *io, struct fws_err *e);
 
+/** Send a frame we originate (from io->pool) on port p: directly between trials, through
+ * the worker owning queue 0 while workers run. A refusal is counted and the frame freed. */
+void fws_ctlio_send(struct fws_ctlio *io, unsigned int p, struct rte_mbuf *m);
+
 /** While workers run: answer what the receive lcores passed on. */
 void fws_ctlio_service(struct fws_ctlio *io);
 
@@ -67,6 +74,10 @@ void fws_ctlio_poll_idle(struct fws_ctlio *io);
 /** Destination MAC of stream s: its resolved gateway, a static next hop, or the receiving
  * port (a cable or a loopback). */
 struct rte_ether_addr fws_ctlio_next_hop(const struct fws_ctlio *io, unsigned int s);
+
+/** Destination MAC of frames from port from toward port to (the same rule). */
+struct rte_ether_addr fws_ctlio_hop(const struct fws_ctlio *io, unsigned int from, unsigned int to,
+				    bool ipv6);
 
 void fws_ctlio_free(struct fws_ctlio *io);
 

@@ -2,9 +2,8 @@
 /*
  * Traffic engines, as test-pmd's forwarding engines: one table entry per kind of test
  * traffic, found by name, each in a file of its own. A transmit task carries its stream's
- * engine and the worker calls through it once per burst. Today's engine is "udp"
- * (stateless, template pools, fws_tx); TCP and NAT-learned return traffic add entries and the
- * hooks they need (frames handed back from receive, per-engine results).
+ * engine and the worker calls through it once per burst: "udp" (stateless, template pools,
+ * fws_tx) and "tcp" (data segments of connections the main lcore opened, engine_tcp.c).
  */
 #ifndef FWS_ENGINE_H
 #define FWS_ENGINE_H
@@ -31,6 +30,7 @@ struct fws_engine {
 };
 
 extern const struct fws_engine fws_engine_udp;
+extern const struct fws_engine fws_engine_tcp;
 
 /** The engine called name, or NULL. */
 const struct fws_engine *fws_engine_find(const char *name);

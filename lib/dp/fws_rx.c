@@ -10,6 +10,7 @@
 #include "fws_pkt.h"
 #include "fws_rx.h"
 #include "fws_sig.h"
+#include "fws_tcp.h"
 
 void
 fws_rx_reset(struct fws_rx_lcore *c)
@@ -28,6 +29,8 @@ fws_rx_reset(struct fws_rx_lcore *c)
 			       (size_t)st->nb_flows * ((c->ring[s].wmask + 1) / 8));
 		if (c->natobs[s])
 			memset(c->natobs[s], 0, sizeof(*c->natobs[s]) * st->nb_flows);
+		if (c->tcphi[s])
+			memset(c->tcphi[s], 0, sizeof(*c->tcphi[s]) * st->nb_flows);
 		fws_hist_reset(st->hist);
 		st->jitter16 = 0;
 		st->last_lat = 0;
@@ -88,9 +91,22 @@ nat_see(struct fws_natobs *o, const struct fws_pkt_view *v)
 
 	memcpy(&t.src, v->l3 + a, 4);
 	memcpy(&t.dst, v->l3 + b, 4);
-	memcpy(&t.sport, v->payload - 8, 2);
-	memcpy(&t.dport, v->payload - 6, 2);
+	memcpy(&t.sport, v->l4, 2);
+	memcpy(&t.dport, v->l4 + 2, 2);
 	fws_natobs_see(o, &t);
+}
+
+/* A TCP data segment of a flow: the newest sequence number it brings, for the ACKs. */
+static void
+tcp_see(struct fws_rx_tcphi *h, const struct fws_pkt_view *v)
+{
+	uint32_t seq, end;
+
+	memcpy(&seq, v->l4 + 4, 4);
+	end = rte_be_to_cpu_32(seq) + v->payload_len;
+	if (!h->seen || fws_tcp_after(end, h->hi))
+		__atomic_store_n(&h->hi, end, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->seen, 1, __ATOMIC_RELAXED);
 }
 
 /* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial,
@@ -101,11 +117,13 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 {
 	struct fws_pkt_view v;
 	struct fws_rx_stream *st;
+	enum fws_pkt_kind kind;
 	struct fws_sig s;
 	int32_t units;
 
-	switch (fws_pkt_parse(d, len, &v)) {
+	switch (kind = fws_pkt_parse(d, len, &v)) {
 	case FWS_PKT_UDP:
+	case FWS_PKT_TCP:
 		break;
 	case FWS_PKT_OTHER:
 		pc->non_test++;
@@ -126,6 +144,8 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	case FWS_SIG_OK:
 		break;
 	case FWS_SIG_NONE:
+		if (kind == FWS_PKT_TCP && c->tcp)
+			return 2; /* a SYN, ACK, FIN or RST for the main lcore's connections */
 		pc->non_test++;
 		return 0;
 	case FWS_SIG_BADCHECK:
@@ -148,6 +168,8 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	}
 	if (unlikely(c->nat) && c->natobs[s.stream])
 		nat_see(&c->natobs[s.stream][s.flow], &v);
+	if (kind == FWS_PKT_TCP && c->tcphi[s.stream])
+		tcp_see(&c->tcphi[s.stream][s.flow], &v);
 	p->flow = &st->flows[s.flow];
 	p->st = st;
 	p->seq = s.seq;
@@ -277,6 +299,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			if (!two_pass)
 				commit(c, p, now, rings);
 		} else if (kind == 2) {
+			m[i]->port = q->port_id; /* net_ring leaves it unset */
 			ctl[nctl++] = m[i];
 			m[i] = NULL;
 		}

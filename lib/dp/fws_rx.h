@@ -27,6 +27,12 @@
 struct rte_mbuf;
 struct rte_ring;
 
+/** TCP: per flow, the end of the newest data that arrived: the ACK the receiver owes. */
+struct fws_rx_tcphi {
+	uint32_t hi;   /**< sequence number after the newest byte seen */
+	uint32_t seen; /**< 1 once data arrived */
+};
+
 /** A stream as one receive lcore sees it. */
 struct fws_rx_stream {
 	struct fws_rxflow *flows; /**< this lcore's table, nb_flows entries */
@@ -61,6 +67,7 @@ struct fws_rx_lcore {
 	bool two_pass; /**< flow tables larger than the cache: prefetch a burst's flows first */
 	bool rings;    /**< every stream has per-flow rings (seq_window > 64) */
 	bool nat;      /**< natobs tables exist: record how each flow arrived */
+	bool tcp;      /**< TCP streams: segments without a signature go to the main lcore */
 	struct rte_ring *ctl; /**< ARP, echo, ND frames for the main lcore; NULL: count, drop */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */
@@ -68,7 +75,8 @@ struct fws_rx_lcore {
 	/* Per stream: its flows' rings beyond the window of 64, when rings is set. Kept apart
 	 * from streams[]: the hot fields' layout is measurably sensitive (tools/bench). */
 	struct fws_rxring ring[FWS_CFG_MAX_STREAMS];
-	struct fws_natobs *natobs[FWS_CFG_MAX_STREAMS]; /**< per flow, when nat is set */
+	struct fws_natobs *natobs[FWS_CFG_MAX_STREAMS];  /**< per flow, when nat is set */
+	struct fws_rx_tcphi *tcphi[FWS_CFG_MAX_STREAMS]; /**< per flow of a TCP stream */
 } __rte_cache_aligned;
 
 /** Clear counters and tables for a new trial. */

@@ -216,12 +216,7 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6, const
 	t->cur_flow = f;
 	t->pat_cur = pi;
 	fws_pacer_sent(&t->pacer, sent);
-	if (measured) {
-		__atomic_store_n(&t->cnt.tx_frames, t->cnt.tx_frames + sent, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->cnt.tx_bytes, t->cnt.tx_bytes + bytes, __ATOMIC_RELAXED);
-	} else {
-		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent, __ATOMIC_RELAXED);
-	}
+	fws_tx_count(t, sent, bytes, measured);
 	return sent;
 }
 

@@ -30,6 +30,7 @@
 #define FWS_TX_STAMP_SAMPLE 8 /**< bursts per build-time and lag sample (power of 2) */
 
 struct fws_engine;
+struct fws_tcp_txflow;
 struct rte_mempool;
 
 struct fws_tx_task {
@@ -37,6 +38,7 @@ struct fws_tx_task {
 	const struct fws_engine *engine; /**< the stream's traffic engine */
 	struct rte_mempool *pool;
 	struct fws_pkt_flow *flows;
+	struct fws_tcp_txflow *tcp; /**< engine "tcp": the connections of flows, same index */
 	uint32_t nb_flows;
 	uint32_t cur_flow;
 	uint16_t port_id, queue;
@@ -94,5 +96,17 @@ void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uin
 unsigned int fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured);
 
 void fws_tx_task_free(struct fws_tx_task *t);
+
+/** Commit a burst's count (one writer; the main lcore reads the totals live). */
+static inline void
+fws_tx_count(struct fws_tx_task *t, uint32_t sent, uint64_t bytes, bool measured)
+{
+	if (measured) {
+		__atomic_store_n(&t->cnt.tx_frames, t->cnt.tx_frames + sent, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->cnt.tx_bytes, t->cnt.tx_bytes + bytes, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent, __ATOMIC_RELAXED);
+	}
+}
 
 #endif /* FWS_TX_H */

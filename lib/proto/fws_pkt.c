@@ -31,7 +31,7 @@ fws_pkt_layout(const struct fws_pkt_hdr *h, struct fws_pkt_layout *l)
 	l->ipv6 = h->ipv6;
 	l->l3 = RTE_ETHER_HDR_LEN + (h->vlan ? FWS_PKT_VLAN_LEN : 0);
 	l->l4 = l->l3 + (h->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN);
-	l->sig = l->l4 + FWS_PKT_UDP_LEN;
+	l->sig = l->l4 + (h->tcp ? FWS_PKT_TCP_LEN : FWS_PKT_UDP_LEN);
 }
 
 uint16_t
@@ -40,6 +40,28 @@ fws_pkt_min_frame(bool vlan, bool ipv6)
 	return (uint16_t)(RTE_ETHER_HDR_LEN + (vlan ? FWS_PKT_VLAN_LEN : 0) +
 			  (ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN) + FWS_PKT_UDP_LEN +
 			  FWS_SIG_LEN + FWS_PKT_FCS);
+}
+
+uint16_t
+fws_pkt_min_frame_tcp(bool vlan, bool ipv6)
+{
+	return (uint16_t)(fws_pkt_min_frame(vlan, ipv6) - FWS_PKT_UDP_LEN + FWS_PKT_TCP_LEN);
+}
+
+/* A data segment's TCP header: 32 bytes, ACK and PSH, the largest window field (scaled by
+ * FWS_TCP_WSCALE), NOP NOP and the timestamp option; ports, numbers and the option's
+ * values are written per flow and frame. */
+static void
+tcp_template(uint8_t *l4)
+{
+	l4[12] = (FWS_PKT_TCP_LEN / 4) << 4;
+	l4[13] = 0x18; /* ACK | PSH */
+	l4[14] = 0xff;
+	l4[15] = 0xff;
+	l4[20] = 1;
+	l4[21] = 1;
+	l4[22] = 8;
+	l4[23] = 10;
 }
 
 void
@@ -73,7 +95,7 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(buf + l.l3);
 
 		ip->vtc_flow = RTE_BE32(6u << 28);
-		ip->proto = IPPROTO_UDP;
+		ip->proto = h->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 		ip->hop_limits = h->ttl ? h->ttl : 64;
 		memcpy(ip->src_addr, h->src6, 12);
 		memcpy(ip->dst_addr, h->dst6, 12);
@@ -82,8 +104,10 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 
 		ip->version_ihl = RTE_IPV4_VHL_DEF;
 		ip->time_to_live = h->ttl ? h->ttl : 64;
-		ip->next_proto_id = IPPROTO_UDP;
+		ip->next_proto_id = h->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 	}
+	if (h->tcp)
+		tcp_template(buf + l.l4);
 	memcpy(buf + l.sig, &w0, 4);
 }
 
@@ -115,11 +139,17 @@ fws_pkt_size_init(struct fws_pkt_size *s, const uint8_t *tmpl, const struct fws_
 		iph->dst_addr = 0;
 		s->ip_sum = fws_pkt_sum(ip, sizeof(ip));
 	}
-	/* Pseudo header: zero, protocol, UDP length (IPv6: a 32-bit length, same sum). */
+	/* Pseudo header: zero, protocol, L4 length (IPv6: a 32-bit length, same sum). */
 	ph[0] = 0;
-	ph[1] = IPPROTO_UDP;
+	ph[1] = h->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 	memcpy(ph + 2, &s->udp_len_be, 2);
 	s->ph_sum = fws_pkt_sum(ph, sizeof(ph));
+	if (h->tcp) {
+		/* The TCP header's constant words (the template zeroes ports, numbers,
+		 * checksum and option values), signature word 0 and the pattern. */
+		s->udp_sum = fws_pkt_fold(s->ph_sum + fws_pkt_sum(tmpl + l.l4, data_len - l.l4));
+		return;
+	}
 	/* UDP header with zero ports and checksum: only the length counts. Then signature word 0
 	 * (the rest of the signature is zero in the template) and the pattern. */
 	s->udp_sum = fws_pkt_fold(s->ph_sum + fws_pkt_halves(s->udp_len_be) +

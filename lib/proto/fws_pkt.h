@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Test frames: Ethernet [802.1Q] / IPv4 or IPv6 / UDP / signature / pattern. A stream's
+ * Test frames: Ethernet [802.1Q] / IPv4 or IPv6 / UDP or TCP / signature / pattern. TCP
+ * segments (fws_tcp.h) carry a 20-byte header and the timestamp option. A stream's
  * transmit mbufs are filled once with a template; per frame only the varying fields are
  * written (lengths, addresses, ports, signature) and the checksums are finished
  * incrementally from sums computed once per frame size and once per flow (RFC 1071).
@@ -31,6 +32,7 @@
 #define FWS_PKT_IPV4_LEN 20
 #define FWS_PKT_IPV6_LEN 40
 #define FWS_PKT_UDP_LEN 8
+#define FWS_PKT_TCP_LEN 32 /**< header with NOP, NOP, timestamps (RFC 7323) */
 
 /* Offsets of an untagged IPv4 frame (the common case, and the tests'). */
 #define FWS_PKT_L3_OFF 14
@@ -47,6 +49,7 @@ struct fws_pkt_hdr {
 	uint8_t ttl;
 	const uint8_t *payload; /**< written right after the signature; NULL: the fill */
 	uint16_t payload_len;
+	bool tcp; /**< TCP segments (fws_tcp.h) instead of UDP datagrams */
 };
 
 /** Header offsets of a stream's frames. */
@@ -86,6 +89,9 @@ void fws_pkt_layout(const struct fws_pkt_hdr *h, struct fws_pkt_layout *l);
 /** Smallest frame (incl. FCS) that holds the headers and the signature. */
 uint16_t fws_pkt_min_frame(bool vlan, bool ipv6);
 
+/** The same for TCP segments with the timestamp option: 88 bytes untagged IPv4. */
+uint16_t fws_pkt_min_frame_tcp(bool vlan, bool ipv6);
+
 /** Write the stream's template into buf (room bytes): headers and the payload pattern. */
 void fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h);
 
@@ -113,6 +119,29 @@ fws_pkt_halves(uint32_t v)
 	return (v & 0xffff) + (v >> 16);
 }
 
+/** The IP header's varying fields (length, addresses, IPv4 checksum); returns the L4 header. */
+static inline uint8_t *
+fws_pkt_fill_ip(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl,
+		bool hw_cksum, const bool ipv6)
+{
+	if (ipv6) {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
+
+		ip->payload_len = sz->ip_len_be;
+		memcpy(l3 + 20, &fl->src_be, 4);
+		memcpy(l3 + 36, &fl->dst_be, 4);
+		return l3 + FWS_PKT_IPV6_LEN;
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+
+		ip->total_length = sz->ip_len_be;
+		ip->src_addr = fl->src_be;
+		ip->dst_addr = fl->dst_be;
+		ip->hdr_checksum = hw_cksum ? 0 : (uint16_t)~fws_pkt_fold(sz->ip_sum + fl->ip_sum);
+		return l3 + FWS_PKT_IPV4_LEN;
+	}
+}
+
 /**
  * Write the varying fields of one frame whose L3 header starts at l3 (the rest holds the
  * stream's template). With hw_cksum the IPv4 checksum is left 0 and the UDP checksum holds
@@ -131,22 +160,7 @@ fws_pkt_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_fl
 	uint16_t check_lo = (uint16_t)check;
 	uint32_t s;
 
-	if (ipv6) {
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
-
-		ip->payload_len = sz->ip_len_be;
-		memcpy(l3 + 20, &fl->src_be, 4);
-		memcpy(l3 + 36, &fl->dst_be, 4);
-		udp = (struct rte_udp_hdr *)(l3 + FWS_PKT_IPV6_LEN);
-	} else {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-
-		ip->total_length = sz->ip_len_be;
-		ip->src_addr = fl->src_be;
-		ip->dst_addr = fl->dst_be;
-		ip->hdr_checksum = hw_cksum ? 0 : (uint16_t)~fws_pkt_fold(sz->ip_sum + fl->ip_sum);
-		udp = (struct rte_udp_hdr *)(l3 + FWS_PKT_IPV4_LEN);
-	}
+	udp = (struct rte_udp_hdr *)fws_pkt_fill_ip(l3, sz, fl, hw_cksum, ipv6);
 	sig = (uint8_t *)udp + FWS_PKT_UDP_LEN;
 	udp->src_port = fl->sport_be;
 	udp->dst_port = fl->dport_be;
@@ -169,6 +183,7 @@ struct fws_pkt_view {
 	const uint8_t *payload;
 	uint32_t payload_len;
 	const uint8_t *l3; /**< the IP header */
+	const uint8_t *l4; /**< the UDP or TCP header (ports first) */
 	bool ipv6;
 };
 
@@ -180,6 +195,7 @@ enum fws_pkt_kind {
 	FWS_PKT_ICMP_ERROR, /**< ICMP(v6) unreachable, too big, time exceeded, parameter problem */
 	FWS_PKT_CONTROL,    /**< ARP, ICMP(v6) echo, IPv6 neighbour discovery: for fws_ctl */
 	FWS_PKT_TRUNCATED,  /**< headers claim more than the frame holds */
+	FWS_PKT_TCP,        /**< IPv4/TCP or IPv6/TCP, payload found (it may be empty) */
 };
 
 static inline enum fws_pkt_kind
@@ -204,7 +220,26 @@ fws_pkt_icmp_kind(const uint8_t *p, uint32_t len, uint32_t off, bool v6)
 	return FWS_PKT_OTHER;
 }
 
-/** Classify a frame of len bytes (optionally one 802.1Q tag) and find its UDP payload. */
+/* A TCP segment at off whose IP header says it is seg_len bytes long (IP padding and
+ * Ethernet padding excluded): the payload after the header and its options. */
+static inline enum fws_pkt_kind
+fws_pkt_tcp_view(const uint8_t *p, uint32_t len, uint32_t off, int32_t seg_len,
+		 struct fws_pkt_view *v)
+{
+	uint32_t doff;
+
+	if (len < off + 20 || seg_len < 20)
+		return FWS_PKT_TRUNCATED;
+	doff = (uint32_t)(p[off + 12] >> 4) * 4;
+	if (doff < 20 || (uint32_t)seg_len < doff || len < off + (uint32_t)seg_len)
+		return FWS_PKT_TRUNCATED;
+	v->l4 = p + off;
+	v->payload = p + off + doff;
+	v->payload_len = (uint32_t)seg_len - doff;
+	return FWS_PKT_TCP;
+}
+
+/** Classify a frame of len bytes (optionally one 802.1Q tag) and find its L4 payload. */
 static inline enum fws_pkt_kind
 fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 {
@@ -238,10 +273,13 @@ fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 		off += ihl;
 		if (unlikely(ip->next_proto_id == IPPROTO_ICMP))
 			return fws_pkt_icmp_kind(p, len, off, false);
-		if (ip->next_proto_id != IPPROTO_UDP)
-			return FWS_PKT_OTHER;
 		v->l3 = (const uint8_t *)ip;
 		v->ipv6 = false;
+		if (ip->next_proto_id == IPPROTO_TCP)
+			return fws_pkt_tcp_view(
+				p, len, off, rte_be_to_cpu_16(ip->total_length) - (int32_t)ihl, v);
+		if (ip->next_proto_id != IPPROTO_UDP)
+			return FWS_PKT_OTHER;
 	} else if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
 		const struct rte_ipv6_hdr *ip6;
 
@@ -253,10 +291,12 @@ fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 			return FWS_PKT_FRAGMENT;
 		if (unlikely(ip6->proto == IPPROTO_ICMPV6))
 			return fws_pkt_icmp_kind(p, len, off, true);
-		if (ip6->proto != IPPROTO_UDP)
-			return FWS_PKT_OTHER;
 		v->l3 = (const uint8_t *)ip6;
 		v->ipv6 = true;
+		if (ip6->proto == IPPROTO_TCP)
+			return fws_pkt_tcp_view(p, len, off, rte_be_to_cpu_16(ip6->payload_len), v);
+		if (ip6->proto != IPPROTO_UDP)
+			return FWS_PKT_OTHER;
 	} else if (type == RTE_BE16(RTE_ETHER_TYPE_ARP)) {
 		return FWS_PKT_CONTROL;
 	} else {
@@ -268,6 +308,7 @@ fws_pkt_parse(const uint8_t *p, uint32_t len, struct fws_pkt_view *v)
 	ulen = rte_be_to_cpu_16(udp->dgram_len);
 	if (ulen < sizeof(*udp) || len < off + ulen)
 		return FWS_PKT_TRUNCATED;
+	v->l4 = p + off;
 	v->payload = p + off + sizeof(*udp);
 	v->payload_len = ulen - (uint32_t)sizeof(*udp);
 	return FWS_PKT_UDP;

@@ -103,6 +103,22 @@ nat_json(const struct fws_nat_result *n)
 	return o;
 }
 
+/* A TCP stream's connections: opened (or why not), closed, the ACK clock, the window. */
+static json_t *
+tcp_json(const struct fws_tcp_result *c)
+{
+	return json_pack("{s:I, s:I, s:{s:I, s:I}, s:I, s:{s:f, s:f, s:f}, s:I, s:I, s:I, s:I, "
+			 "s:I}",
+			 "attempted", (json_int_t)c->attempted, "established",
+			 (json_int_t)c->established, "failed", "rst", (json_int_t)c->failed_rst,
+			 "timeout", (json_int_t)c->failed_timeout, "closed", (json_int_t)c->closed,
+			 "handshake_us", "min", c->est_min_us, "avg", c->est_avg_us, "max",
+			 c->est_max_us, "acks_sent", (json_int_t)c->acks_sent, "acks_received",
+			 (json_int_t)c->acks_received, "rst_received", (json_int_t)c->rst_received,
+			 "window_full", (json_int_t)c->window_full, "min_frame",
+			 (json_int_t)c->min_frame);
+}
+
 /* Flows the DUT should have blocked: what was sent to them and what leaked through. */
 static json_t *
 blocked_json(const struct fws_stream_result *x)
@@ -193,6 +209,8 @@ stream_json(const struct fws_stream_result *x)
 		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
 	if (x->nat.observed && x->active)
 		json_object_set_new(o, "nat", nat_json(&x->nat));
+	if (x->tcp.present)
+		json_object_set_new(o, "tcp", tcp_json(&x->tcp));
 	if (x->blk_flows && x->active)
 		json_object_set_new(o, "expected_blocked", blocked_json(x));
 	if (*fws_report_rate_note(x, note, sizeof(note)))

@@ -100,6 +100,29 @@ text_nat(FILE *f, const struct fws_result *r)
 	}
 }
 
+/* TCP streams: connections opened, failed, closed. */
+static void
+text_tcp(FILE *f, const struct fws_result *r)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_tcp_result *c = &r->streams[s].tcp;
+
+		if (!c->present)
+			continue;
+		fprintf(f,
+			"  tcp: %s: %u of %u connections opened (%u reset, %u timed out; "
+			"handshake %.0f/%.0f/%.0f us min/avg/max), %u closed with FIN; %" PRIu64
+			" ACKs sent, %" PRIu64 " received, %" PRIu64 " RST, %" PRIu64
+			" segments waited for the window; smallest TCP frame %u bytes\n",
+			r->streams[s].name, c->established, c->attempted, c->failed_rst,
+			c->failed_timeout, c->est_min_us, c->est_avg_us, c->est_max_us, c->closed,
+			c->acks_sent, c->acks_received, c->rst_received, c->window_full,
+			c->min_frame);
+	}
+}
+
 /* Streams with flows the DUT should block: how many frames leaked. */
 static void
 text_blocked(FILE *f, const struct fws_result *r)
@@ -199,6 +222,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_stamps(f, r);
 	text_links(f, r);
 	text_nat(f, r);
+	text_tcp(f, r);
 	text_blocked(f, r);
 	if (r->dut_probed && r->dut.ok)
 		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,

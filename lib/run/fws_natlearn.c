@@ -134,7 +134,8 @@ verdict(const struct fws_trial *t, unsigned int s, struct fws_nat_result *n)
 			snprintf(n->reason, sizeof(n->reason),
 				 "%u of %u flows seen arrived with their own source",
 				 x->seen - x->src_translated, x->seen);
-	} else if (cs->learner >= 0) {
+	} else if (cs->learner >= 0 || cs->l4 == FWS_L4_TCP) {
+		/* A TCP download answers its connections' SYNs, as a UDP one its learner. */
 		n->expected = true;
 		strlcpy(n->expect, "delivered to the LAN flow it answers", sizeof(n->expect));
 		if (x->mismatched)
@@ -172,7 +173,7 @@ fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_res
 	}
 	if (t->cfg->nat.mode == FWS_NAT_NONE)
 		want = sent;
-	else if (cs->learner >= 0)
+	else if (cs->learner >= 0 || (cs->l4 == FWS_L4_TCP && cs->dir == FWS_DIR_DOWNLOAD))
 		want = t->nat_want[s];
 	fws_nat_summarize(obs, sent, want, n, scratch, &nr->sum);
 	if (n <= FWS_NAT_PAIRS_MAX && (nr->pairs = malloc(sizeof(*nr->pairs) * 2 * n)) != NULL) {
@@ -184,7 +185,9 @@ fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_res
 		}
 	}
 	nr->observed = true;
-	nr->has_learn = cs->learner >= 0 && t->cfg->nat.mode == FWS_NAT_MASQUERADE;
+	nr->has_learn =
+		(cs->learner >= 0 || (cs->l4 == FWS_L4_TCP && cs->dir == FWS_DIR_DOWNLOAD)) &&
+		t->cfg->nat.mode == FWS_NAT_MASQUERADE;
 	nr->learned = nr->has_learn ? t->nat_learned[s] : 0;
 	verdict(t, s, nr);
 	free(obs);

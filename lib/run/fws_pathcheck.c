@@ -106,7 +106,10 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 		}
 		rc = fws_nat_learn(t, o, 1u << s, z, e);
 		if (rc == 0)
+			rc = fws_tcp_open(t, o, 1u << s, e);
+		if (rc == 0)
 			rc = fws_trial_run_probe(t, z, o, &pr, res, e);
+		fws_tcp_close(t, NULL);
 		if (rc < 0)
 			break;
 		memset(pa, 0, sizeof(*pa));

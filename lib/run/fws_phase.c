@@ -211,6 +211,7 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 		}
 		sleep_ms(5);
 		fws_ctlio_service(&r->t->ctl);
+		fws_tcp_service(r->t);
 		if (r->res->dut_probed && r->dl.pid > 0)
 			fws_dutload_drain(&r->dl); /* a chatty probe never blocks on its pipe */
 		now = rte_rdtsc();
@@ -463,7 +464,13 @@ int
 fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
 	      struct fws_result *res, struct fws_err *e)
 {
-	int rc = fws_nat_learn(t, o, o ? o->streams : 0, size_idx, e);
+	uint32_t mask = o ? o->streams : 0;
+	int rc = fws_nat_learn(t, o, mask, size_idx, e);
 
-	return rc < 0 ? rc : fws_trial_run_probe(t, size_idx, o, NULL, res, e);
+	if (rc == 0)
+		rc = fws_tcp_open(t, o, mask, e);
+	if (rc == 0)
+		rc = fws_trial_run_probe(t, size_idx, o, NULL, res, e);
+	fws_tcp_close(t, rc == 0 ? res : NULL);
+	return rc;
 }

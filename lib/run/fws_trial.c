@@ -289,6 +289,7 @@ fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_h
 	memcpy(hdr->dst6, cs->flows.dst6, sizeof(hdr->dst6));
 	hdr->payload = cs->payload;
 	hdr->payload_len = cs->payload_len;
+	hdr->tcp = cs->l4 == FWS_L4_TCP;
 }
 
 /* The worker that sends on a port's queue 0 also sends its control replies. */
@@ -325,7 +326,7 @@ static int
 setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct fws_err *e)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	const struct fws_engine *eng = fws_engine_find("udp");
+	const struct fws_engine *eng = fws_engine_find(fws_l4_name(cs->l4));
 	struct fws_pkt_hdr hdr;
 	unsigned int k;
 	uint32_t lo, hi;
@@ -350,7 +351,7 @@ setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct f
 		task->queue = pl->queue_of[k][cs->tx_port];
 		task->burst = t->cfg->burst;
 		task->hw_cksum = t->port[cs->tx_port].hw_cksum;
-		task->wire_mbps = wire_mbps(t, cs->tx_port);
+		task->wire_mbps = eng == &fws_engine_tcp ? 0 : wire_mbps(t, cs->tx_port);
 		snprintf(name, sizeof(name), "fws_tx_%u_%u", s, pl->tx[k]);
 		rc = eng->setup(task, name, TX_POOL_MBUFS, t->max_frame,
 				t->port[cs->tx_port].socket, &hdr);
@@ -464,6 +465,9 @@ setup(struct fws_trial *t, struct fws_err *e)
 		rc = setup_tasks(t, &pl, i, e);
 	if (rc == 0)
 		rc = setup_rx(t, &pl, e);
+	if (rc == 0 && fws_tcp_create(t) < 0)
+		rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
+				 "setup: out of memory (TCP connections)");
 	return rc;
 }
 
@@ -509,6 +513,7 @@ fws_trial_destroy(struct fws_trial *t)
 		return;
 	for (i = 0; t->tasks && i < t->n_tasks; i++)
 		t->tasks[i].engine->destroy(&t->tasks[i]);
+	fws_tcp_destroy(t);
 	rte_free(t->tasks);
 	for (i = 0; i < t->n_rx; i++) {
 		for (s = 0; s < t->rx[i]->nb_streams; s++) {

@@ -56,6 +56,17 @@ struct fws_nat_result {
 };
 #define FWS_NAT_PAIRS_MAX 4096
 
+/** A TCP stream's connections in one trial (fws_tcpconn.c). */
+struct fws_tcp_result {
+	bool present;
+	uint32_t attempted, established;
+	uint32_t failed_rst, failed_timeout; /**< handshakes that did not complete, by reason */
+	uint32_t closed;                     /**< FIN answered by FIN after the trial */
+	uint32_t min_frame;                  /**< smallest frame that carries a signature */
+	uint64_t acks_sent, acks_received, rst_received, window_full;
+	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
+};
+
 struct fws_stream_result {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;
@@ -75,6 +86,7 @@ struct fws_stream_result {
 	struct fws_lat lat;
 	struct fws_stamp_result stamp;
 	struct fws_nat_result nat;
+	struct fws_tcp_result tcp;
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
 	bool proof; /**< it carries a payload (an attack pattern): proof of inspection, not a

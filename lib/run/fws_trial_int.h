@@ -10,6 +10,7 @@
 #include "fws_port.h"
 #include "fws_rx.h"
 #include "fws_trial.h"
+#include "fws_tcp.h"
 #include "fws_tx.h"
 #include "fws_worker.h"
 
@@ -43,6 +44,10 @@ struct fws_trial {
 	 * the tuples its flows must arrive with (the LAN flows they answer), network order. */
 	uint32_t nat_learned[FWS_CFG_MAX_STREAMS];
 	struct fws_nat_tuple *nat_want[FWS_CFG_MAX_STREAMS];
+	/* TCP streams (fws_tcpconn.c): the connections, and per flow the data sender's state
+	 * the transmit lcores read (engine "tcp"); NULL without TCP streams. */
+	struct fws_tcpconn *tcp;
+	struct fws_tcp_txflow *tcptx[FWS_CFG_MAX_STREAMS];
 	/* Per stream with "expect": per flow, 1 when the DUT should block it; their count. */
 	uint8_t *blocked[FWS_CFG_MAX_STREAMS];
 	uint32_t n_blocked[FWS_CFG_MAX_STREAMS];
@@ -59,6 +64,24 @@ void fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_
  */
 int fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
 		  unsigned int size_idx, struct fws_err *e);
+
+/** The TCP connections' state (after the receive lcores exist). 0 or -ENOMEM. */
+int fws_tcp_create(struct fws_trial *t);
+void fws_tcp_destroy(struct fws_trial *t);
+
+/**
+ * Open every connection of the TCP streams of mask (bit s, 0: all), workers stopped: SYN,
+ * SYN-ACK, ACK, the receiver's window. Connections that do not open are counted by reason
+ * and send anyway. 0, or -EINTR on a stop request.
+ */
+int fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
+		 struct fws_err *e);
+
+/** While the trial runs (each pass of the main loop): the receivers' ACKs. */
+void fws_tcp_service(struct fws_trial *t);
+
+/** After the trial, workers stopped: FIN both ways; the streams' TCP results into res. */
+void fws_tcp_close(struct fws_trial *t, struct fws_result *res);
 
 /** Stream s's NAT summary and verdict into sr (when the config has "nat"). */
 int fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr);

@@ -147,7 +147,9 @@ START_TEST(test_pkt_parse_malformed)
 	f[13] = 0xdd;
 	ck_assert_int_eq(fws_pkt_parse(f, 46, &v), FWS_PKT_TRUNCATED);
 	memcpy(f, frame, 60);
-	f[FWS_PKT_L3_OFF + 9] = 6; /* TCP */
+	f[FWS_PKT_L3_OFF + 9] = 6; /* a UDP datagram labelled TCP: no valid data offset */
+	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_TRUNCATED);
+	f[FWS_PKT_L3_OFF + 9] = 47; /* GRE */
 	ck_assert_int_eq(fws_pkt_parse(f, 60, &v), FWS_PKT_OTHER);
 	memcpy(f, frame, 60);
 	f[FWS_PKT_L3_OFF + 6] = 0x20; /* MF */

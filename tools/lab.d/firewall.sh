@@ -33,10 +33,11 @@ table inet fws_fw {
 	}
 	counter blocked {}
 	counter wan_new_dropped {}
+	counter invalid {}
 	chain forward {
 		type filter hook forward priority filter; policy drop;
 		ct state established,related accept
-		ct state invalid counter drop
+		ct state invalid counter name invalid drop
 		iifname "dut-lan" oifname "dut-wan" ip daddr @blocklist4 counter name blocked drop
 		iifname "dut-lan" oifname "dut-wan" accept
 		iifname "dut-wan" counter name wan_new_dropped drop

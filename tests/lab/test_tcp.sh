@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# TCP through the stateful NAT firewall (tools/lab up firewall: strict tracking,
+# nf_conntrack_tcp_loose=0 and nf_conntrack_tcp_be_liberal=0, invalid packets dropped and
+# counted). Both directions: every connection opens through the masquerade, delivers every
+# data segment, is ACKed past the firewall's window checks and closes with FIN (conntrack
+# shows each in TIME_WAIT); the translations fwstress followed equal conntrack -L flow for
+# flow. Then data segments with sequence numbers 2^30 beyond what the receiver allowed: the
+# firewall drops every one as invalid, its counter equals the segments sent (and the FINs),
+# and fwstress counts them all lost.
+. "$(dirname "$0")/../integration/lib.sh"
+TOP=$(cd "$HERE/../.." && pwd)
+LAB="$TOP/tools/lab"
+
+for tool in nft conntrack; do
+	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
+done
+"$LAB" down >/dev/null 2>&1
+"$LAB" up firewall >/dev/null || { bad "lab up firewall"; finish; exit 1; }
+trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+
+# cfg NAME DIRECTION WARMUP [SEQ_OFFSET]: the lab's firewall config with TCP, short trials.
+cfg() {
+	python3 - "$TOP/config/lab-firewall.json" "$WORK/$1.json" "$2" "$3" "${4:-0}" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.pop("output")
+c.update(l4="tcp", direction=sys.argv[3], frame_size=[128, 1518], duration=2,
+         warmup=float(sys.argv[4]), drain=0.5)
+if int(sys.argv[5]):
+    c.update(tcp={"seq_offset": int(sys.argv[5])}, frame_size=128, path_check=False)
+json.dump(c, open(sys.argv[2], "w"))
+PY
+}
+invalid() {
+	ip netns exec fwsl-dut nft -j list counter inet fws_fw invalid | python3 -c 'import json,sys; print([x["counter"]["packets"] for x in json.load(sys.stdin)["nftables"] if "counter" in x][0])'
+}
+
+cfg bidir bidir 0.3
+ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
+inv0=$(invalid)
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/bidir.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && ok "bidir TCP through the NAT firewall: exit 0" || bad "bidir: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -3)"
+check "every connection opened and closed with FIN, both directions, both sizes" \
+	'len(t) == 2 and all(s["tcp"]["established"] == s["tcp"]["closed"] == 64 for tr in t for s in tr["streams"])'
+check "every data segment delivered, none lost" \
+	'all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 15000 for tr in t for s in tr["streams"])'
+check "NAT: upload source-translated, download delivered to the connections it answers" \
+	'all(s["nat"]["ok"] and s["nat"]["flows_seen"] == 64 for tr in t for s in tr["streams"]) and t[0]["streams"][1]["nat"]["learned"] == 64'
+[ "$(invalid)" = "$inv0" ] && ok "strict tracking: the firewall found no segment invalid" || bad "invalid segments: $(($(invalid) - inv0))"
+ip netns exec fwsl-dut conntrack -L -p tcp 2>/dev/null >"$WORK/conntrack"
+[ "$(grep -c 'TIME_WAIT .*\[ASSURED\]' "$WORK/conntrack")" -eq 128 ] &&
+	ok "conntrack: the 128 connections closed (TIME_WAIT, ASSURED)" || bad "conntrack: $(head -3 "$WORK/conntrack")"
+python3 - "$WORK/report.json" "$WORK/conntrack" <<'PY' && ok "conntrack -L: the translations equal fwstress's flow for flow, both directions" || bad "translations differ: $(cat "$WORK/cmp" 2>/dev/null | head -c 300)"
+import json, re, sys
+kernel = {}
+for line in open(sys.argv[2]):
+    m = re.findall(r"src=(\S+) dst=(\S+) sport=(\d+) dport=(\d+)", line)
+    if len(m) == 2:
+        (osrc, odst, osp, odp), (rsrc, rdst, rsp, rdp) = m
+        kernel[(odp, f"{osrc}:{osp}")] = f"{rdst}:{rdp}"
+r = json.load(open(sys.argv[1]))
+s = {x["name"]: x for x in r["trials"][-1]["streams"]}
+# Upload: [sent src, sent dst, arrived src (translated), arrived dst]. Download: sent to the
+# translation, arrived at the client's own address.
+ours = {("5001", f[0]): f[2] for f in s["upload"]["nat"]["flows"]}
+ours.update({("5002", f[3]): f[1] for f in s["download"]["nat"]["flows"]})
+mine = {k: v for k, v in kernel.items() if k in ours}
+diff = {k: (kernel.get(k), ours[k]) for k in ours if kernel.get(k) != ours[k]}
+open(sys.argv[2] + ".cmp", "w").write(repr(diff))
+sys.exit(0 if len(ours) == 128 and not diff else 1)
+PY
+cp "$WORK/conntrack.cmp" "$WORK/cmp" 2>/dev/null
+
+# Wrong sequence numbers: the firewall must drop them, and fwstress must see it.
+cfg wrong upload 0 $((1 << 30))
+inv0=$(invalid)
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/wrong.json" "$WORK/wrong.json" >/dev/null 2>"$WORK/err"
+rc=$?
+inv1=$(invalid)
+[ $rc -eq 0 ] && ok "wrong sequence numbers: the run completes (exit 0)" || bad "wrong seq: exit $rc"
+check "wrong sequence numbers: every segment lost, no connection closed" \
+	'(s := t[0]["streams"][0])["received"]["distinct_frames"] == 0 and s["lost"] == s["offered"]["frames"] > 15000 and s["tcp"]["established"] == 64 and s["tcp"]["closed"] == 0' "$WORK/wrong.json"
+sent=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trials"][0]["streams"][0]["offered"]["frames"])' "$WORK/wrong.json")
+[ $((inv1 - inv0)) -eq $((sent + 64)) ] &&
+	ok "the firewall's invalid counter: the $sent segments sent and the 64 FINs" ||
+	bad "invalid counter rose by $((inv1 - inv0)), fwstress sent $sent segments and 64 FINs"
+finish
