@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Sequence-number modulation, as pf's "modulate state" does it: a fixture between the two
+ * ports adds a random offset per connection to every sequence number the connection's
+ * initiator (the LAN side) sends and takes it off every acknowledgement coming back, and
+ * fixes the checksums. TCP streams both ways must still open every connection, deliver
+ * every segment with no window stall and close with FIN: each side has to take its numbers
+ * from the segments it receives. Were the server to ACK in the client's numbering, the
+ * client would see acknowledgements off by the offset and no connection would open.
+ *
+ *   fwstress lan (ringpair:ma:a) <-> fixture (ma:b <-> mb:b) <-> fwstress wan (ringpair:mb:a)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_random.h>
+
+#include "fixture.h"
+#include "fws_pkt.h"
+#include "fws_tcp.h"
+
+#define MAX_CONNS 64
+
+static const char cfg_json[] =
+	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:ma:a\"},"
+	"             {\"name\": \"wan\", \"device\": \"ringpair:mb:a\"}],"
+	" \"l4\": \"tcp\", \"direction\": \"bidir\","
+	" \"flows\": {\"count\": 8, \"src_ip\": \"198.18.1.1-198.18.1.8\"},"
+	" \"frame_size\": [128, 1518], \"rate\": \"100kpps\","
+	" \"duration\": 1, \"warmup\": 0.2, \"drain\": 0.3, \"path_check\": false,"
+	" \"lcores\": {\"tx\": [1], \"rx\": [1]}, \"output\": {\"json\": \"\"}}";
+
+/* A connection as the client opened it: its four-tuple and offset. */
+struct mconn {
+	uint32_t caddr, saddr;
+	uint16_t cport, sport;
+	uint32_t delta;
+};
+
+struct fixture {
+	uint16_t lan, wan; /**< the fixture's ends toward fwstress's lan and wan */
+	volatile int quit;
+	unsigned int n;
+	struct mconn c[MAX_CONNS];
+	uint64_t seq_moved, ack_moved, syns;
+};
+
+static int passed, failed;
+
+static void
+expect(const char *what, uint64_t got, uint64_t want)
+{
+	if (got == want) {
+		passed++;
+		printf("ok   %-52s %lu\n", what, (unsigned long)got);
+	} else {
+		failed++;
+		printf("FAIL %-52s got %lu, want %lu\n", what, (unsigned long)got,
+		       (unsigned long)want);
+	}
+}
+
+static struct mconn *
+find(struct fixture *fx, uint32_t caddr, uint16_t cport, uint32_t saddr, uint16_t sport)
+{
+	unsigned int i;
+
+	for (i = 0; i < fx->n; i++)
+		if (fx->c[i].caddr == caddr && fx->c[i].cport == cport && fx->c[i].saddr == saddr &&
+		    fx->c[i].sport == sport)
+			return &fx->c[i];
+	return NULL;
+}
+
+static void
+rewrite(uint8_t *field, int32_t by)
+{
+	uint32_t v;
+
+	memcpy(&v, field, 4);
+	v = rte_cpu_to_be_32(rte_be_to_cpu_32(v) + (uint32_t)by);
+	memcpy(field, &v, 4);
+}
+
+/* One TCP segment: from the LAN its sequence number moves, toward it its ACK moves back. */
+static void
+modulate(struct fixture *fx, struct rte_mbuf *m, bool from_lan)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, 14);
+	uint8_t *tcp = (uint8_t *)(ip + 1);
+	struct fws_pkt_view v;
+	uint16_t p0, p1, zero = 0, ck;
+	struct mconn *c;
+
+	if (fws_pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &v) != FWS_PKT_TCP)
+		return;
+	memcpy(&p0, tcp, 2);
+	memcpy(&p1, tcp + 2, 2);
+	c = from_lan ? find(fx, ip->src_addr, p0, ip->dst_addr, p1)
+		     : find(fx, ip->dst_addr, p1, ip->src_addr, p0);
+	if (c == NULL && from_lan && (tcp[13] & FWS_TCP_SYN) && fx->n < MAX_CONNS) {
+		c = &fx->c[fx->n++];
+		*c = (struct mconn){ip->src_addr, ip->dst_addr, p0, p1,
+				    (uint32_t)rte_rand() | 0x10000000u};
+		fx->syns++;
+	}
+	if (c == NULL)
+		return;
+	if (from_lan) {
+		rewrite(tcp + 4, (int32_t)c->delta);
+		fx->seq_moved++;
+	} else if (tcp[13] & FWS_TCP_ACK) {
+		rewrite(tcp + 8, -(int32_t)c->delta);
+		fx->ack_moved++;
+	}
+	memcpy(tcp + 16, &zero, 2);
+	ck = rte_ipv4_udptcp_cksum(ip, tcp);
+	memcpy(tcp + 16, &ck, 2);
+}
+
+static void
+pass(struct fixture *fx, uint16_t from, uint16_t to, bool from_lan)
+{
+	struct rte_mbuf *m[32];
+	uint16_t n = rte_eth_rx_burst(from, 0, m, 32), i, done = 0;
+
+	for (i = 0; i < n; i++)
+		modulate(fx, m[i], from_lan);
+	while (done < n) /* the fixture is not under test: it never drops */
+		done += rte_eth_tx_burst(to, 0, m + done, (uint16_t)(n - done));
+}
+
+static int
+fixture_main(void *arg)
+{
+	struct fixture *fx = arg;
+
+	while (!fx->quit) {
+		pass(fx, fx->lan, fx->wan, true);
+		pass(fx, fx->wan, fx->lan, false);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct fixture_env e;
+	static struct fixture fx;
+	struct fws_result res;
+	struct fws_err fe = {0};
+	unsigned int size, s;
+	int rc;
+
+	(void)argc;
+	if ((rc = fixture_setup(argv[0], cfg_json, "ringpair:ma:b", "ringpair:mb:b", &e)) != 0)
+		return rc;
+	fx.lan = e.in.port_id;
+	fx.wan = e.out.port_id;
+	rte_eal_remote_launch(fixture_main, &fx, FIXTURE_LCORE);
+	for (size = 0; size < e.cfg->n_sizes; size++) {
+		uint64_t syns = fx.syns;
+
+		if (fws_trial_run(e.t, size, NULL, &res, &fe) < 0) {
+			fprintf(stderr, "%s\n", fe.msg);
+			return 1;
+		}
+		printf("trial %s: %lu connections modulated, %lu sequence numbers moved, %lu "
+		       "acknowledgements moved back\n",
+		       res.size.name, (unsigned long)(fx.syns - syns), (unsigned long)fx.seq_moved,
+		       (unsigned long)fx.ack_moved);
+		expect("the fixture modulated 16 new connections", fx.syns - syns, 16);
+		for (s = 0; s < res.n_streams; s++) {
+			const struct fws_stream_result *x = &res.streams[s];
+
+			printf("stream %s:\n", x->name);
+			expect("  connections opened", x->tcp.established, 8);
+			expect("  connections closed with FIN", x->tcp.closed, 8);
+			expect("  segments sent > 90000", x->rx.tx > 90000, 1);
+			expect("  segments lost", x->rx.lost, 0);
+			expect("  distinct received == sent", x->rx.unique, x->rx.tx);
+			expect("  segments that waited for the window", x->tcp.window_full, 0);
+			expect("  ACKs received == sent + 8 window openings", x->tcp.acks_received,
+			       x->tcp.acks_sent + 8);
+		}
+		fws_result_free(&res);
+		fx.n = 0; /* the next trial's connections are new */
+	}
+	fx.quit = 1;
+	rte_eal_wait_lcore(FIXTURE_LCORE);
+	fixture_teardown(&e);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
