@@ -34,7 +34,7 @@ enum conn_state { C_IDLE = 0, C_SYN_SENT, C_OPEN, C_FAILED_RST, C_FAILED_TIMEOUT
 /* One connection: each side's own numbers, and the SYN as the server saw it. */
 struct conn {
 	uint8_t state;
-	bool synack, windowed, closed, retried;
+	bool synack, windowed, closed, retried, fin_sent;
 	uint32_t c_isn, c_rcv; /**< client: its ISN, the server's ISN + 1 as it saw it */
 	uint32_t s_isn, s_rcv; /**< server: its ISN, the client's ISN + 1 as it saw it */
 	uint32_t s_src_be, s_dst_be;
@@ -607,31 +607,34 @@ fws_tcp_service(struct fws_trial *t)
 	}
 }
 
-/* FIN from every open connection's sender; false when there was none to send. */
-static bool
-send_fins(struct fws_trial *t)
+/* FIN from the senders of open connections not yet closed: at most SYN_BATCH of those
+ * never sent (a queue or ring takes no more at once), or every one again (again: those
+ * whose FIN or answer was lost). Returns how many went out. */
+static unsigned int
+send_fins(struct fws_trial *t, bool again)
 {
-	bool any = false;
-	unsigned int s;
+	unsigned int s, n = 0;
 	uint32_t i;
 
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		if (!((t->tcp->active >> s) & 1))
 			continue;
-		for (i = 0; i < t->tcp->st[s].n; i++) {
+		for (i = 0; i < t->tcp->st[s].n && (again || n < SYN_BATCH); i++) {
+			struct conn *k = &t->tcp->st[s].conn[i];
 			const struct fws_tcp_txflow *tf = &t->tcptx[s][i];
 			struct fws_tcp_seg g = {.seq = tf->seq,
 						.ack = rte_be_to_cpu_32(tf->ack_be),
 						.flags = FWS_TCP_FIN | FWS_TCP_ACK,
 						.window = FWS_TCP_WINDOW};
 
-			if (t->tcp->st[s].conn[i].state != C_OPEN)
+			if (k->state != C_OPEN || k->closed || (k->fin_sent && !again))
 				continue;
 			sender_seg(t, s, i, &g);
-			any = true;
+			k->fin_sent = true;
+			n++;
 		}
 	}
-	return any;
+	return n;
 }
 
 static bool
@@ -649,18 +652,24 @@ all_closed(const struct fws_trial *t)
 void
 fws_tcp_close(struct fws_trial *t, struct fws_result *res)
 {
-	uint64_t end;
+	uint64_t now, end, retry;
 	unsigned int s, k;
 
 	if (t->tcp == NULL || t->tcp->active == 0)
 		return;
 	fws_tcp_service(t); /* the last ACKs */
-	if (send_fins(t)) {
-		end = rte_rdtsc() + (uint64_t)(CLOSE_S * (double)t->hz);
-		while (!all_closed(t) && rte_rdtsc() < end) {
-			fws_ctlio_poll_idle(&t->ctl);
-			rte_delay_us_sleep(100);
+	now = rte_rdtsc();
+	end = now + (uint64_t)(CLOSE_S * (double)t->hz);
+	retry = now + (uint64_t)(CLOSE_S / 2 * (double)t->hz);
+	while (!all_closed(t) && now < end) {
+		send_fins(t, false);
+		if (now >= retry) {
+			send_fins(t, true); /* once: a FIN or its answer may be lost */
+			retry = end;
 		}
+		fws_ctlio_poll_idle(&t->ctl);
+		rte_delay_us_sleep(100);
+		now = rte_rdtsc();
 	}
 	for (s = 0; res && s < res->n_streams && s < t->cfg->n_streams; s++) {
 		if (!((t->tcp->active >> s) & 1))
