@@ -492,8 +492,19 @@ cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg)
 
 		if (st->l4 == FWS_L4_UNSET)
 			st->l4 = cfg->l4 == FWS_L4_TCP ? FWS_L4_TCP : FWS_L4_UDP;
+		if (st->l4 != FWS_L4_TCP && st->app != FWS_APP_NONE)
+			return cfg_fail(c,
+					"stream \"%s\": \"app\" opens TCP connections: it needs "
+					"\"l4\": \"tcp\"",
+					st->name);
 		if (st->l4 != FWS_L4_TCP)
 			continue;
+		if (st->app != FWS_APP_NONE && st->dir == FWS_DIR_DOWNLOAD)
+			return cfg_fail(
+				c,
+				"stream \"%s\": \"app\": the client's request opens the data "
+				"it sends: upload streams only",
+				st->name);
 		if (st->flows.ipv6)
 			return cfg_fail(c,
 					"stream \"%s\": \"l4\": \"tcp\" is IPv4 only in this "
@@ -504,6 +515,45 @@ cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg)
 					FWS_SIG_MAX_FLOWS);
 		if (st->dir == FWS_DIR_DOWNLOAD)
 			separate_bidir(cfg, st);
+	}
+	return 0;
+}
+
+static const char *const app_names[] = {FWS_APPS(CFG_NAME)};
+
+const char *
+fws_app_name(enum fws_app a)
+{
+	return cfg_name_of(app_names, RTE_DIM(app_names), a);
+}
+
+/* "app": {"tls_sni": NAME} or {"http_host": NAME}, one of them. */
+static int
+stream_app(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s)
+{
+	static const char *const keys[] = {"tls_sni", "http_host", NULL};
+	const char *key;
+	json_t *v;
+	size_t i, old;
+
+	if (cfg_want_type(c, x, JSON_OBJECT, "{\"tls_sni\": NAME} or {\"http_host\": NAME}") < 0 ||
+	    cfg_check_keys(c, x, keys) < 0)
+		return -EINVAL;
+	if (json_object_size(x) != 1)
+		return cfg_fail(c, "give one of \"tls_sni\" or \"http_host\"");
+	json_object_foreach((json_t *)x, key, v)
+	{
+		old = cfg_push_key(c, key);
+		if (cfg_get_string(c, v, s->app_name, sizeof(s->app_name)) < 0)
+			return -EINVAL;
+		for (i = 0; s->app_name[i]; i++)
+			if ((unsigned char)s->app_name[i] <= ' ' || s->app_name[i] == 0x7f)
+				return cfg_fail(c,
+						"\"%s\": a host name has no spaces or control "
+						"characters",
+						s->app_name);
+		cfg_pop(c, old);
+		s->app = strcmp(key, "tls_sni") == 0 ? FWS_APP_TLS : FWS_APP_HTTP;
 	}
 	return 0;
 }
@@ -578,9 +628,9 @@ stream_role(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg, struc
 int
 cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct fws_cfg_stream *s)
 {
-	static const char *const keys[] = {"name",   "tx_port", "rx_port",   "flows",
-					   "rate",   "l4",      "direction", "learn_only",
-					   "expect", "payload", NULL};
+	static const char *const keys[] = {"name",       "tx_port", "rx_port", "flows",
+					   "rate",       "l4",      "app",     "direction",
+					   "learn_only", "expect",  "payload", NULL};
 	const json_t *x;
 	size_t old;
 
@@ -621,6 +671,12 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 	if ((x = json_object_get(v, "l4")) != NULL) {
 		old = cfg_push_key(c, "l4");
 		if (cfg_stream_l4(c, x, s) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "app")) != NULL) {
+		old = cfg_push_key(c, "app");
+		if (stream_app(c, x, s) < 0)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}

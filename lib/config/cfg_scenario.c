@@ -4,7 +4,10 @@
  *   firewall  both directions, "nat": "masquerade"
  *   ids       firewall, plus an attack stream carrying uid=0(root) that must pass
  *   ips       firewall, plus the attack stream, which must be blocked
- * Other scenarios (routing, appcontrol, the tunnels) are labels only. What a preset adds
+ *   appcontrol firewall with TCP streams, plus two application streams whose connections
+ *             open with a TLS ClientHello: SNI allowed.fwstress.test must pass,
+ *             blocked.fwstress.test must be blocked
+ * Other scenarios (routing, the tunnels) are labels only. What a preset adds
  * is written out in full by validate, so a normalised config needs no preset.
  */
 #include <stdio.h>
@@ -17,15 +20,19 @@
 #include "cfg_int.h"
 
 #define ATTACK_PATTERN "uid=0(root)"
+#define APP_ALLOWED "allowed.fwstress.test"
+#define APP_BLOCKED "blocked.fwstress.test"
 
 static const struct preset {
 	const char *name;
 	bool attack;
 	enum fws_expect attack_expect;
+	bool apps; /**< the two application streams of appcontrol */
 } presets[] = {
-	{"firewall", false, FWS_EXPECT_PASS},
-	{"ids", true, FWS_EXPECT_PASS},
-	{"ips", true, FWS_EXPECT_BLOCKED},
+	{"firewall", false, FWS_EXPECT_PASS, false},
+	{"ids", true, FWS_EXPECT_PASS, false},
+	{"ips", true, FWS_EXPECT_BLOCKED, false},
+	{"appcontrol", false, FWS_EXPECT_PASS, true},
 };
 
 static const struct preset *
@@ -88,6 +95,48 @@ add_attack(struct cfg_ctx *c, struct fws_cfg *cfg, enum fws_expect expect)
 	return 0;
 }
 
+/* An application stream: TCP, 16 flows of its own (198.18.NET.0-15 -> 198.19.NET.1:443),
+ * 1 kpps, every connection opening with a ClientHello naming sni. */
+static int
+add_app(struct cfg_ctx *c, struct fws_cfg *cfg, const char *name, unsigned int net, const char *sni,
+	enum fws_expect expect)
+{
+	int lan = fws_config_port(cfg, "lan"), wan = fws_config_port(cfg, "wan");
+	struct fws_cfg_stream *s;
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_streams; i++)
+		if (strcmp(cfg->streams[i].name, name) == 0)
+			return 0; /* the config has its own */
+	if (lan < 0 || wan < 0 || cfg->n_streams == FWS_CFG_MAX_STREAMS)
+		return cfg_fail(c,
+				"\"appcontrol\" adds the stream %s from port lan to port wan: the "
+				"config has no such ports or no room (at most %d streams)",
+				name, FWS_CFG_MAX_STREAMS);
+	s = &cfg->streams[cfg->n_streams++];
+	memset(s, 0, sizeof(*s));
+	strlcpy(s->name, name, sizeof(s->name));
+	s->dir = FWS_DIR_UPLOAD;
+	s->tx_port = (uint8_t)lan;
+	s->rx_port = (uint8_t)wan;
+	s->learner = -1;
+	s->l4 = FWS_L4_TCP;
+	s->app = FWS_APP_TLS;
+	strlcpy(s->app_name, sni, sizeof(s->app_name));
+	s->flows = (struct fws_flow_spec){.count = 16,
+					  .src_ip_lo = 0xc6120000 | net << 8,
+					  .src_ip_hi = 0xc612000f | net << 8,
+					  .dst_ip_lo = 0xc6130001 | net << 8,
+					  .dst_ip_hi = 0xc6130001 | net << 8,
+					  .src_port_lo = 1024,
+					  .src_port_hi = 1024,
+					  .dst_port_lo = 443,
+					  .dst_port_hi = 443};
+	s->rate = (struct fws_rate){.kind = FWS_RATE_PPS, .layer = FWS_RATE_L1, .value = 1000};
+	s->expect = expect;
+	return 0;
+}
+
 int
 cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t)
 {
@@ -100,6 +149,12 @@ cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t)
 	old = cfg_push_key(c, "scenario");
 	if (p->attack)
 		rc = add_attack(c, t->cfg, p->attack_expect);
+	if (p->apps && json_object_get(t->root, "l4") == NULL)
+		t->cfg->l4 = FWS_L4_TCP; /* application control inspects connections */
+	if (rc == 0 && p->apps)
+		rc = add_app(c, t->cfg, "app-allowed", 251, APP_ALLOWED, FWS_EXPECT_PASS);
+	if (rc == 0 && p->apps)
+		rc = add_app(c, t->cfg, "app-blocked", 252, APP_BLOCKED, FWS_EXPECT_BLOCKED);
 	if (rc == 0 && json_object_get(t->root, "nat") == NULL) {
 		json_t *m = json_string("masquerade");
 

@@ -101,6 +101,16 @@ const char *fws_expect_name(enum fws_expect x);
 #define FWS_CFG_MAX_BLOCKLISTS 4
 #define FWS_CFG_PAYLOAD_MAX 256
 
+/** The application a TCP stream's connections open with ("app"): their first data segment
+ * is a TLS ClientHello naming a server (SNI) or an HTTP/1.1 request naming a Host. */
+#define FWS_APPS(X) X(NONE, "") X(TLS, "tls_sni") X(HTTP, "http_host")
+enum fws_app {
+#define FWS_APP_ENUM(n, s) FWS_APP_##n,
+	FWS_APPS(FWS_APP_ENUM)
+#undef FWS_APP_ENUM
+};
+#define FWS_CFG_APP_NAME_LEN 64
+
 /** A stream's test traffic ("l4"): stateless UDP, or TCP connections (fws_tcp.h). */
 #define FWS_L4S(X) X(UNSET, "") X(UDP, "udp") X(TCP, "tcp")
 enum fws_l4 {
@@ -112,6 +122,9 @@ enum fws_l4 {
 /** "udp", "tcp", or "" when unset. */
 const char *fws_l4_name(enum fws_l4 l);
 
+/** "tls_sni", "http_host", or "" for none. */
+const char *fws_app_name(enum fws_app a);
+
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
@@ -121,6 +134,8 @@ struct fws_cfg_stream {
 	enum fws_expect expect; /**< blocked: every flow; blocklist: flows whose destination
 				 * is in the config's blocklist */
 	enum fws_l4 l4;         /**< UDP datagrams or TCP connections */
+	enum fws_app app;       /**< TCP: the preamble of every connection */
+	char app_name[FWS_CFG_APP_NAME_LEN]; /**< the SNI or Host it names */
 	uint16_t payload_len;   /**< bytes of payload right after the signature (attack
 				 * patterns IDS rules match); 0: the default fill */
 	uint8_t payload[FWS_CFG_PAYLOAD_MAX];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -44,7 +45,7 @@ fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 	uint8_t *tcp;
 	uint16_t w;
 
-	if (room < l3 + FWS_PKT_IPV4_LEN + FWS_TCP_SYN_LEN)
+	if (room < l3 + FWS_PKT_IPV4_LEN + FWS_TCP_SYN_LEN + s->payload_len)
 		return 0;
 	memset(buf, 0, l3 + FWS_PKT_IPV4_LEN + FWS_TCP_SYN_LEN);
 	rte_ether_addr_copy(&s->dst_mac, &eth->dst_addr);
@@ -61,9 +62,11 @@ fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 	ip = (struct rte_ipv4_hdr *)(buf + l3);
 	tcp = buf + l3 + FWS_PKT_IPV4_LEN;
 	thl = 20 + options(tcp + 20, s);
-	len = l3 + FWS_PKT_IPV4_LEN + thl;
+	if (s->payload_len)
+		memcpy(tcp + thl, s->payload, s->payload_len);
+	len = l3 + FWS_PKT_IPV4_LEN + thl + s->payload_len;
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(FWS_PKT_IPV4_LEN + thl));
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(FWS_PKT_IPV4_LEN + thl + s->payload_len));
 	ip->time_to_live = s->ttl ? s->ttl : 64;
 	ip->next_proto_id = IPPROTO_TCP;
 	ip->src_addr = s->src_be;
@@ -143,4 +146,75 @@ fws_tcp_parse(const uint8_t *frame, uint32_t len, struct fws_tcp_info *ti)
 	ti->payload_len = v.payload_len;
 	parse_options(tcp, (uint32_t)(v.payload - tcp), ti);
 	return 0;
+}
+
+/* Big-endian 16 and 24-bit lengths. */
+static uint8_t *
+be16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+	return p + 2;
+}
+
+/*
+ * A TLS ClientHello as browsers open with (RFC 8446 4.1.2): record header, handshake
+ * header, legacy version 1.2, a fixed random, an empty session id, two cipher suites (one
+ * of TLS 1.3, one of 1.2), no compression, and the extensions server_name (RFC 6066:
+ * the SNI application control reads), supported_groups (x25519), signature_algorithms
+ * (ecdsa_secp256r1_sha256) and supported_versions (1.3, 1.2).
+ */
+static uint32_t
+client_hello(uint8_t *buf, uint32_t room, const char *name)
+{
+	static const uint8_t tail[] = {0x00, 0x0a, 0x00, 0x04, 0x00, 0x02, 0x00, 0x1d, /* groups */
+				       0x00, 0x0d, 0x00, 0x04, 0x00, 0x02, 0x04, 0x03, /* sigalgs */
+				       0x00, 0x2b, 0x00, 0x05, 0x04, 0x03, 0x04, 0x03, 0x03};
+	uint32_t n = (uint32_t)strlen(name), ext = 9 + n + sizeof(tail);
+	uint32_t hello = 2 + 32 + 1 + 2 + 4 + 2 + 2 + ext, i;
+	uint8_t *p = buf;
+
+	if (n > 255 || room < 5 + 4 + hello)
+		return 0;
+	*p++ = 0x16; /* handshake record, TLS 1.0 on the record layer as is customary */
+	*p++ = 0x03;
+	*p++ = 0x01;
+	p = be16(p, 4 + hello);
+	*p++ = 0x01; /* ClientHello */
+	*p++ = 0;
+	p = be16(p, hello);
+	*p++ = 0x03;
+	*p++ = 0x03;
+	for (i = 0; i < 32; i++)
+		*p++ = (uint8_t)(0xf5 ^ i * 37);
+	*p++ = 0; /* session id */
+	p = be16(p, 4);
+	p = be16(p, 0x1301); /* TLS_AES_128_GCM_SHA256 */
+	p = be16(p, 0xc02f); /* TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 */
+	*p++ = 1;
+	*p++ = 0; /* null compression */
+	p = be16(p, ext);
+	p = be16(p, 0x0000); /* server_name */
+	p = be16(p, 5 + n);
+	p = be16(p, 3 + n);
+	*p++ = 0; /* host_name */
+	p = be16(p, n);
+	memcpy(p, name, n);
+	p += n;
+	memcpy(p, tail, sizeof(tail));
+	p += sizeof(tail);
+	return (uint32_t)(p - buf);
+}
+
+uint32_t
+fws_tcp_preamble(uint8_t *buf, uint32_t room, enum fws_tcp_preamble kind, const char *name)
+{
+	int n;
+
+	if (kind == FWS_TCP_PRE_TLS)
+		return client_hello(buf, room, name);
+	n = snprintf((char *)buf, room,
+		     "GET / HTTP/1.1\r\nHost: %s\r\nUser-Agent: fwstress\r\nAccept: */*\r\n\r\n",
+		     name);
+	return n > 0 && (uint32_t)n < room ? (uint32_t)n : 0;
 }

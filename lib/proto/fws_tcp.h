@@ -139,8 +139,19 @@ fws_tcp_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_fl
 	memcpy(tcp + 16, &c, 2);
 }
 
+/** Application preambles: what a connection's first data segment says. */
+enum fws_tcp_preamble {
+	FWS_TCP_PRE_TLS = 1, /**< a TLS 1.2/1.3 ClientHello with the name as SNI */
+	FWS_TCP_PRE_HTTP,    /**< GET / HTTP/1.1 with the name as Host */
+};
+
+/** Write the preamble naming name (up to 255 bytes) into buf. Returns its length, or 0 when
+ * it does not fit. */
+uint32_t fws_tcp_preamble(uint8_t *buf, uint32_t room, enum fws_tcp_preamble kind,
+			  const char *name);
+
 /** A control segment, whole (IPv4). Numbers in host order, addresses and ports in network
- * order. */
+ * order; a payload (a preamble) goes after the options. */
 struct fws_tcp_seg {
 	struct rte_ether_addr src_mac, dst_mac;
 	uint16_t vlan;
@@ -152,6 +163,8 @@ struct fws_tcp_seg {
 	uint32_t tsval, tsecr;
 	uint16_t mss; /**< SYN and SYN-ACK: the MSS option, with window scale FWS_TCP_WSCALE */
 	uint8_t ttl;
+	const uint8_t *payload;
+	uint16_t payload_len;
 };
 
 /** Build s into buf (room bytes). Returns the frame length without FCS, or 0. */

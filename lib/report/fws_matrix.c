@@ -176,8 +176,9 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 	if (x->cpu[c] > 95)
 		note(n, label, "DUT CPU above 95 %%");
 	if (x->attack_leaked[c] > 0)
-		note(n, label, "IPS leaked %.0f of %.0f attack frames", x->attack_leaked[c],
-		     x->attack[c]);
+		note(n, label, "%s leaked %.0f of %.0f %s frames",
+		     strcmp(scn, "appcontrol") ? "IPS" : "application control", x->attack_leaked[c],
+		     x->attack[c], strcmp(scn, "appcontrol") ? "attack" : "blocked-application");
 	if (x->blocked_leaked[c] > 0)
 		note(n, label, "%.0f frames leaked to destinations expected blocked",
 		     x->blocked_leaked[c]);

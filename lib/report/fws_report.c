@@ -107,16 +107,22 @@ nat_json(const struct fws_nat_result *n)
 static json_t *
 tcp_json(const struct fws_tcp_result *c)
 {
-	return json_pack("{s:I, s:I, s:{s:I, s:I}, s:I, s:{s:f, s:f, s:f}, s:I, s:I, s:I, s:I, "
-			 "s:I}",
-			 "attempted", (json_int_t)c->attempted, "established",
-			 (json_int_t)c->established, "failed", "rst", (json_int_t)c->failed_rst,
-			 "timeout", (json_int_t)c->failed_timeout, "closed", (json_int_t)c->closed,
-			 "handshake_us", "min", c->est_min_us, "avg", c->est_avg_us, "max",
-			 c->est_max_us, "acks_sent", (json_int_t)c->acks_sent, "acks_received",
-			 (json_int_t)c->acks_received, "rst_received", (json_int_t)c->rst_received,
-			 "window_full", (json_int_t)c->window_full, "min_frame",
-			 (json_int_t)c->min_frame);
+	json_t *o = json_pack(
+		"{s:I, s:I, s:{s:I, s:I}, s:I, s:{s:f, s:f, s:f}, s:I, s:I, s:I, s:I, "
+		"s:I}",
+		"attempted", (json_int_t)c->attempted, "established", (json_int_t)c->established,
+		"failed", "rst", (json_int_t)c->failed_rst, "timeout",
+		(json_int_t)c->failed_timeout, "closed", (json_int_t)c->closed, "handshake_us",
+		"min", c->est_min_us, "avg", c->est_avg_us, "max", c->est_max_us, "acks_sent",
+		(json_int_t)c->acks_sent, "acks_received", (json_int_t)c->acks_received,
+		"rst_received", (json_int_t)c->rst_received, "window_full",
+		(json_int_t)c->window_full, "min_frame", (json_int_t)c->min_frame);
+
+	if (c->preambles_sent)
+		json_object_set_new(o, "preambles",
+				    json_pack("{s:I, s:I}", "sent", (json_int_t)c->preambles_sent,
+					      "received", (json_int_t)c->preambles_received));
+	return o;
 }
 
 /* Flows the DUT should have blocked: what was sent to them and what leaked through. */
@@ -315,13 +321,19 @@ cell_proof(const struct fws_result *r, struct fws_cell *c)
 {
 	unsigned int s;
 
+	bool blocked_proof = false;
+
 	c->attack_frames = c->attack_leaked = c->blocked_leaked = -1;
+	for (s = 0; s < r->n_streams; s++)
+		blocked_proof |=
+			r->streams[s].active && r->streams[s].proof && r->streams[s].blk_flows;
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
 		if (!x->active)
 			continue;
-		if (x->proof)
+		/* Where some must be blocked (IPS, a blocked application), those count. */
+		if (x->proof && (!blocked_proof || x->blk_flows))
 			c->attack_frames = RTE_MAX(c->attack_frames, 0.0) + (double)x->tx_frames;
 		if (x->proof && x->blk_flows)
 			c->attack_leaked = RTE_MAX(c->attack_leaked, 0.0) + (double)x->blk.unique;

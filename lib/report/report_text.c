@@ -115,11 +115,15 @@ text_tcp(FILE *f, const struct fws_result *r)
 			"  tcp: %s: %u of %u connections opened (%u reset, %u timed out; "
 			"handshake %.0f/%.0f/%.0f us min/avg/max), %u closed with FIN; %" PRIu64
 			" ACKs sent, %" PRIu64 " received, %" PRIu64 " RST, %" PRIu64
-			" segments waited for the window; smallest TCP frame %u bytes\n",
+			" segments waited for the window; smallest TCP frame %u bytes",
 			r->streams[s].name, c->established, c->attempted, c->failed_rst,
 			c->failed_timeout, c->est_min_us, c->est_avg_us, c->est_max_us, c->closed,
 			c->acks_sent, c->acks_received, c->rst_received, c->window_full,
 			c->min_frame);
+		if (c->preambles_sent)
+			fprintf(f, "; %u of %u application preambles arrived",
+				c->preambles_received, c->preambles_sent);
+		fputc('\n', f);
 	}
 }
 

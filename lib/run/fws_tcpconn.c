@@ -34,7 +34,7 @@ enum conn_state { C_IDLE = 0, C_SYN_SENT, C_OPEN, C_FAILED_RST, C_FAILED_TIMEOUT
 /* One connection: each side's own numbers, and the SYN as the server saw it. */
 struct conn {
 	uint8_t state;
-	bool synack, windowed, closed, retried, fin_sent;
+	bool synack, windowed, closed, retried, fin_sent, pre_seen;
 	uint32_t c_isn, c_rcv; /**< client: its ISN, the server's ISN + 1 as it saw it */
 	uint32_t s_isn, s_rcv; /**< server: its ISN, the client's ISN + 1 as it saw it */
 	uint32_t s_src_be, s_dst_be;
@@ -50,6 +50,8 @@ struct tcp_stream {
 	bool client_sends; /**< upload: the client is the data sender */
 	uint8_t client_port, server_port;
 	uint32_t next_ack; /**< round-robin position of the ACK pump */
+	uint16_t pre_len;  /**< the application preamble every connection opens with */
+	uint8_t pre[512];
 	struct fws_tcp_result res;
 };
 
@@ -323,6 +325,26 @@ dispatch(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *ti)
 	}
 }
 
+/* A segment with payload but no signature at the server: a connection's preamble. */
+static void
+on_preamble(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *ti)
+{
+	struct tcp_stream *ts;
+	unsigned int s;
+	uint32_t i;
+	bool server;
+
+	if (!ti->has_ts || fws_tcp_token_parse(ti->tsecr, t->tcp->nonce, &server, &s, &i) < 0 ||
+	    !server || s >= t->cfg->n_streams || !is_tcp(t->cfg, s) || i >= t->tcp->st[s].n)
+		return;
+	ts = &t->tcp->st[s];
+	if (port != ts->server_port || ts->pre_len == 0 || ti->payload_len != ts->pre_len ||
+	    ts->conn[i].pre_seen)
+		return;
+	ts->conn[i].pre_seen = true;
+	ts->res.preambles_received++;
+}
+
 /* fws_ctlio's hook: every TCP segment without a signature that reached a port. */
 static void
 tcp_input(void *arg, unsigned int port, struct rte_mbuf *m)
@@ -330,9 +352,12 @@ tcp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 	struct fws_trial *t = arg;
 	struct fws_tcp_info ti;
 
-	if (fws_tcp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &ti) == 0 &&
-	    ti.payload_len == 0)
-		dispatch(t, port, &ti);
+	if (fws_tcp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &ti) == 0) {
+		if (ti.payload_len == 0)
+			dispatch(t, port, &ti);
+		else
+			on_preamble(t, port, &ti);
+	}
 	rte_pktmbuf_free(m);
 }
 
@@ -358,6 +383,11 @@ fws_tcp_create(struct fws_trial *t)
 		ts->client_sends = cs->dir != FWS_DIR_DOWNLOAD;
 		ts->client_port = ts->client_sends ? cs->tx_port : cs->rx_port;
 		ts->server_port = ts->client_sends ? cs->rx_port : cs->tx_port;
+		if (cs->app != FWS_APP_NONE)
+			ts->pre_len = (uint16_t)fws_tcp_preamble(
+				ts->pre, sizeof(ts->pre),
+				cs->app == FWS_APP_TLS ? FWS_TCP_PRE_TLS : FWS_TCP_PRE_HTTP,
+				cs->app_name);
 		ts->conn = calloc(ts->n, sizeof(*ts->conn));
 		t->tcptx[s] = rte_zmalloc_socket("fws_tcptx", sizeof(*t->tcptx[s]) * ts->n,
 						 RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
@@ -531,6 +561,43 @@ open_result(struct fws_trial *t, unsigned int s)
 			ts->res.failed_timeout);
 }
 
+/* The client's first data segment: the preamble, on every connection of streams with an
+ * "app" (opened or not, as their data), in batches; then a moment for them to arrive. */
+static void
+send_preambles(struct fws_trial *t)
+{
+	uint64_t end;
+	unsigned int s, n = 0;
+	uint32_t i;
+
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		struct tcp_stream *ts = &t->tcp->st[s];
+
+		if (!((t->tcp->active >> s) & 1) || ts->pre_len == 0)
+			continue;
+		for (i = 0; i < ts->n; i++) {
+			struct fws_tcp_txflow *tf = &t->tcptx[s][i];
+			struct fws_tcp_seg g = {.seq = tf->seq,
+						.ack = rte_be_to_cpu_32(tf->ack_be),
+						.flags = FWS_TCP_ACK | FWS_TCP_PSH,
+						.window = FWS_TCP_WINDOW,
+						.payload = ts->pre,
+						.payload_len = ts->pre_len};
+
+			client_seg(t, s, i, &g);
+			tf->seq += ts->pre_len;
+			ts->res.preambles_sent++;
+			if (++n % SYN_BATCH == 0)
+				fws_ctlio_poll_idle(&t->ctl);
+		}
+	}
+	end = rte_rdtsc() + t->hz / 5;
+	while (n && rte_rdtsc() < end) {
+		fws_ctlio_poll_idle(&t->ctl);
+		rte_delay_us_sleep(100);
+	}
+}
+
 int
 fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask, struct fws_err *e)
 {
@@ -559,6 +626,7 @@ fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
 	for (s = 0; s < t->cfg->n_streams; s++)
 		if ((t->tcp->active >> s) & 1)
 			open_result(t, s);
+	send_preambles(t);
 	return 0;
 }
 

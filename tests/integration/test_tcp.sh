@@ -74,4 +74,34 @@ for r in data:
     nxt[s] = (seq + ln) % (1 << 32)
 assert len(data) > 1000 and len(nxt) == 4, (len(data), len(nxt))
 PY
+
+# Application preambles: a ClientHello naming the SNI, an HTTP request naming the Host,
+# each a connection's first data segment, read back by tshark's TLS and HTTP dissectors.
+cat >"$WORK/app.json" <<EOC
+{
+    "eal": ["-l", "0-1", "--no-pci", "--file-prefix", "fws-tcp-app",
+            "--vdev", "net_pcap0,tx_pcap=$WORK/app.pcap", "--vdev", "net_null1,no-rx=1"],
+    "ports": [{"name": "lan", "device": "net_pcap0"}, {"name": "wan", "device": "net_null1"}],
+    "l4": "tcp",
+    "streams": [
+        {"name": "tls", "tx_port": "lan", "rx_port": "wan", "app": {"tls_sni": "video.fwstress.test"},
+         "flows": {"count": 3, "dst_port": 443}},
+        {"name": "web", "tx_port": "lan", "rx_port": "wan", "app": {"http_host": "www.fwstress.test"},
+         "flows": {"count": 2, "src_ip": "198.18.9.1-198.18.9.2", "dst_port": 80}}
+    ],
+    "frame_size": 128, "rate": "1kpps", "duration": 0.1, "warmup": 0, "drain": 0,
+    "path_check": false
+}
+EOC
+"$FWSTRESS" run -q -o "$WORK/a.json" "$WORK/app.json" >"$WORK/out" 2>&1 || bad "app run: $(tail -2 "$WORK/out")"
+check "every connection sent its preamble" \
+	'[s["tcp"]["preambles"]["sent"] for s in t[0]["streams"]] == [3, 2]' "$WORK/a.json"
+sni=$(tshark -r "$WORK/app.pcap" -d tcp.port==443,tls -Y tls.handshake.type==1 -T fields \
+	-e tls.handshake.extensions_server_name -e tls.handshake.version 2>/dev/null | sort | uniq -c | awk '{$1=$1; print}')
+host=$(tshark -r "$WORK/app.pcap" -Y http.request -T fields -e http.host -e http.request.method 2>/dev/null | sort | uniq -c | awk '{$1=$1; print}')
+[ "$sni" = "3 video.fwstress.test 0x0303" ] && ok "tshark: 3 ClientHellos, SNI video.fwstress.test" || bad "tshark TLS: $sni"
+[ "$host" = "2 www.fwstress.test GET" ] && ok "tshark: 2 HTTP GET requests, Host www.fwstress.test" || bad "tshark HTTP: $host"
+echo '{"ports": [{"name": "a", "device": "net_null0"}], "streams": [{"name": "s", "tx_port": "a", "rx_port": "a", "app": {"tls_sni": "x"}}]}' >"$WORK/udpapp.json"
+"$FWSTRESS" validate "$WORK/udpapp.json" >/dev/null 2>"$WORK/err"
+grep -q '"app" opens TCP connections: it needs "l4": "tcp"' "$WORK/err" && ok "an app on a UDP stream: refused" || bad "app on udp: $(cat "$WORK/err")"
 finish

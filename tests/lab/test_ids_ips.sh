@@ -5,8 +5,9 @@
 # to networks of the DROP-format blocklist (config/drop-lab.txt). The lab's own counters are
 # the oracle: the iptables string match counts exactly the attack frames fwstress sent, the
 # nft blocklist counter exactly the blocklisted ones. IDS: the attack is delivered in full;
-# IPS: blocked in full, no frame leaked. Expecting an IPS from the IDS lab exits 8 and
-# counts every leaked frame.
+# IPS: blocked in full, no frame leaked. The same over TCP connections (the pattern in
+# their data segments). Expecting an IPS from the IDS lab exits 8 and counts every leaked
+# frame.
 . "$(dirname "$0")/../integration/lib.sh"
 TOP=$(cd "$HERE/../.." && pwd)
 LAB="$TOP/tools/lab"
@@ -61,6 +62,30 @@ check "ids: the attack stream delivered in full (detect only)" \
 	"(a := $S[\"attack\"])[\"lost\"] == 0 and a[\"received\"][\"distinct_frames\"] == a[\"offered\"][\"frames\"] > 1000 and \"expected_blocked\" not in a" "$WORK/ids-r.json"
 check "ips: the attack stream 100 % blocked, no frame leaked" \
 	"(a := $S[\"attack\"])[\"expected_blocked\"][\"leaked\"] == 0 and a[\"expected_blocked\"][\"ok\"] and a[\"expected_blocked\"][\"sent\"] > 1000" "$WORK/ips-r.json"
+
+# The same with TCP streams: connections through the firewall, the pattern in their data.
+for lab in ids ips; do
+	"$LAB" down >/dev/null 2>&1
+	"$LAB" up $lab >/dev/null || { bad "lab up $lab"; continue; }
+	cfg $lab-tcp $lab
+	python3 - "$WORK/$lab-tcp.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["l4"] = "tcp"
+json.dump(c, open(sys.argv[1], "w"))
+PY
+	run $lab-tcp
+	[ $rc -eq 0 ] && ok "$lab over TCP: exit 0" || bad "$lab over TCP: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/$lab-tcp.err" | head -2)"
+	check "$lab over TCP: every connection opened (the blocklisted ones' SYNs dropped), the benign stream delivered in full" \
+		'all(s["tcp"]["established"] == (0 if s["name"] == "blocklisted" else s["tcp"]["attempted"]) for s in t[0]["streams"]) and (b := '"$S"'["benign"])["lost"] == 0 and b["received"]["distinct_frames"] == b["offered"]["frames"] > 10000' "$WORK/$lab-tcp-r.json"
+	sent=$(offered "$WORK/$lab-tcp-r.json" attack)
+	[ "$(ipt)" = "$sent" ] && ok "$lab over TCP: the string match counted the $sent attack segments sent" ||
+		bad "$lab over TCP: the string match counted $(ipt), fwstress sent $sent"
+done
+check "ids over TCP: the attack delivered in full" \
+	'(a := '"$S"'["attack"])["lost"] == 0 and a["received"]["distinct_frames"] == a["offered"]["frames"] > 1000' "$WORK/ids-tcp-r.json"
+check "ips over TCP: the attack 100 % blocked, no segment leaked" \
+	'(a := '"$S"'["attack"])["expected_blocked"]["leaked"] == 0 and a["expected_blocked"]["sent"] > 1000' "$WORK/ips-tcp-r.json"
 
 # The IPS expectation against the IDS: every attack frame leaks, exit 8 says so.
 "$LAB" down >/dev/null 2>&1

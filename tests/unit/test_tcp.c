@@ -194,6 +194,36 @@ START_TEST(test_tcp_window)
 }
 END_TEST
 
+/* The preambles, byte for byte where it matters: the HTTP request whole; the ClientHello's
+ * record, handshake and extension lengths consistent and the SNI where RFC 6066 puts it. */
+START_TEST(test_tcp_preamble)
+{
+	static const char want[] = "GET / HTTP/1.1\r\nHost: www.example\r\nUser-Agent: "
+				   "fwstress\r\nAccept: */*\r\n\r\n";
+	uint8_t b[512];
+	uint32_t n, hs, ext, off;
+
+	n = fws_tcp_preamble(b, sizeof(b), FWS_TCP_PRE_HTTP, "www.example");
+	ck_assert_uint_eq(n, strlen(want));
+	ck_assert(memcmp(b, want, n) == 0);
+	n = fws_tcp_preamble(b, sizeof(b), FWS_TCP_PRE_TLS, "sni.example");
+	ck_assert_uint_eq(b[0], 0x16);
+	ck_assert_uint_eq((uint32_t)(b[3] << 8 | b[4]), n - 5); /* record length */
+	ck_assert_uint_eq(b[5], 1);                             /* ClientHello */
+	hs = (uint32_t)(b[6] << 16 | b[7] << 8 | b[8]);
+	ck_assert_uint_eq(hs, n - 9);
+	off = 9 + 2 + 32 + 1 + 2 + 4 + 2; /* version, random, session, suites, compression */
+	ext = (uint32_t)(b[off] << 8 | b[off + 1]);
+	ck_assert_uint_eq(off + 2 + ext, n);
+	ck_assert_uint_eq((uint32_t)(b[off + 2] << 8 | b[off + 3]), 0); /* server_name */
+	ck_assert_uint_eq(b[off + 8], 0);                               /* host_name */
+	ck_assert_uint_eq((uint32_t)(b[off + 9] << 8 | b[off + 10]), 11);
+	ck_assert(memcmp(b + off + 11, "sni.example", 11) == 0);
+	ck_assert_uint_eq(fws_tcp_preamble(b, 40, FWS_TCP_PRE_TLS, "sni.example"), 0);
+	ck_assert_uint_eq(fws_tcp_preamble(b, 20, FWS_TCP_PRE_HTTP, "www.example"), 0);
+}
+END_TEST
+
 static Suite *
 suite_tcp(void)
 {
@@ -205,6 +235,7 @@ suite_tcp(void)
 	tcase_add_test(tc, test_tcp_build_parse);
 	tcase_add_test(tc, test_tcp_data_segment);
 	tcase_add_test(tc, test_tcp_window);
+	tcase_add_test(tc, test_tcp_preamble);
 	suite_add_tcase(s, tc);
 	return s;
 }
