@@ -2,13 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # TCP through the stateful NAT firewall (tools/lab up firewall: strict tracking,
 # nf_conntrack_tcp_loose=0 and nf_conntrack_tcp_be_liberal=0, invalid packets dropped and
-# counted). Both directions at once, then each alone: every connection opens through the masquerade, delivers every
-# data segment, is ACKed past the firewall's window checks and closes with FIN (conntrack
-# shows each in TIME_WAIT); the translations fwstress followed equal conntrack -L flow for
-# flow. Then data segments with sequence numbers 2^30 beyond what the receiver allowed: the
-# firewall drops every one as invalid, its counter equals the segments sent (and the FINs,
-# each sent twice),
-# and fwstress counts them all lost.
+# counted). Both directions at once, then each alone: every connection opens through the
+# masquerade, delivers every data segment, is ACKed past the firewall's window checks and
+# closes with FIN (conntrack shows each in TIME_WAIT); the translations fwstress followed
+# equal conntrack -L flow for flow. Then data segments with sequence numbers 2^30 beyond
+# what the receiver allowed: the firewall drops every one as invalid, its counter equals
+# the segments sent and the FINs (each sent twice), and fwstress counts them all lost.
 . "$(dirname "$0")/../integration/lib.sh"
 TOP=$(cd "$HERE/../.." && pwd)
 LAB="$TOP/tools/lab"
