@@ -38,7 +38,6 @@ struct fws_tx_task {
 	const struct fws_engine *engine; /**< the stream's traffic engine */
 	struct rte_mempool *pool;
 	struct fws_pkt_flow *flows;
-	struct fws_tcp_txflow *tcp; /**< engine "tcp": the connections of flows, same index */
 	uint32_t nb_flows;
 	uint32_t cur_flow;
 	uint16_t port_id, queue;
@@ -69,6 +68,9 @@ struct fws_tx_task {
 	struct fws_pkt_hdr hdr;
 	uint32_t wire_mbps; /**< link speed of the wire model; 0: stamp at the hand-over */
 	uint16_t min_frame; /**< a stream with a payload: smaller sizes are raised to this */
+	/* Engine "tcp": the connections of flows, same index (kept out of the UDP engine's
+	 * hot lines above: their layout shows in tools/bench). */
+	struct fws_tcp_txflow *tcp;
 	struct fws_pkt_size pattern[FWS_SIZE_MAX_SEQ];
 	uint64_t
 		wire_fp[FWS_SIZE_MAX_SEQ]; /**< serialization time per pattern entry, ticks << 16 */

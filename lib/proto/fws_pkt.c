@@ -172,3 +172,20 @@ fws_pkt_flow_init(struct fws_pkt_flow *f, const struct fws_pkt_hdr *h,
 	f->l4_sum = fws_pkt_fold(f->ip_sum + f->sport_be + f->dport_be);
 	f->index = index;
 }
+
+enum fws_pkt_kind
+fws_pkt_tcp_view(const uint8_t *p, uint32_t len, uint32_t off, int32_t seg_len,
+		 struct fws_pkt_view *v)
+{
+	uint32_t doff;
+
+	if (len < off + 20 || seg_len < 20)
+		return FWS_PKT_TRUNCATED;
+	doff = (uint32_t)(p[off + 12] >> 4) * 4;
+	if (doff < 20 || (uint32_t)seg_len < doff || len < off + (uint32_t)seg_len)
+		return FWS_PKT_TRUNCATED;
+	v->l4 = p + off;
+	v->payload = p + off + doff;
+	v->payload_len = (uint32_t)seg_len - doff;
+	return FWS_PKT_TCP;
+}
