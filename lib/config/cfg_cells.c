@@ -111,8 +111,10 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 	FWS_CELL_NUMBERS(CELL_NUM)
 #undef CELL_STR
 #undef CELL_NUM
-	/* Derived, so always from the L1 rate: reports older than the figure get it too. */
-	x->goodput_bps = fws_goodput_derived(x->l1_bps);
+	/* Derived, so always from the L1 rate (reports older than the figure get it too);
+	 * measured on TCP streams, as the report says. */
+	if (!x->goodput_measured)
+		x->goodput_bps = fws_goodput_derived(x->l1_bps);
 	return parse_hist(c, json_object_get(o, FWS_CELL_HIST_KEY), x);
 }
 

@@ -25,7 +25,8 @@
 #define FWS_GOODPUT_FORMULA                                                                        \
 	"goodput_derived_bps = l1_bps * 1448 / 1538: the TCP goodput iperf reports at MTU 1500 "   \
 	"with TCP timestamps for that L1 rate (1448 payload bytes per 1538-byte slot on the "      \
-	"wire); derived, not measured"
+	"wire); derived, not measured, except in cells with goodput_measured 1 (TCP streams): "    \
+	"pps * (avg_frame - 4 FCS - Ethernet - 20 IPv4 - 32 TCP) * 8, the measured payload rate"
 
 static inline double
 fws_goodput_derived(double l1_bps)
@@ -64,7 +65,8 @@ struct fws_cell_bucket {
 	X(generator_limited, "generator_limited", 0, 0, 1)                                         \
 	X(attack_frames, "attack_frames", -1, 0, 1e15)                                             \
 	X(attack_leaked, "attack_leaked", -1, 0, 1e15)                                             \
-	X(blocked_leaked, "blocked_leaked", -1, 0, 1e15)
+	X(blocked_leaked, "blocked_leaked", -1, 0, 1e15)                                           \
+	X(goodput_measured, "goodput_measured", 0, 0, 1)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
@@ -84,7 +86,9 @@ struct fws_cell {
 	 * (no trial lost frames: the generator's ceiling, not the DUT's); a run cell's load
 	 * fell short of the requested rate. */
 	double generator_limited;
-	double goodput_bps; /**< derived: fws_goodput_derived(l1_bps), not measured */
+	double goodput_bps; /**< derived: fws_goodput_derived(l1_bps); TCP: measured */
+	/** 1: a TCP stream's cell: goodput_bps is its data segments' payload rate, measured. */
+	double goodput_measured;
 	/* Proof of inspection, from the cell's trial (every cell of a trial has the same; -1:
 	 * the trial had no such stream): attack frames sent, of those the ones that leaked
 	 * where the scenario expects them blocked (IPS; -1 where they should pass, IDS), and

@@ -105,6 +105,8 @@ build(struct matrix *m)
 			r->has[col] = true;
 			r->pps[col] += c->pps;
 			r->l1[col] += c->l1_bps;
+			r->goodput[col] += c->goodput_bps;
+			r->measured[col] |= c->goodput_measured != 0;
 			r->line[col] += c->line_pps;
 			r->cpu[col] = c->dut_cpu;
 			r->limited[col] |= c->generator_limited != 0;
@@ -173,6 +175,8 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 			  : "generator-limited");
 	else if (x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
 		note(n, label, "line rate reached");
+	if (x->measured[c])
+		note(n, label, "TCP goodput measured, not derived");
 	if (x->cpu[c] > 95)
 		note(n, label, "DUT CPU above 95 %%");
 	if (x->attack_leaked[c] > 0)
@@ -322,8 +326,7 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 		fprintf(f,
 			wiki ? " || %s%.1f || %s%.4f || %s%.1f || "
 			     : " | %s%.1f | %s%.4f | %s%.1f | ",
-			ge, x->l1[c] / 1e6, ge, x->pps[c] / 1e6, ge,
-			fws_goodput_derived(x->l1[c]) / 1e6);
+			ge, x->l1[c] / 1e6, ge, x->pps[c] / 1e6, ge, x->goodput[c] / 1e6);
 		if (x->cpu[c] >= 0)
 			fprintf(f, "%.0f %%", x->cpu[c]);
 		else

@@ -13,6 +13,7 @@
 #include <rte_version.h>
 
 #include "fws_cell.h"
+#include "fws_pkt.h"
 #include "fws_rate.h"
 
 #include "fws_clock.h"
@@ -280,7 +281,7 @@ fws_report_cell_json(const struct fws_cell *c)
 /* The cell of one stream of a trial; its histogram buckets go into b. */
 static void
 cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_stream_result *x,
-	struct fws_cell *c, struct fws_cell_bucket *b)
+	const struct fws_cfg_stream *cs, struct fws_cell *c, struct fws_cell_bucket *b)
 {
 	bool goal = r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR;
 	uint32_t link = 0;
@@ -299,6 +300,15 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->pps = goal ? x->tx_pps : x->rx_pps;
 	c->l1_bps = goal ? x->tx_l1_bps : x->rx_l1_bps;
 	c->goodput_bps = fws_goodput_derived(c->l1_bps);
+	if (cs->l4 == FWS_L4_TCP) {
+		/* Measured: the TCP payload of the data segments (signature included). */
+		uint32_t hdr = FWS_PKT_FCS + RTE_ETHER_HDR_LEN +
+			       (run->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0) +
+			       FWS_PKT_IPV4_LEN + FWS_PKT_TCP_LEN;
+
+		c->goodput_bps = c->pps * RTE_MAX(r->avg_frame - hdr, 0.0) * 8;
+		c->goodput_measured = 1;
+	}
 	c->l2_bps = goal ? x->tx_l2_bps : x->rx_l2_bps;
 	c->loss_pct = x->loss_pct;
 	c->p50_ns = (double)x->lat.p50;
@@ -356,7 +366,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 		if (!r->streams[s].active || r->streams[s].proof ||
 		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
 			continue;
-		cell_of(run, r, &r->streams[s], &c, b);
+		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c, b);
 		cell_proof(r, &c);
 		json_array_append_new(a, fws_report_cell_json(&c));
 	}

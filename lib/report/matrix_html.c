@@ -540,7 +540,7 @@ page_row(FILE *f, const struct matrix *m, const struct row *x)
 			continue;
 		}
 		fprintf(f, "<td>%s%.1f</td><td>%s%.4f</td><td>%s%.1f</td><td>", ge, x->l1[c] / 1e6,
-			ge, x->pps[c] / 1e6, ge, fws_goodput_derived(x->l1[c]) / 1e6);
+			ge, x->pps[c] / 1e6, ge, x->goodput[c] / 1e6);
 		if (x->cpu[c] >= 0)
 			fprintf(f, "%.0f %%", x->cpu[c]);
 		fprintf(f, "</td>");

@@ -20,6 +20,8 @@ struct row {
 	const struct fws_cell *first;
 	double pps[MAX_COLS], l1[MAX_COLS], line[MAX_COLS], cpu[MAX_COLS];
 	double attack[MAX_COLS], attack_leaked[MAX_COLS], blocked_leaked[MAX_COLS];
+	double goodput[MAX_COLS]; /**< derived from L1, or TCP's measured payload rate */
+	bool measured[MAX_COLS];  /**< a cell of it measured its goodput (TCP) */
 	bool has[MAX_COLS];
 	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
 };
@@ -60,6 +62,7 @@ void matrix_html(FILE *f, const struct matrix *m);
 #define GOODPUT_NOTE                                                                               \
 	"* iperf Mbit/s: the TCP goodput iperf reports at MTU 1500 for that L1 rate, derived "     \
 	"(not measured): L1 x 1448 / 1538 (1448 payload bytes per 1538-byte slot on the wire, "    \
-	"TCP timestamps on)."
+	"TCP timestamps on). Where a note says so, TCP test traffic was measured and the "         \
+	"column gives its payload rate instead."
 
 #endif /* FWS_MATRIX_INT_H */

@@ -19,6 +19,8 @@ check "every data segment delivered, none lost, none waiting for the window" \
 check "the receivers ACKed, the senders got them (and one window update each)" \
 	'all(s["tcp"]["acks_sent"] > 32 and s["tcp"]["acks_received"] == s["tcp"]["acks_sent"] + 32 for tr in t for s in tr["streams"])'
 check "the smallest TCP frame reported: 88 bytes" 'all(s["tcp"]["min_frame"] == 88 for s in t[0]["streams"])'
+check "cells: the goodput column measured, the TCP payload rate (frame less 70 bytes of headers and FCS)" \
+	'len(r["cells"]) == 6 and all(c["goodput_measured"] == 1 and abs(c["goodput_derived_bps"] - c["pps"] * (c["avg_frame"] - 70) * 8) < 1 for c in r["cells"])'
 check "bidir: the download connections use the next server port" \
 	'[s["flows"]["src_port"] for s in r["config"]["streams"] if s["name"] == "download"] == [5002]'
 

@@ -122,11 +122,11 @@ START_TEST(test_matrix_csv)
 		csv, "dut,firmware,started,scenario,kind,direction,stream,frame_size,avg_frame,pps,"
 		     "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
 		     "line_pps,dut_cpu_pct,generator_limited,attack_frames,attack_leaked,"
-		     "blocked_leaked\n"));
+		     "blocked_leaked,goodput_measured\n"));
 	ck_assert_ptr_nonnull(strstr(csv, "\n\"opn \"\"a\"\"\",\"24.7, b\",,\"fw, nat\",ndr,upload,"
 					  "\"up\"\"1\"\"\",64,64,1000,672000,512000,632676.2029,0,"
-					  "0,0,1488095.2,,0,,,\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,\n"));
+					  "0,0,1488095.2,,0,,,,0\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
@@ -311,6 +311,25 @@ START_TEST(test_matrix_notes)
 }
 END_TEST
 
+/* A TCP stream's cell: its measured payload rate in the goodput column, and a note. */
+START_TEST(test_matrix_tcp_goodput)
+{
+	struct fws_cell c[] = {cell("firewall", "run", "upload", "upload", 100000),
+			       cell("firewall", "run", "download", "download", 100000)};
+	struct fws_cells cells = {.n = 2, .c = c};
+	char *md;
+
+	c[0].goodput_bps = 100000 * 22 * 8; /* 88-byte segments: 22 payload bytes */
+	c[0].goodput_measured = 1;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md,
+				     "| firewall | 64 | fixed rate | 67.2 | 0.1000 | 17.6 | - | "
+				     "67.2 | 0.1000 | 63.3 | - | upload: TCP goodput measured, "
+				     "not derived |"));
+	free(md);
+}
+END_TEST
+
 static Suite *
 suite_matrix(void)
 {
@@ -324,6 +343,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_left_out);
 	tcase_add_test(tc, test_matrix_appliances);
 	tcase_add_test(tc, test_matrix_notes);
+	tcase_add_test(tc, test_matrix_tcp_goodput);
 	tcase_add_test(tc, test_matrix_lower_bound);
 	tcase_add_test(tc, test_matrix_table_escapes);
 	suite_add_tcase(s, tc);
