@@ -136,7 +136,7 @@ struct fws_cfg_stream {
 	enum fws_l4 l4;         /**< UDP datagrams or TCP connections */
 	enum fws_app app;       /**< TCP: the preamble of every connection */
 	char app_name[FWS_CFG_APP_NAME_LEN]; /**< the SNI or Host it names */
-	uint16_t payload_len;   /**< bytes of payload right after the signature (attack
+	uint16_t payload_len;                /**< bytes of payload right after the signature (attack
 				 * patterns IDS rules match); 0: the default fill */
 	uint8_t payload[FWS_CFG_PAYLOAD_MAX];
 	struct fws_flow_spec flows;

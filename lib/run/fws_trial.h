@@ -63,7 +63,7 @@ struct fws_tcp_result {
 	uint32_t failed_rst, failed_timeout; /**< handshakes that did not complete, by reason */
 	uint32_t closed;                     /**< FIN answered by FIN after the trial */
 	uint32_t preambles_sent, preambles_received; /**< "app": ClientHello or request */
-	uint32_t min_frame;                  /**< smallest frame that carries a signature */
+	uint32_t min_frame;                          /**< smallest frame that carries a signature */
 	uint64_t acks_sent, acks_received, rst_received, window_full;
 	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
 };

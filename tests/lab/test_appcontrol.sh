@@ -6,15 +6,8 @@
 # connections open with a TLS ClientHello, SNI allowed.fwstress.test (must pass: every
 # preamble and segment arrives) and blocked.fwstress.test (must be blocked: nothing leaks,
 # the lab's match fired once per connection). The same with the measured streams in UDP.
-. "$(dirname "$0")/../integration/lib.sh"
-TOP=$(cd "$HERE/../.." && pwd)
-LAB="$TOP/tools/lab"
-
-for tool in nft iptables-nft; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
-done
-"$LAB" down >/dev/null 2>&1
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+. "$(dirname "$0")/lab.sh"
+lab_start nft iptables-nft
 
 # cfg NAME L4: the lab's appcontrol config (the preset decides TCP unless L4 is given).
 cfg() {

@@ -6,14 +6,8 @@
 # size. Killed (SIGKILL) during the second scenario and resumed, it ends with the same cells
 # as the uninterrupted campaign and none twice. A failing setup stops the campaign with the
 # scenario named, and the cells measured before stay.
-. "$(dirname "$0")/../integration/lib.sh"
-TOP=$(cd "$HERE/../.." && pwd)
-LAB="$TOP/tools/lab"
-
-for tool in nft iptables-nft; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
-done
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+. "$(dirname "$0")/lab.sh"
+lab_start nft iptables-nft
 
 # plan FILE SETUP2: routing at 128 bytes, then the firewall (NAT, both directions) at 128
 # and 512 bytes; SETUP2 is the second scenario's setup.

@@ -7,16 +7,9 @@
 # kernel's own (conntrack -L) flow for flow. The expectations can fail: "nat": "none" against
 # this firewall exits 8 naming the translated flows, and a download without learning never
 # passes the firewall (the path check stops it, the firewall's drop counter shows why).
-. "$(dirname "$0")/../integration/lib.sh"
-TOP=$(cd "$HERE/../.." && pwd)
-LAB="$TOP/tools/lab"
-
-for tool in nft conntrack; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
-done
-"$LAB" down >/dev/null 2>&1
+. "$(dirname "$0")/lab.sh"
+lab_start nft conntrack
 "$LAB" up firewall >/dev/null || { bad "lab up firewall"; finish; exit 1; }
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
 # cfg NAME DIRECTION NAT: the lab's firewall config, one short trial.
 cfg() {

@@ -8,14 +8,8 @@
 # IPS: blocked in full, no frame leaked. The same over TCP connections (the pattern in
 # their data segments). Expecting an IPS from the IDS lab exits 8 and counts every leaked
 # frame.
-. "$(dirname "$0")/../integration/lib.sh"
-TOP=$(cd "$HERE/../.." && pwd)
-LAB="$TOP/tools/lab"
-
-for tool in nft iptables-nft; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
-done
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+. "$(dirname "$0")/lab.sh"
+lab_start nft iptables-nft
 
 # cfg NAME LAB: the lab's config, one short trial, no warm-up or path check: every frame
 # the lab counts is a measured one.

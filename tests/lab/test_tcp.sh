@@ -8,16 +8,9 @@
 # equal conntrack -L flow for flow. Then data segments with sequence numbers 2^30 beyond
 # what the receiver allowed: the firewall drops every one as invalid, its counter equals
 # the segments sent and the FINs (each sent twice), and fwstress counts them all lost.
-. "$(dirname "$0")/../integration/lib.sh"
-TOP=$(cd "$HERE/../.." && pwd)
-LAB="$TOP/tools/lab"
-
-for tool in nft conntrack; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool missing: run tools/setup"; exit 77; }
-done
-"$LAB" down >/dev/null 2>&1
+. "$(dirname "$0")/lab.sh"
+lab_start nft conntrack
 "$LAB" up firewall >/dev/null || { bad "lab up firewall"; finish; exit 1; }
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
 # cfg NAME DIRECTION WARMUP [SEQ_OFFSET]: the lab's firewall config with TCP, short trials.
 cfg() {
