@@ -505,11 +505,6 @@ cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg)
 				"stream \"%s\": \"app\": the client's request opens the data "
 				"it sends: upload streams only",
 				st->name);
-		if (st->flows.ipv6)
-			return cfg_fail(c,
-					"stream \"%s\": \"l4\": \"tcp\" is IPv4 only in this "
-					"version (give its IPv6 flows \"l4\": \"udp\")",
-					st->name);
 		if (st->flows.count > FWS_SIG_MAX_FLOWS)
 			return cfg_fail(c, "stream \"%s\": at most %u TCP connections", st->name,
 					FWS_SIG_MAX_FLOWS);

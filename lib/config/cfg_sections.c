@@ -68,7 +68,7 @@ static const struct cfg_section sections[] = {
 	SEC(l4, "\"udp\" (default) or \"tcp\": the streams' test traffic (a stream's own \"l4\" "
 		"overrides it). tcp opens every flow with a handshake through the DUT before each "
 		"trial, sends data segments with the numbers the peer's SYN and SYN-ACK gave, ACKs "
-		"them and closes with FIN; IPv4"),
+		"them and closes with FIN; IPv4 and IPv6 (no NAT66 followed)"),
 	SEC(tcp, "{seq_offset}: fault injection for tests: added to every data segment's "
 		 "sequence number after the handshake (a strict firewall then drops them)"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),

@@ -332,7 +332,8 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 		uint16_t need = tcp ? fws_pkt_min_frame_tcp(vlan, st->flows.ipv6)
 				    : fws_pkt_min_frame(vlan, st->flows.ipv6);
 		/* TCP: the payload of a segment fits the MSS less the timestamp option. */
-		uint16_t most = (uint16_t)(need - FWS_SIG_LEN + FWS_TCP_MSS4 - 12);
+		int mss = st->flows.ipv6 ? FWS_TCP_MSS6 : FWS_TCP_MSS4;
+		uint16_t most = (uint16_t)(need - FWS_SIG_LEN + mss - 12);
 
 		for (z = 0; z < cfg->n_sizes; z++) {
 			bool small = fws_size_min(&cfg->sizes[z]) < need;
@@ -347,8 +348,7 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 						"%u is above the %u-byte largest TCP segment of "
 						"stream \"%s\" (MSS %d less the 12-byte timestamp "
 						"option)",
-						fws_size_max(&cfg->sizes[z]), most, st->name,
-						FWS_TCP_MSS4);
+						fws_size_max(&cfg->sizes[z]), most, st->name, mss);
 			return cfg_fail(c,
 					"%u is below the %u-byte minimum of stream \"%s\" "
 					"(Ethernet%s/%s/%s with the %d-byte signature)",

@@ -5,7 +5,7 @@
  * per frame the connection's sequence number advances by the payload, and a connection
  * whose next segment would pass the receiver's window edge waits (the next connection
  * sends instead, counted as tcp_window_full). No retransmission: a lost segment is loss.
- * Stamps are taken at the hand-over (no wire model). IPv4.
+ * Stamps are taken at the hand-over (no wire model). IPv4 and IPv6.
  */
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -45,7 +45,7 @@ take_back(struct fws_tx_task *t, struct rte_mbuf **m, uint32_t sent, uint32_t n,
 		const struct fws_pkt_size *sz = &t->pattern[pz[k - 1]];
 
 		t->flows[fi[k - 1]].seq--;
-		t->tcp[fi[k - 1]].seq -= fws_tcp_payload_len(sz, t->l3, false);
+		t->tcp[fi[k - 1]].seq -= fws_tcp_payload_len(sz, t->l3, t->ipv6);
 		bytes += sz->frame;
 	}
 	t->cur_flow = fi[sent];
@@ -55,8 +55,8 @@ take_back(struct fws_tx_task *t, struct rte_mbuf **m, uint32_t sent, uint32_t n,
 	return bytes;
 }
 
-static unsigned int
-tcp_burst(struct fws_tx_task *t, uint64_t now, bool measured)
+static __rte_always_inline unsigned int
+burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6)
 {
 	struct rte_mbuf *m[FWS_TX_MAX_BURST];
 	uint32_t fi[FWS_TX_MAX_BURST], n, i, sent, f = t->cur_flow;
@@ -73,7 +73,7 @@ tcp_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 	}
 	for (i = 0; i < n; i++) {
 		const struct fws_pkt_size *sz = &t->pattern[pi];
-		uint32_t plen = fws_tcp_payload_len(sz, t->l3, false);
+		uint32_t plen = fws_tcp_payload_len(sz, t->l3, ipv6);
 
 		if ((f = next_open(t, f, plen)) == UINT32_MAX)
 			break;
@@ -81,7 +81,7 @@ tcp_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 		m[i]->pkt_len = sz->data_len;
 		fws_tcp_fill(rte_pktmbuf_mtod_offset(m[i], uint8_t *, t->l3), sz, &t->flows[f],
 			     &t->tcp[f], t->w0, t->cookie, (uint32_t)t->flows[f].seq, ts, ts_sum,
-			     false);
+			     ipv6);
 		t->flows[f].seq++;
 		t->tcp[f].seq += plen;
 		fi[i] = f;
@@ -105,6 +105,13 @@ tcp_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 	fws_pacer_sent(&t->pacer, sent);
 	fws_tx_count(t, sent, bytes, measured);
 	return sent;
+}
+
+/* One copy of the loop per address family. */
+static unsigned int
+tcp_burst(struct fws_tx_task *t, uint64_t now, bool measured)
+{
+	return t->ipv6 ? burst(t, now, measured, true) : burst(t, now, measured, false);
 }
 
 /* The UDP engine's pool, sizes and start; TCP's own burst. */

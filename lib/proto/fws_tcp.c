@@ -36,18 +36,48 @@ options(uint8_t *o, const struct fws_tcp_seg *s)
 	return n + 8;
 }
 
+/* The IP header of a segment of tcp_len bytes at tcp; returns its TCP checksum. */
+static uint16_t
+ip_header(uint8_t *l3, const struct fws_tcp_seg *s, uint16_t tcp_len, const uint8_t *tcp)
+{
+	if (s->ipv6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)l3;
+
+		ip6->vtc_flow = RTE_BE32(6u << 28);
+		ip6->payload_len = rte_cpu_to_be_16(tcp_len);
+		ip6->proto = IPPROTO_TCP;
+		ip6->hop_limits = s->ttl ? s->ttl : 64;
+		memcpy(ip6->src_addr, s->src6, 12);
+		memcpy(ip6->src_addr + 12, &s->src_be, 4);
+		memcpy(ip6->dst_addr, s->dst6, 12);
+		memcpy(ip6->dst_addr + 12, &s->dst_be, 4);
+		return rte_ipv6_udptcp_cksum(ip6, tcp);
+	}
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(FWS_PKT_IPV4_LEN + tcp_len));
+	ip->time_to_live = s->ttl ? s->ttl : 64;
+	ip->next_proto_id = IPPROTO_TCP;
+	ip->src_addr = s->src_be;
+	ip->dst_addr = s->dst_be;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	return rte_ipv4_udptcp_cksum(ip, tcp);
+}
+
 uint32_t
 fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 {
 	uint32_t l3 = RTE_ETHER_HDR_LEN + (s->vlan ? FWS_PKT_VLAN_LEN : 0), thl, len, v;
+	uint32_t iplen = s->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN;
+	uint16_t type = s->ipv6 ? RTE_BE16(RTE_ETHER_TYPE_IPV6) : RTE_BE16(RTE_ETHER_TYPE_IPV4);
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	struct rte_ipv4_hdr *ip;
 	uint8_t *tcp;
 	uint16_t w;
 
-	if (room < l3 + FWS_PKT_IPV4_LEN + FWS_TCP_SYN_LEN + s->payload_len)
+	if (room < l3 + iplen + FWS_TCP_SYN_LEN + s->payload_len)
 		return 0;
-	memset(buf, 0, l3 + FWS_PKT_IPV4_LEN + FWS_TCP_SYN_LEN);
+	memset(buf, 0, l3 + iplen + FWS_TCP_SYN_LEN);
 	rte_ether_addr_copy(&s->dst_mac, &eth->dst_addr);
 	rte_ether_addr_copy(&s->src_mac, &eth->src_addr);
 	if (s->vlan) {
@@ -55,22 +85,15 @@ fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 
 		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_VLAN);
 		vh->vlan_tci = rte_cpu_to_be_16(s->vlan & 0xfff);
-		vh->eth_proto = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		vh->eth_proto = type;
 	} else {
-		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		eth->ether_type = type;
 	}
-	ip = (struct rte_ipv4_hdr *)(buf + l3);
-	tcp = buf + l3 + FWS_PKT_IPV4_LEN;
+	tcp = buf + l3 + iplen;
 	thl = 20 + options(tcp + 20, s);
 	if (s->payload_len)
 		memcpy(tcp + thl, s->payload, s->payload_len);
-	len = l3 + FWS_PKT_IPV4_LEN + thl + s->payload_len;
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(FWS_PKT_IPV4_LEN + thl + s->payload_len));
-	ip->time_to_live = s->ttl ? s->ttl : 64;
-	ip->next_proto_id = IPPROTO_TCP;
-	ip->src_addr = s->src_be;
-	ip->dst_addr = s->dst_be;
+	len = l3 + iplen + thl + s->payload_len;
 	memcpy(tcp, &s->sport_be, 2);
 	memcpy(tcp + 2, &s->dport_be, 2);
 	v = rte_cpu_to_be_32(s->seq);
@@ -81,8 +104,7 @@ fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 	tcp[13] = s->flags;
 	w = rte_cpu_to_be_16(s->window);
 	memcpy(tcp + 14, &w, 2);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	w = rte_ipv4_udptcp_cksum(ip, tcp);
+	w = ip_header(buf + l3, s, (uint16_t)(thl + s->payload_len), tcp);
 	memcpy(tcp + 16, &w, 2);
 	return len;
 }

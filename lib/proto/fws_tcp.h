@@ -150,11 +150,14 @@ enum fws_tcp_preamble {
 uint32_t fws_tcp_preamble(uint8_t *buf, uint32_t room, enum fws_tcp_preamble kind,
 			  const char *name);
 
-/** A control segment, whole (IPv4). Numbers in host order, addresses and ports in network
- * order; a payload (a preamble) goes after the options. */
+/** A control segment, whole. Numbers in host order, addresses and ports in network order
+ * (IPv6: the low 32 bits, the upper 96 in src6/dst6); a payload (a preamble) goes after
+ * the options. */
 struct fws_tcp_seg {
 	struct rte_ether_addr src_mac, dst_mac;
 	uint16_t vlan;
+	bool ipv6;
+	uint8_t src6[12], dst6[12];
 	uint32_t src_be, dst_be;
 	uint16_t sport_be, dport_be;
 	uint32_t seq, ack;

@@ -304,7 +304,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 		/* Measured: the TCP payload of the data segments (signature included). */
 		uint32_t hdr = FWS_PKT_FCS + RTE_ETHER_HDR_LEN +
 			       (run->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0) +
-			       FWS_PKT_IPV4_LEN + FWS_PKT_TCP_LEN;
+			       (cs->flows.ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN) +
+			       FWS_PKT_TCP_LEN;
 
 		c->goodput_bps = c->pps * RTE_MAX(r->avg_frame - hdr, 0.0) * 8;
 		c->goodput_measured = 1;

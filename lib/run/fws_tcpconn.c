@@ -82,6 +82,25 @@ ends(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *
 	c->dport_be = rte_cpu_to_be_16(up ? ft.dst_port : ft.src_port);
 }
 
+/* The address family of stream s's segments, and with IPv6 the upper 96 bits of both ends
+ * (configured: no prefix translation is followed); the MSS a SYN announces. */
+static void
+family(const struct fws_trial *t, unsigned int s, struct fws_tcp_seg *g, bool from_client)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	bool up = t->tcp->st[s].client_sends;
+	const uint8_t *client = up ? cs->flows.src6 : cs->flows.dst6;
+	const uint8_t *server = up ? cs->flows.dst6 : cs->flows.src6;
+
+	g->ipv6 = cs->flows.ipv6;
+	if (g->flags & FWS_TCP_SYN)
+		g->mss = g->ipv6 ? FWS_TCP_MSS6 : FWS_TCP_MSS4;
+	if (!g->ipv6)
+		return;
+	memcpy(g->src6, from_client ? client : server, sizeof(g->src6));
+	memcpy(g->dst6, from_client ? server : client, sizeof(g->dst6));
+}
+
 /* Build and send seg from port p (toward port to). */
 static void
 emit(struct fws_trial *t, unsigned int p, unsigned int to, struct fws_tcp_seg *seg)
@@ -92,7 +111,7 @@ emit(struct fws_trial *t, unsigned int p, unsigned int to, struct fws_tcp_seg *s
 	if (m == NULL)
 		return;
 	seg->src_mac = t->ctl.port[p].mac;
-	seg->dst_mac = fws_ctlio_hop(&t->ctl, p, to, false);
+	seg->dst_mac = fws_ctlio_hop(&t->ctl, p, to, seg->ipv6);
 	seg->vlan = t->cfg->ports[p].vlan;
 	len = fws_tcp_build(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_tailroom(m), seg);
 	if (len == 0) {
@@ -118,10 +137,10 @@ send_syn(struct fws_trial *t, unsigned int s, uint32_t i, uint64_t now)
 	struct fws_tcp_seg g = {.seq = k->c_isn,
 				.flags = FWS_TCP_SYN,
 				.window = 0xffff,
-				.tsval = token(t, false, s, i),
-				.mss = FWS_TCP_MSS4};
+				.tsval = token(t, false, s, i)};
 
 	ends(t, s, i, &g);
+	family(t, s, &g, true);
 	emit(t, ts->client_port, ts->server_port, &g);
 	if (k->state == C_IDLE)
 		k->t_syn = now;
@@ -140,6 +159,7 @@ server_seg(struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *
 	g->dport_be = k->s_sport_be;
 	g->tsval = token(t, true, s, i);
 	g->tsecr = token(t, false, s, i);
+	family(t, s, g, false);
 	emit(t, t->tcp->st[s].server_port, t->tcp->st[s].client_port, g);
 }
 
@@ -150,6 +170,7 @@ client_seg(struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *
 	ends(t, s, i, g);
 	g->tsval = token(t, false, s, i);
 	g->tsecr = token(t, true, s, i);
+	family(t, s, g, true);
 	emit(t, t->tcp->st[s].client_port, t->tcp->st[s].server_port, g);
 }
 
@@ -453,7 +474,8 @@ reset_stream(struct fws_trial *t, unsigned int s)
 	ts->res = (struct fws_tcp_result){
 		.present = true,
 		.attempted = ts->n,
-		.min_frame = fws_pkt_min_frame_tcp(t->cfg->ports[cs->tx_port].vlan != 0, false)};
+		.min_frame = fws_pkt_min_frame_tcp(t->cfg->ports[cs->tx_port].vlan != 0,
+						   cs->flows.ipv6)};
 }
 
 /* Send the next SYNs (at most SYN_BATCH), and each one again after SYN_RETRY_S. Returns

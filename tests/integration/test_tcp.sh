@@ -24,6 +24,15 @@ check "cells: the goodput column measured, the TCP payload rate (frame less 70 b
 check "bidir: the download connections use the next server port" \
 	'[s["flows"]["src_port"] for s in r["config"]["streams"] if s["name"] == "download"] == [5002]'
 
+# IPv6 connections beside IPv4 ones: 108 bytes is the smallest IPv6 segment with a signature.
+sed 's/"frame_size": .*,$/"frame_size": [108, 1518],/; s/"direction": "bidir",/"direction": "bidir", "flows6": {"count": 8},/' \
+	"$HERE/tcp-loopback.json" >"$WORK/v6.json"
+"$FWSTRESS" run -q -o "$WORK/v6-r.json" "$WORK/v6.json" >"$WORK/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "IPv6 beside IPv4: exit 0" || bad "v6: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/out" | tail -3)"
+check "IPv6: every connection opened and closed, every segment delivered, 108-byte minimum" \
+	'len(t[0]["streams"]) == 4 and all(s["tcp"]["established"] == s["tcp"]["closed"] == (8 if s["name"].endswith("6") else 32) and s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 50000 and s["tcp"]["min_frame"] == (108 if s["name"].endswith("6") else 88) for tr in t for s in tr["streams"])' "$WORK/v6-r.json"
+
 # Sizes a TCP segment with a signature cannot have.
 sed 's/"frame_size": .*,$/"frame_size": [87],/' "$HERE/tcp-loopback.json" >"$WORK/small.json"
 "$FWSTRESS" validate "$WORK/small.json" >/dev/null 2>"$WORK/err"; rc=$?

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # TCP through the stateful NAT firewall (tools/lab up firewall: strict tracking,
 # nf_conntrack_tcp_loose=0 and nf_conntrack_tcp_be_liberal=0, invalid packets dropped and
-# counted). Both directions at once, then each alone: every connection opens through the
+# counted). Both directions at once, then each alone, then IPv6 beside IPv4 (routed): every
+# connection opens through the
 # masquerade, delivers every data segment, is ACKed past the firewall's window checks and
 # closes with FIN (conntrack shows each in TIME_WAIT); the translations fwstress followed
 # equal conntrack -L flow for flow. Then data segments with sequence numbers 2^30 beyond
@@ -76,6 +77,22 @@ for dir in upload download; do
 	check "$dir alone: 64 connections opened and closed, every segment delivered, NAT as expected" \
 		'len(t[0]["streams"]) == 1 and all(s["tcp"]["established"] == s["tcp"]["closed"] == 64 and s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 15000 and s["nat"]["ok"] for tr in t for s in tr["streams"])' "$WORK/$dir-r.json"
 done
+
+# IPv6 beside IPv4 (routed, not translated), both directions.
+cfg v6 bidir 0.3
+python3 - "$WORK/v6.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.update(flows6={"count": 16}, frame_size=[128, 1518])
+json.dump(c, open(sys.argv[1], "w"))
+PY
+inv0=$(invalid)
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/v6-r.json" "$WORK/v6.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && ok "IPv4 and IPv6 TCP both ways: exit 0" || bad "v6: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -2)"
+check "IPv6 TCP: every connection opened and closed, every segment delivered, as IPv4 beside it" \
+	'sorted(s["name"] for s in t[0]["streams"]) == ["download", "download6", "upload", "upload6"] and all(s["tcp"]["established"] == s["tcp"]["closed"] == (16 if s["name"].endswith("6") else 64) and s["tcp"]["min_frame"] == (108 if s["name"].endswith("6") else 88) and s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 15000 for tr in t for s in tr["streams"])' "$WORK/v6-r.json"
+[ "$(invalid)" = "$inv0" ] && ok "IPv6 TCP: the firewall found no segment invalid" || bad "v6 invalid segments: $(($(invalid) - inv0))"
 
 # Wrong sequence numbers: the firewall must drop them, and fwstress must see it.
 cfg wrong upload 0 $((1 << 30))

@@ -194,6 +194,78 @@ START_TEST(test_tcp_window)
 }
 END_TEST
 
+/* IPv6: a SYN built and parsed back, and data segments from the template, their checksums
+ * recomputed over the IPv6 pseudo header. */
+static bool
+cksum6_ok(const uint8_t *l3)
+{
+	uint8_t copy[2048];
+	struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)copy;
+	uint32_t len = 40 + rte_be_to_cpu_16(((const struct rte_ipv6_hdr *)l3)->payload_len);
+	uint16_t sent;
+
+	memcpy(copy, l3, len);
+	memcpy(&sent, copy + 40 + 16, 2);
+	memset(copy + 40 + 16, 0, 2);
+	return rte_ipv6_udptcp_cksum(ip6, copy + 40) == sent;
+}
+
+START_TEST(test_tcp_ipv6)
+{
+	static uint8_t tmpl[2048], frame[2048];
+	static const uint8_t hi_c[12] = {0x20, 0x01, 0, 2, 0, 0, 0, 1};
+	static const uint8_t hi_s[12] = {0x20, 0x01, 0, 2, 0, 0, 0, 2};
+	struct fws_tcp_seg g = {.ipv6 = true,
+				.src_be = RTE_BE32(0x100),
+				.dst_be = RTE_BE32(1),
+				.sport_be = RTE_BE16(1024),
+				.dport_be = RTE_BE16(5001),
+				.seq = 42,
+				.flags = FWS_TCP_SYN,
+				.window = 0xffff,
+				.tsval = 7,
+				.mss = FWS_TCP_MSS6};
+	struct fws_pkt_hdr h = {.ipv6 = true, .stream = 1, .tcp = true};
+	struct fws_flow_tuple tup = {
+		.src_ip = 0x100, .dst_ip = 1, .src_port = 1024, .dst_port = 5001};
+	struct fws_tcp_txflow tf;
+	struct fws_tcp_info ti;
+	struct fws_pkt_layout l;
+	struct fws_pkt_flow fl;
+	struct fws_pkt_size sz;
+	struct fws_pkt_view v;
+	uint32_t len;
+
+	memcpy(g.src6, hi_c, 12);
+	memcpy(g.dst6, hi_s, 12);
+	len = fws_tcp_build(frame, sizeof(frame), &g);
+	ck_assert_uint_eq(len, 14 + 40 + FWS_TCP_SYN_LEN);
+	ck_assert(cksum6_ok(frame + 14));
+	ck_assert(memcmp(frame + 14 + 8, hi_c, 12) == 0);
+	ck_assert_int_eq(fws_tcp_parse(frame, len, &ti), 0);
+	ck_assert_uint_eq(ti.mss, 1440);
+	ck_assert_uint_eq(ti.seq, 42);
+	ck_assert_uint_eq(ti.src_be, RTE_BE32(0x100)); /* the low 32 bits */
+	memcpy(h.src6, hi_c, 12);
+	memcpy(h.dst6, hi_s, 12);
+	fws_pkt_layout(&h, &l);
+	ck_assert_uint_eq(l.sig, 14 + 40 + 32);
+	fws_pkt_template(tmpl, sizeof(tmpl), &h);
+	fws_pkt_flow_init(&fl, &h, &tup, 3);
+	fws_tcp_txflow_init(&tf, 0xfffffff8u, 99, 0, 1, 2);
+	for (len = 108; len <= 1518; len += 705) {
+		fws_pkt_size_init(&sz, tmpl, &h, (uint16_t)len);
+		memcpy(frame, tmpl, sizeof(frame));
+		fws_tcp_fill(frame + l.l3, &sz, &fl, &tf, fws_sig_word0(1), 5, 0, 0, 0, true);
+		ck_assert_msg(cksum6_ok(frame + l.l3), "size %u", len);
+		ck_assert_int_eq(fws_pkt_parse(frame, sz.data_len, &v), FWS_PKT_TCP);
+		ck_assert_uint_eq(v.payload_len, fws_tcp_payload_len(&sz, l.l3, true));
+		ck_assert_uint_eq(v.payload_len, len - 4 - 14 - 40 - 32);
+		tf.seq += v.payload_len;
+	}
+}
+END_TEST
+
 /* The preambles, byte for byte where it matters: the HTTP request whole; the ClientHello's
  * record, handshake and extension lengths consistent and the SNI where RFC 6066 puts it. */
 START_TEST(test_tcp_preamble)
@@ -236,6 +308,7 @@ suite_tcp(void)
 	tcase_add_test(tc, test_tcp_data_segment);
 	tcase_add_test(tc, test_tcp_window);
 	tcase_add_test(tc, test_tcp_preamble);
+	tcase_add_test(tc, test_tcp_ipv6);
 	suite_add_tcase(s, tc);
 	return s;
 }
