@@ -23,25 +23,30 @@
 #include "fws_tcp.h"
 #include "fws_trial_int.h"
 
-#define HANDSHAKE_S 3.0 /**< a handshake not done by then failed (timeout) */
-#define SYN_RETRY_S 1.0 /**< one SYN again after this */
-#define SYN_BATCH 256   /**< SYNs per pass of the open loop */
-#define ACK_BUDGET 1024 /**< ACKs per pass of the main loop (the reply ring holds 2048) */
-#define CLOSE_S 1.0
+#define HANDSHAKE_S 3.0   /**< a handshake not done by then failed (timeout) */
+#define SYN_RETRY_S 1.0   /**< a SYN again after this */
+#define SYN_TRIES 3       /**< SYNs per connection at most */
+#define MAX_OPENING 512u  /**< handshakes under way at once */
+#define SYN_BATCH 256     /**< SYNs per pass of the open loop */
+#define ACK_BUDGET 1024   /**< ACKs per pass of the main loop (the reply ring holds 2048) */
+#define CLOSE_S 1.0       /**< no FIN answered this long after the last one sent: done */
+#define CLOSE_RETRY_S 0.5 /**< a FIN again after this */
 
 enum conn_state { C_IDLE = 0, C_SYN_SENT, C_OPEN, C_FAILED_RST, C_FAILED_TIMEOUT };
 
 /* One connection: each side's own numbers, and the SYN as the server saw it. */
 struct conn {
 	uint8_t state;
-	bool synack, windowed, closed, retried, fin_sent, pre_seen;
+	bool synack, windowed, closed, fin_sent, pre_seen;
+	uint8_t tries;         /**< SYNs sent */
 	uint32_t c_isn, c_rcv; /**< client: its ISN, the server's ISN + 1 as it saw it */
 	uint32_t s_isn, s_rcv; /**< server: its ISN, the client's ISN + 1 as it saw it */
 	uint32_t s_src_be, s_dst_be;
 	uint16_t s_sport_be, s_dport_be;
-	uint32_t acked; /**< the newest ACK the data receiver sent */
-	uint32_t r_nxt; /**< the receiver's next sequence number (its FIN's) */
-	uint64_t t_syn, t_open;
+	uint32_t acked;         /**< the newest ACK the data receiver sent */
+	uint32_t r_nxt;         /**< the receiver's next sequence number (its FIN's) */
+	uint64_t t_syn, t_open; /**< the first SYN, the window opened */
+	uint64_t t_try;         /**< the last SYN */
 };
 
 struct tcp_stream {
@@ -144,6 +149,8 @@ send_syn(struct fws_trial *t, unsigned int s, uint32_t i, uint64_t now)
 	emit(t, ts->client_port, ts->server_port, &g);
 	if (k->state == C_IDLE)
 		k->t_syn = now;
+	k->t_try = now;
+	k->tries++;
 	k->state = C_SYN_SENT;
 }
 
@@ -478,16 +485,21 @@ reset_stream(struct fws_trial *t, unsigned int s)
 						   cs->flows.ipv6)};
 }
 
-/* Send the next SYNs (at most SYN_BATCH), and each one again after SYN_RETRY_S. Returns
- * whether any connection is still opening. */
+/* Send the next SYNs: at most SYN_BATCH per step and MAX_OPENING handshakes under way at
+ * once (a ring, a queue or the DUT's SYN handling takes no more), and a SYN again after
+ * SYN_RETRY_S, up to SYN_TRIES in all. Returns whether any connection is still opening. */
 static bool
 open_step(struct fws_trial *t, uint32_t mask, uint64_t now, uint64_t *last_syn)
 {
 	uint64_t retry = (uint64_t)(SYN_RETRY_S * (double)t->hz);
-	unsigned int s, budget = SYN_BATCH;
+	unsigned int s, budget = SYN_BATCH, opening = 0;
 	bool pending = false;
 	uint32_t i;
 
+	for (s = 0; s < t->cfg->n_streams; s++)
+		for (i = 0; wanted(t, mask, s) && i < t->tcp->st[s].n; i++)
+			opening += t->tcp->st[s].conn[i].state == C_SYN_SENT;
+	budget = opening >= MAX_OPENING ? 0 : RTE_MIN(budget, MAX_OPENING - opening);
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		struct tcp_stream *ts = &t->tcp->st[s];
 
@@ -498,10 +510,9 @@ open_step(struct fws_trial *t, uint32_t mask, uint64_t now, uint64_t *last_syn)
 				send_syn(t, s, i, now);
 				budget--;
 				*last_syn = now;
-			} else if (k->state == C_SYN_SENT && !k->synack && !k->retried &&
-				   now - k->t_syn > retry) {
+			} else if (k->state == C_SYN_SENT && !k->synack && k->tries < SYN_TRIES &&
+				   now - k->t_try > retry) {
 				send_syn(t, s, i, now);
-				k->retried = true;
 			}
 			pending |= k->state == C_IDLE || k->state == C_SYN_SENT;
 		}
@@ -697,19 +708,24 @@ fws_tcp_service(struct fws_trial *t)
 	}
 }
 
-/* FIN from the senders of open connections not yet closed: at most SYN_BATCH of those
- * never sent (a queue or ring takes no more at once), or every one again (again: those
- * whose FIN or answer was lost). Returns how many went out. */
-static unsigned int
-send_fins(struct fws_trial *t, bool again)
+/* FIN from the senders of open connections not yet closed, paced as the SYNs: at most
+ * SYN_BATCH new ones per step and MAX_OPENING under way, and each again after CLOSE_RETRY_S
+ * (its FIN or the answer lost), twice in all. Returns whether a FIN went out. */
+static bool
+fin_step(struct fws_trial *t, uint64_t now)
 {
-	unsigned int s, n = 0;
+	uint64_t again = (uint64_t)(CLOSE_RETRY_S * (double)t->hz);
+	unsigned int s, closing = 0, budget;
+	bool sent = false;
 	uint32_t i;
 
+	for (s = 0; s < t->cfg->n_streams; s++)
+		for (i = 0; ((t->tcp->active >> s) & 1) && i < t->tcp->st[s].n; i++)
+			closing += t->tcp->st[s].conn[i].fin_sent && !t->tcp->st[s].conn[i].closed;
+	budget = closing >= MAX_OPENING ? 0
+					: RTE_MIN((unsigned int)SYN_BATCH, MAX_OPENING - closing);
 	for (s = 0; s < t->cfg->n_streams; s++) {
-		if (!((t->tcp->active >> s) & 1))
-			continue;
-		for (i = 0; i < t->tcp->st[s].n && (again || n < SYN_BATCH); i++) {
+		for (i = 0; ((t->tcp->active >> s) & 1) && i < t->tcp->st[s].n; i++) {
 			struct conn *k = &t->tcp->st[s].conn[i];
 			const struct fws_tcp_txflow *tf = &t->tcptx[s][i];
 			struct fws_tcp_seg g = {.seq = tf->seq,
@@ -717,14 +733,22 @@ send_fins(struct fws_trial *t, bool again)
 						.flags = FWS_TCP_FIN | FWS_TCP_ACK,
 						.window = FWS_TCP_WINDOW};
 
-			if (k->state != C_OPEN || k->closed || (k->fin_sent && !again))
+			if (k->state != C_OPEN || k->closed)
 				continue;
+			if (k->fin_sent ? k->tries >= 2 || now - k->t_try < again : budget == 0)
+				continue;
+			if (!k->fin_sent) {
+				budget--;
+				k->tries = 0;
+			}
 			sender_seg(t, s, i, &g);
 			k->fin_sent = true;
-			n++;
+			k->tries++;
+			k->t_try = now;
+			sent = true;
 		}
 	}
-	return n;
+	return sent;
 }
 
 static bool
@@ -742,21 +766,16 @@ all_closed(const struct fws_trial *t)
 void
 fws_tcp_close(struct fws_trial *t, struct fws_result *res)
 {
-	uint64_t now, end, retry;
+	uint64_t now, last, wait = (uint64_t)(CLOSE_S * (double)t->hz);
 	unsigned int s, k;
 
 	if (t->tcp == NULL || t->tcp->active == 0)
 		return;
 	fws_tcp_service(t); /* the last ACKs */
-	now = rte_rdtsc();
-	end = now + (uint64_t)(CLOSE_S * (double)t->hz);
-	retry = now + (uint64_t)(CLOSE_S / 2 * (double)t->hz);
-	while (!all_closed(t) && now < end) {
-		send_fins(t, false);
-		if (now >= retry) {
-			send_fins(t, true); /* once: a FIN or its answer may be lost */
-			retry = end;
-		}
+	now = last = rte_rdtsc();
+	while (!all_closed(t) && now - last < wait) {
+		if (fin_step(t, now))
+			last = now;
 		fws_ctlio_poll_idle(&t->ctl);
 		rte_delay_us_sleep(100);
 		now = rte_rdtsc();

@@ -69,12 +69,12 @@ check "no peer: every handshake timed out, counted with its reason" \
 tshark -r "$WORK/tcp.pcap" -o tcp.check_checksum:TRUE -o tcp.relative_sequence_numbers:FALSE -T fields \
 	-e tcp.flags.syn -e tcp.options.mss_val -e tcp.options.wscale.shift -e tcp.options.timestamp.tsval \
 	-e tcp.checksum.status -e tcp.seq -e tcp.len -e tcp.stream -E separator=, >"$WORK/tcp.txt" 2>"$WORK/tshark.err"
-python3 - "$WORK/tcp.txt" <<'PY' && ok "tshark: SYNs with MSS 1460, window scale 8, timestamps; every checksum good; sequence numbers advance by each payload" || bad "tshark: $(head -5 "$WORK/tcp.txt")"
+python3 - "$WORK/tcp.txt" <<'PY' && ok "tshark: 3 SYNs per unanswered connection, with MSS 1460, window scale 8, timestamps; every checksum good; sequence numbers advance by each payload" || bad "tshark: $(head -5 "$WORK/tcp.txt")"
 import sys
 rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1]) if l.strip()]
 syn = [r for r in rows if r[0] == "1"]
 data = [r for r in rows if r[0] == "0"]
-assert len(syn) == 8 and all(r[1] == "1460" and r[2] == "8" and r[3] for r in syn), syn[:3]
+assert len(syn) == 12 and all(r[1] == "1460" and r[2] == "8" and r[3] for r in syn), syn[:3]
 assert all(r[4] == "1" for r in rows), [r for r in rows if r[4] != "1"][:3]  # 1: good
 nxt = {}
 for r in data:
