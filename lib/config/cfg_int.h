@@ -103,6 +103,7 @@ int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 /* Every stream without its own "l4" takes the config's; TCP's limits checked (cfg_ports.c). */
 int cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_stream_l4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
+int cfg_stream_app(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */

@@ -13,7 +13,6 @@
 #include <rte_version.h>
 
 #include "fws_cell.h"
-#include "fws_pkt.h"
 #include "fws_rate.h"
 
 #include "fws_clock.h"
@@ -256,133 +255,6 @@ port_result_json(const struct fws_port_result *x)
 	return o;
 }
 
-/* A cell as the report holds it: the schema of fws_cell.h. */
-json_t *
-fws_report_cell_json(const struct fws_cell *c)
-{
-	json_t *o = json_object(), *h = json_array();
-	unsigned int i;
-
-#define CELL_STR(m, key) json_object_set_new(o, key, json_string(c->m));
-#define CELL_NUM(m, key, dflt, lo, hi)                                                             \
-	json_object_set_new(o, key, (dflt) < 0 && c->m < 0 ? json_null() : json_real(c->m));
-	FWS_CELL_STRINGS(CELL_STR)
-	FWS_CELL_NUMBERS(CELL_NUM)
-#undef CELL_STR
-#undef CELL_NUM
-	for (i = 0; i < c->n_hist; i++)
-		json_array_append_new(h, json_pack("[I, I, I]", (json_int_t)c->hist[i].lo,
-						   (json_int_t)c->hist[i].width,
-						   (json_int_t)c->hist[i].count));
-	json_object_set_new(o, FWS_CELL_HIST_KEY, h);
-	return o;
-}
-
-/* The cell of one stream of a trial; its histogram buckets go into b. */
-static void
-cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_stream_result *x,
-	const struct fws_cfg_stream *cs, struct fws_cell *c, struct fws_cell_bucket *b)
-{
-	bool goal = r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR;
-	uint32_t link = 0;
-	unsigned int p, i;
-
-	memset(c, 0, sizeof(*c));
-	strlcpy(c->scenario, run->cfg->scenario, sizeof(c->scenario));
-	fws_result_label(r->kind, r->lat_frac, c->kind, sizeof(c->kind));
-	strlcpy(c->direction, fws_dir_name(r->dir ? r->dir : x->dir), sizeof(c->direction));
-	strlcpy(c->stream, x->name, sizeof(c->stream));
-	strlcpy(c->size, r->size.name, sizeof(c->size));
-	for (p = 0; p < r->n_ports; p++)
-		if (strcmp(r->ports[p].name, x->tx_port) == 0)
-			link = run->ports[p].link_speed_mbps;
-	c->avg_frame = r->avg_frame;
-	c->pps = goal ? x->tx_pps : x->rx_pps;
-	c->l1_bps = goal ? x->tx_l1_bps : x->rx_l1_bps;
-	c->goodput_bps = fws_goodput_derived(c->l1_bps);
-	if (cs->l4 == FWS_L4_TCP) {
-		/* Measured: the TCP payload of the data segments (signature included). */
-		uint32_t hdr = FWS_PKT_FCS + RTE_ETHER_HDR_LEN +
-			       (run->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0) +
-			       (cs->flows.ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN) +
-			       FWS_PKT_TCP_LEN;
-
-		c->goodput_bps = c->pps * RTE_MAX(r->avg_frame - hdr, 0.0) * 8;
-		c->goodput_measured = 1;
-	}
-	c->l2_bps = goal ? x->tx_l2_bps : x->rx_l2_bps;
-	c->loss_pct = x->loss_pct;
-	c->p50_ns = (double)x->lat.p50;
-	c->p99_ns = (double)x->lat.p99;
-	c->line_pps = link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0;
-	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
-	c->generator_limited = (goal ? r->lower_bound : x->generator_limited) ? 1 : 0;
-	c->hist = b;
-	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
-		if (x->hist->b[i])
-			b[c->n_hist++] = (struct fws_cell_bucket){.lo = fws_hist_bucket_lo(i),
-								  .width = fws_hist_bucket_width(i),
-								  .count = x->hist->b[i]};
-}
-
-/* What proves inspection in a trial, for every cell of it: attack frames sent and leaked,
- * frames leaked to other flows expected blocked (-1: no such stream). */
-static void
-cell_proof(const struct fws_result *r, struct fws_cell *c)
-{
-	unsigned int s;
-
-	bool blocked_proof = false;
-
-	c->attack_frames = c->attack_leaked = c->blocked_leaked = -1;
-	for (s = 0; s < r->n_streams; s++)
-		blocked_proof |=
-			r->streams[s].active && r->streams[s].proof && r->streams[s].blk_flows;
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (!x->active)
-			continue;
-		/* Where some must be blocked (IPS, a blocked application), those count. */
-		if (x->proof && (!blocked_proof || x->blk_flows))
-			c->attack_frames = RTE_MAX(c->attack_frames, 0.0) + (double)x->tx_frames;
-		if (x->proof && x->blk_flows)
-			c->attack_leaked = RTE_MAX(c->attack_leaked, 0.0) + (double)x->blk.unique;
-		else if (x->blk_flows)
-			c->blocked_leaked = RTE_MAX(c->blocked_leaked, 0.0) + (double)x->blk.unique;
-	}
-}
-
-/* The matrix cells of one trial: one per active stream that has flows expected to pass
- * (a blocked stream has no throughput) and no payload (an attack stream is proof of
- * inspection, not throughput); back-to-back trials have none. */
-static void
-cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
-{
-	struct fws_cell_bucket b[FWS_HIST_NB]; /* 30 KiB */
-	struct fws_cell c;
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
-		if (!r->streams[s].active || r->streams[s].proof ||
-		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
-			continue;
-		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c, b);
-		cell_proof(r, &c);
-		json_array_append_new(a, fws_report_cell_json(&c));
-	}
-}
-
-/* A cell of an earlier report (sweep --resume), written back as it was read. */
-static json_t *
-carried_cell(const struct fws_cell *c)
-{
-	json_t *o = fws_report_cell_json(c);
-
-	json_object_set_new(o, "carried", json_true());
-	return o;
-}
-
 static json_t *
 goal_json(const struct fws_search_goal *g, int result)
 {
@@ -568,20 +440,6 @@ report_sweep_done(const struct fws_run *run)
 }
 
 static json_t *
-report_cells(const struct fws_run *run)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < run->n_results; i++)
-		if (!run->results[i].partial)
-			cells_of(run, &run->results[i], a);
-	for (i = 0; run->carried && i < run->carried->n; i++)
-		json_array_append_new(a, carried_cell(&run->carried->c[i]));
-	return a;
-}
-
-static json_t *
 report_back_to_back(const struct fws_run *run)
 {
 	json_t *bb;
@@ -656,7 +514,7 @@ static const struct {
 	{"ports", report_ports},
 	{"path_check", report_path_check},
 	{"trials", report_trials},
-	{"cells", report_cells},
+	{"cells", fws_report_cells},
 	{"formulas", report_formulas},
 	{"sweep_done", report_sweep_done},
 	{"back_to_back", report_back_to_back},

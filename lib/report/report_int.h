@@ -22,6 +22,11 @@ const char *fws_report_rate_note(const struct fws_stream_result *s, char *buf, s
  * (out of memory) gives -ENOMEM. 0 or -EIO. */
 int fws_report_dump(FILE *f, json_t *j);
 
+struct fws_run;
+
+/** The report's "cells": every complete trial's, then the carried ones (report_cells.c). */
+json_t *fws_report_cells(const struct fws_run *run);
+
 /** A cell as reports hold it: the schema of fws_cell.h. */
 json_t *fws_report_cell_json(const struct fws_cell *c);
 
