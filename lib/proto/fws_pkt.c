@@ -48,6 +48,26 @@ fws_pkt_min_frame_tcp(bool vlan, bool ipv6)
 	return (uint16_t)(fws_pkt_min_frame(vlan, ipv6) - FWS_PKT_UDP_LEN + FWS_PKT_TCP_LEN);
 }
 
+uint32_t
+fws_pkt_eth(uint8_t *buf, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+	    uint16_t vlan, uint16_t l3type_be)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
+
+	rte_ether_addr_copy(dst, &eth->dst_addr);
+	rte_ether_addr_copy(src, &eth->src_addr);
+	if (vlan) {
+		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
+
+		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_VLAN);
+		vh->vlan_tci = rte_cpu_to_be_16(vlan & 0xfff);
+		vh->eth_proto = l3type_be;
+		return RTE_ETHER_HDR_LEN + FWS_PKT_VLAN_LEN;
+	}
+	eth->ether_type = l3type_be;
+	return RTE_ETHER_HDR_LEN;
+}
+
 /* A data segment's TCP header: 32 bytes, ACK and PSH, the largest window field (scaled by
  * FWS_TCP_WSCALE), NOP NOP and the timestamp option; ports, numbers and the option's
  * values are written per flow and frame. */
@@ -67,7 +87,6 @@ tcp_template(uint8_t *l4)
 void
 fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 {
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
 	struct fws_pkt_layout l;
 	uint32_t w0 = fws_sig_word0(h->stream);
 	uint16_t l3type = RTE_BE16(h->ipv6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
@@ -80,17 +99,7 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 	memset(buf, 0, l.sig + FWS_SIG_LEN);
 	if (h->payload_len && (uint32_t)l.sig + FWS_SIG_LEN + h->payload_len <= room)
 		memcpy(buf + l.sig + FWS_SIG_LEN, h->payload, h->payload_len);
-	rte_ether_addr_copy(&h->dst, &eth->dst_addr);
-	rte_ether_addr_copy(&h->src, &eth->src_addr);
-	if (h->vlan) {
-		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
-
-		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_VLAN);
-		vh->vlan_tci = rte_cpu_to_be_16(h->vlan & 0xfff);
-		vh->eth_proto = l3type;
-	} else {
-		eth->ether_type = l3type;
-	}
+	fws_pkt_eth(buf, &h->src, &h->dst, h->vlan, l3type);
 	if (h->ipv6) {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(buf + l.l3);
 

@@ -92,6 +92,11 @@ uint16_t fws_pkt_min_frame(bool vlan, bool ipv6);
 /** The same for TCP segments with the timestamp option: 88 bytes untagged IPv4. */
 uint16_t fws_pkt_min_frame_tcp(bool vlan, bool ipv6);
 
+/** Write an Ethernet header (and an 802.1Q tag when vlan) announcing l3type_be (network
+ * order). Returns its length. */
+uint32_t fws_pkt_eth(uint8_t *buf, const struct rte_ether_addr *src,
+		     const struct rte_ether_addr *dst, uint16_t vlan, uint16_t l3type_be);
+
 /** Write the stream's template into buf (room bytes): headers and the payload pattern. */
 void fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h);
 

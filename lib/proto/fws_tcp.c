@@ -71,24 +71,13 @@ fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 	uint32_t l3 = RTE_ETHER_HDR_LEN + (s->vlan ? FWS_PKT_VLAN_LEN : 0), thl, len, v;
 	uint32_t iplen = s->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN;
 	uint16_t type = s->ipv6 ? RTE_BE16(RTE_ETHER_TYPE_IPV6) : RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
 	uint8_t *tcp;
 	uint16_t w;
 
 	if (room < l3 + iplen + FWS_TCP_SYN_LEN + s->payload_len)
 		return 0;
 	memset(buf, 0, l3 + iplen + FWS_TCP_SYN_LEN);
-	rte_ether_addr_copy(&s->dst_mac, &eth->dst_addr);
-	rte_ether_addr_copy(&s->src_mac, &eth->src_addr);
-	if (s->vlan) {
-		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
-
-		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_VLAN);
-		vh->vlan_tci = rte_cpu_to_be_16(s->vlan & 0xfff);
-		vh->eth_proto = type;
-	} else {
-		eth->ether_type = type;
-	}
+	fws_pkt_eth(buf, &s->src_mac, &s->dst_mac, s->vlan, type);
 	tcp = buf + l3 + iplen;
 	thl = 20 + options(tcp + 20, s);
 	if (s->payload_len)

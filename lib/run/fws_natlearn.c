@@ -37,11 +37,13 @@ tuple_of(const struct fws_flow_tuple *ft)
 				      rte_cpu_to_be_16(ft->dst_port)};
 }
 
-/* Point download stream d's flows at what its learner's flows arrived as. */
-static int
-aim(struct fws_trial *t, unsigned int d)
+int
+fws_nat_aim(struct fws_trial *t, unsigned int d,
+	    bool (*seen)(const struct fws_trial *t, unsigned int d, uint32_t i,
+			 struct fws_nat_tuple *at))
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[d];
+	struct fws_nat_tuple at;
 	struct fws_pkt_hdr hdr;
 	struct fws_flow_tuple ft;
 	uint32_t i;
@@ -53,18 +55,26 @@ aim(struct fws_trial *t, unsigned int d)
 	fws_trial_stream_hdr(t, d, &hdr);
 	t->nat_learned[d] = 0;
 	for (i = 0; i < cs->flows.count; i++) {
-		struct fws_natobs o = observed(t, (unsigned int)cs->learner, i);
-
 		fws_flow_tuple(&cs->flows, i, &ft);
 		t->nat_want[d][i] = tuple_of(&ft);
-		if (o.seen) {
-			ft.dst_ip = rte_be_to_cpu_32(o.last.src);
-			ft.dst_port = rte_be_to_cpu_16(o.last.sport);
+		if (seen(t, d, i, &at)) {
+			ft.dst_ip = rte_be_to_cpu_32(at.src);
+			ft.dst_port = rte_be_to_cpu_16(at.sport);
 			t->nat_learned[d]++;
 		}
 		fws_pkt_flow_init(&t->txflows[d][i], &hdr, &ft, i);
 	}
 	return 0;
+}
+
+/* How download flow i's learner flow arrived on the WAN side, if it did. */
+static bool
+learner_seen(const struct fws_trial *t, unsigned int d, uint32_t i, struct fws_nat_tuple *at)
+{
+	struct fws_natobs o = observed(t, (unsigned int)t->cfg->streams[d].learner, i);
+
+	*at = o.last;
+	return o.seen;
 }
 
 int
@@ -100,7 +110,7 @@ fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask
 		rc = fws_trial_run_probe(t, size_idx, o, &pr, res, e);
 		if (rc == 0 && res->partial)
 			rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "NAT learn: interrupted");
-		if (rc == 0 && aim(t, d) < 0)
+		if (rc == 0 && fws_nat_aim(t, d, learner_seen) < 0)
 			rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 		fws_result_free(res);
 		if (rc == 0 && t->nat_learned[d] < cs->flows.count)

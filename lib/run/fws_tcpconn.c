@@ -520,42 +520,21 @@ open_step(struct fws_trial *t, uint32_t mask, uint64_t now, uint64_t *last_syn)
 	return pending;
 }
 
-/* The download stream's flows go to where the SYN came from (its NAT translation); the
- * flows the DUT must deliver to are the clients' own. */
-static void
-aim_download(struct fws_trial *t, unsigned int s)
+/* Where download connection i's SYN came from: its client as the WAN side sees it. */
+static bool
+syn_seen(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_nat_tuple *at)
 {
-	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	struct fws_pkt_hdr hdr;
-	struct fws_flow_tuple ft;
-	uint32_t i;
+	const struct conn *k = &t->tcp->st[s].conn[i];
 
-	if (t->nat_want[s] == NULL &&
-	    (t->nat_want[s] = rte_malloc("fws_natwant", sizeof(*t->nat_want[s]) * cs->flows.count,
-					 0)) == NULL)
-		return;
-	fws_trial_stream_hdr(t, s, &hdr);
-	t->nat_learned[s] = 0;
-	for (i = 0; i < cs->flows.count; i++) {
-		const struct conn *k = &t->tcp->st[s].conn[i];
-
-		fws_flow_tuple(&cs->flows, i, &ft);
-		t->nat_want[s][i] = (struct fws_nat_tuple){
-			rte_cpu_to_be_32(ft.src_ip), rte_cpu_to_be_32(ft.dst_ip),
-			rte_cpu_to_be_16(ft.src_port), rte_cpu_to_be_16(ft.dst_port)};
-		if (k->s_src_be) {
-			ft.dst_ip = rte_be_to_cpu_32(k->s_src_be);
-			ft.dst_port = rte_be_to_cpu_16(k->s_sport_be);
-			t->nat_learned[s]++;
-		}
-		fws_pkt_flow_init(&t->txflows[s][i], &hdr, &ft, i);
-	}
+	at->src = k->s_src_be;
+	at->sport = k->s_sport_be;
+	return k->s_src_be != 0;
 }
 
 /* After the handshakes: the verdicts, and connections that did not open send anyway (with
  * no window to wait for): their segments stay in the stream's count and are lost where
  * the DUT drops them. */
-static void
+static int
 open_result(struct fws_trial *t, unsigned int s)
 {
 	struct tcp_stream *ts = &t->tcp->st[s];
@@ -585,13 +564,13 @@ open_result(struct fws_trial *t, unsigned int s)
 	}
 	ts->res.est_avg_us = ts->res.established ? sum / ts->res.established : 0;
 	ts->res.est_min_us = RTE_MAX(ts->res.est_min_us, 0.0);
-	if (!ts->client_sends)
-		aim_download(t, s);
 	if (ts->res.established < ts->n)
 		FWS_LOG(WARNING,
 			"TCP: stream %s: %u of %u connections opened (%u reset, %u timed out)",
 			t->cfg->streams[s].name, ts->res.established, ts->n, ts->res.failed_rst,
 			ts->res.failed_timeout);
+	/* A download's data goes to where each SYN came from (through NAT: its translation). */
+	return ts->client_sends ? 0 : fws_nat_aim(t, s, syn_seen);
 }
 
 /* The client's first data segment: the preamble, on every connection of streams with an
@@ -658,7 +637,9 @@ fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
 	}
 	for (s = 0; s < t->cfg->n_streams; s++)
 		if ((t->tcp->active >> s) & 1)
-			open_result(t, s);
+			if (open_result(t, s) < 0)
+				return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
+						   "setup: out of memory (TCP download)");
 	send_preambles(t);
 	return 0;
 }

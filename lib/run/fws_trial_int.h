@@ -83,6 +83,16 @@ void fws_tcp_service(struct fws_trial *t);
 /** After the trial, workers stopped: FIN both ways; the streams' TCP results into res. */
 void fws_tcp_close(struct fws_trial *t, struct fws_result *res);
 
+/**
+ * Point download stream d's flows at where their LAN flows were seen arriving on the WAN
+ * side (seen: the translated source of flow i, false when never seen; those flows keep
+ * their own destination and count as lost) and remember the LAN flows they must reach.
+ * 0 or -ENOMEM.
+ */
+int fws_nat_aim(struct fws_trial *t, unsigned int d,
+		bool (*seen)(const struct fws_trial *t, unsigned int d, uint32_t i,
+			     struct fws_nat_tuple *at));
+
 /** Stream s's NAT summary and verdict into sr (when the config has "nat"). */
 int fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr);
 
