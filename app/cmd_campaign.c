@@ -171,15 +171,14 @@ struct progress {
 	int printed; /**< the trial whose start was printed; -1 none */
 };
 
-/* New complete lines of the child's --stats file. Returns true when a trial ended. */
-static bool
+/* New complete lines of the child's --stats file: trials ended, the latest line. */
+static void
 read_stats(struct progress *g)
 {
 	char line[1 << 16];
-	bool ended = false;
 
 	if (g->stats == NULL && (g->stats = fopen(g->stats_path, "r")) == NULL)
-		return false;
+		return;
 	for (;;) {
 		long at = ftell(g->stats);
 		struct fws_live_brief b;
@@ -194,14 +193,10 @@ read_stats(struct progress *g)
 		}
 		if (fws_campaign_live_brief(line, n, &b) < 0)
 			continue;
-		if (b.result) {
-			g->trials_done++;
-			ended = true;
-		}
+		g->trials_done += b.result;
 		g->last = b;
 	}
 	clearerr(g->stats);
-	return ended;
 }
 
 /* Seconds left for the whole campaign: the configs' estimates, scaled by how long what was
