@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers every subcommand uses: config loading, EAL start. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,4 +96,28 @@ app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal)
 			return;
 		}
 	}
+}
+
+volatile int app_stop_requests;
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	app_stop_requests++;
+}
+
+/* INT, TERM and HUP all end a run the same way: stop, write what was measured, partial. */
+void
+app_catch_stop_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }

@@ -108,15 +108,19 @@ cmd_report(int argc, char **argv)
 
 static const char *const verdict_names[] = {"same", "BETTER", "WORSE", "gone", "new"};
 
-/* A cell's throughput in Mpps; ">=" marks a generator-limited lower bound. */
+/* A cell's throughput in Mpps (a connection test's: its figure, with "c" after it); ">="
+ * marks a generator-limited lower bound. */
 static void
 compare_value(const struct fws_cell *c)
 {
+	bool conn = c && fws_cell_is_conn(c->kind);
+
 	if (c == NULL)
 		printf("%14s ", "-");
 	else
-		printf("%s%*.4f ", c->generator_limited ? ">=" : "", c->generator_limited ? 12 : 14,
-		       c->pps / 1e6);
+		printf("%s%*.*f%s ", c->generator_limited ? ">=" : "",
+		       (c->generator_limited ? 12 : 14) - conn, conn ? 0 : 4,
+		       fws_cell_figure(c) / (conn ? 1 : 1e6), conn ? "c" : "");
 }
 
 int
@@ -152,7 +156,9 @@ cmd_compare(int argc, char **argv)
 			       "Lines up the cells of two reports by scenario, result kind, "
 			       "direction, stream and frame size and prints which got worse, "
 			       "better "
-			       "or stayed. Exit 0 when none got worse by more than the tolerance, "
+			       "or stayed (throughput in Mpps; a connection test's cell by its "
+			       "figure, marked c). Exit 0 when none got worse by more than the "
+			       "tolerance, "
 			       "7 "
 			       "when one did, 2 when a report cannot be read.\n");
 			return EXIT_OK;

@@ -3,7 +3,6 @@
  * the reports. The methodology itself is lib/run/fws_method. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +17,6 @@
 #include "fws_method.h"
 #include "fws_report.h"
 
-static volatile int stop_requests;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_requests++;
-}
 
 static void
 usage_run(FILE *f)
@@ -227,21 +218,6 @@ check_outputs(const struct fws_cfg *cfg)
 	return 0;
 }
 
-/* INT, TERM and HUP all end a run the same way: stop, write what was measured, partial. */
-static void
-catch_stop_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction sa;
-	unsigned int i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < RTE_DIM(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 static int
 write_reports(const struct fws_cfg *cfg, struct fws_run *run, bool quiet)
 {
@@ -307,7 +283,7 @@ measure_run(struct fws_run *run, const struct run_args *a, const struct fws_tria
 	}
 	if (rc == 0)
 		rc = fws_method_execute(&m, a->mode, e);
-	if (rc == 0 && stop_requests)
+	if (rc == 0 && app_stop_requests)
 		rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
 	if (rc < 0) {
 		run->partial = true;
@@ -354,7 +330,7 @@ static int
 run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 {
 	struct progress_ctx pctx = {.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}};
-	struct fws_trial_opts topts = {.stop = &stop_requests, .progress_arg = &pctx};
+	struct fws_trial_opts topts = {.stop = &app_stop_requests, .progress_arg = &pctx};
 	struct fws_cells carried = {0};
 	struct fws_run run = {.cfg = cfg, .started = time(NULL), .status = FWS_RUN_RUNNING};
 	struct fws_err e = {0};
@@ -440,7 +416,7 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 	if (a.progress < 0)
 		a.progress = isatty(STDERR_FILENO);
 	/* Before EAL: a signal during its setup ends the run with a report too. */
-	catch_stop_signals();
+	app_catch_stop_signals();
 	if (app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_SETUP);

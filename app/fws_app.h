@@ -44,6 +44,10 @@ void app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal);
 /** Start EAL with the command line's EAL args, else the config's; prints the error. */
 int app_eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal);
 
+/** Set by SIGINT, SIGTERM and SIGHUP once app_catch_stop_signals ran: stop, report partial. */
+extern volatile int app_stop_requests;
+void app_catch_stop_signals(void);
+
 /** argv[1] is -h or --help. */
 bool app_help(int argc, char **argv);
 
@@ -55,5 +59,6 @@ int cmd_ports(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
+int cmd_connections(int argc, char **argv);
 
 #endif /* FWS_APP_H */

@@ -26,6 +26,9 @@ static const struct subcommand subcommands[] = {
 	{"validate", cmd_validate, "validate [CONFIG]", "check a config, print it with defaults"},
 	{"ports", cmd_ports, "ports [EAL ARGS --] [CONFIG]",
 	 "list the ports DPDK sees (with the config's EAL arguments and devices)"},
+	{"connections", cmd_connections, "connections [EAL ARGS --] [OPTIONS] CONFIG",
+	 "connection tests: establishment rate, concurrent capacity, tear-down rate (RFC 3511, "
+	 "RFC 9411)"},
 	{"campaign", cmd_campaign, "campaign [--resume] [-o REPORT] PLAN",
 	 "the qualification matrix: every scenario of a plan (setup, measure, teardown), one "
 	 "report"},

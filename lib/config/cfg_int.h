@@ -104,6 +104,8 @@ int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_stream_l4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
 int cfg_stream_app(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
+/* "connections": checked once every stream exists (cfg_conn.c). */
+int cfg_apply_connections(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
@@ -133,6 +135,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(l4) \
 	X(tcp) \
 	X(search) \
+	X(connections) \
 	X(lcores) \
 	X(output)
 /* clang-format on */

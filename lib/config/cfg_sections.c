@@ -72,6 +72,10 @@ static const struct cfg_section sections[] = {
 	SEC(tcp, "{seq_offset}: fault injection for tests: added to every data segment's "
 		 "sequence number after the handshake (a strict firewall then drops them)"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
+	SEC(connections,
+	    "{test: rate|capacity|teardown, rate, open_rate, data, tries, retry, aging, "
+	    "reset_rate, hold, iterations}: fwstress connections; each TCP stream's flows are "
+	    "its connections (RFC 3511 5.2-5.4, RFC 9411 7.2/7.5)"),
 	SEC(lcores, "{tx: [...], rx: [...]}: lcore ids per role (default: from the EAL list)"),
 	SEC(output, "{json, text}: report files (\"\" for none)"),
 };
@@ -231,7 +235,8 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	if (cfg_apply_scenario(c, &t) < 0 || cfg_apply_l4(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 ||
+	if (cfg_apply_scenario(c, &t) < 0 || cfg_apply_l4(c, cfg) < 0 || cfg_apply_connections(c, cfg) < 0 ||
+	    cfg_nat_pair(c, cfg) < 0 ||
 	    cfg_check_ranges(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);

@@ -16,6 +16,7 @@
 #include <rte_ether.h>
 
 #include "fws_blocklist.h"
+#include "fws_conn.h"
 #include "fws_flow.h"
 #include "fws_rate.h"
 #include "fws_size.h"
@@ -169,6 +170,21 @@ struct fws_cfg_search {
 	unsigned int max_trials;
 };
 
+/** A connection test (fwstress connections): RFC 3511 5.2-5.4, RFC 9411 7.2 and 7.5. */
+struct fws_cfg_conn {
+	enum fws_conn_test test; /**< FWS_CONN_NONE: the config has no "connections" */
+	double rate;             /**< connections (teardown: closes) per second: the search's
+				  * maximum; capacity: the opening rate */
+	double open_rate;        /**< teardown: the rate its connections open at */
+	double reset_rate;       /**< RSTs per second between iterations */
+	uint16_t data;           /**< request and response bytes of each connection */
+	uint8_t tries;           /**< sends of a SYN, request or FIN before failing */
+	double retry_s;          /**< wait for an answer before sending again */
+	double aging_s;          /**< wait after the RSTs: the DUT's aging time */
+	double hold_s;           /**< capacity: hold the connections this long, then RST */
+	unsigned int iterations; /**< capacity: repetitions */
+};
+
 /** Sweep settings (fwstress sweep): directions x frame sizes, each searched or fixed. */
 struct fws_cfg_sweep {
 	unsigned int n_dirs;
@@ -205,6 +221,7 @@ struct fws_cfg {
 	struct fws_blocklist blocklist; /**< every file's CIDRs, merged */
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
+	struct fws_cfg_conn conn; /**< "connections" */
 	uint16_t burst;
 	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
 	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "fws_cell.h"
 
 void
@@ -87,12 +89,18 @@ find(const struct fws_cells *cells, const struct keyed *k, const char *key)
 	return lo < cells->n && strcmp(k[lo].key, key) == 0 ? &cells->c[k[lo].idx] : NULL;
 }
 
+double
+fws_cell_figure(const struct fws_cell *c)
+{
+	return fws_cell_is_conn(c->kind) ? RTE_MAX(c->connections, 0.0) : c->pps;
+}
+
 static void
 verdict(struct fws_cell_cmp *r, double tolerance, int *worse)
 {
-	const struct fws_cell *o = r->old, *x = r->new_;
+	double o = fws_cell_figure(r->old), x = fws_cell_figure(r->new_);
 
-	r->change = o->pps > 0 ? x->pps / o->pps - 1 : (x->pps > 0 ? 1 : 0);
+	r->change = o > 0 ? x / o - 1 : (x > 0 ? 1 : 0);
 	if (r->change < -tolerance) {
 		r->verdict = FWS_CELL_WORSE;
 		(*worse)++;

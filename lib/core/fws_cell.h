@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /** What a report says it is ("schema"); report and compare read only this. */
 #define FWS_REPORT_SCHEMA "fwstress-report/1"
@@ -33,6 +34,19 @@ fws_goodput_derived(double l1_bps)
 {
 	return l1_bps * FWS_GOODPUT_PAYLOAD / FWS_GOODPUT_SLOT;
 }
+
+/** A connection test's cell kind (fwstress connections): its figure is "connections". */
+static inline bool
+fws_cell_is_conn(const char *kind)
+{
+	return !strncmp(kind, "cps", 3) || !strcmp(kind, "sessions") ||
+	       !strncmp(kind, "teardown", 8);
+}
+
+struct fws_cell;
+
+/** What compare weighs: throughput (pps), or a connection test's figure. */
+double fws_cell_figure(const struct fws_cell *c);
 
 struct fws_cell_bucket {
 	uint64_t lo, width, count;
@@ -66,12 +80,15 @@ struct fws_cell_bucket {
 	X(attack_frames, "attack_frames", -1, 0, 1e15)                                             \
 	X(attack_leaked, "attack_leaked", -1, 0, 1e15)                                             \
 	X(blocked_leaked, "blocked_leaked", -1, 0, 1e15)                                           \
-	X(goodput_measured, "goodput_measured", 0, 0, 1)
+	X(goodput_measured, "goodput_measured", 0, 0, 1)                                           \
+	X(connections, "connections", -1, 0, 1e12)                                                 \
+	X(conn_failed, "connections_failed", -1, 0, 1e15)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
 	char scenario[32];
-	char kind[8]; /**< "run", "ndr", "pdr", "lat50", ...: what fws_result_label writes */
+	char kind[16]; /**< "run", "ndr", "pdr", "lat50", ...: what fws_result_label writes;
+			* connection tests: "cps", "sessions", "teardown" */
 	char direction[32];
 	char stream[32];
 	char size[32];
@@ -94,6 +111,10 @@ struct fws_cell {
 	 * where the scenario expects them blocked (IPS; -1 where they should pass, IDS), and
 	 * frames that leaked to other flows expected blocked (blocklists). */
 	double attack_frames, attack_leaked, blocked_leaked;
+	/** Connection tests (-1 in other cells): the figure (cps and teardown: per second at
+	 * NDR; sessions: connections held when the first failed) and the failed connections of
+	 * its trial. */
+	double connections, conn_failed;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };

@@ -71,19 +71,19 @@ col_of(struct matrix *m, unsigned int set, const char *dir)
 }
 
 static struct row *
-row_of(struct matrix *m, const struct fws_cell *c)
+row_of(struct row *rows, unsigned int *n, const struct fws_cell *c)
 {
 	unsigned int j;
 
-	for (j = 0; j < m->n_rows; j++) {
-		const struct fws_cell *f = m->rows[j].first;
+	for (j = 0; j < *n; j++) {
+		const struct fws_cell *f = rows[j].first;
 
 		if (!strcmp(f->scenario, c->scenario) && !strcmp(f->size, c->size) &&
 		    !strcmp(f->kind, c->kind))
-			return &m->rows[j];
+			return &rows[j];
 	}
-	m->rows[m->n_rows].first = c;
-	return &m->rows[m->n_rows++];
+	rows[*n].first = c;
+	return &rows[(*n)++];
 }
 
 static void
@@ -101,8 +101,13 @@ build(struct matrix *m)
 				m->left_out++;
 				continue;
 			}
-			r = row_of(m, c);
+			if (fws_cell_is_conn(c->kind))
+				r = row_of(m->crows, &m->n_crows, c);
+			else
+				r = row_of(m->rows, &m->n_rows, c);
 			r->has[col] = true;
+			r->conn[col] = c->connections;
+			r->conn_failed[col] = c->conn_failed;
 			r->pps[col] += c->pps;
 			r->l1[col] += c->l1_bps;
 			r->goodput[col] += c->goodput_bps;
@@ -121,6 +126,20 @@ build(struct matrix *m)
 const char *
 matrix_kind_name(const char *k)
 {
+	static const struct {
+		const char *kind, *name;
+	} conn[] = {
+		{"cps", "connections/s, none impaired (NDR)"},
+		{"cps-fixed", "connections/s completed at a fixed rate"},
+		{"sessions", "concurrent connections held"},
+		{"teardown", "closes/s, none impaired (NDR)"},
+		{"teardown-fixed", "closes/s completed at a fixed rate"},
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(conn) / sizeof(conn[0]); i++)
+		if (!strcmp(k, conn[i].kind))
+			return conn[i].name;
 	if (!strcmp(k, "ndr"))
 		return "NDR (0 loss)";
 	if (!strcmp(k, "pdr"))
@@ -351,6 +370,7 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	if (wiki)
 		fprintf(f, "|}\n");
 	fprintf(f, "\n%s\n", GOODPUT_NOTE);
+	matrix_conn_table(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
 	if (m->left_out)
 		fprintf(f,
 			"\n%u cells beyond the first %d columns (appliance and direction) are not "
@@ -422,7 +442,10 @@ fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
 
 	for (s = 0; s < n_sets; s++)
 		n += sets[s].n;
-	if (m == NULL || (m->rows = calloc(n + 1, sizeof(*m->rows))) == NULL) {
+	if (m == NULL || (m->rows = calloc(n + 1, sizeof(*m->rows))) == NULL ||
+	    (m->crows = calloc(n + 1, sizeof(*m->crows))) == NULL) {
+		if (m)
+			free(m->rows);
 		free(m);
 		return -ENOMEM;
 	}
@@ -444,6 +467,74 @@ fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
 		break;
 	}
 	free(m->rows);
+	free(m->crows);
 	free(m);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* One format's pieces of the connection table. */
+static const struct {
+	const char *head, *cell, *sep, *row_end, *end;
+} conn_fmt[] = {
+	[FWS_MATRIX_MARKDOWN] = {"| Scenario | Data | Test", " | ", " | ", " |\n", ""},
+	[FWS_MATRIX_MEDIAWIKI] = {"{| class=\"wikitable\"\n! Scenario !! Data !! Test", " || ",
+				  " !! ", "\n", "|}\n"},
+	[FWS_MATRIX_HTML] = {"<table><tr><th>Scenario</th><th>Data</th><th>Test", "</td><td>",
+			     "</th><th>", "</td></tr>\n", "</table>\n"},
+};
+
+/* Text from a report into a cell of the format. */
+static void
+conn_text(FILE *f, const char *s, int fmt)
+{
+	char buf[512];
+
+	if (fmt == FWS_MATRIX_HTML)
+		fputs(matrix_esc(s, buf, sizeof(buf)), f);
+	else
+		table_str(f, s, fmt == FWS_MATRIX_MEDIAWIKI);
+}
+
+void
+matrix_conn_table(FILE *f, const struct matrix *m, int fmt)
+{
+	unsigned int r, c;
+	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
+
+	if (m->n_crows == 0)
+		return;
+	fprintf(f, html ? "<h2>Connections</h2>\n" : "\nConnections (fwstress connections):\n\n");
+	fputs(conn_fmt[fmt].head, f);
+	for (c = 0; c < m->n_cols; c++) {
+		fputs(conn_fmt[fmt].sep, f);
+		conn_text(f, m->cols[c].label, fmt);
+		fprintf(f, "%sfailed", conn_fmt[fmt].sep);
+	}
+	fputs(html ? "</th></tr>\n" : md ? " |\n" : "\n", f);
+	if (md) {
+		fputs("|---|---|---", f);
+		for (c = 0; c < m->n_cols; c++)
+			fputs("|---:|---:", f);
+		fputs("|\n", f);
+	}
+	for (r = 0; r < m->n_crows; r++) {
+		const struct row *x = &m->crows[r];
+
+		fputs(html ? "<tr><td>" : md ? "| " : "|-\n| ", f);
+		conn_text(f, x->first->scenario, fmt);
+		fputs(conn_fmt[fmt].cell, f);
+		conn_text(f, x->first->size, fmt);
+		fprintf(f, "%s%s", conn_fmt[fmt].cell, matrix_kind_name(x->first->kind));
+		for (c = 0; c < m->n_cols; c++) {
+			if (!x->has[c] || x->conn[c] < 0) {
+				fprintf(f, "%s%s", conn_fmt[fmt].cell, conn_fmt[fmt].cell);
+				continue;
+			}
+			fprintf(f, "%s%s%.0f%s%.0f", conn_fmt[fmt].cell,
+				x->limited[c] ? (html ? "&ge; " : ">= ") : "", x->conn[c],
+				conn_fmt[fmt].cell, x->conn_failed[c]);
+		}
+		fputs(conn_fmt[fmt].row_end, f);
+	}
+	fputs(conn_fmt[fmt].end, f);
 }

@@ -255,8 +255,8 @@ port_result_json(const struct fws_port_result *x)
 	return o;
 }
 
-static json_t *
-goal_json(const struct fws_search_goal *g, int result)
+json_t *
+fws_report_goal_json(const struct fws_search_goal *g, int result)
 {
 	json_t *o = json_pack("{s:b, s:f, s:f, s:f, s:f, s:f, s:i}", "found", g->found, "load",
 			      g->load, "upper", g->upper, "offered_load", g->offered, "loss_ratio",
@@ -291,19 +291,19 @@ search_json(const struct fws_search_summary *s)
 						    (json_int_t)t->lost));
 	}
 	return json_pack("{s:s, s:o, s:o, s:o}", "frame_size", s->size, "ndr",
-			 goal_json(&s->goal[FWS_SEARCH_NDR], s->result[FWS_SEARCH_NDR]), "pdr",
-			 goal_json(&s->goal[FWS_SEARCH_PDR], s->result[FWS_SEARCH_PDR]), "trials",
+			 fws_report_goal_json(&s->goal[FWS_SEARCH_NDR], s->result[FWS_SEARCH_NDR]), "pdr",
+			 fws_report_goal_json(&s->goal[FWS_SEARCH_PDR], s->result[FWS_SEARCH_PDR]), "trials",
 			 tr);
 }
 
-static json_t *
-report_ports(const struct fws_run *run)
+json_t *
+fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 {
 	json_t *a = json_array();
 	unsigned int i;
 
-	for (i = 0; i < run->n_ports; i++) {
-		const struct fws_port_result *p = &run->ports[i];
+	for (i = 0; i < n; i++) {
+		const struct fws_port_result *p = &ports[i];
 		json_t *o =
 			json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name", p->name, "device",
 				  p->device, "driver", p->driver, "mac", p->mac, "link_up",
@@ -324,6 +324,12 @@ report_ports(const struct fws_run *run)
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+static json_t *
+report_ports(const struct fws_run *run)
+{
+	return fws_report_ports_json(run->ports, run->n_ports);
 }
 
 static json_t *

@@ -37,6 +37,13 @@ int fws_report_check_path(const char *path);
 /** One progress line (stderr while running). */
 void fws_report_progress(FILE *f, const struct fws_progress *p);
 
+struct fws_connrun;
+
+/** A connection test's report (fwstress connections): JSON, written atomically, and text. */
+struct json_t *fws_report_conn_json(const struct fws_connrun *run);
+int fws_report_conn_write_json(const char *path, const struct fws_connrun *run);
+void fws_report_conn_text(FILE *f, const struct fws_connrun *run);
+
 struct fws_campaign;
 
 /**

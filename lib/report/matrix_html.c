@@ -560,8 +560,9 @@ matrix_html(FILE *f, const struct matrix *m)
 	page_table_head(f, m);
 	for (r = 0; r < m->n_rows; r++)
 		page_row(f, m, &m->rows[r]);
-	fprintf(f, "</table>\n<p class=\"note\">%s</p>\n<h2>Throughput against frame size</h2>\n",
-		GOODPUT_NOTE);
+	fprintf(f, "</table>\n<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
+	matrix_conn_table(f, m, FWS_MATRIX_HTML);
+	fprintf(f, "<h2>Throughput against frame size</h2>\n");
 	chart_throughput(f, m, false);
 	chart_throughput(f, m, true);
 	if (m->n_sets > 1) {

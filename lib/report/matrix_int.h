@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "fws_cell.h"
+#include "fws_matrix.h"
 
 #define MAX_COLS 16
 
@@ -24,6 +25,7 @@ struct row {
 	bool measured[MAX_COLS];  /**< a cell of it measured its goodput (TCP) */
 	bool has[MAX_COLS];
 	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
+	double conn[MAX_COLS], conn_failed[MAX_COLS]; /**< connection tests' figures */
 };
 
 struct col {
@@ -39,7 +41,12 @@ struct matrix {
 	unsigned int n_cols, n_rows, left_out;
 	struct col cols[MAX_COLS];
 	struct row *rows;
+	unsigned int n_crows; /**< connection tests' rows (their own table) */
+	struct row *crows;
 };
+
+/** The connection tests' table, when the reports have any: Markdown, MediaWiki or HTML. */
+void matrix_conn_table(FILE *f, const struct matrix *m, int fmt);
 
 /** An appliance's name: its DUT name, or "report N" (1-based) when the report has none. */
 const char *matrix_set_name(const struct matrix *m, unsigned int set, char *buf, size_t len);

@@ -45,6 +45,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	unsigned int p, i;
 
 	memset(c, 0, sizeof(*c));
+	c->connections = c->conn_failed = -1;
 	strlcpy(c->scenario, run->cfg->scenario, sizeof(c->scenario));
 	fws_result_label(r->kind, r->lat_frac, c->kind, sizeof(c->kind));
 	strlcpy(c->direction, fws_dir_name(r->dir ? r->dir : x->dir), sizeof(c->direction));

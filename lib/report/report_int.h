@@ -37,4 +37,12 @@ json_t *fws_report_cell_json(const struct fws_cell *c);
 int fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *arg),
 			    const void *arg);
 
+struct fws_search_goal;
+
+/** A search goal as reports hold it; result: its trial's index, -1: none. */
+json_t *fws_report_goal_json(const struct fws_search_goal *g, int result);
+
+/** The ports' facts and run-level counters. */
+json_t *fws_report_ports_json(const struct fws_port_result *ports, unsigned int n);
+
 #endif /* FWS_REPORT_INT_H */

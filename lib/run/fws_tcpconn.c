@@ -397,8 +397,8 @@ fws_tcp_create(struct fws_trial *t)
 
 	for (s = 0; s < cfg->n_streams && !is_tcp(cfg, s); s++)
 		;
-	if (s == cfg->n_streams)
-		return 0;
+	if (s == cfg->n_streams || cfg->conn.test != FWS_CONN_NONE)
+		return 0; /* a connection test has its own connections (fws_conntester) */
 	if ((t->tcp = calloc(1, sizeof(*t->tcp))) == NULL)
 		return -ENOMEM;
 	for (s = 0; s < cfg->n_streams; s++) {

@@ -32,6 +32,7 @@ cell(const char *scenario, const char *kind, const char *dir, const char *stream
 	c.line_pps = 1488095.2;
 	c.dut_cpu = -1;
 	c.attack_frames = c.attack_leaked = c.blocked_leaked = -1; /* as read: no such stream */
+	c.connections = c.conn_failed = -1;
 	return c;
 }
 
@@ -109,6 +110,40 @@ START_TEST(test_matrix_markdown)
 }
 END_TEST
 
+/* Connection tests' cells: their own table, none in the throughput table. */
+START_TEST(test_matrix_connections)
+{
+	struct fws_cell c[] = {cell("firewall", "ndr", "upload", "upload", 1000),
+			       cell("firewall", "sessions", "upload", "upload", 0),
+			       cell("firewall", "cps", "upload", "upload", 0)};
+	struct fws_cells cells = {.dut = "box", .n = 3, .c = c};
+	char *md;
+
+	strcpy(c[1].size, "64 B each way");
+	strcpy(c[2].size, "64 B each way");
+	c[1].connections = 20000;
+	c[1].conn_failed = 4000;
+	c[2].connections = 1756;
+	c[2].conn_failed = 0;
+	c[2].generator_limited = 1;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md, "\nConnections (fwstress connections):\n\n"
+					 "| Scenario | Data | Test | upload | failed |\n"));
+	ck_assert_ptr_nonnull(strstr(
+		md, "| firewall | 64 B each way | concurrent connections held | 20000 | 4000 |\n"));
+	ck_assert_ptr_nonnull(strstr(
+		md,
+		"| firewall | 64 B each way | connections/s, none impaired (NDR) | >= 1756 | 0 |\n"));
+	ck_assert_ptr_null(strstr(md, "| firewall | 64 B each way | concurrent connections held | 0."));
+	ck_assert_uint_eq(count(md, "| firewall | 64 |"), 1); /* the throughput row only */
+	free(md);
+	md = render(&cells, FWS_MATRIX_HTML);
+	ck_assert_ptr_nonnull(strstr(md, "<h2>Connections</h2>"));
+	ck_assert_ptr_nonnull(strstr(md, "<td>concurrent connections held</td><td>20000</td><td>4000</td>"));
+	free(md);
+}
+END_TEST
+
 START_TEST(test_matrix_csv)
 {
 	struct fws_cell c[] = {cell("fw, nat", "ndr", "upload", "up\"1\"", 1000),
@@ -122,11 +157,11 @@ START_TEST(test_matrix_csv)
 		csv, "dut,firmware,started,scenario,kind,direction,stream,frame_size,avg_frame,pps,"
 		     "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
 		     "line_pps,dut_cpu_pct,generator_limited,attack_frames,attack_leaked,"
-		     "blocked_leaked,goodput_measured\n"));
+		     "blocked_leaked,goodput_measured,connections,connections_failed\n"));
 	ck_assert_ptr_nonnull(strstr(csv, "\n\"opn \"\"a\"\"\",\"24.7, b\",,\"fw, nat\",ndr,upload,"
 					  "\"up\"\"1\"\"\",64,64,1000,672000,512000,632676.2029,0,"
-					  "0,0,1488095.2,,0,,,,0\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0\n"));
+					  "0,0,1488095.2,,0,,,,0,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
@@ -339,6 +374,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_formats);
 	tcase_add_test(tc, test_matrix_markdown);
 	tcase_add_test(tc, test_matrix_csv);
+	tcase_add_test(tc, test_matrix_connections);
 	tcase_add_test(tc, test_matrix_html_escapes);
 	tcase_add_test(tc, test_matrix_left_out);
 	tcase_add_test(tc, test_matrix_appliances);

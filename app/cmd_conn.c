@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fwstress connections: a config's "connections" test over its ports, and its report. The
+ * method is lib/run/fws_connmethod.c, the trials lib/run/fws_conntester.c. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_eal.h>
+
+#include "fws_app.h"
+#include "fws_compat.h"
+#include "fws_conntest.h"
+#include "fws_report.h"
+
+static void
+usage_conn(FILE *f)
+{
+	fprintf(f,
+		"Usage: fwstress connections [EAL ARGS --] [OPTIONS] CONFIG\n"
+		"\n"
+		"The config's \"connections\" test. Every flow of every stream (\"l4\": \"tcp\") is\n"
+		"one connection: SYN, SYN-ACK, ACK with a request of \"data\" bytes, a response of\n"
+		"as many, then FIN (rate) or held (capacity, teardown).\n"
+		"  rate      the highest connection rate at which no connection is impaired\n"
+		"            (failed, unfinished, or had to send anything twice): the NDR search\n"
+		"  capacity  open at \"rate\" until the first connection fails: how many the DUT\n"
+		"            held then, and why the first failed\n"
+		"  teardown  open at \"open_rate\", hold, then close: the highest close rate\n"
+		"Every iteration attempts the same connections; between iterations each is reset\n"
+		"(RST) and the DUT's aging time (\"aging\") waited (RFC 3511).\n"
+		"\n"
+		"Options:\n"
+		"  -o, --json FILE   the JSON report (default: the config's output.json)\n"
+		"      --at RATE     one iteration at RATE per second instead of the search\n"
+		"  -q, --quiet       no text report on stdout\n"
+		"  -h, --help        this help\n");
+}
+
+struct conn_args {
+	char **cli_eal;
+	int n_cli_eal;
+	const char *config, *json;
+	double at;
+	bool quiet;
+};
+
+static int
+parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
+{
+	static const struct option opts[] = {
+		{"json", required_argument, NULL, 'o'},
+		{"at", required_argument, NULL, 'A'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char *end;
+	int c;
+
+	*code = EXIT_USAGE;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->json = optarg;
+			break;
+		case 'A':
+			a->at = strtod(optarg, &end);
+			if (*end || !(a->at >= 1 && a->at <= 1e8)) {
+				fprintf(stderr, "fwstress: --at \"%s\": give a rate, 1-1e8 per second\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'h':
+			usage_conn(stdout);
+			*code = EXIT_OK;
+			return -1;
+		default:
+			usage_conn(stderr);
+			return -1;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "fwstress: connections: give one config file\n");
+		return -1;
+	}
+	a->config = argv[optind];
+	return 0;
+}
+
+static void
+save(void *arg, const struct fws_connrun *run)
+{
+	const struct fws_cfg *cfg = arg;
+	struct fws_connrun r = *run;
+
+	if (!cfg->json_out[0])
+		return;
+	r.partial = true; /* a later trial may still come */
+	r.finished = time(NULL);
+	fws_report_conn_write_json(cfg->json_out, &r);
+}
+
+/* With EAL up: the ports, the tester, the method, the report. */
+static int
+conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a)
+{
+	struct fws_connrun run = {.cfg = cfg, .started = time(NULL), .fixed_rate = a->at};
+	struct fws_connops ops = {.saved = save, .saved_arg = (void *)cfg, .log = stderr};
+	struct fws_conntester *x;
+	struct fws_trial *t;
+	struct fws_err e = {0};
+	int code = EXIT_OK, rc;
+
+	if ((t = fws_trial_create(cfg, &e)) == NULL ||
+	    (x = fws_conntester_new(t, cfg, &app_stop_requests, &e)) == NULL) {
+		fprintf(stderr, "fwstress: %s\n", e.msg);
+		fws_trial_destroy(t);
+		return fws_err_exit_code(e.kind);
+	}
+	fws_conntester_ops(x, &ops);
+	run.count = 0;
+	for (unsigned int s = 0; s < cfg->n_streams; s++)
+		run.count += cfg->streams[s].flows.count;
+	run.state_bytes = fws_conns_state_size();
+	rc = fws_conntest_execute(&run, &ops, &e);
+	run.memory_bytes = fws_conntester_memory(x);
+	run.finished = time(NULL);
+	run.n_ports = fws_trial_ports(t, run.ports);
+	if (rc < 0) {
+		run.partial = true;
+		code = fws_err_exit_code(e.kind);
+		if (e.kind != FWS_ERR_INTERRUPTED) {
+			fprintf(stderr, "fwstress: %s\n", e.msg);
+			strlcpy(run.error, e.msg, sizeof(run.error));
+		} else {
+			fprintf(stderr, "fwstress: interrupted: the report is partial\n");
+		}
+	}
+	if (cfg->json_out[0] && (rc = fws_report_conn_write_json(cfg->json_out, &run)) < 0) {
+		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", cfg->json_out,
+			strerror(-rc));
+		if (code == EXIT_OK)
+			code = fws_err_exit_code(FWS_ERR_FAULT);
+	}
+	if (!a->quiet)
+		fws_report_conn_text(stdout, &run);
+	fws_connrun_free(&run);
+	fws_conntester_free(x);
+	fws_trial_destroy(t);
+	return code;
+}
+
+int
+cmd_connections(int argc, char **argv)
+{
+	struct conn_args a = {0};
+	struct fws_cfg *cfg;
+	int code;
+
+	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
+	if (parse_conn_args(argc, argv, &a, &code) < 0)
+		return code;
+	if ((cfg = app_load_config(a.config)) == NULL)
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	if (cfg->conn.test == FWS_CONN_NONE) {
+		fprintf(stderr, "fwstress: connections: %s has no \"connections\" section (see "
+				"fwstress validate --help)\n",
+			a.config);
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	if (a.json && strlcpy(cfg->json_out, a.json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) {
+		fprintf(stderr, "fwstress: -o: the path is too long\n");
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	if (cfg->json_out[0] && (code = fws_report_check_path(cfg->json_out)) < 0) {
+		fprintf(stderr, "fwstress: report: cannot write %s: %s\n", cfg->json_out,
+			strerror(-code));
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	app_catch_stop_signals();
+	if (app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_SETUP);
+	}
+	code = conn_with_eal(cfg, &a);
+	fws_config_free(cfg);
+	rte_eal_cleanup();
+	return code;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Connection tests (fwstress connections): the method and its trials. rate and teardown
+ * search (fws_search) for the highest connection (close) rate at which no connection is
+ * impaired: each failed, unfinished, or one that had to send anything twice (CSIT's NDR for
+ * CPS: no failed connection and no lost packet). capacity opens at the configured rate until
+ * the first connection fails and reports how many the DUT held then, with the reason.
+ * RFC 3511's iteration rules: every iteration attempts the same connections (every flow of
+ * every stream), and between iterations every attempted connection is reset (RST) and the
+ * DUT's aging time waited.
+ *
+ * The method asks for trials through ops, so the real one (fws_conntester, over a trial's
+ * ports) and unit tests' models run the same code.
+ */
+#ifndef FWS_CONNTEST_H
+#define FWS_CONNTEST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "fws_config.h"
+#include "fws_conn.h"
+#include "fws_err.h"
+#include "fws_search.h"
+#include "fws_trial.h"
+
+/** One iteration. */
+struct fws_conntrial {
+	double rate;      /**< asked: connections (teardown: closes) per second */
+	double achieved;  /**< opened (closed) / the time the opener (closer) took */
+	double phase_s;   /**< that time */
+	double elapsed_s; /**< the whole trial, until every connection was answered or failed */
+	uint64_t tx_refused; /**< segments the port refused: the generator's loss, not the DUT's */
+	bool generator_limited; /**< achieved under 99 % of rate, or segments refused */
+	bool partial;           /**< interrupted */
+	uint64_t impaired;      /**< connections failed, unfinished, or that sent anything twice */
+	bool pass;              /**< RFC 9411's criteria */
+	char verdict[160];
+	double est_min_us, est_avg_us, est_p50_us, est_p99_us, est_max_us;
+	struct fws_conn_stats st; /**< its series are owned by the trial */
+};
+
+struct fws_connrun {
+	const struct fws_cfg *cfg;
+	enum fws_conn_test test;
+	time_t started, finished;
+	bool partial;
+	uint64_t count;           /**< connections per iteration */
+	size_t state_bytes;       /**< per connection */
+	size_t memory_bytes;      /**< the engine's, at the end */
+	double fixed_rate;        /**< > 0: one trial at this rate instead of a search */
+	unsigned int n_trials, cap_trials;
+	struct fws_conntrial *trials;
+	bool searched;
+	struct fws_search_goal goal[FWS_SEARCH_GOALS];
+	char error[FWS_ERR_LEN];
+	unsigned int n_ports;
+	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
+};
+
+struct fws_connops {
+	/** One iteration at rate (connections or closes per second) into out. 0 or -errno. */
+	int (*trial)(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e);
+	/** After each: capacity's hold, RST every attempted connection, the aging wait. */
+	int (*between)(void *arg, struct fws_err *e);
+	void *arg;
+	/** After each trial, before between: save progress (the report as it stands). */
+	void (*saved)(void *arg, const struct fws_connrun *run);
+	void *saved_arg;
+	FILE *log; /**< a line per trial; NULL: quiet */
+};
+
+/** Run the configured test into run (cfg, count and fixed_rate set). 0 or -errno. */
+int fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops,
+			 struct fws_err *e);
+
+/** The figure of the test: the NDR rate found (rate, teardown: conditional, per second),
+ * or the fewest connections held (capacity); with a fixed rate, the connections (closes)
+ * per second that completed unimpaired; 0 when none. */
+double fws_connrun_figure(const struct fws_connrun *run, int *trial);
+
+/** Fill a trial's derived fields from its stats: percentiles, impaired, verdict. */
+void fws_conntrial_finish(struct fws_conntrial *t, enum fws_conn_test test);
+
+void fws_connrun_free(struct fws_connrun *run);
+
+/* The real trials, over a trial object's ports (fws_conntester.c). */
+struct fws_conntester;
+
+/** Set up the engine over t's ports for cfg's streams. NULL with the error in e. */
+struct fws_conntester *fws_conntester_new(struct fws_trial *t, const struct fws_cfg *cfg,
+					  volatile int *stop, struct fws_err *e);
+void fws_conntester_free(struct fws_conntester *x);
+
+/** ops for the real trials on x. */
+void fws_conntester_ops(struct fws_conntester *x, struct fws_connops *ops);
+
+/** The engine's memory now (bytes) and its state per connection. */
+size_t fws_conntester_memory(const struct fws_conntester *x);
+
+#endif /* FWS_CONNTEST_H */

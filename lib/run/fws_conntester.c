@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The connection tests' real trials: the engine (fws_conn) driven by the main lcore over a
+ * trial object's ports, workers stopped. The opener (closer) is paced by the clock: by time
+ * T after the phase began, rate x T connections are under way. Every pass of the loop polls
+ * each receive queue, runs the engine's timers and sends what it produced in bursts per
+ * port. A segment the port refuses is counted: it is the generator's loss, and the trial
+ * says so (generator-limited), not the DUT's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "fws_conntest.h"
+#include "fws_trial_int.h"
+
+#define TX_BURST 32
+#define OPEN_STEP 256 /**< connections opened (closed, reset) per pass at most */
+#define TX_TRIES 1000 /**< a refused burst is offered again this often (1 us apart) */
+#define RX_PASSES 64  /**< receive bursts per pass at most, each port and queue */
+
+struct fws_conntester {
+	struct fws_trial *t;
+	const struct fws_cfg *cfg;
+	struct fws_conns *c;
+	volatile int *stop;
+	uint32_t nonce;
+	uint64_t t0; /**< TSC at the trial's start: the engine's time 0 */
+	uint32_t now_us;
+	uint64_t tx_refused;
+	unsigned int n_tx[FWS_CFG_MAX_PORTS];
+	struct rte_mbuf *tx[FWS_CFG_MAX_PORTS][TX_BURST];
+};
+
+static uint32_t
+clock_us(struct fws_conntester *x)
+{
+	x->now_us = (uint32_t)((rte_rdtsc() - x->t0) * 1000000u / x->t->hz);
+	return x->now_us;
+}
+
+static void
+flush(struct fws_conntester *x, unsigned int p)
+{
+	uint16_t id = x->t->ctl.port_id[p], sent = 0;
+	unsigned int tries = 0;
+
+	while (sent < x->n_tx[p] && tries++ < TX_TRIES) {
+		sent += rte_eth_tx_burst(id, 0, x->tx[p] + sent, (uint16_t)(x->n_tx[p] - sent));
+		if (sent < x->n_tx[p])
+			rte_delay_us_block(1);
+	}
+	if (sent < x->n_tx[p]) {
+		x->tx_refused += x->n_tx[p] - sent;
+		rte_pktmbuf_free_bulk(x->tx[p] + sent, x->n_tx[p] - sent);
+	}
+	x->n_tx[p] = 0;
+}
+
+static void
+flush_all(struct fws_conntester *x)
+{
+	unsigned int p;
+
+	for (p = 0; p < x->cfg->n_ports; p++)
+		if (x->n_tx[p])
+			flush(x, p);
+}
+
+/* The engine's segment: on the stream's client or server port, toward the other. */
+static void
+emit(void *arg, unsigned int set, bool from_server, struct fws_tcp_seg *g)
+{
+	struct fws_conntester *x = arg;
+	const struct fws_cfg_stream *cs = &x->cfg->streams[set];
+	unsigned int p = from_server ? cs->rx_port : cs->tx_port;
+	unsigned int to = from_server ? cs->tx_port : cs->rx_port;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(x->t->ctl.pool);
+	uint32_t len;
+
+	if (m == NULL) {
+		x->tx_refused++;
+		return;
+	}
+	g->src_mac = x->t->ctl.port[p].mac;
+	g->dst_mac = fws_ctlio_hop(&x->t->ctl, p, to, g->ipv6);
+	g->vlan = x->cfg->ports[p].vlan;
+	len = fws_tcp_build(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_tailroom(m), g);
+	if (len == 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	m->data_len = (uint16_t)RTE_MAX(len, 60u);
+	m->pkt_len = m->data_len;
+	x->tx[p][x->n_tx[p]++] = m;
+	if (x->n_tx[p] == TX_BURST)
+		flush(x, p);
+}
+
+/* fws_ctlio's hook: a TCP segment reached a port. */
+static void
+input(void *arg, unsigned int port, struct rte_mbuf *m)
+{
+	struct fws_conntester *x = arg;
+	struct fws_tcp_info ti;
+
+	if (fws_tcp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &ti) == 0)
+		fws_conns_input(x->c, port, &ti, x->now_us);
+	rte_pktmbuf_free(m);
+}
+
+struct fws_conntester *
+fws_conntester_new(struct fws_trial *t, const struct fws_cfg *cfg, volatile int *stop,
+		   struct fws_err *e)
+{
+	struct fws_conn_params p = {.test = cfg->conn.test,
+				    .data = cfg->conn.data,
+				    .tries = cfg->conn.tries,
+				    .retry_us = (uint32_t)(cfg->conn.retry_s * 1e6)};
+	struct fws_conn_set sets[FWS_CONN_MAX_SETS];
+	struct fws_conntester *x = calloc(1, sizeof(*x));
+	unsigned int s;
+
+	if (x == NULL) {
+		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+		return NULL;
+	}
+	for (s = 0; s < cfg->n_streams; s++)
+		sets[s] = (struct fws_conn_set){.flows = cfg->streams[s].flows,
+						.client_port = cfg->streams[s].tx_port,
+						.server_port = cfg->streams[s].rx_port};
+	x->t = t;
+	x->cfg = cfg;
+	x->stop = stop;
+	x->c = fws_conns_new(&p, sets, cfg->n_streams, emit, x);
+	if (x->c == NULL) {
+		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
+			    "setup: out of memory (connection state: %zu bytes each)",
+			    fws_conns_state_size());
+		free(x);
+		return NULL;
+	}
+	t->ctl.tcp_input = input;
+	t->ctl.tcp_arg = x;
+	return x;
+}
+
+void
+fws_conntester_free(struct fws_conntester *x)
+{
+	if (x == NULL)
+		return;
+	x->t->ctl.tcp_input = NULL;
+	fws_conns_free(x->c);
+	free(x);
+}
+
+size_t
+fws_conntester_memory(const struct fws_conntester *x)
+{
+	return fws_conns_memory(x->c);
+}
+
+static uint64_t
+polled(const struct fws_conntester *x)
+{
+	uint64_t n = 0;
+	unsigned int p;
+
+	for (p = 0; p < x->cfg->n_ports; p++)
+		n += x->t->ctl.idle_rx[p];
+	return n;
+}
+
+/* One pass: receive until the queues are empty (the answers go out as they are made),
+ * timers, send. */
+static void
+pass(struct fws_conntester *x)
+{
+	unsigned int k;
+	uint64_t before;
+
+	for (k = 0; k < RX_PASSES; k++) {
+		before = polled(x);
+		fws_ctlio_poll_idle(&x->t->ctl);
+		flush_all(x);
+		if (polled(x) == before)
+			break;
+	}
+	fws_conns_timers(x->c, clock_us(x));
+	flush_all(x);
+}
+
+typedef uint64_t (*act_fn)(struct fws_conns *c, uint64_t n, uint32_t now_us);
+
+static uint64_t
+act_open(struct fws_conns *c, uint64_t n, uint32_t now_us)
+{
+	return fws_conns_open(c, n, now_us);
+}
+
+static uint64_t
+act_close(struct fws_conns *c, uint64_t n, uint32_t now_us)
+{
+	return fws_conns_close(c, n, now_us);
+}
+
+static uint64_t
+act_reset(struct fws_conns *c, uint64_t n, uint32_t now_us)
+{
+	(void)now_us;
+	return fws_conns_reset(c, n);
+}
+
+/* What a paced phase did. */
+struct phase {
+	uint64_t done;
+	double seconds; /**< from its start to its last act, plus one interval */
+	bool stopped;
+};
+
+/*
+ * Act on up to total connections at rate per second, paced; with stop_on_fail, no more after
+ * the first failure. Then wait until nothing waits for an answer (the engine's timers end
+ * every wait: tries x retry at most).
+ */
+static void
+paced(struct fws_conntester *x, act_fn act, double rate, uint64_t total, bool stop_on_fail,
+      struct phase *ph)
+{
+	const struct fws_conn_stats *st = fws_conns_stats(x->c);
+	uint64_t start = rte_rdtsc(), last = start, due, n, hz = x->t->hz;
+	bool acting = true;
+
+	memset(ph, 0, sizeof(*ph));
+	while (acting || fws_conns_waiting(x->c)) {
+		if (*x->stop) {
+			ph->stopped = true;
+			break;
+		}
+		if (acting && stop_on_fail && st->first_fail != FWS_CONN_FAIL_NONE)
+			acting = false;
+		if (acting) {
+			due = RTE_MIN(total, (uint64_t)(rate * (double)(rte_rdtsc() - start) /
+							(double)hz) +
+						     1);
+			if (due > ph->done) {
+				n = act(x->c, RTE_MIN(due - ph->done, (uint64_t)OPEN_STEP),
+					x->now_us);
+				ph->done += n;
+				last = rte_rdtsc();
+				acting = n > 0 && ph->done < total;
+			}
+		}
+		pass(x);
+	}
+	ph->seconds = (double)(last - start) / (double)hz + 1.0 / rate;
+}
+
+static void
+stats_copy(struct fws_conntester *x, struct fws_conntrial *out)
+{
+	const struct fws_conn_stats *st = fws_conns_stats(x->c);
+	size_t a = sizeof(uint64_t) * st->est_per_s.n, b = sizeof(uint64_t) * st->closed_per_s.n;
+
+	out->st = *st;
+	out->st.est_per_s.v = a ? malloc(a) : NULL;
+	out->st.closed_per_s.v = b ? malloc(b) : NULL;
+	out->st.est_per_s.cap = out->st.est_per_s.v ? st->est_per_s.n : 0;
+	out->st.closed_per_s.cap = out->st.closed_per_s.v ? st->closed_per_s.n : 0;
+	out->st.est_per_s.n = out->st.est_per_s.cap;
+	out->st.closed_per_s.n = out->st.closed_per_s.cap;
+	if (out->st.est_per_s.v)
+		memcpy(out->st.est_per_s.v, st->est_per_s.v, a);
+	if (out->st.closed_per_s.v)
+		memcpy(out->st.closed_per_s.v, st->closed_per_s.v, b);
+}
+
+static int
+trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
+{
+	struct fws_conntester *x = arg;
+	uint64_t total = fws_conns_total(x->c), start;
+	bool teardown = x->cfg->conn.test == FWS_CONN_TEARDOWN;
+	struct phase ph;
+
+	(void)e;
+	fws_conns_begin(x->c, ++x->nonce);
+	x->tx_refused = 0;
+	x->t0 = start = rte_rdtsc();
+	clock_us(x);
+	/* teardown: open at the configured opening rate and hold; then close at rate. */
+	paced(x, act_open, teardown ? x->cfg->conn.open_rate : rate, total,
+	      x->cfg->conn.test == FWS_CONN_CAPACITY, &ph);
+	if (teardown && !ph.stopped)
+		paced(x, act_close, rate, total, false, &ph);
+	flush_all(x);
+	out->rate = rate;
+	out->phase_s = ph.seconds;
+	out->achieved = (double)ph.done / ph.seconds;
+	out->elapsed_s = (double)(rte_rdtsc() - start) / (double)x->t->hz;
+	out->partial = ph.stopped;
+	out->tx_refused = x->tx_refused;
+	stats_copy(x, out);
+	return 0;
+}
+
+/* Wait s seconds answering the control plane (ARP, ND) and late segments. */
+static void
+idle(struct fws_conntester *x, double s)
+{
+	uint64_t end = rte_rdtsc() + (uint64_t)(s * (double)x->t->hz);
+
+	while (rte_rdtsc() < end && !*x->stop) {
+		pass(x);
+		rte_delay_us_sleep(200);
+	}
+}
+
+static int
+between(void *arg, struct fws_err *e)
+{
+	struct fws_conntester *x = arg;
+	struct phase ph;
+
+	if (x->cfg->conn.test == FWS_CONN_CAPACITY && x->cfg->conn.hold_s > 0)
+		idle(x, x->cfg->conn.hold_s);
+	paced(x, act_reset, x->cfg->conn.reset_rate, fws_conns_total(x->c), false, &ph);
+	flush_all(x);
+	idle(x, x->cfg->conn.aging_s);
+	if (*x->stop)
+		return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
+	return 0;
+}
+
+void
+fws_conntester_ops(struct fws_conntester *x, struct fws_connops *ops)
+{
+	ops->trial = trial;
+	ops->between = between;
+	ops->arg = x;
+}

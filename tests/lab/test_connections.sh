@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Connection tests (fwstress connections) against the lab's NAT firewall with known limits:
+#   - capacity with a state table of 20000 (FWS_LAB_CT_LIMIT): fwstress holds 20000, names
+#     the first failure (SYN timeout), and while it holds them conntrack -C in the firewall
+#     namespace equals what the report says is held; the firewall's state_full counter
+#     equals the SYNs of the failed connections, every try of each;
+#   - rate with at most 2000 new connections per second (FWS_LAB_NEW_RATE): the search finds
+#     a rate whose trial has no connection failed, not above 2000; a trial at twice it has
+#     failures, and as many as the firewall's new_limited counter dropped SYNs;
+#   - teardown without limits: every connection opens, is held, and closes, and none is
+#     left established in the firewall's table.
+. "$(dirname "$0")/lab.sh"
+lab_start nft conntrack
+
+# cfg NAME TEST COUNT EXTRA-JSON: the lab's connection config.
+cfg() {
+	python3 - "$TOP/config/lab-connections.json" "$WORK/$1.json" "$2" "$3" "$4" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.pop("output")
+c["flows"]["count"] = int(sys.argv[4])
+c["connections"].update(test=sys.argv[3], **json.loads(sys.argv[5]))
+c["search"] = {"width": "5%", "max_trials": 20}
+json.dump(c, open(sys.argv[2], "w"))
+PY
+}
+counter() {
+	ip netns exec fwsl-dut nft -j list counter inet fws_fw "$1" | python3 -c 'import json,sys; print([x["counter"]["packets"] for x in json.load(sys.stdin)["nftables"] if "counter" in x][0])'
+}
+lab_up() { # ENV... : the firewall lab with these limits, an empty state table
+	"$LAB" down >/dev/null 2>&1
+	env "$@" "$LAB" up firewall >/dev/null || { bad "lab up firewall $*"; finish; exit 1; }
+	ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
+}
+
+# --- capacity: a state table of 20000 ---
+lab_up FWS_LAB_CT_LIMIT=20000
+cfg capacity capacity 24000 '{"rate": 5000, "hold": 20, "aging": 1}'
+"$LAB" exec "$FWSTRESS" connections -q -o "$WORK/cap.json" "$WORK/capacity.json" >/dev/null 2>"$WORK/cap.err" &
+pid=$!
+for _ in $(seq 120); do
+	grep -q "held when the first failed" "$WORK/cap.err" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.5
+done
+sleep 1 # the report saved before the hold
+held_kernel=$(ip netns exec fwsl-dut conntrack -C)
+python3 - "$WORK/cap.json" "$held_kernel" <<'PY' && ok "capacity: conntrack -C during the hold ($held_kernel) equals the report's held" || bad "capacity: conntrack -C $held_kernel, report: $(grep -o '"held": [0-9]*' "$WORK/cap.json" | head -1)"
+import json, sys
+t = json.load(open(sys.argv[1]))["connections"]["trials"][0]
+sys.exit(0 if t["held"] == int(sys.argv[2]) else 1)
+PY
+wait $pid
+rc=$?
+[ $rc -eq 0 ] && ok "capacity: exit 0" || bad "capacity: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/cap.err" | head -3)"
+check "capacity: 20000 held (the namespace holds none of its own), first failure a SYN timeout" \
+	'r["connections"]["result"]["value"] == 20000 and r["connections"]["result"]["first_failure"] == "syn_timeout" and r["connections"]["trials"][0]["held_at_first_failure"] == 20000 and r["status"] == "completed"' "$WORK/cap.json"
+check "capacity: every other connection failed by SYN timeout, none reset; the cell says sessions" \
+	'(lambda t: t["failed"]["syn_timeout"] == t["attempted"] - 20000 > 0 and t["failed_total"] == t["failed"]["syn_timeout"] and t["segments"]["rst_received"] == 0)(r["connections"]["trials"][0]) and r["cells"][0]["kind"] == "sessions" and r["cells"][0]["connections"] == 20000' "$WORK/cap.json"
+full=$(counter state_full)
+python3 - "$WORK/cap.json" "$full" <<'PY' && ok "capacity: the firewall dropped $full SYNs at the limit: every try of every failed connection" || bad "capacity: state_full $full"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["connections"]["trials"][0]
+sys.exit(0 if t["failed"]["syn_timeout"] * r["connections"]["tries"] == int(sys.argv[2]) else 1)
+PY
+
+# --- rate: at most 2000 new connections per second; one try each, so a lost SYN fails ---
+lab_up FWS_LAB_NEW_RATE=2000
+cfg rate rate 3000 '{"rate": 8000, "tries": 1, "aging": 0.5}'
+expect_rc 0 "rate search through a 2000/s limit" "$LAB" exec "$FWSTRESS" connections -q -o "$WORK/rate-r.json" "$WORK/rate.json"
+check "rate: the search found a rate, not above the limit, whose trial failed no connection" \
+	'(lambda c: 1000 <= c["result"]["value"] <= 2000 and c["trials"][c["result"]["trial"]]["failed_total"] == 0 and c["trials"][c["result"]["trial"]]["criteria_met"])(r["connections"]) and r["cells"][0]["kind"] == "cps"' "$WORK/rate-r.json"
+found=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["connections"]["result"]["value"]))' "$WORK/rate-r.json")
+lim0=$(counter new_limited)
+expect_rc 0 "rate: one trial at twice the found rate ($((2 * found))/s)" "$LAB" exec "$FWSTRESS" connections -q --at $((2 * found)) -o "$WORK/twice.json" "$WORK/rate.json"
+lim=$(($(counter new_limited) - lim0))
+check "rate: at twice the rate connections fail (SYN timeout), exactly the $lim SYNs the firewall's limit dropped" \
+	"(lambda t: t['failed']['syn_timeout'] == $lim > 0 and not t['criteria_met'])(r['connections']['trials'][0])" "$WORK/twice.json"
+
+# --- teardown: every connection opened, held, closed ---
+lab_up
+cfg teardown teardown 2000 '{"rate": 4000, "open_rate": 2000, "aging": 0.5}'
+expect_rc 0 "teardown at 4000 closes/s" "$LAB" exec "$FWSTRESS" connections -q --at 4000 -o "$WORK/td.json" "$WORK/teardown.json"
+check "teardown: 2000 opened, held and closed with FIN, none failed" \
+	'(lambda t: t["attempted"] == t["established"] == t["closed"] == 2000 and t["failed_total"] == 0 and t["impaired"] == 0)(r["connections"]["trials"][0]) and r["cells"][0]["kind"] == "teardown-fixed" and r["cells"][0]["connections"] > 3000' "$WORK/td.json"
+ip netns exec fwsl-dut conntrack -L -p tcp 2>/dev/null >"$WORK/ct"
+[ "$(grep -c 'dport=80 ' "$WORK/ct")" -eq 2000 ] && ! grep -q ESTABLISHED "$WORK/ct" &&
+	ok "teardown: conntrack holds the 2000 connections, none established" ||
+	bad "teardown: conntrack: $(grep -c 'dport=80 ' "$WORK/ct") entries, $(grep -c ESTABLISHED "$WORK/ct") established"
+finish
