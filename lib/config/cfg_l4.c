@@ -42,6 +42,9 @@ cfg_sec_l4(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 
 	if (cfg_stream_l4(c, v, &tmp) < 0)
 		return -EINVAL;
+	if (tmp.l4 == FWS_L4_SYN)
+		return cfg_fail(c, "\"syn\" is a stream's (a SYN flood beside the streams it "
+				   "loads), not every stream's");
 	t->cfg->l4 = tmp.l4;
 	return 0;
 }
@@ -133,6 +136,9 @@ cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg)
 					"stream \"%s\": \"app\" opens TCP connections: it needs "
 					"\"l4\": \"tcp\"",
 					st->name);
+		if (st->l4 == FWS_L4_SYN && st->flows.count > FWS_SIG_MAX_FLOWS)
+			return cfg_fail(c, "stream \"%s\": at most %u SYN flood sources", st->name,
+					FWS_SIG_MAX_FLOWS);
 		if (st->l4 != FWS_L4_TCP)
 			continue;
 		if (st->app != FWS_APP_NONE && st->dir == FWS_DIR_DOWNLOAD)

@@ -89,8 +89,8 @@ pair_streams(struct cfg_ctx *c, struct fws_cfg *cfg)
 	for (s = 0; s < n; s++) {
 		struct fws_cfg_stream *ds = &cfg->streams[s];
 
-		/* A TCP download learns its translations from its own SYNs. */
-		if (ds->dir != FWS_DIR_DOWNLOAD || ds->flows.ipv6 || ds->l4 == FWS_L4_TCP)
+		/* A TCP download learns its translations from its own SYNs; a SYN flood needs none. */
+		if (ds->dir != FWS_DIR_DOWNLOAD || ds->flows.ipv6 || ds->l4 != FWS_L4_UDP)
 			continue;
 		l = find_learner(cfg, s);
 		if (l < 0 && (l = add_learner(c, cfg, s)) < 0)

@@ -48,7 +48,8 @@ static const struct cfg_section sections[] = {
 		       "format: the destinations streams with \"expect\": \"blocklist\" are "
 		       "expected to be blocked at"),
 	SEC(streams, "[{name, tx_port, rx_port, flows, rate, expect, l4}], or use \"direction\"; "
-		     "expect: \"pass\" (default), \"blocked\", \"blocklist\""),
+		     "expect: \"pass\" (default), \"blocked\", \"blocklist\"; l4 \"syn\": a SYN "
+		     "flood from the flows' sources beside the other streams (RFC 3511 5.5)"),
 	SEC(frame_size, "bytes with FCS, \"imix\", {name, mix: [[size, weight]]}, a list, or "
 			"\"rfc2544\""),
 	SEC(duration, "seconds of one measured trial (default 10)"),

@@ -330,7 +330,7 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 		return 0; /* a connection test sends its own segments, no frame_size */
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *st = &cfg->streams[s];
-		bool vlan = cfg->ports[st->tx_port].vlan != 0, tcp = st->l4 == FWS_L4_TCP;
+		bool vlan = cfg->ports[st->tx_port].vlan != 0, tcp = st->l4 != FWS_L4_UDP;
 		uint16_t need = tcp ? fws_pkt_min_frame_tcp(vlan, st->flows.ipv6)
 				    : fws_pkt_min_frame(vlan, st->flows.ipv6);
 		/* TCP: the payload of a segment fits the MSS less the timestamp option. */

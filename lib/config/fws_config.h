@@ -113,7 +113,7 @@ enum fws_app {
 #define FWS_CFG_APP_NAME_LEN 64
 
 /** A stream's test traffic ("l4"): stateless UDP, or TCP connections (fws_tcp.h). */
-#define FWS_L4S(X) X(UNSET, "") X(UDP, "udp") X(TCP, "tcp")
+#define FWS_L4S(X) X(UNSET, "") X(UDP, "udp") X(TCP, "tcp") X(SYN, "syn")
 enum fws_l4 {
 #define FWS_L4_ENUM(n, s) FWS_L4_##n,
 	FWS_L4S(FWS_L4_ENUM)

@@ -82,7 +82,9 @@ struct fws_cell_bucket {
 	X(blocked_leaked, "blocked_leaked", -1, 0, 1e15)                                           \
 	X(goodput_measured, "goodput_measured", 0, 0, 1)                                           \
 	X(connections, "connections", -1, 0, 1e12)                                                 \
-	X(conn_failed, "connections_failed", -1, 0, 1e15)
+	X(conn_failed, "connections_failed", -1, 0, 1e15)                                          \
+	X(flood_pps, "syn_flood_pps", -1, 0, 1e12)                                                 \
+	X(flood_passed, "syn_flood_passed", -1, 0, 1e15)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
@@ -115,6 +117,9 @@ struct fws_cell {
 	 * NDR; sessions: connections held when the first failed) and the failed connections of
 	 * its trial. */
 	double connections, conn_failed;
+	/** A SYN flood beside the cell's stream in its trial (-1: none): its rate sent and the
+	 * SYNs that passed the DUT (RFC 3511 5.5). */
+	double flood_pps, flood_passed;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };

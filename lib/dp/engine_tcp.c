@@ -123,3 +123,13 @@ const struct fws_engine fws_engine_tcp = {
 	.tx_burst = tcp_burst,
 	.destroy = fws_tx_task_free,
 };
+
+/* A SYN flood: the same engine over SYN templates; every flow's window is open. */
+const struct fws_engine fws_engine_syn = {
+	.name = "syn",
+	.setup = fws_tx_task_init,
+	.sizes = fws_tx_task_sizes,
+	.start = fws_tx_task_start,
+	.tx_burst = tcp_burst,
+	.destroy = fws_tx_task_free,
+};

@@ -31,6 +31,7 @@ struct fws_engine {
 
 extern const struct fws_engine fws_engine_udp;
 extern const struct fws_engine fws_engine_tcp;
+extern const struct fws_engine fws_engine_syn;
 
 /** The engine called name, or NULL. */
 const struct fws_engine *fws_engine_find(const char *name);

@@ -68,14 +68,14 @@ fws_pkt_eth(uint8_t *buf, const struct rte_ether_addr *src, const struct rte_eth
 	return RTE_ETHER_HDR_LEN;
 }
 
-/* A data segment's TCP header: 32 bytes, ACK and PSH, the largest window field (scaled by
+/* A data segment's TCP header (a flood's SYN: SYN alone): 32 bytes, ACK and PSH, the largest window field (scaled by
  * FWS_TCP_WSCALE), NOP NOP and the timestamp option; ports, numbers and the option's
  * values are written per flow and frame. */
 static void
-tcp_template(uint8_t *l4)
+tcp_template(uint8_t *l4, bool syn)
 {
 	l4[12] = (FWS_PKT_TCP_LEN / 4) << 4;
-	l4[13] = 0x18; /* ACK | PSH */
+	l4[13] = syn ? 0x02 : 0x18; /* SYN (a flood, no ACK number), or ACK | PSH */
 	l4[14] = 0xff;
 	l4[15] = 0xff;
 	l4[20] = 1;
@@ -116,7 +116,7 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 		ip->next_proto_id = h->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 	}
 	if (h->tcp)
-		tcp_template(buf + l.l4);
+		tcp_template(buf + l.l4, h->syn);
 	memcpy(buf + l.sig, &w0, 4);
 }
 

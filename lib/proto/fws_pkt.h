@@ -50,6 +50,7 @@ struct fws_pkt_hdr {
 	const uint8_t *payload; /**< written right after the signature; NULL: the fill */
 	uint16_t payload_len;
 	bool tcp; /**< TCP segments (fws_tcp.h) instead of UDP datagrams */
+	bool syn; /**< TCP: SYNs (a flood) instead of data segments (ACK, PSH) */
 };
 
 /** Header offsets of a stream's frames. */

@@ -108,6 +108,8 @@ build(struct matrix *m)
 			r->has[col] = true;
 			r->conn[col] = c->connections;
 			r->conn_failed[col] = c->conn_failed;
+			r->flood[col] = c->flood_pps;
+			r->flood_passed[col] = c->flood_passed;
 			r->pps[col] += c->pps;
 			r->l1[col] += c->l1_bps;
 			r->goodput[col] += c->goodput_bps;
@@ -196,6 +198,9 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 		note(n, label, "line rate reached");
 	if (x->measured[c])
 		note(n, label, "TCP goodput measured, not derived");
+	if (x->flood[c] >= 0)
+		note(n, label, "under a SYN flood of %.0f/s, %.0f SYNs passed", x->flood[c],
+		     x->flood_passed[c]);
 	if (x->cpu[c] > 95)
 		note(n, label, "DUT CPU above 95 %%");
 	if (x->attack_leaked[c] > 0)

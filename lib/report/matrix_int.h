@@ -26,6 +26,7 @@ struct row {
 	bool has[MAX_COLS];
 	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
 	double conn[MAX_COLS], conn_failed[MAX_COLS]; /**< connection tests' figures */
+	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
 };
 
 struct col {

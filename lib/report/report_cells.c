@@ -45,7 +45,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	unsigned int p, i;
 
 	memset(c, 0, sizeof(*c));
-	c->connections = c->conn_failed = -1;
+	c->connections = c->conn_failed = c->flood_pps = c->flood_passed = -1;
 	strlcpy(c->scenario, run->cfg->scenario, sizeof(c->scenario));
 	fws_result_label(r->kind, r->lat_frac, c->kind, sizeof(c->kind));
 	strlcpy(c->direction, fws_dir_name(r->dir ? r->dir : x->dir), sizeof(c->direction));
@@ -111,7 +111,24 @@ cell_proof(const struct fws_result *r, struct fws_cell *c)
 	}
 }
 
-/* The matrix cells of one trial: one per active stream that has flows expected to pass
+/* A SYN flood in the trial (streams with "l4": "syn"): its rate and the SYNs that passed. */
+static void
+cell_flood(const struct fws_run *run, const struct fws_result *r, struct fws_cell *c)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams && s < run->cfg->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (!x->active || run->cfg->streams[s].l4 != FWS_L4_SYN)
+			continue;
+		c->flood_pps = RTE_MAX(c->flood_pps, 0.0) + x->tx_pps;
+		c->flood_passed = RTE_MAX(c->flood_passed, 0.0) + (double)x->rx.unique;
+	}
+}
+
+/* The matrix cells of one trial: one per active stream (not a SYN flood) that has flows
+ * expected to pass
  * (a blocked stream has no throughput) and no payload (an attack stream is proof of
  * inspection, not throughput); back-to-back trials have none. */
 static void
@@ -123,10 +140,12 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 
 	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
 		if (!r->streams[s].active || r->streams[s].proof ||
+		    run->cfg->streams[s].l4 == FWS_L4_SYN ||
 		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
 			continue;
 		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c, b);
 		cell_proof(r, &c);
+		cell_flood(run, r, &c);
 		json_array_append_new(a, fws_report_cell_json(&c));
 	}
 }

@@ -157,6 +157,7 @@ collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->proof = cs->payload_len > 0 || cs->app != FWS_APP_NONE;
+	sr->syn_flood = cs->l4 == FWS_L4_SYN;
 	sr->req_pps = req_pps;
 	collect_tx(t, s, hz, sr);
 	collect_flows(t, s, sr);

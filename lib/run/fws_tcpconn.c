@@ -72,6 +72,13 @@ is_tcp(const struct fws_cfg *cfg, unsigned int s)
 	return cfg->streams[s].l4 == FWS_L4_TCP;
 }
 
+/* A SYN flood's stream: segments from the transmit lcores, no connections. */
+static bool
+is_syn(const struct fws_cfg *cfg, unsigned int s)
+{
+	return cfg->streams[s].l4 == FWS_L4_SYN;
+}
+
 /* The client's and server's addresses and ports of flow i, network order. */
 static void
 ends(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *c)
@@ -395,7 +402,7 @@ fws_tcp_create(struct fws_trial *t)
 	const struct fws_cfg *cfg = t->cfg;
 	unsigned int s, k;
 
-	for (s = 0; s < cfg->n_streams && !is_tcp(cfg, s); s++)
+	for (s = 0; s < cfg->n_streams && !is_tcp(cfg, s) && !is_syn(cfg, s); s++)
 		;
 	if (s == cfg->n_streams || cfg->conn.test != FWS_CONN_NONE)
 		return 0; /* a connection test has its own connections (fws_conntester) */
@@ -405,6 +412,14 @@ fws_tcp_create(struct fws_trial *t)
 		const struct fws_cfg_stream *cs = &cfg->streams[s];
 		struct tcp_stream *ts = &t->tcp->st[s];
 
+		if (is_syn(cfg, s)) {
+			t->tcptx[s] = rte_zmalloc_socket("fws_syntx",
+							 sizeof(*t->tcptx[s]) * cs->flows.count,
+							 RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
+			if (t->tcptx[s] == NULL)
+				return -ENOMEM;
+			continue;
+		}
 		if (!is_tcp(cfg, s))
 			continue;
 		ts->n = cs->flows.count;
@@ -610,6 +625,20 @@ send_preambles(struct fws_trial *t)
 	}
 }
 
+/* A SYN flood's segments: a random number per flow, nothing to wait for. */
+static void
+syn_init(struct fws_trial *t, unsigned int s)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->cfg->streams[s].flows.count; i++) {
+		uint32_t seq = (uint32_t)rte_rand();
+
+		fws_tcp_txflow_init(&t->tcptx[s][i], seq, 0, seq + 0x7fffffffu,
+				    (uint32_t)rte_rand(), 0);
+	}
+}
+
 int
 fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask, struct fws_err *e)
 {
@@ -623,6 +652,8 @@ fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
 	t->tcp->active = 0;
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		t->tcp->st[s].res.present = false;
+		if (is_syn(t->cfg, s) && (!mask || ((mask >> s) & 1)))
+			syn_init(t, s);
 		if (!wanted(t, mask, s))
 			continue;
 		reset_stream(t, s);

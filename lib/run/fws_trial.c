@@ -289,7 +289,8 @@ fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_h
 	memcpy(hdr->dst6, cs->flows.dst6, sizeof(hdr->dst6));
 	hdr->payload = cs->payload;
 	hdr->payload_len = cs->payload_len;
-	hdr->tcp = cs->l4 == FWS_L4_TCP;
+	hdr->tcp = cs->l4 == FWS_L4_TCP || cs->l4 == FWS_L4_SYN;
+	hdr->syn = cs->l4 == FWS_L4_SYN;
 }
 
 /* The worker that sends on a port's queue 0 also sends its control replies. */

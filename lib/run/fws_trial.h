@@ -92,6 +92,7 @@ struct fws_stream_result {
 	 * only the flows expected to pass, so loss is never blocking). */
 	bool proof; /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
+	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
 	uint32_t blk_flows;
 	struct fws_rxstat_sum blk;
 	bool blk_ok;
