@@ -21,8 +21,10 @@ usage_conn(FILE *f)
 	fprintf(f,
 		"Usage: fwstress connections [EAL ARGS --] [OPTIONS] CONFIG\n"
 		"\n"
-		"The config's \"connections\" test. Every flow of every stream (\"l4\": \"tcp\") is\n"
-		"one connection: SYN, SYN-ACK, ACK with a request of \"data\" bytes, a response of\n"
+		"The config's \"connections\" test. Every flow of every stream (\"l4\": \"tcp\") "
+		"is\n"
+		"one connection: SYN, SYN-ACK, ACK with a request of \"data\" bytes, a response "
+		"of\n"
 		"as many, then FIN (rate) or held (capacity, teardown).\n"
 		"  rate      the highest connection rate at which no connection is impaired\n"
 		"            (failed, unfinished, or had to send anything twice): the NDR search\n"
@@ -70,7 +72,8 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 		case 'A':
 			a->at = strtod(optarg, &end);
 			if (*end || !(a->at >= 1 && a->at <= 1e8)) {
-				fprintf(stderr, "fwstress: --at \"%s\": give a rate, 1-1e8 per second\n",
+				fprintf(stderr,
+					"fwstress: --at \"%s\": give a rate, 1-1e8 per second\n",
 					optarg);
 				return -1;
 			}
@@ -171,13 +174,15 @@ cmd_connections(int argc, char **argv)
 	if ((cfg = app_load_config(a.config)) == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	if (cfg->conn.test == FWS_CONN_NONE) {
-		fprintf(stderr, "fwstress: connections: %s has no \"connections\" section (see "
-				"fwstress validate --help)\n",
+		fprintf(stderr,
+			"fwstress: connections: %s has no \"connections\" section (see "
+			"fwstress validate --help)\n",
 			a.config);
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	if (a.json && strlcpy(cfg->json_out, a.json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) {
+	if (a.json &&
+	    strlcpy(cfg->json_out, a.json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) {
 		fprintf(stderr, "fwstress: -o: the path is too long\n");
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);

@@ -17,7 +17,6 @@
 #include "fws_method.h"
 #include "fws_report.h"
 
-
 static void
 usage_run(FILE *f)
 {

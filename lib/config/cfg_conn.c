@@ -141,10 +141,11 @@ cfg_emit_connections(const struct fws_cfg *cfg)
 		return NULL;
 	o = json_pack("{s:s}", "test", fws_conn_test_name(cfg->conn.test));
 	for (i = 0; i < RTE_DIM(num_keys); i++)
-		json_object_set_new(o, num_keys[i].key,
-				    num_keys[i].kind == N_DOUBLE
-					    ? json_real(num_get(&cfg->conn, &num_keys[i]))
-					    : json_integer((json_int_t)num_get(&cfg->conn, &num_keys[i])));
+		json_object_set_new(
+			o, num_keys[i].key,
+			num_keys[i].kind == N_DOUBLE
+				? json_real(num_get(&cfg->conn, &num_keys[i]))
+				: json_integer((json_int_t)num_get(&cfg->conn, &num_keys[i])));
 	return o;
 }
 
@@ -161,11 +162,15 @@ cfg_apply_connections(struct cfg_ctx *c, struct fws_cfg *cfg)
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *st = &cfg->streams[s];
 
-		if (st->l4 != FWS_L4_TCP)
+		if (st->l4 != cfg->streams[0].l4 || st->l4 == FWS_L4_SYN)
 			return cfg_fail(c,
-					"connections: stream \"%s\" is %s: connection tests open "
-					"TCP connections (\"l4\": \"tcp\")",
+					"connections: stream \"%s\" is %s: every stream of a "
+					"connection test is \"tcp\" (or every one \"udp\", RFC "
+					"9693's UDP variant)",
 					st->name, fws_l4_name(st->l4));
+		if (st->l4 == FWS_L4_UDP && cfg->conn.test == FWS_CONN_TEARDOWN)
+			return cfg_fail(c, "connections: teardown closes TCP connections: UDP has "
+					   "none to close (\"l4\": \"tcp\")");
 		if (st->app != FWS_APP_NONE)
 			return cfg_fail(c, "connections: stream \"%s\": \"app\" is for trials",
 					st->name);

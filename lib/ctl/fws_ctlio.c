@@ -91,7 +91,10 @@ fws_ctlio_poll_idle(struct fws_ctlio *io)
 					fws_pkt_parse(rte_pktmbuf_mtod(m[j], const uint8_t *),
 						      m[j]->data_len, &v);
 
-				if (k == FWS_PKT_CONTROL || (k == FWS_PKT_TCP && io->tcp_input)) {
+				if (k == FWS_PKT_UDP && io->udp_input) {
+					io->udp_input(io->tcp_arg, p, m[j]);
+				} else if (k == FWS_PKT_CONTROL ||
+					   (k == FWS_PKT_TCP && io->tcp_input)) {
 					m[j]->port = io->port_id[p]; /* net_ring leaves it unset */
 					handle(io, m[j]);
 				} else {

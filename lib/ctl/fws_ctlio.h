@@ -38,6 +38,9 @@ struct fws_ctlio {
 	/** TCP segments without a signature (fws_tcpconn), with the frame: NULL drops them. */
 	void (*tcp_input)(void *arg, unsigned int port, struct rte_mbuf *m);
 	void *tcp_arg;
+	/** With workers stopped: UDP datagrams (a connection test's over UDP), NULL: counted
+	 * as idle frames and dropped. tcp_arg is its argument too. */
+	void (*udp_input)(void *arg, unsigned int port, struct rte_mbuf *m);
 	uint64_t idle_rx[FWS_CFG_MAX_PORTS]; /**< frames polled by the main lcore, all kinds */
 };
 

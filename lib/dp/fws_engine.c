@@ -4,7 +4,8 @@
 #include "fws_engine.h"
 
 /* Every engine, each defined in engine_NAME.c. */
-static const struct fws_engine *const engines[] = {&fws_engine_udp, &fws_engine_tcp, &fws_engine_syn};
+static const struct fws_engine *const engines[] = {&fws_engine_udp, &fws_engine_tcp,
+						   &fws_engine_syn};
 
 const struct fws_engine *
 fws_engine_find(const char *name)

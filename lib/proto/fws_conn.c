@@ -77,8 +77,8 @@ fws_conns_state_size(void)
 }
 
 struct fws_conns *
-fws_conns_new(const struct fws_conn_params *p, const struct fws_conn_set *sets,
-	      unsigned int n_sets, fws_conn_emit_fn emit, void *arg)
+fws_conns_new(const struct fws_conn_params *p, const struct fws_conn_set *sets, unsigned int n_sets,
+	      fws_conn_emit_fn emit, void *arg)
 {
 	struct fws_conns *c;
 	unsigned int s, i;
@@ -93,6 +93,10 @@ fws_conns_new(const struct fws_conn_params *p, const struct fws_conn_set *sets,
 			errno = EINVAL;
 			return NULL;
 		}
+	if (p->udp && p->test == FWS_CONN_TEARDOWN) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
 	c->p = *p;
@@ -293,13 +297,36 @@ client_nxt(const struct fws_conns *c, unsigned int s, uint32_t i, const struct f
 	return n;
 }
 
+/* A UDP connection's payload (at least FWS_CONN_UDP_MIN bytes): magic, token, fill. */
+static uint16_t
+udp_payload(const struct fws_conns *c, uint8_t *buf, uint32_t token)
+{
+	uint32_t v = rte_cpu_to_be_32(FWS_CONN_UDP_MAGIC);
+	uint16_t len = RTE_MAX(c->p.data, (uint16_t)FWS_CONN_UDP_MIN);
+
+	memcpy(buf, &v, 4);
+	v = rte_cpu_to_be_32(token);
+	memcpy(buf + 4, &v, 4);
+	memcpy(buf + 8, c->payload, len - 8u);
+	return len;
+}
+
 /* Send what (s, i) waits on in its state: the SYN, the request or the FIN. */
 static void
 send_waited(struct fws_conns *c, unsigned int s, uint32_t i, uint32_t now)
 {
 	struct fws_conn *k = &c->conn[s][i];
 	struct fws_tcp_seg g = {.seq = client_nxt(c, s, i, k), .ack = k->srv_nxt};
+	uint8_t dgram[FWS_CONN_MAX_DATA + FWS_CONN_UDP_MIN];
 
+	if (c->p.udp) { /* the request datagram */
+		g.payload = dgram;
+		g.payload_len = udp_payload(c, dgram, fws_tcp_token(false, c->nonce, s, i));
+		client_send(c, s, i, &g);
+		k->t_last = now;
+		push(c, s, i, now);
+		return;
+	}
 	switch (k->state) {
 	case C_SYN_SENT:
 		g.seq--;
@@ -368,6 +395,18 @@ established(struct fws_conns *c, unsigned int s, uint32_t i, uint32_t now)
 	c->st.established++;
 	fws_hist_add(&c->st.est, (uint64_t)(uint32_t)(now - k->t_first) * 1000u);
 	series_add(&c->st.est_per_s, now);
+	if (c->p.udp && c->p.test == FWS_CONN_RATE) { /* nothing to close: done */
+		enter(c, k, C_CLOSED);
+		c->st.closed++;
+		c->st.clean += !k->retried;
+		series_add(&c->st.closed_per_s, now);
+		return;
+	}
+	if (c->p.udp) {
+		enter(c, k, C_HELD);
+		c->st.clean += !k->retried;
+		return;
+	}
 	if (c->p.test == FWS_CONN_RATE) {
 		if (c->p.data == 0) { /* the handshake's ACK first, then the FIN */
 			g.seq = client_nxt(c, s, i, k);
@@ -392,7 +431,7 @@ fws_conns_open(struct fws_conns *c, uint64_t n, uint32_t now_us)
 
 		k->t_first = now_us;
 		c->st.attempted++;
-		wait_for(c, c->open_set, c->open_i, C_SYN_SENT, now_us);
+		wait_for(c, c->open_set, c->open_i, c->p.udp ? C_REQ_SENT : C_SYN_SENT, now_us);
 		done++;
 		if (++c->open_i == c->sets[c->open_set].flows.count) {
 			c->open_i = 0;
@@ -428,13 +467,16 @@ fws_conns_reset(struct fws_conns *c, uint64_t n)
 {
 	uint64_t done = 0;
 
+	if (c->p.udp)
+		return 0; /* no RST in UDP: the aging alone ends the DUT's state */
 	while (done < n && c->reset_set < c->n_sets) {
 		unsigned int s = c->reset_set;
 		uint32_t i = c->reset_i;
 		struct fws_conn *k = &c->conn[s][i];
 
 		if (k->state != C_IDLE) {
-			struct fws_tcp_seg g = {.seq = client_nxt(c, s, i, k), .flags = FWS_TCP_RST};
+			struct fws_tcp_seg g = {.seq = client_nxt(c, s, i, k),
+						.flags = FWS_TCP_RST};
 
 			client_send(c, s, i, &g);
 			c->st.reset_sent++;
@@ -562,6 +604,38 @@ fws_conns_input(struct fws_conns *c, unsigned int port, const struct fws_tcp_inf
 		client_input(c, s, i, ti, now_us);
 	else
 		server_input(c, s, i, ti);
+}
+
+void
+fws_conns_input_udp(struct fws_conns *c, unsigned int port, const struct fws_tcp_info *ti,
+		    const uint8_t *payload, uint32_t len, uint32_t now_us)
+{
+	uint8_t dgram[FWS_CONN_MAX_DATA + FWS_CONN_UDP_MIN];
+	uint32_t magic = 0, tok = 0, i;
+	unsigned int s;
+	bool server;
+
+	c->st.segs_received++;
+	if (len >= FWS_CONN_UDP_MIN) {
+		memcpy(&magic, payload, 4);
+		memcpy(&tok, payload + 4, 4);
+	}
+	if (!c->p.udp || len < FWS_CONN_UDP_MIN || rte_be_to_cpu_32(magic) != FWS_CONN_UDP_MAGIC ||
+	    fws_tcp_token_parse(rte_be_to_cpu_32(tok), c->nonce, &server, &s, &i) < 0 ||
+	    s >= c->n_sets || i >= c->sets[s].flows.count ||
+	    port != (server ? c->sets[s].client_port : c->sets[s].server_port)) {
+		c->st.unmatched++;
+		return;
+	}
+	if (!server) { /* at the server: the response, to where the request came from */
+		struct fws_tcp_seg g = {.payload = dgram};
+
+		g.payload_len = udp_payload(c, dgram, fws_tcp_token(true, c->nonce, s, i));
+		server_send(c, s, i, ti, &g);
+		return;
+	}
+	if (c->conn[s][i].state == C_REQ_SENT)
+		established(c, s, i, now_us);
 }
 
 void

@@ -2,7 +2,8 @@
 /*
  * Connection tests (RFC 3511 5.2-5.4, RFC 9411 7.2 and 7.5): many short TCP connections, each
  * opened with a handshake, a request and a response of "data" bytes each way (one
- * transaction), then closed with FIN or held. The client side keeps 16 bytes per
+ * transaction), then closed with FIN or held; over UDP (RFC 9693, NAT-only devices) a
+ * request datagram and its response. The client side keeps 16 bytes per
  * connection; the server side keeps nothing: every server segment answers the segment it
  * received, to wherever that came from (through NAT: the translation), with numbers taken
  * from it, and its own initial sequence number is a hash of the connection. Segments are
@@ -27,7 +28,7 @@
 /** The tests: name, what is measured. */
 #define FWS_CONN_TESTS(X)                                                                          \
 	X(NONE, "", "")                                                                            \
-	X(RATE, "rate", "highest connection establishment rate with every connection complete")  \
+	X(RATE, "rate", "highest connection establishment rate with every connection complete")    \
 	X(CAPACITY, "capacity", "connections the DUT holds open at once")                          \
 	X(TEARDOWN, "teardown", "highest rate at which held connections close")
 
@@ -40,16 +41,16 @@ enum fws_conn_test {
 /** Why a connection failed: what it waited for last. */
 #define FWS_CONN_FAILS(X)                                                                          \
 	X(NONE, "", "")                                                                            \
-	X(RST, "rst", "reset (a RST from the DUT or the server)")                                 \
+	X(RST, "rst", "reset (a RST from the DUT or the server)")                                  \
 	X(SYN, "syn_timeout", "no SYN-ACK to any SYN")                                             \
-	X(DATA, "data_lost", "the request or its response lost every time")                       \
+	X(DATA, "data_lost", "the request or its response lost every time")                        \
 	X(CLOSE, "close_timeout", "no FIN-ACK to any FIN")
 
 enum fws_conn_fail {
 #define FWS_CONN_FAIL_ENUM(n, s, d) FWS_CONN_FAIL_##n,
 	FWS_CONN_FAILS(FWS_CONN_FAIL_ENUM)
 #undef FWS_CONN_FAIL_ENUM
-	FWS_CONN_FAIL_N
+		FWS_CONN_FAIL_N
 };
 
 const char *fws_conn_test_name(enum fws_conn_test t);
@@ -61,6 +62,8 @@ const char *fws_conn_fail_doc(enum fws_conn_fail f);
 
 struct fws_conn_params {
 	enum fws_conn_test test;
+	bool udp;          /**< RFC 9693's UDP variant: a connection is a request datagram and
+			    * its response (no handshake, no close; teardown is TCP's only) */
 	uint16_t data;     /**< bytes of the request and of the response; 0: none */
 	uint8_t tries;     /**< sends of a SYN, request or FIN before the connection fails */
 	uint32_t retry_us; /**< wait for an answer before sending again */
@@ -95,13 +98,13 @@ struct fws_conn_series {
 
 struct fws_conn_stats {
 	uint64_t attempted, established, closed, reset_sent;
-	uint64_t clean; /**< closed (or held) having sent nothing twice */
-	uint64_t held;                   /**< established, not closed, not failed: now */
+	uint64_t clean;                   /**< closed (or held) having sent nothing twice */
+	uint64_t held;                    /**< established, not closed, not failed: now */
 	uint64_t failed[FWS_CONN_FAIL_N]; /**< by reason ([0] unused) */
-	uint64_t retried;                /**< connections that sent something again */
-	uint64_t resent;                 /**< segments sent again */
-	uint64_t rst_received;           /**< RSTs that named a connection */
-	uint64_t unmatched;              /**< segments that named none (other trials, strays) */
+	uint64_t retried;                 /**< connections that sent something again */
+	uint64_t resent;                  /**< segments sent again */
+	uint64_t rst_received;            /**< RSTs that named a connection */
+	uint64_t unmatched;               /**< segments that named none (other trials, strays) */
 	uint64_t segs_sent, segs_received;
 	enum fws_conn_fail first_fail; /**< the first failure's reason */
 	uint64_t held_at_fail;         /**< held when it happened */
@@ -140,6 +143,13 @@ uint64_t fws_conns_reset(struct fws_conns *c, uint64_t n);
 /** A TCP segment that arrived on port (its frame parsed). */
 void fws_conns_input(struct fws_conns *c, unsigned int port, const struct fws_tcp_info *ti,
 		     uint32_t now_us);
+
+/** A UDP datagram that arrived on port: its addresses and ports in ti, its payload. */
+void fws_conns_input_udp(struct fws_conns *c, unsigned int port, const struct fws_tcp_info *ti,
+			 const uint8_t *payload, uint32_t len, uint32_t now_us);
+
+#define FWS_CONN_UDP_MAGIC 0x66777343u /**< "fwsC": a UDP connection's payload starts so */
+#define FWS_CONN_UDP_MIN 8             /**< then its token: the smallest payload */
 
 /** Send again what was not answered in time; fail what was sent too often. */
 void fws_conns_timers(struct fws_conns *c, uint32_t now_us);

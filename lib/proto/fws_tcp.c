@@ -36,16 +36,18 @@ options(uint8_t *o, const struct fws_tcp_seg *s)
 	return n + 8;
 }
 
-/* The IP header of a segment of tcp_len bytes at tcp; returns its TCP checksum. */
+/* The IP header of a segment (proto: TCP or UDP) of tcp_len bytes at tcp; returns its
+ * checksum. */
 static uint16_t
-ip_header(uint8_t *l3, const struct fws_tcp_seg *s, uint16_t tcp_len, const uint8_t *tcp)
+ip_header(uint8_t *l3, const struct fws_tcp_seg *s, uint16_t tcp_len, const uint8_t *tcp,
+	  uint8_t proto)
 {
 	if (s->ipv6) {
 		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)l3;
 
 		ip6->vtc_flow = RTE_BE32(6u << 28);
 		ip6->payload_len = rte_cpu_to_be_16(tcp_len);
-		ip6->proto = IPPROTO_TCP;
+		ip6->proto = proto;
 		ip6->hop_limits = s->ttl ? s->ttl : 64;
 		memcpy(ip6->src_addr, s->src6, 12);
 		memcpy(ip6->src_addr + 12, &s->src_be, 4);
@@ -58,7 +60,7 @@ ip_header(uint8_t *l3, const struct fws_tcp_seg *s, uint16_t tcp_len, const uint
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(FWS_PKT_IPV4_LEN + tcp_len));
 	ip->time_to_live = s->ttl ? s->ttl : 64;
-	ip->next_proto_id = IPPROTO_TCP;
+	ip->next_proto_id = proto;
 	ip->src_addr = s->src_be;
 	ip->dst_addr = s->dst_be;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
@@ -93,9 +95,36 @@ fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
 	tcp[13] = s->flags;
 	w = rte_cpu_to_be_16(s->window);
 	memcpy(tcp + 14, &w, 2);
-	w = ip_header(buf + l3, s, (uint16_t)(thl + s->payload_len), tcp);
+	w = ip_header(buf + l3, s, (uint16_t)(thl + s->payload_len), tcp, IPPROTO_TCP);
 	memcpy(tcp + 16, &w, 2);
 	return len;
+}
+
+uint32_t
+fws_tcp_build_udp(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s)
+{
+	uint32_t l3 = RTE_ETHER_HDR_LEN + (s->vlan ? FWS_PKT_VLAN_LEN : 0);
+	uint32_t iplen = s->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN;
+	uint16_t type = s->ipv6 ? RTE_BE16(RTE_ETHER_TYPE_IPV6) : RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	uint16_t ulen = (uint16_t)(FWS_PKT_UDP_LEN + s->payload_len), w;
+	uint8_t *udp;
+
+	if (room < l3 + iplen + ulen)
+		return 0;
+	memset(buf, 0, l3 + iplen + FWS_PKT_UDP_LEN);
+	fws_pkt_eth(buf, &s->src_mac, &s->dst_mac, s->vlan, type);
+	udp = buf + l3 + iplen;
+	memcpy(udp, &s->sport_be, 2);
+	memcpy(udp + 2, &s->dport_be, 2);
+	w = rte_cpu_to_be_16(ulen);
+	memcpy(udp + 4, &w, 2);
+	if (s->payload_len)
+		memcpy(udp + FWS_PKT_UDP_LEN, s->payload, s->payload_len);
+	w = ip_header(buf + l3, s, ulen, udp, IPPROTO_UDP);
+	if (w == 0)
+		w = 0xffff; /* UDP: zero means no checksum */
+	memcpy(udp + 6, &w, 2);
+	return l3 + iplen + ulen;
 }
 
 /* The options of a TCP header of hl bytes at tcp. */

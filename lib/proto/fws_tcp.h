@@ -173,6 +173,10 @@ struct fws_tcp_seg {
 /** Build s into buf (room bytes). Returns the frame length without FCS, or 0. */
 uint32_t fws_tcp_build(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s);
 
+/** The same as a UDP datagram (a connection test's over UDP): addresses, ports and
+ * payload of s; numbers, flags and options are not used. */
+uint32_t fws_tcp_build_udp(uint8_t *buf, uint32_t room, const struct fws_tcp_seg *s);
+
 /** A received segment's header fields (IPv4 or IPv6: then the low 32 bits of addresses). */
 struct fws_tcp_info {
 	uint32_t src_be, dst_be;

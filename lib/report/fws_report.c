@@ -218,13 +218,13 @@ stream_json(const struct fws_stream_result *x)
 	if (x->tcp.present)
 		json_object_set_new(o, "tcp", tcp_json(&x->tcp));
 	if (x->syn_flood)
-		json_object_set_new(o, "syn_flood",
-				    json_pack("{s:I, s:f, s:I, s:I, s:s}", "sent",
-					      (json_int_t)x->tx_frames, "pps", x->tx_pps, "passed",
-					      (json_int_t)x->rx.unique, "blocked",
-					      (json_int_t)x->rx.lost, "note",
-					      "SYNs from spoofed sources (RFC 3511 5.5): those that "
-					      "passed the DUT arrived, the rest it blocked"));
+		json_object_set_new(
+			o, "syn_flood",
+			json_pack("{s:I, s:f, s:I, s:I, s:s}", "sent", (json_int_t)x->tx_frames,
+				  "pps", x->tx_pps, "passed", (json_int_t)x->rx.unique, "blocked",
+				  (json_int_t)x->rx.lost, "note",
+				  "SYNs from spoofed sources (RFC 3511 5.5): those that "
+				  "passed the DUT arrived, the rest it blocked"));
 	if (x->blk_flows && x->active)
 		json_object_set_new(o, "expected_blocked", blocked_json(x));
 	if (*fws_report_rate_note(x, note, sizeof(note)))
@@ -299,9 +299,10 @@ search_json(const struct fws_search_summary *s)
 						    (json_int_t)t->lost));
 	}
 	return json_pack("{s:s, s:o, s:o, s:o}", "frame_size", s->size, "ndr",
-			 fws_report_goal_json(&s->goal[FWS_SEARCH_NDR], s->result[FWS_SEARCH_NDR]), "pdr",
-			 fws_report_goal_json(&s->goal[FWS_SEARCH_PDR], s->result[FWS_SEARCH_PDR]), "trials",
-			 tr);
+			 fws_report_goal_json(&s->goal[FWS_SEARCH_NDR], s->result[FWS_SEARCH_NDR]),
+			 "pdr",
+			 fws_report_goal_json(&s->goal[FWS_SEARCH_PDR], s->result[FWS_SEARCH_PDR]),
+			 "trials", tr);
 }
 
 json_t *

@@ -24,8 +24,8 @@ struct row {
 	double goodput[MAX_COLS]; /**< derived from L1, or TCP's measured payload rate */
 	bool measured[MAX_COLS];  /**< a cell of it measured its goodput (TCP) */
 	bool has[MAX_COLS];
-	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
-	double conn[MAX_COLS], conn_failed[MAX_COLS]; /**< connection tests' figures */
+	bool limited[MAX_COLS];                         /**< a cell of it was generator-limited */
+	double conn[MAX_COLS], conn_failed[MAX_COLS];   /**< connection tests' figures */
 	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
 };
 

@@ -96,8 +96,7 @@ result_json(const struct fws_connrun *run)
 	double v = fws_connrun_figure(run, &tr);
 	const struct fws_conntrial *t = tr >= 0 ? &run->trials[tr] : NULL;
 	json_t *o = json_pack("{s:s, s:f, s:b, s:s}", "kind", cell_kinds[run->test], "value", v,
-			      "fixed_rate", run->fixed_rate > 0,
-			      "unit",
+			      "fixed_rate", run->fixed_rate > 0, "unit",
 			      run->test == FWS_CONN_CAPACITY ? "connections held"
 			      : run->test == FWS_CONN_RATE   ? "connections per second"
 							     : "closes per second");
@@ -105,8 +104,9 @@ result_json(const struct fws_connrun *run)
 	json_object_set_new(o, "trial", tr >= 0 ? json_integer(tr) : json_null());
 	if (t && run->test == FWS_CONN_CAPACITY) {
 		json_object_set_new(o, "first_failure",
-				    t->st.first_fail ? json_string(fws_conn_fail_name(t->st.first_fail))
-						     : json_null());
+				    t->st.first_fail
+					    ? json_string(fws_conn_fail_name(t->st.first_fail))
+					    : json_null());
 		json_object_set_new(o, "first_failure_doc",
 				    json_string(fws_conn_fail_doc(t->st.first_fail)));
 		if (!t->st.first_fail)
@@ -191,7 +191,7 @@ fws_report_conn_json(const struct fws_connrun *run)
 			 FWS_REPORT_SCHEMA, "kind", "connections", "tool", "name", "fwstress",
 			 "version", FWS_VERSION, "dpdk", rte_version(), "started", t0, "finished",
 			 t1, "status",
-			 run->error[0] ? "error"
+			 run->error[0]  ? "error"
 			 : run->partial ? "interrupted"
 					: "completed",
 			 "partial", run->partial);
@@ -234,7 +234,8 @@ fws_report_conn_text(FILE *f, const struct fws_connrun *run)
 			t->achieved, (unsigned long)t->st.attempted,
 			(unsigned long)t->st.established, (unsigned long)t->st.closed,
 			(unsigned long)t->st.held, (unsigned long)fws_conn_failed(&t->st),
-			t->est_p50_us, t->est_p99_us, t->generator_limited ? " (generator-limited)" : "");
+			t->est_p50_us, t->est_p99_us,
+			t->generator_limited ? " (generator-limited)" : "");
 		for (k = 1; k < FWS_CONN_FAIL_N; k++)
 			if (t->st.failed[k])
 				fprintf(f, "      failed %s: %lu\n",

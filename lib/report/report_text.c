@@ -100,7 +100,25 @@ text_nat(FILE *f, const struct fws_result *r)
 	}
 }
 
-/* TCP streams: connections opened, failed, closed. */
+/* A SYN flood beside the other streams (RFC 3511 5.5): its rate, what passed. */
+static void
+text_flood(FILE *f, const struct fws_result *r)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->syn_flood && x->active)
+			fprintf(f,
+				"  syn flood: %s: %" PRIu64 " SYNs at %.0f/s from %u spoofed "
+				"sources, %" PRIu64 " passed the DUT, %" PRIu64 " blocked\n",
+				x->name, x->tx_frames, x->tx_pps, x->flows, x->rx.unique,
+				x->rx.lost);
+	}
+}
+
+/* TCP streams: connections opened, failed, closed; then any SYN flood. */
 static void
 text_tcp(FILE *f, const struct fws_result *r)
 {
@@ -125,24 +143,7 @@ text_tcp(FILE *f, const struct fws_result *r)
 				c->preambles_received, c->preambles_sent);
 		fputc('\n', f);
 	}
-}
-
-/* A SYN flood beside the other streams (RFC 3511 5.5): its rate, what passed. */
-static void
-text_flood(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (x->syn_flood && x->active)
-			fprintf(f,
-				"  syn flood: %s: %" PRIu64 " SYNs at %.0f/s from %u spoofed "
-				"sources, %" PRIu64 " passed the DUT, %" PRIu64 " blocked\n",
-				x->name, x->tx_frames, x->tx_pps, x->flows, x->rx.unique,
-				x->rx.lost);
-	}
+	text_flood(f, r);
 }
 
 /* Streams with flows the DUT should block: how many frames leaked. */
@@ -245,7 +246,6 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_links(f, r);
 	text_nat(f, r);
 	text_tcp(f, r);
-	text_flood(f, r);
 	text_blocked(f, r);
 	if (r->dut_probed && r->dut.ok)
 		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,

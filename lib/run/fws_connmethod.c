@@ -78,8 +78,7 @@ one(struct fws_connrun *run, const struct fws_connops *ops, double rate, struct 
 	log_trial(run, ops, t);
 	if (rc < 0 || t->partial) {
 		run->partial = true;
-		return rc < 0 ? rc
-			      : fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
+		return rc < 0 ? rc : fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
 	}
 	if (ops->saved)
 		ops->saved(ops->saved_arg, run);

@@ -27,10 +27,10 @@
 
 /** One iteration. */
 struct fws_conntrial {
-	double rate;      /**< asked: connections (teardown: closes) per second */
-	double achieved;  /**< opened (closed) / the time the opener (closer) took */
-	double phase_s;   /**< that time */
-	double elapsed_s; /**< the whole trial, until every connection was answered or failed */
+	double rate;         /**< asked: connections (teardown: closes) per second */
+	double achieved;     /**< opened (closed) / the time the opener (closer) took */
+	double phase_s;      /**< that time */
+	double elapsed_s;    /**< the whole trial, until every connection was answered or failed */
 	uint64_t tx_refused; /**< segments the port refused: the generator's loss, not the DUT's */
 	bool generator_limited; /**< achieved under 99 % of rate, or segments refused */
 	bool partial;           /**< interrupted */
@@ -46,10 +46,10 @@ struct fws_connrun {
 	enum fws_conn_test test;
 	time_t started, finished;
 	bool partial;
-	uint64_t count;           /**< connections per iteration */
-	size_t state_bytes;       /**< per connection */
-	size_t memory_bytes;      /**< the engine's, at the end */
-	double fixed_rate;        /**< > 0: one trial at this rate instead of a search */
+	uint64_t count;      /**< connections per iteration */
+	size_t state_bytes;  /**< per connection */
+	size_t memory_bytes; /**< the engine's, at the end */
+	double fixed_rate;   /**< > 0: one trial at this rate instead of a search */
 	unsigned int n_trials, cap_trials;
 	struct fws_conntrial *trials;
 	bool searched;
@@ -72,8 +72,7 @@ struct fws_connops {
 };
 
 /** Run the configured test into run (cfg, count and fixed_rate set). 0 or -errno. */
-int fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops,
-			 struct fws_err *e);
+int fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops, struct fws_err *e);
 
 /** The figure of the test: the NDR rate found (rate, teardown: conditional, per second),
  * or the fewest connections held (capacity); with a fixed rate, the connections (closes)

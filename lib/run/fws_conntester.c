@@ -32,6 +32,7 @@ struct fws_conntester {
 	uint32_t nonce;
 	uint64_t t0; /**< TSC at the trial's start: the engine's time 0 */
 	uint32_t now_us;
+	bool udp;
 	uint64_t tx_refused;
 	unsigned int n_tx[FWS_CFG_MAX_PORTS];
 	struct rte_mbuf *tx[FWS_CFG_MAX_PORTS][TX_BURST];
@@ -90,7 +91,8 @@ emit(void *arg, unsigned int set, bool from_server, struct fws_tcp_seg *g)
 	g->src_mac = x->t->ctl.port[p].mac;
 	g->dst_mac = fws_ctlio_hop(&x->t->ctl, p, to, g->ipv6);
 	g->vlan = x->cfg->ports[p].vlan;
-	len = fws_tcp_build(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_tailroom(m), g);
+	len = (x->udp ? fws_tcp_build_udp : fws_tcp_build)(rte_pktmbuf_mtod(m, uint8_t *),
+							   rte_pktmbuf_tailroom(m), g);
 	if (len == 0) {
 		rte_pktmbuf_free(m);
 		return;
@@ -114,11 +116,30 @@ input(void *arg, unsigned int port, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/* fws_ctlio's hook over UDP: a datagram reached a port. */
+static void
+input_udp(void *arg, unsigned int port, struct rte_mbuf *m)
+{
+	struct fws_conntester *x = arg;
+	struct fws_pkt_view v;
+	struct fws_tcp_info ti = {0};
+
+	if (fws_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &v) == FWS_PKT_UDP) {
+		memcpy(&ti.src_be, v.l3 + (v.ipv6 ? 20 : 12), 4);
+		memcpy(&ti.dst_be, v.l3 + (v.ipv6 ? 36 : 16), 4);
+		memcpy(&ti.sport_be, v.l4, 2);
+		memcpy(&ti.dport_be, v.l4 + 2, 2);
+		fws_conns_input_udp(x->c, port, &ti, v.payload, v.payload_len, x->now_us);
+	}
+	rte_pktmbuf_free(m);
+}
+
 struct fws_conntester *
 fws_conntester_new(struct fws_trial *t, const struct fws_cfg *cfg, volatile int *stop,
 		   struct fws_err *e)
 {
 	struct fws_conn_params p = {.test = cfg->conn.test,
+				    .udp = cfg->streams[0].l4 == FWS_L4_UDP,
 				    .data = cfg->conn.data,
 				    .tries = cfg->conn.tries,
 				    .retry_us = (uint32_t)(cfg->conn.retry_s * 1e6)};
@@ -145,7 +166,9 @@ fws_conntester_new(struct fws_trial *t, const struct fws_cfg *cfg, volatile int 
 		free(x);
 		return NULL;
 	}
-	t->ctl.tcp_input = input;
+	x->udp = p.udp;
+	t->ctl.tcp_input = p.udp ? NULL : input;
+	t->ctl.udp_input = p.udp ? input_udp : NULL;
 	t->ctl.tcp_arg = x;
 	return x;
 }
@@ -156,6 +179,7 @@ fws_conntester_free(struct fws_conntester *x)
 	if (x == NULL)
 		return;
 	x->t->ctl.tcp_input = NULL;
+	x->t->ctl.udp_input = NULL;
 	fws_conns_free(x->c);
 	free(x);
 }
@@ -246,9 +270,9 @@ paced(struct fws_conntester *x, act_fn act, double rate, uint64_t total, bool st
 		if (acting && stop_on_fail && st->first_fail != FWS_CONN_FAIL_NONE)
 			acting = false;
 		if (acting) {
-			due = RTE_MIN(total, (uint64_t)(rate * (double)(rte_rdtsc() - start) /
-							(double)hz) +
-						     1);
+			due = RTE_MIN(
+				total,
+				(uint64_t)(rate * (double)(rte_rdtsc() - start) / (double)hz) + 1);
 			if (due > ph->done) {
 				n = act(x->c, RTE_MIN(due - ph->done, (uint64_t)OPEN_STEP),
 					x->now_us);

@@ -72,13 +72,6 @@ is_tcp(const struct fws_cfg *cfg, unsigned int s)
 	return cfg->streams[s].l4 == FWS_L4_TCP;
 }
 
-/* A SYN flood's stream: segments from the transmit lcores, no connections. */
-static bool
-is_syn(const struct fws_cfg *cfg, unsigned int s)
-{
-	return cfg->streams[s].l4 == FWS_L4_SYN;
-}
-
 /* The client's and server's addresses and ports of flow i, network order. */
 static void
 ends(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *c)
@@ -402,7 +395,7 @@ fws_tcp_create(struct fws_trial *t)
 	const struct fws_cfg *cfg = t->cfg;
 	unsigned int s, k;
 
-	for (s = 0; s < cfg->n_streams && !is_tcp(cfg, s) && !is_syn(cfg, s); s++)
+	for (s = 0; s < cfg->n_streams && !is_tcp(cfg, s) && cfg->streams[s].l4 != FWS_L4_SYN; s++)
 		;
 	if (s == cfg->n_streams || cfg->conn.test != FWS_CONN_NONE)
 		return 0; /* a connection test has its own connections (fws_conntester) */
@@ -412,10 +405,10 @@ fws_tcp_create(struct fws_trial *t)
 		const struct fws_cfg_stream *cs = &cfg->streams[s];
 		struct tcp_stream *ts = &t->tcp->st[s];
 
-		if (is_syn(cfg, s)) {
-			t->tcptx[s] = rte_zmalloc_socket("fws_syntx",
-							 sizeof(*t->tcptx[s]) * cs->flows.count,
-							 RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
+		if (cfg->streams[s].l4 == FWS_L4_SYN) { /* a flood: segments, no connections */
+			t->tcptx[s] = rte_zmalloc_socket(
+				"fws_syntx", sizeof(*t->tcptx[s]) * cs->flows.count,
+				RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
 			if (t->tcptx[s] == NULL)
 				return -ENOMEM;
 			continue;
@@ -652,7 +645,7 @@ fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
 	t->tcp->active = 0;
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		t->tcp->st[s].res.present = false;
-		if (is_syn(t->cfg, s) && (!mask || ((mask >> s) & 1)))
+		if (t->cfg->streams[s].l4 == FWS_L4_SYN && (!mask || ((mask >> s) & 1)))
 			syn_init(t, s);
 		if (!wanted(t, mask, s))
 			continue;

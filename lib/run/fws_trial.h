@@ -90,7 +90,7 @@ struct fws_stream_result {
 	struct fws_tcp_result tcp;
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
-	bool proof; /**< it carries a payload (an attack pattern): proof of inspection, not a
+	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
 	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
 	uint32_t blk_flows;

@@ -8,6 +8,7 @@
 #   - rate with at most 2000 new connections per second (FWS_LAB_NEW_RATE): the search finds
 #     a rate whose trial has no connection failed, not above 2000; a trial at twice it has
 #     failures, and as many as the firewall's new_limited counter dropped SYNs;
+#   - capacity over UDP (RFC 9693) with a table of 5000: 5000 held, as conntrack -C says;
 #   - teardown without limits: every connection opens, is held, and closes, and none is
 #     left established in the firewall's table.
 . "$(dirname "$0")/lab.sh"
@@ -65,6 +66,24 @@ r = json.load(open(sys.argv[1]))
 t = r["connections"]["trials"][0]
 sys.exit(0 if t["failed"]["syn_timeout"] * r["connections"]["tries"] == int(sys.argv[2]) else 1)
 PY
+
+# --- capacity over UDP (RFC 9693: a request and its response): a table of 5000 ---
+lab_up FWS_LAB_CT_LIMIT=5000
+cfg udp capacity 6000 '{"rate": 5000, "hold": 20, "aging": 0}'
+sed -i 's/"l4": "tcp"/"l4": "udp"/' "$WORK/udp.json"
+"$LAB" exec "$FWSTRESS" connections -q -o "$WORK/udp-r.json" "$WORK/udp.json" >/dev/null 2>"$WORK/udp.err" &
+pid=$!
+for _ in $(seq 120); do
+	grep -q "held when the first failed" "$WORK/udp.err" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.5
+done
+sleep 1
+held_kernel=$(ip netns exec fwsl-dut conntrack -C)
+kill -INT $pid 2>/dev/null # the hold is long enough: interrupted, the report keeps the trial
+wait $pid
+check "udp capacity: 5000 held (= conntrack -C $held_kernel), the first failure a lost response, no RST sent" \
+	"(lambda t: t['held'] == 5000 == $held_kernel and t['first_failure'] == 'data_lost' and t['failed']['data_lost'] == t['attempted'] - 5000 and t['segments']['reset_sent'] == 0)(r['connections']['trials'][0])" "$WORK/udp-r.json"
 
 # --- rate: at most 2000 new connections per second; one try each, so a lost SYN fails ---
 lab_up FWS_LAB_NEW_RATE=2000

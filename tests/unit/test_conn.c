@@ -12,6 +12,7 @@
 #include <rte_byteorder.h>
 
 #include "fws_conn.h"
+#include "fws_pkt.h"
 #include "unit.h"
 
 #define NET_MAX 65536
@@ -37,6 +38,7 @@ struct dut {
 };
 
 struct net {
+	bool udp; /**< RFC 9693's variant: datagrams */
 	struct dut dut;
 	struct frame *q;
 	unsigned int head, n;
@@ -54,7 +56,7 @@ enqueue(unsigned int port, const struct fws_tcp_seg *g)
 
 	ck_assert_uint_lt(net.n, NET_MAX);
 	f->port = port;
-	f->len = fws_tcp_build(f->b, sizeof(f->b), g);
+	f->len = (net.udp ? fws_tcp_build_udp : fws_tcp_build)(f->b, sizeof(f->b), g);
 	ck_assert_uint_gt(f->len, 0);
 	net.n++;
 }
@@ -112,14 +114,53 @@ dut_pass(struct fws_tcp_seg *g, bool from_server)
 	return true;
 }
 
+/* A NAT over UDP with a table of limit clients: requests of others dropped. */
+static bool
+dut_pass_udp(struct fws_tcp_seg *g, bool from_server)
+{
+	struct dut *d = &net.dut;
+	uint16_t cport = rte_be_to_cpu_16(from_server ? g->dport_be : g->sport_be);
+	uint32_t who = (rte_be_to_cpu_32(from_server ? g->dst_be : g->src_be) & 0xff) |
+		       (cport & 0xfu) << 8;
+
+	if (!from_server && d->limit && !d->seen_syn[who]) {
+		if (d->admitted >= d->limit)
+			return false;
+		d->seen_syn[who] = 1;
+		d->admitted++;
+	}
+	if (from_server && d->drop_response)
+		return false;
+	if (from_server)
+		g->dport_be = rte_cpu_to_be_16(cport - d->nat_port_add);
+	else
+		g->sport_be = rte_cpu_to_be_16(cport + d->nat_port_add);
+	return true;
+}
+
 static void
 emit(void *arg, unsigned int set, bool from_server, struct fws_tcp_seg *g)
 {
 	(void)arg;
 	(void)set;
 	net.sent[from_server]++;
-	if (dut_pass(g, from_server))
+	if (net.udp ? dut_pass_udp(g, from_server) : dut_pass(g, from_server))
 		enqueue(from_server ? 0 : 1, g);
+}
+
+/* Deliver a UDP frame: addresses and ports from its headers, the payload. */
+static void
+deliver_udp(const struct frame *f)
+{
+	struct fws_pkt_view v;
+	struct fws_tcp_info ti = {0};
+
+	ck_assert_int_eq(fws_pkt_parse(f->b, f->len, &v), FWS_PKT_UDP);
+	memcpy(&ti.src_be, v.l3 + 12, 4);
+	memcpy(&ti.dst_be, v.l3 + 16, 4);
+	memcpy(&ti.sport_be, v.l4, 2);
+	memcpy(&ti.dport_be, v.l4 + 2, 2);
+	fws_conns_input_udp(net.c, f->port, &ti, v.payload, v.payload_len, net.now);
 }
 
 /* Deliver until the network is quiet, then run the timers every step_us for up to
@@ -136,6 +177,10 @@ run(uint32_t step_us, uint32_t max_us)
 
 			net.head = (net.head + 1) % NET_MAX;
 			net.n--;
+			if (net.udp) {
+				deliver_udp(f);
+				continue;
+			}
 			ck_assert_int_eq(fws_tcp_parse(f->b, f->len, &ti), 0);
 			fws_conns_input(net.c, f->port, &ti, net.now);
 		}
@@ -149,7 +194,8 @@ run(uint32_t step_us, uint32_t max_us)
 static struct fws_conns *
 setup(enum fws_conn_test test, uint32_t count, uint16_t data)
 {
-	struct fws_conn_params p = {.test = test, .data = data, .tries = 3, .retry_us = 1000000};
+	struct fws_conn_params p = {
+		.test = test, .udp = net.udp, .data = data, .tries = 3, .retry_us = 1000000};
 	struct fws_conn_set set = {.flows = {.count = count,
 					     .src_ip_lo = 0xc6120100,
 					     .src_ip_hi = 0xc61201ff,
@@ -363,6 +409,47 @@ START_TEST(test_conn_reset_and_nonce)
 }
 END_TEST
 
+/* RFC 9693's UDP variant: a request and its response through a port-translating NAT;
+ * with a table of 90 clients, capacity holds 90 and the first failure is the lost
+ * response's; no RST between iterations; teardown refused. */
+START_TEST(test_conn_udp)
+{
+	struct fws_conn_params bad = {.test = FWS_CONN_TEARDOWN, .udp = true, .tries = 1};
+	struct fws_conn_set one = {.flows = {.count = 1}};
+	const struct fws_conn_stats *st;
+	struct fws_conns *c;
+
+	net.udp = true;
+	c = setup(FWS_CONN_RATE, 200, 4); /* a payload under 8 bytes still carries the token */
+	st = fws_conns_stats(c);
+	net.dut.nat_port_add = 3;
+	open_all(200);
+	ck_assert_uint_eq(st->closed, 200);
+	ck_assert_uint_eq(st->clean, 200);
+	ck_assert_uint_eq(net.sent[0], 200);
+	ck_assert_uint_eq(net.sent[1], 200);
+	ck_assert_uint_eq(fws_conns_reset(c, 1000), 0);
+	fws_conns_free(c);
+
+	c = setup(FWS_CONN_CAPACITY, 300, 64);
+	st = fws_conns_stats(c);
+	net.dut.limit = 90;
+	while (st->first_fail == FWS_CONN_FAIL_NONE && fws_conns_open(c, 1, net.now)) {
+		run(1000, 0);
+		fws_conns_timers(c, net.now += 200000);
+	}
+	run(100000, 5000000);
+	ck_assert_uint_eq(st->held, 90);
+	ck_assert_uint_eq(st->held_at_fail, 90);
+	ck_assert_int_eq(st->first_fail, FWS_CONN_FAIL_DATA);
+	ck_assert_uint_eq(st->failed[FWS_CONN_FAIL_DATA], st->attempted - 90);
+	ck_assert_uint_eq(st->unmatched, 0);
+	fws_conns_free(c);
+	ck_assert_ptr_null(fws_conns_new(&bad, &one, 1, emit, NULL));
+	net.udp = false;
+}
+END_TEST
+
 START_TEST(test_conn_bad_params)
 {
 	struct fws_conn_params p = {.test = FWS_CONN_RATE, .tries = 3, .retry_us = 1};
@@ -397,6 +484,7 @@ suite_conn(void)
 	tcase_add_test(tc, test_conn_capacity_limit);
 	tcase_add_test(tc, test_conn_teardown);
 	tcase_add_test(tc, test_conn_reset_and_nonce);
+	tcase_add_test(tc, test_conn_udp);
 	tcase_add_test(tc, test_conn_bad_params);
 	suite_add_tcase(s, tc);
 	return s;

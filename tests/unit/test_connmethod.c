@@ -141,9 +141,9 @@ START_TEST(test_connmethod_criteria)
 		uint64_t attempted, syn, rst;
 		bool pass;
 	} cases[] = {
-		{100000, 0, 0, true},   {100000, 1, 0, false},  {100001, 1, 0, true},
-		{200000, 1, 0, true},   {100000, 0, 1, false},  {100001, 0, 1, true},
-		{1000000, 5, 4, true},  {1000000, 5, 5, false}, {0, 0, 0, false},
+		{100000, 0, 0, true},  {100000, 1, 0, false},  {100001, 1, 0, true},
+		{200000, 1, 0, true},  {100000, 0, 1, false},  {100001, 0, 1, true},
+		{1000000, 5, 4, true}, {1000000, 5, 5, false}, {0, 0, 0, false},
 		{10, 0, 0, true},
 	};
 	unsigned int i;
@@ -156,7 +156,9 @@ START_TEST(test_connmethod_criteria)
 		st.failed[FWS_CONN_FAIL_RST] = cases[i].rst;
 		ck_assert_msg(fws_conn_criteria(&st, why, sizeof(why)) == cases[i].pass,
 			      "case %u: %s", i, why);
-		ck_assert(strstr(why, cases[i].pass ? "met" : cases[i].attempted ? "missed" : "no "));
+		ck_assert(strstr(why, cases[i].pass        ? "met"
+				      : cases[i].attempted ? "missed"
+							   : "no "));
 	}
 }
 END_TEST

@@ -131,15 +131,16 @@ START_TEST(test_matrix_connections)
 					 "| Scenario | Data | Test | upload | failed |\n"));
 	ck_assert_ptr_nonnull(strstr(
 		md, "| firewall | 64 B each way | concurrent connections held | 20000 | 4000 |\n"));
-	ck_assert_ptr_nonnull(strstr(
-		md,
-		"| firewall | 64 B each way | connections/s, none impaired (NDR) | >= 1756 | 0 |\n"));
-	ck_assert_ptr_null(strstr(md, "| firewall | 64 B each way | concurrent connections held | 0."));
+	ck_assert_ptr_nonnull(strstr(md, "| firewall | 64 B each way | connections/s, none "
+					 "impaired (NDR) | >= 1756 | 0 |\n"));
+	ck_assert_ptr_null(
+		strstr(md, "| firewall | 64 B each way | concurrent connections held | 0."));
 	ck_assert_uint_eq(count(md, "| firewall | 64 |"), 1); /* the throughput row only */
 	free(md);
 	md = render(&cells, FWS_MATRIX_HTML);
 	ck_assert_ptr_nonnull(strstr(md, "<h2>Connections</h2>"));
-	ck_assert_ptr_nonnull(strstr(md, "<td>concurrent connections held</td><td>20000</td><td>4000</td>"));
+	ck_assert_ptr_nonnull(
+		strstr(md, "<td>concurrent connections held</td><td>20000</td><td>4000</td>"));
 	free(md);
 }
 END_TEST
