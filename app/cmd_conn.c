@@ -37,6 +37,8 @@ usage_conn(FILE *f)
 		"Options:\n"
 		"  -o, --json FILE   the JSON report (default: the config's output.json)\n"
 		"      --at RATE     one iteration at RATE per second instead of the search\n"
+		"      --stats FILE  one JSON object per iteration (NDJSON) on FILE (\"-\": "
+		"stdout)\n"
 		"  -q, --quiet       no text report on stdout\n"
 		"  -h, --help        this help\n");
 }
@@ -44,20 +46,25 @@ usage_conn(FILE *f)
 struct conn_args {
 	char **cli_eal;
 	int n_cli_eal;
-	const char *config, *json;
+	const char *config, *json, *stats;
 	double at;
 	bool quiet;
+};
+
+/* What is saved after each iteration: the report so far, a line of live statistics. */
+struct saver {
+	const struct fws_cfg *cfg;
+	FILE *stats;
+	time_t t0;
 };
 
 static int
 parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 {
 	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},
-		{"at", required_argument, NULL, 'A'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"json", required_argument, NULL, 'o'},  {"at", required_argument, NULL, 'A'},
+		{"stats", required_argument, NULL, 's'}, {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
 	};
 	char *end;
 	int c;
@@ -77,6 +84,9 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 					optarg);
 				return -1;
 			}
+			break;
+		case 's':
+			a->stats = optarg;
 			break;
 		case 'q':
 			a->quiet = true;
@@ -101,22 +111,37 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 static void
 save(void *arg, const struct fws_connrun *run)
 {
-	const struct fws_cfg *cfg = arg;
+	const struct saver *v = arg;
+	const struct fws_conntrial *t = &run->trials[run->n_trials - 1];
 	struct fws_connrun r = *run;
 
-	if (!cfg->json_out[0])
+	if (v->stats) {
+		fprintf(v->stats,
+			"{\"t\": %ld, \"trial\": %u, \"phase\": \"result\", \"frame_size\": "
+			"\"connections\", \"test\": \"%s\", \"rate\": %.1f, \"achieved\": %.1f, "
+			"\"attempted\": %lu, \"established\": %lu, \"closed\": %lu, \"held\": %lu, "
+			"\"failed\": %lu, \"impaired\": %lu}\n",
+			(long)(time(NULL) - v->t0), run->n_trials - 1,
+			fws_conn_test_name(run->test), t->rate, t->achieved,
+			(unsigned long)t->st.attempted, (unsigned long)t->st.established,
+			(unsigned long)t->st.closed, (unsigned long)t->st.held,
+			(unsigned long)fws_conn_failed(&t->st), (unsigned long)t->impaired);
+		fflush(v->stats);
+	}
+	if (!v->cfg->json_out[0])
 		return;
 	r.partial = true; /* a later trial may still come */
 	r.finished = time(NULL);
-	fws_report_conn_write_json(cfg->json_out, &r);
+	fws_report_conn_write_json(v->cfg->json_out, &r);
 }
 
 /* With EAL up: the ports, the tester, the method, the report. */
 static int
-conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a)
+conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats)
 {
 	struct fws_connrun run = {.cfg = cfg, .started = time(NULL), .fixed_rate = a->at};
-	struct fws_connops ops = {.saved = save, .saved_arg = (void *)cfg, .log = stderr};
+	struct saver v = {.cfg = cfg, .stats = stats, .t0 = run.started};
+	struct fws_connops ops = {.saved = save, .saved_arg = &v, .log = stderr};
 	struct fws_conntester *x;
 	struct fws_trial *t;
 	struct fws_err e = {0};
@@ -166,6 +191,8 @@ cmd_connections(int argc, char **argv)
 {
 	struct conn_args a = {0};
 	struct fws_cfg *cfg;
+	FILE *stats = NULL;
+	bool eal;
 	int code;
 
 	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
@@ -193,13 +220,18 @@ cmd_connections(int argc, char **argv)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	app_catch_stop_signals();
-	if (app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
+	if (a.stats && (stats = strcmp(a.stats, "-") ? fopen(a.stats, "w") : stdout) == NULL) {
+		fprintf(stderr, "fwstress: --stats %s: %s\n", a.stats, strerror(errno));
 		fws_config_free(cfg);
-		return fws_err_exit_code(FWS_ERR_SETUP);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	code = conn_with_eal(cfg, &a);
+	app_catch_stop_signals();
+	eal = app_eal_start(cfg, a.cli_eal, a.n_cli_eal) == 0;
+	code = eal ? conn_with_eal(cfg, &a, stats) : fws_err_exit_code(FWS_ERR_SETUP);
+	if (stats && stats != stdout)
+		fclose(stats);
 	fws_config_free(cfg);
-	rte_eal_cleanup();
+	if (eal)
+		rte_eal_cleanup();
 	return code;
 }

@@ -492,6 +492,28 @@ search_s(const struct fws_cfg *cfg, unsigned int *trials)
 	return n * trial_s(cfg, cfg->search.short_s) + 2 * trial_s(cfg, cfg->search.final_s);
 }
 
+/* A connection test: every iteration opens every connection at the rate, waits out the
+ * last tries and the aging; rate and teardown search (as many trials as a search). */
+static double
+conn_s(const struct fws_cfg *cfg, unsigned int *trials)
+{
+	const struct fws_cfg_conn *k = &cfg->conn;
+	double count = 0, each;
+	unsigned int s, n = k->iterations;
+
+	for (s = 0; s < cfg->n_streams; s++)
+		count += cfg->streams[s].flows.count;
+	each = count / k->rate + k->tries * k->retry_s + k->aging_s + k->hold_s + 1.0;
+	if (k->test != FWS_CONN_CAPACITY) {
+		n = (unsigned int)ceil(log2(1.0 / fmax(cfg->search.width, 1e-6))) + 2;
+		if (cfg->search.max_trials && n > cfg->search.max_trials)
+			n = cfg->search.max_trials;
+		each += k->test == FWS_CONN_TEARDOWN ? count / k->open_rate : 0;
+	}
+	*trials = n;
+	return n * each;
+}
+
 double
 fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsigned int *trials)
 {
@@ -499,6 +521,8 @@ fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsi
 	double s = 2.0; /* EAL, gateways, path check */
 
 	*trials = 0;
+	if (cmd == FWS_CAMPAIGN_CONNECTIONS)
+		return s + conn_s(cfg, trials);
 	if (cmd == FWS_CAMPAIGN_SWEEP)
 		cells *= cfg->sweep.n_dirs ? cfg->sweep.n_dirs : 1;
 	for (k = 0; k < cells; k++) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Campaign plans (fwstress campaign PLAN.json): one DUT, a list of scenarios, each a config
- * (a file, or a base config with overrides), the command that measures it (run, search or
- * sweep) and the shell commands that put the DUT into that scenario and take it out again.
+ * (a file, or a base config with overrides), the command that measures it (run, search,
+ * sweep or connections) and the shell commands that put the DUT into that scenario and take it out again.
  * Each scenario is measured by a fwstress child of its own (EAL starts once per process);
  * its report is read back and its cells become the campaign's, labelled with the scenario's
  * name. The campaign report says per scenario whether it is done, so --resume skips those.
@@ -19,7 +19,8 @@
 #define FWS_CAMPAIGN_MAX_WRAP 8
 #define FWS_CAMPAIGN_CMD_LEN 1024
 
-#define FWS_CAMPAIGN_CMDS(X) X(RUN, "run") X(SEARCH, "search") X(SWEEP, "sweep")
+#define FWS_CAMPAIGN_CMDS(X)                                                                       \
+	X(RUN, "run") X(SEARCH, "search") X(SWEEP, "sweep") X(CONNECTIONS, "connections")
 enum fws_campaign_cmd {
 #define FWS_CAMPAIGN_CMD_ENUM(n, s) FWS_CAMPAIGN_##n,
 	FWS_CAMPAIGN_CMDS(FWS_CAMPAIGN_CMD_ENUM)

@@ -236,6 +236,23 @@ START_TEST(test_campaign_estimate)
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
 	ck_assert_uint_eq(trials, 6 * (6 + 1));
 	ck_assert_double_eq_tol(s, 2 + 6 * (4 * 5 + 2 * 9 + 14), 1e-9);
+	/* Connections: 2 x 1000 at 500/s, 3 tries 1 s apart, 2 s aging, 1 s around each. */
+	cfg.n_streams = 2;
+	cfg.streams[0].flows.count = cfg.streams[1].flows.count = 1000;
+	cfg.conn = (struct fws_cfg_conn){.test = FWS_CONN_CAPACITY,
+					 .rate = 500,
+					 .open_rate = 250,
+					 .tries = 3,
+					 .retry_s = 1,
+					 .aging_s = 2,
+					 .iterations = 2};
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
+	ck_assert_uint_eq(trials, 2);
+	ck_assert_double_eq_tol(s, 2 + 2 * (4 + 3 + 2 + 1), 1e-9);
+	cfg.conn.test = FWS_CONN_TEARDOWN; /* searched; opened at 250/s first */
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
+	ck_assert_uint_eq(trials, 4);
+	ck_assert_double_eq_tol(s, 2 + 4 * (4 + 3 + 2 + 1 + 8), 1e-9);
 }
 END_TEST
 
