@@ -109,17 +109,24 @@ result_json(const struct fws_connrun *run)
 					    : json_null());
 		json_object_set_new(o, "first_failure_doc",
 				    json_string(fws_conn_fail_doc(t->st.first_fail)));
-		if (!t->st.first_fail)
-			json_object_set_new(o, "note",
-					    json_string("no connection failed: the DUT held every "
-							"one attempted; its capacity is at least "
-							"this"));
 	}
-	if (t && t->generator_limited)
-		json_object_set_new(o, "note",
-				    json_string("generator-limited: the tester did not reach the "
-						"rate asked for (or its port refused segments); "
-						"this is the tester's figure, not the DUT's"));
+	if (t && ((run->test == FWS_CONN_CAPACITY && !t->st.first_fail) || t->generator_limited))
+		json_object_set_new(
+			o, "note",
+			json_sprintf("%s%s%s",
+				     run->test == FWS_CONN_CAPACITY && !t->st.first_fail
+					     ? "no connection failed: the DUT held every one "
+					       "attempted; its capacity is at least this"
+					     : "",
+				     run->test == FWS_CONN_CAPACITY && !t->st.first_fail &&
+						     t->generator_limited
+					     ? "; "
+					     : "",
+				     t->generator_limited
+					     ? "generator-limited: the tester did not reach the "
+					       "rate asked for (or its port refused segments); "
+					       "this is the tester's figure, not the DUT's"
+					     : ""));
 	return o;
 }
 
