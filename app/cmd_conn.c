@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 
@@ -39,6 +40,9 @@ usage_conn(FILE *f)
 		"      --at RATE     one iteration at RATE per second instead of the search\n"
 		"      --stats FILE  one JSON object per iteration (NDJSON) on FILE (\"-\": "
 		"stdout)\n"
+		"      --progress    a progress line per second on stderr (default when stderr is\n"
+		"                    a terminal)\n"
+		"      --no-progress never print progress lines\n"
 		"  -q, --quiet       no text report on stdout\n"
 		"  -h, --help        this help\n");
 }
@@ -48,6 +52,7 @@ struct conn_args {
 	int n_cli_eal;
 	const char *config, *json, *stats;
 	double at;
+	int progress; /**< -1: when stderr is a terminal */
 	bool quiet;
 };
 
@@ -63,7 +68,8 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 {
 	static const struct option opts[] = {
 		{"json", required_argument, NULL, 'o'},  {"at", required_argument, NULL, 'A'},
-		{"stats", required_argument, NULL, 's'}, {"quiet", no_argument, NULL, 'q'},
+		{"stats", required_argument, NULL, 's'}, {"progress", no_argument, NULL, 'P'},
+		{"no-progress", no_argument, NULL, 'N'}, {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
 	};
 	char *end;
@@ -87,6 +93,10 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 			break;
 		case 's':
 			a->stats = optarg;
+			break;
+		case 'P':
+		case 'N':
+			a->progress = c == 'P';
 			break;
 		case 'q':
 			a->quiet = true;
@@ -154,6 +164,7 @@ conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats)
 		return fws_err_exit_code(e.kind);
 	}
 	fws_conntester_ops(x, &ops);
+	fws_conntester_progress(x, a->progress ? stderr : NULL);
 	run.count = 0;
 	for (unsigned int s = 0; s < cfg->n_streams; s++)
 		run.count += cfg->streams[s].flows.count;
@@ -189,7 +200,7 @@ conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats)
 int
 cmd_connections(int argc, char **argv)
 {
-	struct conn_args a = {0};
+	struct conn_args a = {.progress = -1};
 	struct fws_cfg *cfg;
 	FILE *stats = NULL;
 	bool eal;
@@ -225,6 +236,8 @@ cmd_connections(int argc, char **argv)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
+	if (a.progress < 0)
+		a.progress = isatty(STDERR_FILENO);
 	app_catch_stop_signals();
 	eal = app_eal_start(cfg, a.cli_eal, a.n_cli_eal) == 0;
 	code = eal ? conn_with_eal(cfg, &a, stats) : fws_err_exit_code(FWS_ERR_SETUP);

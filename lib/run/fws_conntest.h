@@ -95,6 +95,9 @@ void fws_conntester_free(struct fws_conntester *x);
 /** ops for the real trials on x. */
 void fws_conntester_ops(struct fws_conntester *x, struct fws_connops *ops);
 
+/** A progress line per second of each trial on f (NULL: none). */
+void fws_conntester_progress(struct fws_conntester *x, FILE *f);
+
 /** The engine's memory now (bytes) and its state per connection. */
 size_t fws_conntester_memory(const struct fws_conntester *x);
 

@@ -33,6 +33,8 @@ struct fws_conntester {
 	uint64_t t0; /**< TSC at the trial's start: the engine's time 0 */
 	uint32_t now_us;
 	bool udp;
+	FILE *progress;     /**< a line per second, or NULL */
+	uint64_t next_line; /**< TSC of the next one */
 	uint64_t tx_refused;
 	unsigned int n_tx[FWS_CFG_MAX_PORTS];
 	struct rte_mbuf *tx[FWS_CFG_MAX_PORTS][TX_BURST];
@@ -184,6 +186,12 @@ fws_conntester_free(struct fws_conntester *x)
 	free(x);
 }
 
+void
+fws_conntester_progress(struct fws_conntester *x, FILE *f)
+{
+	x->progress = f;
+}
+
 size_t
 fws_conntester_memory(const struct fws_conntester *x)
 {
@@ -199,6 +207,24 @@ polled(const struct fws_conntester *x)
 	for (p = 0; p < x->cfg->n_ports; p++)
 		n += x->t->ctl.idle_rx[p];
 	return n;
+}
+
+/* Once a second, with progress on: the trial so far. */
+static void
+progress_line(struct fws_conntester *x)
+{
+	const struct fws_conn_stats *st = fws_conns_stats(x->c);
+	uint64_t now = rte_rdtsc();
+
+	if (x->progress == NULL || now < x->next_line)
+		return;
+	x->next_line = now + x->t->hz;
+	fprintf(x->progress,
+		"[%6.1f s] connections: %lu attempted, %lu established, %lu closed, %lu held, %lu "
+		"failed, %lu waiting\n",
+		x->now_us / 1e6, (unsigned long)st->attempted, (unsigned long)st->established,
+		(unsigned long)st->closed, (unsigned long)st->held,
+		(unsigned long)fws_conn_failed(st), (unsigned long)fws_conns_waiting(x->c));
 }
 
 /* One pass: receive until the queues are empty (the answers go out as they are made),
@@ -218,6 +244,7 @@ pass(struct fws_conntester *x)
 	}
 	fws_conns_timers(x->c, clock_us(x));
 	flush_all(x);
+	progress_line(x);
 }
 
 typedef uint64_t (*act_fn)(struct fws_conns *c, uint64_t n, uint32_t now_us);
@@ -317,6 +344,7 @@ trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
 	fws_conns_begin(x->c, ++x->nonce);
 	x->tx_refused = 0;
 	x->t0 = start = rte_rdtsc();
+	x->next_line = start + x->t->hz;
 	clock_us(x);
 	/* teardown: open at the configured opening rate and hold; then close at rate. */
 	paced(x, act_open, teardown ? x->cfg->conn.open_rate : rate, total,

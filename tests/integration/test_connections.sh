@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # fwstress connections through the in-memory loopback (a ring pair: the client on one end,
 # the server on the other), then on a pcap port with no peer:
-#   - rate at a fixed rate, TCP and UDP: every connection complete, 7 segments each (TCP),
+#   - rate at a fixed rate, TCP (IPv4 and IPv6) and UDP: every connection complete, 7 segments each (TCP),
 #     the cell, the per-second series adding up; the search ends at the maximum asked;
 #   - capacity: every connection held, and the report says the DUT's capacity is at least
 #     that (no connection failed);
@@ -44,6 +44,17 @@ cfg udp udp rate 20000 '{"rate": 100000, "aging": 0, "data": 200}'
 expect_rc 0 "UDP rate at 50000/s" "$FWSTRESS" connections -q --at 50000 -o "$WORK/u.json" "$WORK/udp.json"
 check "UDP: 20000 requests answered, 2 datagrams each, no RST between iterations" \
 	'(lambda t: t["attempted"] == t["closed"] == 20000 and t["segments"]["sent"] == 40000 and t["segments"]["reset_sent"] == 0 and t["impaired"] == 0)(r["connections"]["trials"][0])' "$WORK/u.json"
+
+python3 - "$WORK/rate.json" "$WORK/v6.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["flows"] = {"ip": 6, "count": 5000, "src_ip": "2001:2:0:1::1:0-2001:2:0:1::1:ffff",
+              "dst_ip": "2001:2:0:2::1:1", "dst_port": 80}
+json.dump(c, open(sys.argv[2], "w"))
+PY
+expect_rc 0 "IPv6 rate at 20000/s" "$FWSTRESS" connections -q --at 20000 -o "$WORK/v6r.json" "$WORK/v6.json"
+check "IPv6: 5000 connections complete" \
+	'(lambda t: t["attempted"] == t["closed"] == 5000 and t["impaired"] == 0)(r["connections"]["trials"][0])' "$WORK/v6r.json"
 
 cfg cap tcp capacity 100000 '{"rate": 200000, "aging": 0, "iterations": 2}'
 expect_rc 0 "capacity of 100000 at 200000/s, twice" "$FWSTRESS" connections -q -o "$WORK/c.json" "$WORK/cap.json"
