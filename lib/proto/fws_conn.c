@@ -606,6 +606,24 @@ fws_conns_input(struct fws_conns *c, unsigned int port, const struct fws_tcp_inf
 		server_input(c, s, i, ti);
 }
 
+int
+fws_conn_parse_udp(const uint8_t *frame, uint32_t len, struct fws_tcp_info *ti,
+		   const uint8_t **payload, uint32_t *plen)
+{
+	struct fws_pkt_view v;
+
+	if (fws_pkt_parse(frame, len, &v) != FWS_PKT_UDP)
+		return -EINVAL;
+	memset(ti, 0, sizeof(*ti));
+	memcpy(&ti->src_be, v.l3 + (v.ipv6 ? 20 : 12), 4);
+	memcpy(&ti->dst_be, v.l3 + (v.ipv6 ? 36 : 16), 4);
+	memcpy(&ti->sport_be, v.l4, 2);
+	memcpy(&ti->dport_be, v.l4 + 2, 2);
+	*payload = v.payload;
+	*plen = v.payload_len;
+	return 0;
+}
+
 void
 fws_conns_input_udp(struct fws_conns *c, unsigned int port, const struct fws_tcp_info *ti,
 		    const uint8_t *payload, uint32_t len, uint32_t now_us)

@@ -148,6 +148,11 @@ void fws_conns_input(struct fws_conns *c, unsigned int port, const struct fws_tc
 void fws_conns_input_udp(struct fws_conns *c, unsigned int port, const struct fws_tcp_info *ti,
 			 const uint8_t *payload, uint32_t len, uint32_t now_us);
 
+/** A received frame as a UDP datagram: its addresses (low 32 bits) and ports in ti, its
+ * payload. 0, or -EINVAL when it is not one. */
+int fws_conn_parse_udp(const uint8_t *frame, uint32_t len, struct fws_tcp_info *ti,
+		       const uint8_t **payload, uint32_t *plen);
+
 #define FWS_CONN_UDP_MAGIC 0x66777343u /**< "fwsC": a UDP connection's payload starts so */
 #define FWS_CONN_UDP_MIN 8             /**< then its token: the smallest payload */
 

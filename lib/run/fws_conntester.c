@@ -123,16 +123,13 @@ static void
 input_udp(void *arg, unsigned int port, struct rte_mbuf *m)
 {
 	struct fws_conntester *x = arg;
-	struct fws_pkt_view v;
-	struct fws_tcp_info ti = {0};
+	struct fws_tcp_info ti;
+	const uint8_t *pl;
+	uint32_t n;
 
-	if (fws_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &v) == FWS_PKT_UDP) {
-		memcpy(&ti.src_be, v.l3 + (v.ipv6 ? 20 : 12), 4);
-		memcpy(&ti.dst_be, v.l3 + (v.ipv6 ? 36 : 16), 4);
-		memcpy(&ti.sport_be, v.l4, 2);
-		memcpy(&ti.dport_be, v.l4 + 2, 2);
-		fws_conns_input_udp(x->c, port, &ti, v.payload, v.payload_len, x->now_us);
-	}
+	if (fws_conn_parse_udp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &ti, &pl, &n) ==
+	    0)
+		fws_conns_input_udp(x->c, port, &ti, pl, n, x->now_us);
 	rte_pktmbuf_free(m);
 }
 

@@ -110,16 +110,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		frame[i - 2] ^= data[i];
 	udp_now = u;
 	if (u) {
-		struct fws_pkt_view v;
-		struct fws_tcp_info ti = {0};
+		struct fws_tcp_info ti;
+		const uint8_t *pl;
+		uint32_t n;
 
-		if (fws_pkt_parse(frame, len, &v) == FWS_PKT_UDP) {
-			memcpy(&ti.src_be, v.l3 + (v.ipv6 ? 20 : 12), 4);
-			memcpy(&ti.dst_be, v.l3 + (v.ipv6 ? 36 : 16), 4);
-			memcpy(&ti.sport_be, v.l4, 2);
-			memcpy(&ti.dport_be, v.l4 + 2, 2);
-			fws_conns_input_udp(eng[u], port, &ti, v.payload, v.payload_len, now);
-		}
+		if (fws_conn_parse_udp(frame, len, &ti, &pl, &n) == 0)
+			fws_conns_input_udp(eng[u], port, &ti, pl, n, now);
 	} else {
 		struct fws_tcp_info ti;
 

@@ -29,6 +29,17 @@ PY
 counter() {
 	ip netns exec fwsl-dut nft -j list counter inet fws_fw "$1" | python3 -c 'import json,sys; print([x["counter"]["packets"] for x in json.load(sys.stdin)["nftables"] if "counter" in x][0])'
 }
+# held_while_holding PID ERRFILE: wait until capacity says what it held (the report is
+# saved then, before the hold), then conntrack -C in the firewall namespace.
+held_while_holding() {
+	for _ in $(seq 120); do
+		grep -q "held when the first failed" "$2" && break
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.5
+	done
+	sleep 1
+	ip netns exec fwsl-dut conntrack -C
+}
 lab_up() { # ENV... : the firewall lab with these limits, an empty state table
 	"$LAB" down >/dev/null 2>&1
 	env "$@" "$LAB" up firewall >/dev/null || { bad "lab up firewall $*"; finish; exit 1; }
@@ -40,13 +51,7 @@ lab_up FWS_LAB_CT_LIMIT=20000
 cfg capacity capacity 24000 '{"rate": 5000, "hold": 20, "aging": 1}'
 "$LAB" exec "$FWSTRESS" connections -q -o "$WORK/cap.json" "$WORK/capacity.json" >/dev/null 2>"$WORK/cap.err" &
 pid=$!
-for _ in $(seq 120); do
-	grep -q "held when the first failed" "$WORK/cap.err" && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.5
-done
-sleep 1 # the report saved before the hold
-held_kernel=$(ip netns exec fwsl-dut conntrack -C)
+held_kernel=$(held_while_holding $pid "$WORK/cap.err")
 python3 - "$WORK/cap.json" "$held_kernel" <<'PY' && ok "capacity: conntrack -C during the hold ($held_kernel) equals the report's held" || bad "capacity: conntrack -C $held_kernel, report: $(grep -o '"held": [0-9]*' "$WORK/cap.json" | head -1)"
 import json, sys
 t = json.load(open(sys.argv[1]))["connections"]["trials"][0]
@@ -73,13 +78,7 @@ cfg udp capacity 6000 '{"rate": 5000, "hold": 20, "aging": 0}'
 sed -i 's/"l4": "tcp"/"l4": "udp"/' "$WORK/udp.json"
 "$LAB" exec "$FWSTRESS" connections -q -o "$WORK/udp-r.json" "$WORK/udp.json" >/dev/null 2>"$WORK/udp.err" &
 pid=$!
-for _ in $(seq 120); do
-	grep -q "held when the first failed" "$WORK/udp.err" && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.5
-done
-sleep 1
-held_kernel=$(ip netns exec fwsl-dut conntrack -C)
+held_kernel=$(held_while_holding $pid "$WORK/udp.err")
 kill -INT $pid 2>/dev/null # the hold is long enough: interrupted, the report keeps the trial
 wait $pid
 check "udp capacity: 5000 held (= conntrack -C $held_kernel), the first failure a lost response, no RST sent" \

@@ -152,15 +152,12 @@ emit(void *arg, unsigned int set, bool from_server, struct fws_tcp_seg *g)
 static void
 deliver_udp(const struct frame *f)
 {
-	struct fws_pkt_view v;
-	struct fws_tcp_info ti = {0};
+	struct fws_tcp_info ti;
+	const uint8_t *pl;
+	uint32_t n;
 
-	ck_assert_int_eq(fws_pkt_parse(f->b, f->len, &v), FWS_PKT_UDP);
-	memcpy(&ti.src_be, v.l3 + 12, 4);
-	memcpy(&ti.dst_be, v.l3 + 16, 4);
-	memcpy(&ti.sport_be, v.l4, 2);
-	memcpy(&ti.dport_be, v.l4 + 2, 2);
-	fws_conns_input_udp(net.c, f->port, &ti, v.payload, v.payload_len, net.now);
+	ck_assert_int_eq(fws_conn_parse_udp(f->b, f->len, &ti, &pl, &n), 0);
+	fws_conns_input_udp(net.c, f->port, &ti, pl, n, net.now);
 }
 
 /* Deliver until the network is quiet, then run the timers every step_us for up to
