@@ -141,6 +141,7 @@ save(void *arg, const struct fws_connrun *run)
 	if (!v->cfg->json_out[0])
 		return;
 	r.partial = true; /* a later trial may still come */
+	r.running = true;
 	r.finished = time(NULL);
 	fws_report_conn_write_json(v->cfg->json_out, &r);
 }

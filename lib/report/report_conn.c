@@ -62,6 +62,7 @@ trial_json(const struct fws_conntrial *t)
 		(json_int_t)st->retried, "resent", (json_int_t)st->resent);
 
 	json_object_set_new(o, "failed", failed_json(st));
+	json_object_set_new(o, "unfinished", json_integer((json_int_t)t->unfinished));
 	json_object_set_new(o, "first_failure",
 			    st->first_fail ? json_string(fws_conn_fail_name(st->first_fail))
 					   : json_null());
@@ -199,6 +200,7 @@ fws_report_conn_json(const struct fws_connrun *run)
 			 "version", FWS_VERSION, "dpdk", rte_version(), "started", t0, "finished",
 			 t1, "status",
 			 run->error[0]  ? "error"
+			 : run->running ? "running"
 			 : run->partial ? "interrupted"
 					: "completed",
 			 "partial", run->partial);
@@ -221,6 +223,25 @@ int
 fws_report_conn_write_json(const char *path, const struct fws_connrun *run)
 {
 	return fws_report_write_atomic(path, emit_json, run);
+}
+
+/* Per second (the first 12 and the last 4 of a long trial): a collapse shows. */
+static void
+text_series(FILE *f, const char *what, const struct fws_conn_series *x)
+{
+	uint32_t i;
+
+	if (x->n < 2)
+		return;
+	fprintf(f, "      %s per second:", what);
+	for (i = 0; i < x->n; i++) {
+		if (x->n > 16 && i == 12) {
+			fprintf(f, " ...");
+			i = x->n - 4;
+		}
+		fprintf(f, " %lu", (unsigned long)x->v[i]);
+	}
+	fputc('\n', f);
 }
 
 void
@@ -248,6 +269,7 @@ fws_report_conn_text(FILE *f, const struct fws_connrun *run)
 				fprintf(f, "      failed %s: %lu\n",
 					fws_conn_fail_name((enum fws_conn_fail)k),
 					(unsigned long)t->st.failed[k]);
+		text_series(f, "established", &t->st.est_per_s);
 	}
 	if (tr < 0) {
 		fprintf(f, "result: none%s\n", run->partial ? " (partial)" : "");

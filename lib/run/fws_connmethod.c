@@ -7,8 +7,9 @@
 #include "fws_compat.h"
 #include "fws_conntest.h"
 
-void
-fws_conntrial_finish(struct fws_conntrial *t, enum fws_conn_test test)
+/* A trial's derived fields from its stats: percentiles, impaired, verdict. */
+static void
+trial_finish(struct fws_conntrial *t)
 {
 	const struct fws_conn_stats *st = &t->st;
 
@@ -21,7 +22,6 @@ fws_conntrial_finish(struct fws_conntrial *t, enum fws_conn_test test)
 	t->impaired = st->attempted - RTE_MIN(st->clean, st->attempted);
 	t->pass = fws_conn_criteria(st, t->verdict, sizeof(t->verdict));
 	t->generator_limited = t->tx_refused > 0 || t->achieved < 0.99 * t->rate;
-	(void)test;
 }
 
 static struct fws_conntrial *
@@ -73,7 +73,7 @@ one(struct fws_connrun *run, const struct fws_connops *ops, double rate, struct 
 		return fws_err_set(e, FWS_ERR_FAULT, -ENOMEM, "connections: out of memory");
 	t->rate = rate;
 	rc = ops->trial(ops->arg, rate, t, e);
-	fws_conntrial_finish(t, run->test);
+	trial_finish(t);
 	run->n_trials++;
 	log_trial(run, ops, t);
 	if (rc < 0 || t->partial) {

@@ -35,6 +35,7 @@ struct fws_conntrial {
 	bool generator_limited; /**< achieved under 99 % of rate, or segments refused */
 	bool partial;           /**< interrupted */
 	uint64_t impaired;      /**< connections failed, unfinished, or that sent anything twice */
+	uint64_t unfinished;    /**< still waiting when the trial gave up on them (should be 0) */
 	bool pass;              /**< RFC 9411's criteria */
 	char verdict[160];
 	double est_min_us, est_avg_us, est_p50_us, est_p99_us, est_max_us;
@@ -45,6 +46,7 @@ struct fws_connrun {
 	const struct fws_cfg *cfg;
 	enum fws_conn_test test;
 	time_t started, finished;
+	bool running; /**< saved while it runs: the report says "running" */
 	bool partial;
 	uint64_t count;      /**< connections per iteration */
 	size_t state_bytes;  /**< per connection */
@@ -78,9 +80,6 @@ int fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops,
  * or the fewest connections held (capacity); with a fixed rate, the connections (closes)
  * per second that completed unimpaired; 0 when none. */
 double fws_connrun_figure(const struct fws_connrun *run, int *trial);
-
-/** Fill a trial's derived fields from its stats: percentiles, impaired, verdict. */
-void fws_conntrial_finish(struct fws_conntrial *t, enum fws_conn_test test);
 
 void fws_connrun_free(struct fws_connrun *run);
 

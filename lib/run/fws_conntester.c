@@ -268,7 +268,8 @@ act_reset(struct fws_conns *c, uint64_t n, uint32_t now_us)
 /* What a paced phase did. */
 struct phase {
 	uint64_t done;
-	double seconds; /**< from its start to its last act, plus one interval */
+	double seconds;      /**< from its start to its last act, plus one interval */
+	uint64_t unfinished; /**< still waiting when the phase gave up on them */
 	bool stopped;
 };
 
@@ -283,12 +284,20 @@ paced(struct fws_conntester *x, act_fn act, double rate, uint64_t total, bool st
 {
 	const struct fws_conn_stats *st = fws_conns_stats(x->c);
 	uint64_t start = rte_rdtsc(), last = start, due, n, hz = x->t->hz;
+	/* The engine's timers end every wait (a SYN, a request, a FIN, each tries x retry);
+	 * beyond that, something lost track (memory): those count as unfinished. */
+	uint64_t give_up =
+		(uint64_t)(3.0 * (x->cfg->conn.tries + 1) * x->cfg->conn.retry_s * (double)hz) + hz;
 	bool acting = true;
 
 	memset(ph, 0, sizeof(*ph));
 	while (acting || fws_conns_waiting(x->c)) {
 		if (*x->stop) {
 			ph->stopped = true;
+			break;
+		}
+		if (!acting && rte_rdtsc() - last > give_up) {
+			ph->unfinished = fws_conns_waiting(x->c);
 			break;
 		}
 		if (acting && stop_on_fail && st->first_fail != FWS_CONN_FAIL_NONE)
@@ -346,8 +355,10 @@ trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
 	/* teardown: open at the configured opening rate and hold; then close at rate. */
 	paced(x, act_open, teardown ? x->cfg->conn.open_rate : rate, total,
 	      x->cfg->conn.test == FWS_CONN_CAPACITY, &ph);
+	out->unfinished = ph.unfinished;
 	if (teardown && !ph.stopped)
 		paced(x, act_close, rate, total, false, &ph);
+	out->unfinished += ph.unfinished;
 	flush_all(x);
 	out->rate = rate;
 	out->phase_s = ph.seconds;

@@ -5,7 +5,7 @@
 #   - rate at a fixed rate, TCP (IPv4 and IPv6) and UDP: every connection complete, 7 segments each (TCP),
 #     the cell, the per-second series adding up; the search ends at the maximum asked;
 #   - capacity: every connection held, and the report says the DUT's capacity is at least
-#     that (no connection failed);
+#     that (no connection failed); saved while it holds them, "running";
 #   - teardown: every held connection closed;
 #   - Ctrl-C during an iteration: exit 4, the report written and marked partial;
 #   - bad input refused with one line: no "connections" section, teardown over UDP, a
@@ -60,6 +60,17 @@ cfg cap tcp capacity 100000 '{"rate": 200000, "aging": 0, "iterations": 2}'
 expect_rc 0 "capacity of 100000 at 200000/s, twice" "$FWSTRESS" connections -q -o "$WORK/c.json" "$WORK/cap.json"
 check "capacity: every connection held in both iterations, each reset after; at least this many" \
 	'len(r["connections"]["trials"]) == 2 and all(t["held"] == 100000 and t["first_failure"] is None for t in r["connections"]["trials"]) and r["connections"]["result"]["value"] == 100000 and "at least" in r["connections"]["result"]["note"] and r["cells"][0]["kind"] == "sessions"' "$WORK/c.json"
+
+# While capacity holds its connections the report is saved, "running", with what is held.
+cfg hold tcp capacity 1000 '{"rate": 100000, "aging": 0, "hold": 4}'
+"$FWSTRESS" connections -q -o "$WORK/h.json" "$WORK/hold.json" >/dev/null 2>"$WORK/h.err" &
+pid=$!
+for _ in $(seq 60); do grep -q "capacity trial 1" "$WORK/h.err" && break; sleep 0.2; done
+sleep 0.5
+check "capacity, during the hold: the report saved, running, 1000 held" \
+	'r["status"] == "running" and r["partial"] and r["connections"]["trials"][0]["held"] == 1000' "$WORK/h.json"
+wait $pid
+check "capacity, after the hold: completed" 'r["status"] == "completed" and not r["partial"]' "$WORK/h.json"
 
 cfg td tcp teardown 30000 '{"rate": 100000, "open_rate": 100000, "aging": 0}'
 expect_rc 0 "teardown at 50000/s" "$FWSTRESS" connections -q --at 50000 -o "$WORK/t.json" "$WORK/td.json"
