@@ -85,6 +85,11 @@ trial_json(const struct fws_conntrial *t)
 				      "the first SYN to the response (the first data ACK)"));
 	json_object_set_new(o, "established_per_second", series_json(&st->est_per_s));
 	json_object_set_new(o, "closed_per_second", series_json(&st->closed_per_s));
+	if (t->dut_probed)
+		json_object_set_new(o, "dut_cpu_pct",
+				    t->dut.ok ? json_real(t->dut.cpu) : json_null());
+	if (t->dut_probed && !t->dut.ok)
+		json_object_set_new(o, "dut_load_error", json_string(t->dut.error));
 	json_object_set_new(o, "criteria_met", json_boolean(t->pass));
 	json_object_set_new(o, "criteria", json_string(t->verdict));
 	return o;
@@ -178,7 +183,7 @@ cells_json(const struct fws_connrun *run)
 	snprintf(c.size, sizeof(c.size), "%u B each way", run->cfg->conn.data);
 	c.connections = v;
 	c.conn_failed = (double)fws_conn_failed(&run->trials[tr].st);
-	c.dut_cpu = -1;
+	c.dut_cpu = run->trials[tr].dut.ok ? run->trials[tr].dut.cpu : -1;
 	c.attack_frames = c.attack_leaked = c.blocked_leaked = c.flood_pps = c.flood_passed = -1;
 	c.generator_limited = run->trials[tr].generator_limited;
 	c.p50_ns = run->trials[tr].est_p50_us * 1e3;

@@ -21,6 +21,7 @@
 
 #include "fws_config.h"
 #include "fws_conn.h"
+#include "fws_dutload.h"
 #include "fws_err.h"
 #include "fws_search.h"
 #include "fws_trial.h"
@@ -39,6 +40,8 @@ struct fws_conntrial {
 	bool pass;              /**< RFC 9411's criteria */
 	char verdict[160];
 	double est_min_us, est_avg_us, est_p50_us, est_p99_us, est_max_us;
+	bool dut_probed;          /**< dut.load_command ran over the measured phase */
+	struct fws_dutload dut;   /**< its verdict */
 	struct fws_conn_stats st; /**< its series are owned by the trial */
 };
 

@@ -33,7 +33,9 @@ struct fws_conntester {
 	uint64_t t0; /**< TSC at the trial's start: the engine's time 0 */
 	uint32_t now_us;
 	bool udp;
-	FILE *progress;     /**< a line per second, or NULL */
+	FILE *progress; /**< a line per second, or NULL */
+	bool dl_on;     /**< the DUT load probe runs */
+	struct fws_dutload_proc dl;
 	uint64_t next_line; /**< TSC of the next one */
 	uint64_t tx_refused;
 	unsigned int n_tx[FWS_CFG_MAX_PORTS];
@@ -242,6 +244,35 @@ pass(struct fws_conntester *x)
 	fws_conns_timers(x->c, clock_us(x));
 	flush_all(x);
 	progress_line(x);
+	if (x->dl_on)
+		fws_dutload_drain(&x->dl); /* a chatty probe never blocks on its pipe */
+}
+
+/* The DUT load probe ("dut.load_command") over the measured phase: opening (closing) n
+ * connections at rate. */
+static void
+probe_start(struct fws_conntester *x, struct fws_conntrial *out, uint64_t n, double rate)
+{
+	const char *cmd = x->cfg->dut_load_cmd;
+	int rc;
+
+	if (!cmd[0])
+		return;
+	out->dut_probed = true;
+	rc = fws_dutload_start(&x->dl, cmd, RTE_MAX(1.0, (double)n / rate));
+	x->dl_on = rc == 0;
+	if (rc < 0)
+		snprintf(out->dut.error, sizeof(out->dut.error), "cannot start \"%.80s\": %s", cmd,
+			 strerror(-rc));
+}
+
+static void
+probe_finish(struct fws_conntester *x, struct fws_conntrial *out, bool stopped)
+{
+	if (!x->dl_on)
+		return;
+	fws_dutload_finish(&x->dl, stopped ? 1 : 15, &out->dut);
+	x->dl_on = false;
 }
 
 typedef uint64_t (*act_fn)(struct fws_conns *c, uint64_t n, uint32_t now_us);
@@ -353,11 +384,16 @@ trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
 	x->next_line = start + x->t->hz;
 	clock_us(x);
 	/* teardown: open at the configured opening rate and hold; then close at rate. */
+	if (!teardown)
+		probe_start(x, out, total, rate);
 	paced(x, act_open, teardown ? x->cfg->conn.open_rate : rate, total,
 	      x->cfg->conn.test == FWS_CONN_CAPACITY, &ph);
 	out->unfinished = ph.unfinished;
-	if (teardown && !ph.stopped)
+	if (teardown && !ph.stopped) {
+		probe_start(x, out, fws_conns_stats(x->c)->held, rate);
 		paced(x, act_close, rate, total, false, &ph);
+	}
+	probe_finish(x, out, ph.stopped);
 	out->unfinished += ph.unfinished;
 	flush_all(x);
 	out->rate = rate;

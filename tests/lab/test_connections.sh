@@ -10,7 +10,7 @@
 #     failures, and as many as the firewall's new_limited counter dropped SYNs;
 #   - capacity over UDP (RFC 9693) with a table of 5000: 5000 held, as conntrack -C says;
 #   - teardown without limits: every connection opens, is held, and closes, and none is
-#     left established in the firewall's table.
+#     left established in the firewall's table; the firewall's CPU load (vmstat) beside it.
 . "$(dirname "$0")/lab.sh"
 lab_start nft conntrack
 
@@ -100,9 +100,17 @@ check "rate: at twice the rate connections fail (SYN timeout), exactly the $lim 
 # --- teardown: every connection opened, held, closed ---
 lab_up
 cfg teardown teardown 2000 '{"rate": 4000, "open_rate": 2000, "aging": 0.5}'
+python3 - "$WORK/teardown.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["dut"]["load_command"] = "ip netns exec fwsl-dut vmstat {seconds} 2"
+json.dump(c, open(sys.argv[1], "w"))
+PY
 expect_rc 0 "teardown at 4000 closes/s" "$LAB" exec "$FWSTRESS" connections -q --at 4000 -o "$WORK/td.json" "$WORK/teardown.json"
 check "teardown: 2000 opened, held and closed with FIN, none failed" \
 	'(lambda t: t["attempted"] == t["established"] == t["closed"] == 2000 and t["failed_total"] == 0 and t["impaired"] == 0)(r["connections"]["trials"][0]) and r["cells"][0]["kind"] == "teardown-fixed" and r["cells"][0]["connections"] > 3000' "$WORK/td.json"
+check "teardown: the firewall's CPU load over the closes (vmstat in its namespace), in the trial and the cell" \
+	'0 <= r["connections"]["trials"][0]["dut_cpu_pct"] <= 100 and r["cells"][0]["dut_cpu_pct"] == r["connections"]["trials"][0]["dut_cpu_pct"]' "$WORK/td.json"
 ip netns exec fwsl-dut conntrack -L -p tcp 2>/dev/null >"$WORK/ct"
 [ "$(grep -c 'dport=80 ' "$WORK/ct")" -eq 2000 ] && ! grep -q ESTABLISHED "$WORK/ct" &&
 	ok "teardown: conntrack holds the 2000 connections, none established" ||
