@@ -221,6 +221,7 @@ cfg_emit_streams(const struct fws_cfg *cfg)
 		if (s->learn_only)
 			json_object_set_new(o, "learn_only", json_true());
 		json_object_set_new(o, "l4", json_string(fws_l4_name(s->l4)));
+		cfg_emit_stream_fill(o, s);
 		if (s->app != FWS_APP_NONE)
 			json_object_set_new(o, "app",
 					    json_pack("{s:s}", fws_app_name(s->app), s->app_name));

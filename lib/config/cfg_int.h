@@ -104,6 +104,11 @@ int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_stream_l4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
 int cfg_stream_app(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
+/* "fill" and "df" (cfg_fill.c): of an object, a stream's in the emitted config, and every
+ * stream's once they exist. */
+int cfg_parse_fill(struct cfg_ctx *c, const json_t *v, struct fws_cfg_fill *f);
+void cfg_emit_stream_fill(json_t *o, const struct fws_cfg_stream *s);
+int cfg_apply_fill(struct cfg_ctx *c, struct fws_cfg *cfg);
 /* "connections": checked once every stream exists (cfg_conn.c). */
 int cfg_apply_connections(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
@@ -136,6 +141,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(tcp) \
 	X(search) \
 	X(connections) \
+	X(payload) \
 	X(lcores) \
 	X(output)
 /* clang-format on */

@@ -452,7 +452,8 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 {
 	static const char *const keys[] = {"name",       "tx_port", "rx_port", "flows",
 					   "rate",       "l4",      "app",     "direction",
-					   "learn_only", "expect",  "payload", NULL};
+					   "learn_only", "expect",  "payload", "fill",
+					   "df",         NULL};
 	const json_t *x;
 	size_t old;
 
@@ -502,6 +503,8 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
+	if (cfg_parse_fill(c, v, &s->fill) < 0)
+		return -EINVAL;
 	return stream_role(c, v, cfg, s);
 }
 

@@ -73,6 +73,10 @@ static const struct cfg_section sections[] = {
 	SEC(tcp, "{seq_offset}: fault injection for tests: added to every data segment's "
 		 "sequence number after the handshake (a strict firewall then drops them)"),
 	SEC(search, "{short, final, width, pdr, min, max_trials}: the NDR/PDR search"),
+	SEC(payload, "{fill, df}: what every stream's frames carry after the signature: "
+		     "\"counter\" (default), \"zero\", \"random\" (fixed for the run, "
+		     "incompressible) or a hex pattern \"0x...\"; df: IPv4 don't-fragment (a "
+		     "stream's own \"fill\" and \"df\" override them)"),
 	SEC(connections,
 	    "{test: rate|capacity|teardown, rate, open_rate, data, tries, retry, aging, "
 	    "reset_rate, hold, iterations}: fwstress connections; each TCP stream's flows are "
@@ -237,7 +241,8 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 		cfg_pop(c, old);
 	}
 	if (cfg_apply_scenario(c, &t) < 0 || cfg_apply_l4(c, cfg) < 0 ||
-	    cfg_apply_connections(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 ||
+	    cfg_apply_connections(c, cfg) < 0 || cfg_apply_fill(c, cfg) < 0 ||
+	    cfg_nat_pair(c, cfg) < 0 ||
 	    cfg_check_ranges(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);

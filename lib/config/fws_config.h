@@ -18,6 +18,7 @@
 #include "fws_blocklist.h"
 #include "fws_conn.h"
 #include "fws_flow.h"
+#include "fws_pkt.h"
 #include "fws_rate.h"
 #include "fws_size.h"
 
@@ -126,6 +127,16 @@ const char *fws_l4_name(enum fws_l4 l);
 /** "tls_sni", "http_host", or "" for none. */
 const char *fws_app_name(enum fws_app a);
 
+/** "df" and "fill": the config's ("payload"), or a stream's own. */
+struct fws_cfg_fill {
+	bool df;            /**< IPv4 don't-fragment */
+	bool df_set;        /**< given (else a stream takes the config's) */
+	bool set;           /**< kind and pattern given */
+	enum fws_fill kind; /**< fws_pkt.h */
+	uint8_t len;
+	uint8_t pattern[FWS_FILL_PATTERN_MAX];
+};
+
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
@@ -140,6 +151,7 @@ struct fws_cfg_stream {
 	uint16_t payload_len;                /**< bytes of payload right after the signature (attack
 				 * patterns IDS rules match); 0: the default fill */
 	uint8_t payload[FWS_CFG_PAYLOAD_MAX];
+	struct fws_cfg_fill fill; /**< the bytes after the signature and payload, and DF */
 	struct fws_flow_spec flows;
 	struct fws_rate rate;
 };
@@ -222,6 +234,7 @@ struct fws_cfg {
 	struct fws_cfg_search search;
 	struct fws_cfg_sweep sweep;
 	struct fws_cfg_conn conn; /**< "connections" */
+	struct fws_cfg_fill fill; /**< "payload": what streams without their own take */
 	uint16_t burst;
 	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
 	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];

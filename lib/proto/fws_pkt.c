@@ -84,18 +84,45 @@ tcp_template(uint8_t *l4, bool syn)
 	l4[23] = 10;
 }
 
+/* The bytes of buf from `from` to `to` (the signature is written over the first): the
+ * counter counts from the frame's start. */
+static void
+fill(uint8_t *buf, uint32_t from, uint32_t to, const struct fws_pkt_hdr *h)
+{
+	uint8_t *p = buf + from;
+	uint32_t n = to - from;
+	uint64_t x = h->fill_seed | 1;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (h->fill) {
+		case FWS_FILL_ZERO:
+			p[i] = 0;
+			break;
+		case FWS_FILL_RANDOM: /* xorshift64*: the same bytes for the whole run */
+			x ^= x >> 12;
+			x ^= x << 25;
+			x ^= x >> 27;
+			p[i] = (uint8_t)((x * 0x2545f4914f6cdd1dull) >> 56);
+			break;
+		case FWS_FILL_PATTERN:
+			p[i] = h->fill_len ? h->fill_pattern[i % h->fill_len] : 0;
+			break;
+		default:
+			p[i] = (uint8_t)((from + i) * 7 + 1);
+		}
+	}
+}
+
 void
 fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 {
 	struct fws_pkt_layout l;
 	uint32_t w0 = fws_sig_word0(h->stream);
 	uint16_t l3type = RTE_BE16(h->ipv6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
-	uint32_t i;
 
 	fws_pkt_layout(h, &l);
-	/* Payload pattern: a counter, so the payload is neither zeros nor compressible. */
-	for (i = l.sig; i < room; i++)
-		buf[i] = (uint8_t)(i * 7 + 1);
+	fill(buf, l.sig, room, h);
 	memset(buf, 0, l.sig + FWS_SIG_LEN);
 	if (h->payload_len && (uint32_t)l.sig + FWS_SIG_LEN + h->payload_len <= room)
 		memcpy(buf + l.sig + FWS_SIG_LEN, h->payload, h->payload_len);
@@ -112,6 +139,7 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l.l3);
 
 		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		ip->fragment_offset = h->df ? RTE_BE16(RTE_IPV4_HDR_DF_FLAG) : 0;
 		ip->time_to_live = h->ttl ? h->ttl : 64;
 		ip->next_proto_id = h->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 	}

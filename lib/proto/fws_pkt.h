@@ -40,6 +40,19 @@
 #define FWS_PKT_SIG_OFF 42
 
 /** What does not change within a stream. */
+/** What fills a frame after its signature (and any payload). */
+#define FWS_FILLS(X)                                                                               \
+	X(COUNTER, "counter", "a byte counter (the default: not zeros, but compressible)")        \
+	X(ZERO, "zero", "zeros: compresses to almost nothing")                                    \
+	X(RANDOM, "random", "pseudo-random bytes, fixed for the run: incompressible")             \
+	X(PATTERN, "pattern", "a hex pattern repeated")
+enum fws_fill {
+#define FWS_FILL_ENUM(n, s, d) FWS_FILL_##n,
+	FWS_FILLS(FWS_FILL_ENUM)
+#undef FWS_FILL_ENUM
+};
+#define FWS_FILL_PATTERN_MAX 32
+
 struct fws_pkt_hdr {
 	struct rte_ether_addr src, dst;
 	uint16_t vlan; /**< 802.1Q VLAN id; 0 = untagged */
@@ -51,6 +64,11 @@ struct fws_pkt_hdr {
 	uint16_t payload_len;
 	bool tcp; /**< TCP segments (fws_tcp.h) instead of UDP datagrams */
 	bool syn; /**< TCP: SYNs (a flood) instead of data segments (ACK, PSH) */
+	bool df;  /**< IPv4: don't fragment */
+	enum fws_fill fill;
+	const uint8_t *fill_pattern; /**< FWS_FILL_PATTERN: fill_len bytes repeated */
+	uint8_t fill_len;
+	uint64_t fill_seed; /**< FWS_FILL_RANDOM: the run's */
 };
 
 /** Header offsets of a stream's frames. */

@@ -11,6 +11,7 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_random.h>
 #include <rte_ring.h>
 
 #include "fws_clock.h"
@@ -291,6 +292,11 @@ fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_h
 	hdr->payload_len = cs->payload_len;
 	hdr->tcp = cs->l4 == FWS_L4_TCP || cs->l4 == FWS_L4_SYN;
 	hdr->syn = cs->l4 == FWS_L4_SYN;
+	hdr->df = cs->fill.df;
+	hdr->fill = cs->fill.kind;
+	hdr->fill_pattern = cs->fill.pattern;
+	hdr->fill_len = cs->fill.len;
+	hdr->fill_seed = t->fill_seed;
 }
 
 /* The worker that sends on a port's queue 0 also sends its control replies. */
@@ -495,6 +501,7 @@ fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 		t->hz = t->hz_dpdk;
 	}
 	t->sync.hz = t->hz;
+	t->fill_seed = rte_rand(); /* "random" fill: the same bytes for the whole run */
 	rc = setup(t, e);
 	if (rc < 0) {
 		fws_trial_destroy(t);

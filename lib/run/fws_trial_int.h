@@ -40,6 +40,7 @@ struct fws_trial {
 	uint64_t rx_total[FWS_CFG_MAX_PORTS], tx_total[FWS_CFG_MAX_PORTS];
 	uint64_t rx_control[FWS_CFG_MAX_PORTS]; /**< of rx_total: control frames */
 	uint64_t hugepage_peak;
+	uint64_t fill_seed; /**< the "random" fill's, for the run */
 	/* NAT (fws_natlearn.c): per download stream, the flows its last learn phase taught and
 	 * the tuples its flows must arrive with (the LAN flows they answer), network order. */
 	uint32_t nat_learned[FWS_CFG_MAX_STREAMS];

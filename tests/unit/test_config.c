@@ -20,6 +20,20 @@ static const struct {
 	{"[1]", "config: (top): the config must be a JSON object, got an array (line 1)"},
 	{"{", "config: line 1: string or '}' expected near end of file"},
 	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
+	/* Fill and DF. */
+	{"{" PORTS ", \"payload\": {\"fill\": \"ones\"}}",
+	 "config: payload.fill: \"ones\": give \"counter\", \"zero\", \"random\" or a hex pattern "
+	 "\"0x...\" (line 1)"},
+	{"{" PORTS ", \"payload\": {\"fill\": \"0xabc\"}}",
+	 "config: payload.fill: \"0xabc\": a pattern is 0x and 1 to 32 bytes in hex (line 1)"},
+	{"{" PORTS ", \"payload\": {\"fill\": \"0xabzz\"}}",
+	 "config: payload.fill: \"0xabzz\": not hex at byte 2 (line 1)"},
+	{"{" PORTS ", \"payload\": {\"df\": 1}}",
+	 "config: payload.df: expected true or false, got an integer (line 1)"},
+	{"{" PORTS ", \"streams\": [{\"name\": \"s\", \"tx_port\": \"lan\", \"rx_port\": \"wan\", "
+	 "\"flows\": {\"ip\": 6}, \"df\": true}]}",
+	 "config: (top): stream \"s\": \"df\" is IPv4's (IPv6 routers never fragment: packets too "
+	 "big for a link are dropped) (line 1)"},
 	/* Keys and values from the input never break the line or reach the terminal raw. */
 	{"{" PORTS ", \"bo\\ngus\\u001b[2J\": 1}", "config: bo?gus?[2J: unknown key"},
 	{"{" PORTS ", \"rate\": \"1e20pps\"}",
@@ -171,6 +185,43 @@ START_TEST(test_config_rejects)
 	ck_assert_msg(cfg == NULL, "case %d was accepted", _i);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_str_eq(err, bad[_i].error);
+}
+END_TEST
+
+/* "payload" for every stream, a stream's own over it; DF only where IPv4. */
+START_TEST(test_config_fill)
+{
+	static const char json[] =
+		"{" PORTS
+		", \"frame_size\": 128, \"payload\": {\"fill\": \"random\", \"df\": true}, "
+		"\"streams\": ["
+		"{\"name\": \"a\", \"tx_port\": \"lan\", \"rx_port\": \"wan\"},"
+		"{\"name\": \"b\", \"tx_port\": \"lan\", \"rx_port\": \"wan\", \"fill\": "
+		"\"0xDEadbeef\", \"df\": false},"
+		"{\"name\": \"c\", \"tx_port\": \"lan\", \"rx_port\": \"wan\", \"flows\": {\"ip\": "
+		"6}, "
+		"\"fill\": \"zero\"}]}";
+	char err[256];
+	struct fws_cfg *cfg = fws_config_parse(json, sizeof(json) - 1, err, sizeof(err));
+	json_t *j;
+	char *out;
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_int_eq(cfg->streams[0].fill.kind, FWS_FILL_RANDOM);
+	ck_assert(cfg->streams[0].fill.df);
+	ck_assert_int_eq(cfg->streams[1].fill.kind, FWS_FILL_PATTERN);
+	ck_assert_uint_eq(cfg->streams[1].fill.len, 4);
+	ck_assert_uint_eq(cfg->streams[1].fill.pattern[0], 0xde);
+	ck_assert(!cfg->streams[1].fill.df);
+	ck_assert_int_eq(cfg->streams[2].fill.kind, FWS_FILL_ZERO);
+	ck_assert(!cfg->streams[2].fill.df); /* IPv6: the config's DF does not apply */
+	j = fws_config_to_json(cfg);
+	out = json_dumps(j, JSON_COMPACT);
+	ck_assert_ptr_nonnull(strstr(out, "\"fill\":\"0xdeadbeef\",\"df\":false"));
+	ck_assert_ptr_nonnull(strstr(out, "\"payload\":{\"fill\":\"random\",\"df\":true}"));
+	free(out);
+	json_decref(j);
+	fws_config_free(cfg);
 }
 END_TEST
 
@@ -369,6 +420,7 @@ suite_config(void)
 	tcase_add_test(tc, test_config_cells_not_object);
 	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_config_defaults);
+	tcase_add_test(tc, test_config_fill);
 	tcase_add_test(tc, test_config_bidir_and_mix);
 	tcase_add_test(tc, test_config_normalised_roundtrip);
 	tcase_add_test(tc, test_config_presets);
