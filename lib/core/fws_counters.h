@@ -22,6 +22,7 @@
 	X(control_drop, "control frames dropped: the control plane's queue was full")              \
 	X(fragments, "IPv4 fragments")                                                             \
 	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT") \
+	X(icmp_drop, "of those, not matched to a stream: the main lcore's ring was full")          \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \
 	X(clock_skew, "test frames stamped later than they arrived (latency taken as 0)")
 

@@ -47,10 +47,21 @@ handle(struct fws_ctlio *io, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (io->tcp_input &&
-	    fws_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), len, &v) == FWS_PKT_TCP) {
-		io->tcp_input(io->tcp_arg, (unsigned int)p, m);
-		return;
+	switch (fws_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), len, &v)) {
+	case FWS_PKT_TCP:
+		if (io->tcp_input) {
+			io->tcp_input(io->tcp_arg, (unsigned int)p, m);
+			return;
+		}
+		break;
+	case FWS_PKT_ICMP_ERROR:
+		if (io->icmp_input) {
+			io->icmp_input(io->icmp_arg, (unsigned int)p, m);
+			return;
+		}
+		break;
+	default:
+		break;
 	}
 	if (fws_ctl_input(&io->port[p], rte_pktmbuf_mtod(m, uint8_t *), &len,
 			  (uint32_t)(m->buf_len - m->data_off))) {
@@ -94,7 +105,8 @@ fws_ctlio_poll_idle(struct fws_ctlio *io)
 				if (k == FWS_PKT_UDP && io->udp_input) {
 					io->udp_input(io->tcp_arg, p, m[j]);
 				} else if (k == FWS_PKT_CONTROL ||
-					   (k == FWS_PKT_TCP && io->tcp_input)) {
+					   (k == FWS_PKT_TCP && io->tcp_input) ||
+					   (k == FWS_PKT_ICMP_ERROR && io->icmp_input)) {
 					m[j]->port = io->port_id[p]; /* net_ring leaves it unset */
 					handle(io, m[j]);
 				} else {

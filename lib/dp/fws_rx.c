@@ -110,7 +110,8 @@ tcp_see(struct fws_rx_tcphi *h, const struct fws_pkt_view *v)
 }
 
 /* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial,
- * 2 for a control frame, 0 for anything else (counted). */
+ * 2 for a control frame, 3 for an ICMP error the main lcore wants, 0 for anything else
+ * (counted). */
 static inline int
 classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, const uint8_t *d,
 	 uint32_t len, uint32_t wire_len, uint32_t ts_now, struct pending *p)
@@ -133,7 +134,7 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 		return 0;
 	case FWS_PKT_ICMP_ERROR:
 		pc->icmp_errors++;
-		return 0;
+		return c->icmp ? 3 : 0; /* 3: for the main lcore, which matches it to a stream */
 	case FWS_PKT_CONTROL:
 		return 2;
 	case FWS_PKT_TRUNCATED:
@@ -251,6 +252,17 @@ pass_control(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf
 	return sent;
 }
 
+/* ICMP errors to the main lcore (counted already as icmp_errors); what the ring does not
+ * take is freed here and counted. */
+static void
+pass_icmp(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf **m, uint32_t n)
+{
+	uint32_t sent = c->ctl ? rte_ring_enqueue_burst(c->ctl, (void **)m, n, NULL) : 0;
+
+	pc->icmp_drop += n - sent;
+	rte_pktmbuf_free_bulk(m + sent, n - sent);
+}
+
 /* Compact the burst: drop the slots handed on (NULL), then append the control frames the
  * ring did not take. */
 static uint16_t
@@ -275,10 +287,10 @@ static inline uint16_t
 burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
       uint64_t now, const bool two_pass, const bool rings)
 {
-	struct rte_mbuf *ctl[FWS_RX_BURST];
+	struct rte_mbuf *ctl[FWS_RX_BURST], *icmp[FWS_RX_BURST];
 	struct pending pend[FWS_RX_BURST];
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
-	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, nctl = 0, taken;
+	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, nctl = 0, nicmp = 0, taken;
 	uint64_t bytes = 0;
 	uint16_t i;
 	int kind;
@@ -302,6 +314,10 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			m[i]->port = q->port_id; /* net_ring leaves it unset */
 			ctl[nctl++] = m[i];
 			m[i] = NULL;
+		} else if (unlikely(kind == 3)) {
+			m[i]->port = q->port_id;
+			icmp[nicmp++] = m[i];
+			m[i] = NULL;
 		}
 	}
 	pc->rx_frames += n;
@@ -312,8 +328,10 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 	fws_rx_flush(c);
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
+	if (unlikely(nicmp))
+		pass_icmp(c, pc, icmp, nicmp);
 	if (likely(nctl == 0))
-		return n;
+		return nicmp ? compact(m, n, NULL, 0) : n;
 	taken = pass_control(c, pc, ctl, nctl);
 	return compact(m, n, ctl + taken, nctl - taken);
 }

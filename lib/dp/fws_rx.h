@@ -68,6 +68,7 @@ struct fws_rx_lcore {
 	bool rings;    /**< every stream has per-flow rings (seq_window > 64) */
 	bool nat;      /**< natobs tables exist: record how each flow arrived */
 	bool tcp;      /**< TCP streams: segments without a signature go to the main lcore */
+	bool icmp;     /**< ICMP errors go to the main lcore too (fws_icmp matches them) */
 	struct rte_ring *ctl; /**< ARP, echo, ND frames for the main lcore; NULL: count, drop */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */

@@ -226,3 +226,111 @@ fws_pkt_tcp_view(const uint8_t *p, uint32_t len, uint32_t off, int32_t seg_len,
 	v->payload_len = (uint32_t)seg_len - doff;
 	return FWS_PKT_TCP;
 }
+
+static const char *const icmp_class_names[] = {
+#define FWS_ICMP_CLASS_NAME(n, s, d) s,
+	FWS_ICMP_CLASSES(FWS_ICMP_CLASS_NAME)
+#undef FWS_ICMP_CLASS_NAME
+};
+
+const char *
+fws_icmp_class_name(enum fws_icmp_class c)
+{
+	return (unsigned int)c < FWS_ICMP_CLASSES_N ? icmp_class_names[c] : "?";
+}
+
+/* The error's class and announced MTU from its type and code. */
+static void
+icmp_class(const uint8_t *icmp, bool v6, struct fws_icmp_info *e)
+{
+	e->type = icmp[0];
+	e->code = icmp[1];
+	if (v6) {
+		e->cls = e->type == 2   ? FWS_ICMP_TOO_BIG
+			 : e->type == 3 ? FWS_ICMP_TIME
+			 : e->type == 4 ? FWS_ICMP_PARAM
+					: FWS_ICMP_UNREACH;
+		if (e->cls == FWS_ICMP_TOO_BIG)
+			e->mtu = (uint32_t)icmp[4] << 24 | (uint32_t)icmp[5] << 16 |
+				 (uint32_t)icmp[6] << 8 | icmp[7];
+		return;
+	}
+	e->cls = e->type == 3 && e->code == 4 ? FWS_ICMP_TOO_BIG
+		 : e->type == 11              ? FWS_ICMP_TIME
+		 : e->type == 12              ? FWS_ICMP_PARAM
+					      : FWS_ICMP_UNREACH;
+	if (e->cls == FWS_ICMP_TOO_BIG) /* RFC 1191: the next-hop MTU, 0 from old routers */
+		e->mtu = (uint32_t)icmp[6] << 8 | icmp[7];
+}
+
+/* The quoted IP header at q (n bytes of quote): addresses, protocol, where L4 starts. */
+static int
+quoted_ip(const uint8_t *q, uint32_t n, struct fws_icmp_info *e, uint32_t *l4)
+{
+	if (n >= 1 && (q[0] >> 4) == 6) {
+		if (n < FWS_PKT_IPV6_LEN)
+			return -EINVAL;
+		e->ipv6 = true;
+		e->proto = q[6];
+		e->src = (uint32_t)q[20] << 24 | (uint32_t)q[21] << 16 | (uint32_t)q[22] << 8 |
+			 q[23];
+		e->dst = (uint32_t)q[36] << 24 | (uint32_t)q[37] << 16 | (uint32_t)q[38] << 8 |
+			 q[39];
+		*l4 = FWS_PKT_IPV6_LEN;
+		return 0;
+	}
+	if (n < FWS_PKT_IPV4_LEN || (q[0] >> 4) != 4 ||
+	    (uint32_t)(q[0] & 15) * 4 < FWS_PKT_IPV4_LEN || (uint32_t)(q[0] & 15) * 4 > n)
+		return -EINVAL;
+	e->proto = q[9];
+	e->src = (uint32_t)q[12] << 24 | (uint32_t)q[13] << 16 | (uint32_t)q[14] << 8 | q[15];
+	e->dst = (uint32_t)q[16] << 24 | (uint32_t)q[17] << 16 | (uint32_t)q[18] << 8 | q[19];
+	*l4 = (uint32_t)(q[0] & 15) * 4;
+	return 0;
+}
+
+int
+fws_pkt_icmp_parse(const uint8_t *p, uint32_t len, struct fws_icmp_info *e)
+{
+	uint32_t off = RTE_ETHER_HDR_LEN, l4, hl, ipl;
+	uint16_t type;
+	bool v6;
+
+	memset(e, 0, sizeof(*e));
+	if (len < off)
+		return -EINVAL;
+	memcpy(&type, p + 12, 2);
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		if (len < off + FWS_PKT_VLAN_LEN)
+			return -EINVAL;
+		memcpy(&type, p + 16, 2);
+		off += FWS_PKT_VLAN_LEN;
+	}
+	v6 = type == RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	if (len < off + (v6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN))
+		return -EINVAL;
+	/* The IP length bounds the quote (a short frame is padded). */
+	ipl = v6 ? FWS_PKT_IPV6_LEN + (uint32_t)(p[off + 4] << 8 | p[off + 5])
+		 : (uint32_t)(p[off + 2] << 8 | p[off + 3]);
+	len = RTE_MIN(len, off + ipl);
+	off += v6 ? FWS_PKT_IPV6_LEN : (uint32_t)(p[off] & 15) * 4;
+	if (len < off + 8) /* the ICMP header */
+		return -EINVAL;
+	icmp_class(p + off, v6, e);
+	off += 8;
+	if (quoted_ip(p + off, len - off, e, &l4) < 0)
+		return -EINVAL;
+	off += l4;
+	if (len < off + 4)
+		return 0; /* the quote ends before the ports */
+	e->has_ports = e->proto == IPPROTO_UDP || e->proto == IPPROTO_TCP;
+	e->sport = (uint16_t)(p[off] << 8 | p[off + 1]);
+	e->dport = (uint16_t)(p[off + 2] << 8 | p[off + 3]);
+	hl = e->proto == IPPROTO_TCP ? (len >= off + 13 ? (uint32_t)(p[off + 12] >> 4) * 4 : 0)
+				     : FWS_PKT_UDP_LEN;
+	if (hl >= FWS_PKT_UDP_LEN && len > off + hl) {
+		e->quoted_payload = p + off + hl;
+		e->quoted_len = len - off - hl;
+	}
+	return 0;
+}

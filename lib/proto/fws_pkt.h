@@ -42,9 +42,9 @@
 /** What does not change within a stream. */
 /** What fills a frame after its signature (and any payload). */
 #define FWS_FILLS(X)                                                                               \
-	X(COUNTER, "counter", "a byte counter (the default: not zeros, but compressible)")        \
-	X(ZERO, "zero", "zeros: compresses to almost nothing")                                    \
-	X(RANDOM, "random", "pseudo-random bytes, fixed for the run: incompressible")             \
+	X(COUNTER, "counter", "a byte counter (the default: not zeros, but compressible)")         \
+	X(ZERO, "zero", "zeros: compresses to almost nothing")                                     \
+	X(RANDOM, "random", "pseudo-random bytes, fixed for the run: incompressible")              \
 	X(PATTERN, "pattern", "a hex pattern repeated")
 enum fws_fill {
 #define FWS_FILL_ENUM(n, s, d) FWS_FILL_##n,
@@ -243,6 +243,41 @@ fws_pkt_icmp_kind(const uint8_t *p, uint32_t len, uint32_t off, bool v6)
 		return FWS_PKT_CONTROL;
 	return FWS_PKT_OTHER;
 }
+
+/** What an ICMP or ICMPv6 error says and what it quotes of the packet it is about. */
+#define FWS_ICMP_CLASSES(X)                                                                        \
+	X(TOO_BIG, "too_big", "fragmentation needed (IPv4, DF set) or packet too big (IPv6)")      \
+	X(UNREACH, "unreachable", "destination unreachable")                                       \
+	X(TIME, "time_exceeded", "time exceeded (TTL or reassembly)")                              \
+	X(PARAM, "param_problem", "parameter problem")
+enum fws_icmp_class {
+#define FWS_ICMP_CLASS_ENUM(n, s, d) FWS_ICMP_##n,
+	FWS_ICMP_CLASSES(FWS_ICMP_CLASS_ENUM)
+#undef FWS_ICMP_CLASS_ENUM
+		FWS_ICMP_CLASSES_N
+};
+
+struct fws_icmp_info {
+	enum fws_icmp_class cls;
+	uint8_t type, code;
+	uint32_t mtu;          /**< too_big: the next hop's MTU the sender announced (0: none) */
+	bool ipv6;             /**< of the quoted packet */
+	uint8_t proto;         /**< quoted: UDP or TCP (or other) */
+	uint32_t src, dst;     /**< quoted addresses, host order (IPv6: the low 32 bits) */
+	bool has_ports;        /**< the quote reaches the ports */
+	uint16_t sport, dport; /**< host order */
+	const uint8_t *quoted_payload; /**< after the quoted L4 header (UDP 8, TCP by its length) */
+	uint32_t quoted_len;           /**< what of it the error carries (often truncated) */
+};
+
+/**
+ * Parse a frame fws_pkt_parse called FWS_PKT_ICMP_ERROR: the error and what it quotes, as
+ * much as there is. 0, or -EINVAL when the quote holds no whole IP header.
+ */
+int fws_pkt_icmp_parse(const uint8_t *frame, uint32_t len, struct fws_icmp_info *e);
+
+/** "too_big", "unreachable", ... */
+const char *fws_icmp_class_name(enum fws_icmp_class c);
 
 /* A TCP segment at off whose IP header says it is seg_len bytes long (IP padding and
  * Ethernet padding excluded): the payload after the header and its options. Out of line:

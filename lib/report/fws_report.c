@@ -174,6 +174,22 @@ link_events_json(const struct fws_result *r)
 	return a;
 }
 
+/* ICMP errors from the path about the stream's packets, and the MTU they announced. */
+static json_t *
+icmp_json(const struct fws_icmp_tally *y)
+{
+	json_t *o = json_object();
+	unsigned int k;
+
+	for (k = 0; k < FWS_ICMP_CLASSES_N; k++)
+		json_object_set_new(o, fws_icmp_class_name((enum fws_icmp_class)k),
+				    json_integer((json_int_t)y->n[k]));
+	json_object_set_new(o, "path_mtu", y->mtu_min ? json_integer(y->mtu_min) : json_null());
+	if (y->mtu_max != y->mtu_min)
+		json_object_set_new(o, "path_mtu_max", json_integer(y->mtu_max));
+	return o;
+}
+
 static json_t *
 stream_json(const struct fws_stream_result *x)
 {
@@ -217,6 +233,7 @@ stream_json(const struct fws_stream_result *x)
 		json_object_set_new(o, "nat", nat_json(&x->nat));
 	if (x->tcp.present)
 		json_object_set_new(o, "tcp", tcp_json(&x->tcp));
+	json_object_set_new(o, "icmp", icmp_json(&x->icmp));
 	if (x->syn_flood)
 		json_object_set_new(
 			o, "syn_flood",
@@ -398,6 +415,7 @@ trial_json(const struct fws_result *r)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
 	json_object_set_new(tr, "rx_poll_period_ns", json_real(r->rx_poll_ns));
 	json_object_set_new(tr, "link_events", link_events_json(r));
+	json_object_set_new(tr, "icmp_unmatched", json_integer((json_int_t)r->icmp_unmatched));
 	if (r->link_events_dropped)
 		json_object_set_new(tr, "link_events_dropped",
 				    json_integer((json_int_t)r->link_events_dropped));

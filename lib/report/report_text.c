@@ -118,7 +118,35 @@ text_flood(FILE *f, const struct fws_result *r)
 	}
 }
 
-/* TCP streams: connections opened, failed, closed; then any SYN flood. */
+/* ICMP errors from the path, per stream that drew any, and the MTU announced. */
+static void
+text_icmp(FILE *f, const struct fws_result *r)
+{
+	unsigned int s, k;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_icmp_tally *y = &r->streams[s].icmp;
+		uint64_t n = 0;
+
+		for (k = 0; k < FWS_ICMP_CLASSES_N; k++)
+			n += y->n[k];
+		if (n == 0)
+			continue;
+		fprintf(f, "  icmp: %s:", r->streams[s].name);
+		for (k = 0; k < FWS_ICMP_CLASSES_N; k++)
+			if (y->n[k])
+				fprintf(f, " %" PRIu64 " %s", y->n[k],
+					fws_icmp_class_name((enum fws_icmp_class)k));
+		if (y->mtu_min)
+			fprintf(f, "; path MTU %u", y->mtu_min);
+		fputc('\n', f);
+	}
+	if (r->icmp_unmatched)
+		fprintf(f, "  icmp: %" PRIu64 " errors about no stream of this trial\n",
+			r->icmp_unmatched);
+}
+
+/* TCP streams: connections opened, failed, closed; then any SYN flood and ICMP errors. */
 static void
 text_tcp(FILE *f, const struct fws_result *r)
 {
@@ -144,6 +172,7 @@ text_tcp(FILE *f, const struct fws_result *r)
 		fputc('\n', f);
 	}
 	text_flood(f, r);
+	text_icmp(f, r);
 }
 
 /* Streams with flows the DUT should block: how many frames leaked. */

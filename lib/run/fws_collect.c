@@ -158,6 +158,7 @@ collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double
 	sr->flows = cs->flows.count;
 	sr->proof = cs->payload_len > 0 || cs->app != FWS_APP_NONE;
 	sr->syn_flood = cs->l4 == FWS_L4_SYN;
+	sr->icmp = t->icmp[s];
 	sr->req_pps = req_pps;
 	collect_tx(t, s, hz, sr);
 	collect_flows(t, s, sr);
@@ -249,6 +250,7 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 	unsigned int s, p;
 
 	res->n_streams = t->cfg->n_streams;
+	res->icmp_unmatched = t->icmp_unmatched;
 	res->rx_poll_ns = 0;
 	for (s = 0; s < t->n_workers; s++)
 		if (t->workers[s].rx && t->workers[s].loops)

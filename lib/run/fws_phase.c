@@ -362,6 +362,7 @@ prepare_counters(struct trial_run *r)
 		t->rx[i]->cookie = t->sync.cookie;
 		t->rx[i]->warm_cookie = t->warm_cookie;
 	}
+	fws_icmp_reset(t);
 	for (i = 0; i < t->cfg->n_ports; i++)
 		if (rte_eth_stats_get(t->port[i].port_id, &r->before[i]) != 0)
 			memset(&r->before[i], 0, sizeof(r->before[i]));

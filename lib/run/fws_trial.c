@@ -472,6 +472,8 @@ setup(struct fws_trial *t, struct fws_err *e)
 		rc = setup_tasks(t, &pl, i, e);
 	if (rc == 0)
 		rc = setup_rx(t, &pl, e);
+	if (rc == 0)
+		fws_icmp_setup(t);
 	if (rc == 0 && fws_tcp_create(t) < 0)
 		rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
 				 "setup: out of memory (TCP connections)");

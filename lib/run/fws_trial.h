@@ -19,6 +19,7 @@
 #include "fws_err.h"
 #include "fws_hist.h"
 #include "fws_nat.h"
+#include "fws_pkt.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
 
@@ -56,6 +57,12 @@ struct fws_nat_result {
 };
 #define FWS_NAT_PAIRS_MAX 4096
 
+/** ICMP errors from the path about a stream's packets in one trial (fws_icmp.c). */
+struct fws_icmp_tally {
+	uint64_t n[FWS_ICMP_CLASSES_N]; /**< by class (fws_pkt.h) */
+	uint32_t mtu_min, mtu_max;      /**< MTUs "too big" errors announced (0: none) */
+};
+
 /** A TCP stream's connections in one trial (fws_tcpconn.c). */
 struct fws_tcp_result {
 	bool present;
@@ -88,6 +95,7 @@ struct fws_stream_result {
 	struct fws_stamp_result stamp;
 	struct fws_nat_result nat;
 	struct fws_tcp_result tcp;
+	struct fws_icmp_tally icmp;
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
@@ -155,6 +163,7 @@ struct fws_result {
 	double tsc_hz;     /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
 	double rx_poll_ns; /**< a receiving worker's loop pass, average over the measured phase
 			    * (the slowest worker): receive stamps are taken once per poll */
+	uint64_t icmp_unmatched; /**< ICMP errors about no stream of this trial */
 	unsigned int n_link_events;
 	uint64_t link_events_dropped; /**< beyond FWS_LINK_EVENTS_MAX */
 	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];

@@ -41,6 +41,9 @@ struct fws_trial {
 	uint64_t rx_control[FWS_CFG_MAX_PORTS]; /**< of rx_total: control frames */
 	uint64_t hugepage_peak;
 	uint64_t fill_seed; /**< the "random" fill's, for the run */
+	/* ICMP errors of the current trial (fws_icmp.c), per stream and about none. */
+	struct fws_icmp_tally icmp[FWS_CFG_MAX_STREAMS];
+	uint64_t icmp_unmatched;
 	/* NAT (fws_natlearn.c): per download stream, the flows its last learn phase taught and
 	 * the tuples its flows must arrive with (the LAN flows they answer), network order. */
 	uint32_t nat_learned[FWS_CFG_MAX_STREAMS];
@@ -65,6 +68,11 @@ void fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_
  */
 int fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
 		  unsigned int size_idx, struct fws_err *e);
+
+/** ICMP errors to the main lcore and matched to streams (after the receive lcores exist);
+ * the tallies zeroed at each trial's start. */
+void fws_icmp_setup(struct fws_trial *t);
+void fws_icmp_reset(struct fws_trial *t);
 
 /** The TCP connections' state (after the receive lcores exist). 0 or -ENOMEM. */
 int fws_tcp_create(struct fws_trial *t);

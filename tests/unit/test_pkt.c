@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <string.h>
 
 #include "fws_pkt.h"
@@ -181,6 +182,104 @@ START_TEST(test_pkt_parse_malformed)
 }
 END_TEST
 
+/* An ICMP error frame: Ethernet, the outer IP header (v6 or v4, lengths from n), the ICMP
+ * header (type, code, the MTU field), then quote[n]; pad zero bytes follow the packet. */
+static uint32_t
+icmp_frame(uint8_t *f, bool v6, uint8_t type, uint8_t code, uint32_t mtu, const uint8_t *quote,
+	   uint32_t n, uint32_t pad)
+{
+	uint32_t l3 = 14, ip = v6 ? 40 : 20, i = l3 + ip;
+
+	memset(f, 0, 2048);
+	f[12] = v6 ? 0x86 : 0x08;
+	f[13] = v6 ? 0xdd : 0x00;
+	if (v6) {
+		f[l3] = 0x60;
+		f[l3 + 4] = (uint8_t)((8 + n) >> 8);
+		f[l3 + 5] = (uint8_t)(8 + n);
+		f[l3 + 6] = 58;
+	} else {
+		f[l3] = 0x45;
+		f[l3 + 2] = (uint8_t)((ip + 8 + n) >> 8);
+		f[l3 + 3] = (uint8_t)(ip + 8 + n);
+		f[l3 + 9] = 1;
+	}
+	f[i] = type;
+	f[i + 1] = code;
+	f[i + 4] = (uint8_t)(mtu >> 24);
+	f[i + 5] = (uint8_t)(mtu >> 16);
+	f[i + 6] = (uint8_t)(mtu >> 8);
+	f[i + 7] = (uint8_t)mtu;
+	memcpy(f + i + 8, quote, n);
+	return i + 8 + n + pad;
+}
+
+/* ICMP errors: the class, the announced MTU, and what the quote holds, however short. */
+START_TEST(test_pkt_icmp_error)
+{
+	uint8_t q[128] = {
+		0x45, 0, 0x05, 0xda, 0, 0, 0x40, 0,  64, 17,
+		0,    0, 198,  18,   1, 7, 198,  19, 1,  1}; /* IPv4/UDP 198.18.1.7 -> 198.19.1.1 */
+	uint8_t q6[128] = {0x60, 0, 0, 0, 0x05, 0xc8, 17, 64};
+	uint8_t f[2048];
+	struct fws_icmp_info e;
+	uint32_t len;
+	unsigned int k;
+
+	q[20] = 0x04; /* sport 1025 */
+	q[21] = 0x01;
+	q[22] = 0x13; /* dport 5001 */
+	q[23] = 0x89;
+	for (k = 28; k < sizeof(q); k++)
+		q[k] = (uint8_t)k;
+	/* Fragmentation needed, 8 bytes of UDP quoted (RFC 792), padded to 60. */
+	len = icmp_frame(f, false, 3, 4, 1400, q, 28, 0);
+	len = icmp_frame(f, false, 3, 4, 1400, q, 28, 60 > len ? 60 - len : 0);
+	ck_assert_int_eq(fws_pkt_parse(f, len, &(struct fws_pkt_view){0}), FWS_PKT_ICMP_ERROR);
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), 0);
+	ck_assert_int_eq(e.cls, FWS_ICMP_TOO_BIG);
+	ck_assert_uint_eq(e.mtu, 1400);
+	ck_assert(!e.ipv6 && e.has_ports && e.proto == 17);
+	ck_assert_uint_eq(e.src, 0xc6120107);
+	ck_assert_uint_eq(e.dst, 0xc6130101);
+	ck_assert_uint_eq(e.sport, 1025);
+	ck_assert_uint_eq(e.dport, 5001);
+	ck_assert_uint_eq(e.quoted_len, 0); /* the padding is not the quote */
+	/* Linux quotes more: the payload after the UDP header, truncated. */
+	len = icmp_frame(f, false, 3, 4, 1400, q, 100, 0);
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), 0);
+	ck_assert_uint_eq(e.quoted_len, 72);
+	ck_assert_uint_eq(e.quoted_payload[0], 28);
+	/* The quote stops inside the ports, or before the IP header ends. */
+	len = icmp_frame(f, false, 11, 0, 0, q, 22, 0);
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), 0);
+	ck_assert_int_eq(e.cls, FWS_ICMP_TIME);
+	ck_assert(!e.has_ports && e.dst == 0xc6130101);
+	len = icmp_frame(f, false, 3, 1, 0, q, 19, 0);
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), -EINVAL);
+	len = icmp_frame(f, false, 3, 3, 0, q, 28, 0); /* port unreachable */
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), 0);
+	ck_assert_int_eq(e.cls, FWS_ICMP_UNREACH);
+	ck_assert_uint_eq(e.mtu, 0);
+	/* ICMPv6 packet too big: a 32-bit MTU; the quoted IPv6 header's low address bits. */
+	q6[23] = 7;
+	q6[39] = 1;
+	q6[42] = 0x01;
+	q6[43] = 0x89;
+	len = icmp_frame(f, true, 2, 0, 1280, q6, 48, 0);
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), 0);
+	ck_assert_int_eq(e.cls, FWS_ICMP_TOO_BIG);
+	ck_assert_uint_eq(e.mtu, 1280);
+	ck_assert(e.ipv6 && e.has_ports && e.src == 7 && e.dst == 1 && e.dport == 0x189);
+	len = icmp_frame(f, true, 4, 0, 0, q6, 30, 0); /* parameter problem, quote too short */
+	ck_assert_int_eq(fws_pkt_icmp_parse(f, len, &e), -EINVAL);
+	ck_assert_str_eq(fws_icmp_class_name(FWS_ICMP_TOO_BIG), "too_big");
+	/* Shorter than its headers: refused, never read beyond. */
+	for (k = 0; k < 14 + 20 + 8 + 20; k++)
+		ck_assert_int_eq(fws_pkt_icmp_parse(f, k, &e), -EINVAL);
+}
+END_TEST
+
 static Suite *
 suite_pkt(void)
 {
@@ -190,6 +289,7 @@ suite_pkt(void)
 	tcase_add_loop_test(tc, test_pkt_checksums, 0, 4);
 	tcase_add_test(tc, test_pkt_min_frame);
 	tcase_add_test(tc, test_pkt_parse_malformed);
+	tcase_add_test(tc, test_pkt_icmp_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

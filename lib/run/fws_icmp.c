@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ICMP and ICMPv6 errors from the path (fragmentation needed / packet too big, unreachable,
+ * time exceeded, parameter problem), matched to the stream whose packet they quote: by the
+ * quoted signature when the quote reaches it (Linux quotes up to 576 bytes), else by the
+ * quoted addresses and ports against each stream's flows (FreeBSD, pf: 8 bytes by default).
+ * The receive lcores pass them to the main lcore (fws_rx, kind 3); counts per stream and
+ * the MTUs the path announced go into each trial's result. Errors a trial's warm-up drew
+ * count in that trial.
+ */
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "fws_sig.h"
+#include "fws_trial_int.h"
+
+/* The stream the error is about, or -1. */
+static int
+match(const struct fws_trial *t, const struct fws_icmp_info *e)
+{
+	struct fws_flow_tuple ft = {
+		.src_ip = e->src, .dst_ip = e->dst, .src_port = e->sport, .dst_port = e->dport};
+	struct fws_sig sig;
+	unsigned int s;
+	uint32_t i;
+
+	if (e->quoted_len >= FWS_SIG_LEN &&
+	    (fws_sig_parse(e->quoted_payload, e->quoted_len, t->sync.cookie, &sig) == FWS_SIG_OK ||
+	     fws_sig_parse(e->quoted_payload, e->quoted_len, t->warm_cookie, &sig) == FWS_SIG_OK) &&
+	    sig.stream < t->cfg->n_streams)
+		return (int)sig.stream;
+	if (!e->has_ports)
+		return -1;
+	for (s = 0; s < t->cfg->n_streams; s++)
+		if (t->cfg->streams[s].flows.ipv6 == e->ipv6 &&
+		    fws_flow_index(&t->cfg->streams[s].flows, &ft, &i) == 0)
+			return (int)s;
+	return -1;
+}
+
+/* fws_ctlio's hook: an ICMP error reached port. */
+static void
+icmp_input(void *arg, unsigned int port, struct rte_mbuf *m)
+{
+	struct fws_trial *t = arg;
+	struct fws_icmp_info e;
+	struct fws_icmp_tally *y;
+	int s;
+
+	(void)port;
+	if (fws_pkt_icmp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &e) < 0 ||
+	    (s = match(t, &e)) < 0) {
+		t->icmp_unmatched++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	y = &t->icmp[s];
+	y->n[e.cls]++;
+	if (e.cls == FWS_ICMP_TOO_BIG && e.mtu) {
+		y->mtu_min = y->mtu_min ? RTE_MIN(y->mtu_min, e.mtu) : e.mtu;
+		y->mtu_max = RTE_MAX(y->mtu_max, e.mtu);
+	}
+	rte_pktmbuf_free(m);
+}
+
+void
+fws_icmp_setup(struct fws_trial *t)
+{
+	unsigned int k;
+
+	t->ctl.icmp_input = icmp_input;
+	t->ctl.icmp_arg = t;
+	for (k = 0; k < t->n_rx; k++)
+		t->rx[k]->icmp = true;
+}
+
+void
+fws_icmp_reset(struct fws_trial *t)
+{
+	memset(t->icmp, 0, sizeof(t->icmp));
+	t->icmp_unmatched = 0;
+}

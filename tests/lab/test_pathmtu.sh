@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# ICMP errors from the path (issue 10, part 2): the routing lab with its WAN link's MTU
+# lowered to 1400, IPv4 streams with DF set ("payload": {"df": true}) and IPv6 streams.
+#   - 1414-byte frames (1396-byte packets) pass: no loss, no ICMP error;
+#   - 1518-byte frames cannot: every one is lost, each drew a "fragmentation needed"
+#     (IPv4) or "packet too big" (IPv6) that fwstress matched to its stream, as many as the
+#     router's own counters say it sent (/proc/net/snmp OutDestUnreachs, snmp6
+#     Icmp6OutPktTooBigs), and the path MTU they announced is 1400.
+. "$(dirname "$0")/lab.sh"
+lab_start
+"$LAB" up routing >/dev/null || { bad "lab up routing"; finish; exit 1; }
+ip netns exec fwsl-dut ip link set dut-wan mtu 1400
+
+python3 - "$TOP/config/lab-routing.json" "$WORK/mtu.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.pop("output")
+c.update(direction="upload", payload={"df": True}, frame_size=[1414, 1518], rate="2kpps",
+         duration=1, warmup=0, drain=0.5, path_check=False)
+json.dump(c, open(sys.argv[2], "w"))
+PY
+v4() { ip netns exec fwsl-dut awk '/^Icmp:/ { getline; print $20 }' /proc/net/snmp; }  # OutDestUnreachs
+v6() { ip netns exec fwsl-dut awk '$1 == "Icmp6OutPktTooBigs" { print $2 }' /proc/net/snmp6; }
+a4=$(v4) a6=$(v6)
+expect_rc 0 "DF set, IPv4 and IPv6, 1414 and 1518 bytes through a 1400-byte link" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/mtu.json"
+d4=$(($(v4) - a4)) d6=$(($(v6) - a6))
+check "1414 bytes: every frame through, no ICMP error" \
+	'all(s["lost"] == 0 and s["offered"]["frames"] > 1900 and sum(v for k, v in s["icmp"].items() if k != "path_mtu" and v) == 0 for s in t[0]["streams"])'
+check "1518 bytes: every frame lost, the path MTU announced 1400 for IPv4 and IPv6" \
+	'all(s["lost"] == s["offered"]["frames"] > 1900 and s["icmp"]["path_mtu"] == 1400 for s in t[1]["streams"]) and t[1]["icmp_unmatched"] == 0'
+check "1518 bytes: fragmentation needed matched to the IPv4 stream, as many as the router sent ($d4)" \
+	"[s['icmp']['too_big'] for s in t[1]['streams'] if s['name'] == 'upload'] == [$d4] and $d4 > 0"
+check "1518 bytes: packet too big matched to the IPv6 stream, as many as the router sent ($d6)" \
+	"[s['icmp']['too_big'] for s in t[1]['streams'] if s['name'] == 'upload6'] == [$d6] and $d6 > 0"
+check "the frames were sent with DF (IPv4) and the report says so per stream" \
+	'[s["df"] for s in r["config"]["streams"] if s["name"] == "upload"] == [True]'
+finish
