@@ -20,7 +20,9 @@
 	X(non_test, "frames without a signature (other traffic)")                                  \
 	X(control, "ARP, echo and neighbour discovery frames, passed to the control plane")        \
 	X(control_drop, "control frames dropped: the control plane's queue was full")              \
-	X(fragments, "IPv4 fragments")                                                             \
+	X(fragments, "IPv4 and IPv6 fragments")                                                    \
+	X(reassembled, "packets reassembled from fragments (then counted as any other)")           \
+	X(frag_dropped, "fragments given up: never completed in 1 s, more than 8, or overlapping") \
 	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT") \
 	X(icmp_drop, "of those, not matched to a stream: the main lcore's ring was full")          \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \

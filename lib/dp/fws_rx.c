@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* rte_ip_frag_table_del_expired_entries is experimental in DPDK 22.11. */
+#define ALLOW_EXPERIMENTAL_API
 #include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
@@ -35,6 +38,7 @@ fws_rx_reset(struct fws_rx_lcore *c)
 		st->jitter16 = 0;
 		st->last_lat = 0;
 		st->have_last = false;
+		st->reassembled = 0;
 	}
 }
 
@@ -131,7 +135,7 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 		return 0;
 	case FWS_PKT_FRAGMENT:
 		pc->fragments++;
-		return 0;
+		return c->frag && d != c->frag_buf ? 4 : 0; /* 4: to reassemble */
 	case FWS_PKT_ICMP_ERROR:
 		pc->icmp_errors++;
 		return c->icmp ? 3 : 0; /* 3: for the main lcore, which matches it to a stream */
@@ -252,6 +256,99 @@ pass_control(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf
 	return sent;
 }
 
+/* Fragments the table gave up (its death row), counted on the port each came in on, then
+ * freed. */
+static void
+count_dead(struct fws_rx_lcore *c)
+{
+	uint32_t i;
+	unsigned int k;
+
+	for (i = 0; i < c->frag_dr->cnt; i++)
+		for (k = 0; k < c->nb_queues; k++)
+			if (c->queues[k].port_id == c->frag_dr->row[i]->port) {
+				c->port[c->queues[k].port_idx].frag_dropped++;
+				break;
+			}
+	rte_ip_frag_free_death_row(c->frag_dr, 0);
+}
+
+/*
+ * A fragment (*m) into this lcore's table: it keeps it (*m becomes NULL), or gives back the
+ * whole packet (a chain in *m), read into frag_buf and classified as a frame; 1 and p filled
+ * when it is a test packet. Given-up fragments are counted from the death row.
+ */
+static int
+reassemble(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint16_t port_id, uint8_t port_idx,
+	   struct rte_mbuf **m, uint64_t now, uint32_t ts_now, struct pending *p)
+{
+	struct rte_mbuf *r = NULL, *f = *m;
+	uint8_t *d = rte_pktmbuf_mtod(f, uint8_t *);
+	uint16_t type;
+	int kind = 0;
+
+	f->port = port_id; /* net_ring leaves it unset; count_dead reads it */
+	f->l2_len = RTE_ETHER_HDR_LEN;
+	memcpy(&type, d + 12, 2);
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		f->l2_len += FWS_PKT_VLAN_LEN;
+		memcpy(&type, d + 16, 2);
+	}
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + f->l2_len);
+
+		f->l3_len = rte_ipv4_hdr_len(ip);
+		r = rte_ipv4_frag_reassemble_packet(c->frag, c->frag_dr, f, now, ip);
+	} else {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(d + f->l2_len);
+		struct rte_ipv6_fragment_ext *fh = rte_ipv6_frag_get_ipv6_fragment_header(ip6);
+
+		/* Only a fragment header right after the base header is found: others are
+		 * counted as fragments and given up. */
+		f->l3_len = sizeof(*ip6) + sizeof(*fh);
+		r = fh ? rte_ipv6_frag_reassemble_packet(c->frag, c->frag_dr, f, now, ip6, fh) : f;
+		if (fh == NULL) {
+			pc->frag_dropped++;
+			rte_pktmbuf_free(f);
+			r = NULL;
+		}
+	}
+	*m = NULL;
+	count_dead(c);
+	if (r == NULL)
+		return 0;
+	pc->reassembled++;
+	if (r->pkt_len <= c->frag_buf_len) {
+		const uint8_t *b = rte_pktmbuf_read(r, 0, r->pkt_len, c->frag_buf);
+
+		if (b != c->frag_buf) /* contiguous after all: classify from the buffer */
+			memcpy(c->frag_buf, b, r->pkt_len);
+		kind = classify(c, pc, port_idx, c->frag_buf, r->pkt_len,
+				r->pkt_len + RTE_ETHER_CRC_LEN, ts_now, p);
+	} else {
+		pc->truncated++;
+	}
+	if (kind == 1)
+		p->st->reassembled++;
+	rte_pktmbuf_free(r);
+	return kind == 1;
+}
+
+void
+fws_rx_frag_flush(struct fws_rx_lcore *c)
+{
+	uint32_t i;
+
+	if (c->frag == NULL)
+		return;
+	/* Each call moves as many as the death row holds. */
+	do {
+		rte_ip_frag_table_del_expired_entries(c->frag, c->frag_dr, UINT64_MAX / 2);
+		i = c->frag_dr->cnt;
+		count_dead(c);
+	} while (i);
+}
+
 /* ICMP errors to the main lcore (counted already as icmp_errors); what the ring does not
  * take is freed here and counted. */
 static void
@@ -291,6 +388,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 	struct pending pend[FWS_RX_BURST];
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
 	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, nctl = 0, nicmp = 0, taken;
+	uint32_t holes = 0; /**< slots emptied by reassembly */
 	uint64_t bytes = 0;
 	uint16_t i;
 	int kind;
@@ -318,6 +416,14 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			m[i]->port = q->port_id;
 			icmp[nicmp++] = m[i];
 			m[i] = NULL;
+		} else if (unlikely(kind == 4)) {
+			holes++; /* the table keeps the fragment, or the packet is done with */
+			if (reassemble(c, pc, q->port_id, q->port_idx, &m[i], now, ts_now, p) != 1)
+				continue;
+			bytes += p->wire_len;
+			k++;
+			if (!two_pass)
+				commit(c, p, now, rings);
 		}
 	}
 	pc->rx_frames += n;
@@ -331,7 +437,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 	if (unlikely(nicmp))
 		pass_icmp(c, pc, icmp, nicmp);
 	if (likely(nctl == 0))
-		return nicmp ? compact(m, n, NULL, 0) : n;
+		return nicmp || holes ? compact(m, n, NULL, 0) : n;
 	taken = pass_control(c, pc, ctl, nctl);
 	return compact(m, n, ctl + taken, nctl - taken);
 }

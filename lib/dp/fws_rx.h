@@ -46,6 +46,7 @@ struct fws_rx_stream {
 	 * values is added to the histogram at once (fws_rx_flush). */
 	uint64_t run_lat;
 	uint64_t run_n;
+	uint64_t reassembled; /**< test packets that arrived fragmented, counted once each */
 };
 
 struct fws_rx_queue {
@@ -69,6 +70,13 @@ struct fws_rx_lcore {
 	bool nat;      /**< natobs tables exist: record how each flow arrived */
 	bool tcp;      /**< TCP streams: segments without a signature go to the main lcore */
 	bool icmp;     /**< ICMP errors go to the main lcore too (fws_icmp matches them) */
+	/* Fragments (fws_run sets these up; NULL: fragments are counted and dropped): this
+	 * lcore's reassembly table (rte_ip_frag is not thread-safe), its death row, and a
+	 * buffer a reassembled packet is read into. */
+	struct rte_ip_frag_tbl *frag;
+	struct rte_ip_frag_death_row *frag_dr;
+	uint8_t *frag_buf;
+	uint32_t frag_buf_len;
 	struct rte_ring *ctl; /**< ARP, echo, ND frames for the main lcore; NULL: count, drop */
 	struct fws_rx_counters port[FWS_CFG_MAX_PORTS];
 	uint64_t live_frames; /**< test frames so far, for the progress line */
@@ -103,5 +111,9 @@ void fws_rx_free(struct rte_mbuf **pkts, uint16_t n);
 
 /** Poll one queue once: rte_eth_rx_burst, fws_rx_burst, fws_rx_free. Returns frames. */
 unsigned int fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q);
+
+/** Give up every reassembly still open (the trial is over): their fragments are counted as
+ * frag_dropped. Main lcore, workers stopped. */
+void fws_rx_frag_flush(struct fws_rx_lcore *c);
 
 #endif /* FWS_RX_H */

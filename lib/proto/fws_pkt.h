@@ -146,7 +146,7 @@ fws_pkt_halves(uint32_t v)
 /** The IP header's varying fields (length, addresses, IPv4 checksum); returns the L4 header. */
 static inline uint8_t *
 fws_pkt_fill_ip(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl,
-		bool hw_cksum, const bool ipv6)
+		uint32_t seq, bool hw_cksum, const bool ipv6)
 {
 	if (ipv6) {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
@@ -158,10 +158,16 @@ fws_pkt_fill_ip(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
 
+		/* The identification: the low 16 bits of the flow's sequence number, so the
+		 * fragments of different packets of a flow never meet in a reassembly. */
+		uint16_t id = (uint16_t)seq;
+
 		ip->total_length = sz->ip_len_be;
+		ip->packet_id = id;
 		ip->src_addr = fl->src_be;
 		ip->dst_addr = fl->dst_be;
-		ip->hdr_checksum = hw_cksum ? 0 : (uint16_t)~fws_pkt_fold(sz->ip_sum + fl->ip_sum);
+		ip->hdr_checksum =
+			hw_cksum ? 0 : (uint16_t)~fws_pkt_fold(sz->ip_sum + fl->ip_sum + id);
 		return l3 + FWS_PKT_IPV4_LEN;
 	}
 }
@@ -184,7 +190,7 @@ fws_pkt_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_fl
 	uint16_t check_lo = (uint16_t)check;
 	uint32_t s;
 
-	udp = (struct rte_udp_hdr *)fws_pkt_fill_ip(l3, sz, fl, hw_cksum, ipv6);
+	udp = (struct rte_udp_hdr *)fws_pkt_fill_ip(l3, sz, fl, seq, hw_cksum, ipv6);
 	sig = (uint8_t *)udp + FWS_PKT_UDP_LEN;
 	udp->src_port = fl->sport_be;
 	udp->dst_port = fl->dport_be;

@@ -118,7 +118,8 @@ fws_tcp_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_fl
 	     const struct fws_tcp_txflow *tf, uint32_t w0, uint32_t cookie, uint32_t sigseq,
 	     uint32_t ts, uint32_t ts_sum, const bool ipv6)
 {
-	uint8_t *tcp = fws_pkt_fill_ip(l3, sz, fl, false, ipv6), *sig = tcp + FWS_PKT_TCP_LEN;
+	uint8_t *tcp = fws_pkt_fill_ip(l3, sz, fl, sigseq, false, ipv6),
+		*sig = tcp + FWS_PKT_TCP_LEN;
 	uint32_t check = fws_sig_check(cookie, w0, fl->index, sigseq, ts);
 	uint32_t w1 = fws_sig_word1(fl->index, check), seq_be = rte_cpu_to_be_32(tf->seq), s;
 	uint16_t check_lo = (uint16_t)check, c;

@@ -144,6 +144,12 @@ text_icmp(FILE *f, const struct fws_result *r)
 	if (r->icmp_unmatched)
 		fprintf(f, "  icmp: %" PRIu64 " errors about no stream of this trial\n",
 			r->icmp_unmatched);
+	for (s = 0; s < r->n_streams; s++)
+		if (r->streams[s].reassembled)
+			fprintf(f,
+				"  fragmented: %s: %" PRIu64 " test packets arrived in fragments "
+				"(reassembled, counted once)\n",
+				r->streams[s].name, r->streams[s].reassembled);
 }
 
 /* TCP streams: connections opened, failed, closed; then any SYN flood and ICMP errors. */

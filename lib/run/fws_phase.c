@@ -416,6 +416,8 @@ finish(struct trial_run *r)
 			for (i = 0; i < t->cfg->streams[s].flows.count; i++)
 				t->txflows[s][i].seq = 0;
 	fws_linkwatch_end(&r->links, t, r->res);
+	for (i = 0; i < t->n_rx; i++) /* packets still in pieces are lost: their pieces given up */
+		fws_rx_frag_flush(t->rx[i]);
 	fws_trial_collect(t, r->req_pps, r->before, r->res);
 	for (i = 0; i < t->n_rx; i++)
 		fws_rx_retire_cookies(t->rx[i]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ip_frag.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
@@ -19,6 +20,10 @@
 #include "fws_engine.h"
 #include "fws_flow.h"
 #include "fws_trial_int.h"
+
+#define RX_FRAG_FLOWS 4096 /**< packets being reassembled at once, per receive lcore */
+#define RX_FRAG_BUCKET 16  /**< entries per bucket of the reassembly table */
+#define RX_FRAG_BUF 16384  /**< the largest reassembled packet read whole */
 
 RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
 
@@ -417,6 +422,19 @@ rx_streams(struct fws_trial *t, struct fws_rx_lcore *c)
 	return 0;
 }
 
+/* A receive lcore's reassembly: its own table (rte_ip_frag is not thread-safe), 4096
+ * packets under way, each given up 1 s after its first fragment. */
+static int
+rx_frag(struct fws_trial *t, struct fws_rx_lcore *c)
+{
+	c->frag = rte_ip_frag_table_create(RX_FRAG_FLOWS, RX_FRAG_BUCKET, RX_FRAG_FLOWS, t->hz,
+					   (int)rte_socket_id());
+	c->frag_dr = rte_zmalloc("fws_frag_dr", sizeof(*c->frag_dr), RTE_CACHE_LINE_SIZE);
+	c->frag_buf_len = RX_FRAG_BUF;
+	c->frag_buf = rte_malloc("fws_frag_buf", c->frag_buf_len, RTE_CACHE_LINE_SIZE);
+	return c->frag && c->frag_dr && c->frag_buf ? 0 : -ENOMEM;
+}
+
 /* Receive lcores: each polls one queue of every port and has its own flow tables. */
 static int
 setup_rx(struct fws_trial *t, const struct plan *pl, struct fws_err *e)
@@ -436,7 +454,7 @@ setup_rx(struct fws_trial *t, const struct plan *pl, struct fws_err *e)
 			c->nb_queues++;
 		}
 		c->ctl = fws_ctlio_rx_ring(&t->ctl, k);
-		if (c->ctl == NULL || rx_streams(t, c) < 0)
+		if (c->ctl == NULL || rx_streams(t, c) < 0 || rx_frag(t, c) < 0)
 			return nomem(e, t->cfg);
 		c->ns_per_unit = 1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz;
 		c->ns_mult = (uint64_t)(c->ns_per_unit * 4294967296.0);
@@ -532,6 +550,10 @@ fws_trial_destroy(struct fws_trial *t)
 			rte_free(t->rx[i]->streams[s].hist);
 			rte_free(t->rx[i]->natobs[s]);
 		}
+		if (t->rx[i]->frag)
+			rte_ip_frag_table_destroy(t->rx[i]->frag);
+		rte_free(t->rx[i]->frag_dr);
+		rte_free(t->rx[i]->frag_buf);
 		rte_free(t->rx[i]);
 	}
 	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++) {

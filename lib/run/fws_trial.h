@@ -96,6 +96,7 @@ struct fws_stream_result {
 	struct fws_nat_result nat;
 	struct fws_tcp_result tcp;
 	struct fws_icmp_tally icmp;
+	uint64_t reassembled; /**< of the distinct frames, those that arrived fragmented */
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a

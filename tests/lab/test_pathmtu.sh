@@ -6,7 +6,10 @@
 #   - 1518-byte frames cannot: every one is lost, each drew a "fragmentation needed"
 #     (IPv4) or "packet too big" (IPv6) that fwstress matched to its stream, as many as the
 #     router's own counters say it sent (/proc/net/snmp OutDestUnreachs, snmp6
-#     Icmp6OutPktTooBigs), and the path MTU they announced is 1400.
+#     Icmp6OutPktTooBigs), and the path MTU they announced is 1400;
+#   - DF clear: the router fragments the IPv4 packets, fwstress reassembles each (counted
+#     once, as received and reassembled), its fragment counts equal the router's FragOKs
+#     and FragCreates.
 . "$(dirname "$0")/lab.sh"
 lab_start
 "$LAB" up routing >/dev/null || { bad "lab up routing"; finish; exit 1; }
@@ -35,4 +38,26 @@ check "1518 bytes: packet too big matched to the IPv6 stream, as many as the rou
 	"[s['icmp']['too_big'] for s in t[1]['streams'] if s['name'] == 'upload6'] == [$d6] and $d6 > 0"
 check "the frames were sent with DF (IPv4) and the report says so per stream" \
 	'[s["df"] for s in r["config"]["streams"] if s["name"] == "upload"] == [True]'
+
+# DF clear: the router fragments IPv4 (IPv6 it cannot: too big again). The tester's WAN port
+# is a pcap live capture here, since af_packet asks the kernel to defragment
+# (PACKET_FANOUT_FLAG_DEFRAG) and would hide the fragments.
+python3 - "$WORK/mtu.json" "$WORK/frag.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["payload"] = {"df": False}
+c["ports"][1]["device"] = "net_pcap1,iface=fws-wan"
+c["frame_size"] = [1518]
+json.dump(c, open(sys.argv[2], "w"))
+PY
+ipf() { ip netns exec fwsl-dut awk -v k="$1" '/^Ip: [A-Z]/ { for (i = 1; i <= NF; i++) n[$i] = i } /^Ip: [0-9]/ { print $n[k] }' /proc/net/snmp; }
+ok0=$(ipf FragOKs) cr0=$(ipf FragCreates)
+expect_rc 0 "DF clear, 1518 bytes through a 1400-byte link" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/frag-r.json" "$WORK/frag.json"
+fok=$(($(ipf FragOKs) - ok0)) fcr=$(($(ipf FragCreates) - cr0))
+check "IPv4: every packet received once and counted reassembled, as many as the router fragmented ($fok)" \
+	"(lambda s: s['lost'] == 0 and s['received']['distinct_frames'] == s['received']['reassembled'] == s['offered']['frames'] == $fok > 1900)([x for x in t[0]['streams'] if x['name'] == 'upload'][0])" "$WORK/frag-r.json"
+check "the WAN port counted the router's $fcr fragments, reassembled them all, gave up none" \
+	"(lambda p: p['rx']['fragments'] == $fcr and p['rx']['reassembled'] == $fok and p['rx']['frag_dropped'] == 0)(t[0]['ports'][1])" "$WORK/frag-r.json"
+check "IPv6: not fragmented by routers: lost, too big" \
+	"(lambda s: s['lost'] == s['offered']['frames'] and s['icmp']['too_big'] > 0)([x for x in t[0]['streams'] if x['name'] == 'upload6'][0])" "$WORK/frag-r.json"
 finish
