@@ -109,6 +109,8 @@ int cfg_stream_app(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s)
 int cfg_parse_fill(struct cfg_ctx *c, const json_t *v, struct fws_cfg_fill *f);
 void cfg_emit_stream_fill(json_t *o, const struct fws_cfg_stream *s);
 int cfg_apply_fill(struct cfg_ctx *c, struct fws_cfg *cfg);
+/* The tunnel scenarios' tunnel, fill and frame sizes, unless given (cfg_fill.c). */
+int cfg_tunnel_preset(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 /* "connections": checked once every stream exists (cfg_conn.c). */
 int cfg_apply_connections(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
@@ -142,6 +144,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(search) \
 	X(connections) \
 	X(payload) \
+	X(tunnel) \
 	X(lcores) \
 	X(output)
 /* clang-format on */

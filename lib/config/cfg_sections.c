@@ -77,6 +77,10 @@ static const struct cfg_section sections[] = {
 		     "\"counter\" (default), \"zero\", \"random\" (fixed for the run, "
 		     "incompressible) or a hex pattern \"0x...\"; df: IPv4 don't-fragment (a "
 		     "stream's own \"fill\" and \"df\" override them)"),
+	SEC(tunnel, "{kind: wireguard|ipsec|openvpn, overhead, mtu}: the tunnel the streams "
+		    "cross: the report gives per frame size the bytes on its encrypted link and "
+		    "their share of the line rate (the scenarios openvpn, ipsec and wireguard set "
+		    "it, a random fill and frame sizes around its MTU)"),
 	SEC(connections,
 	    "{test: rate|capacity|teardown, rate, open_rate, data, tries, retry, aging, "
 	    "reset_rate, hold, iterations}: fwstress connections; each TCP stream's flows are "
@@ -240,7 +244,7 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	if (cfg_apply_scenario(c, &t) < 0 || cfg_apply_l4(c, cfg) < 0 ||
+	if (cfg_apply_scenario(c, &t) < 0 || cfg_tunnel_preset(c, root, cfg) < 0 || cfg_apply_l4(c, cfg) < 0 ||
 	    cfg_apply_connections(c, cfg) < 0 || cfg_apply_fill(c, cfg) < 0 ||
 	    cfg_nat_pair(c, cfg) < 0 ||
 	    cfg_check_ranges(c, cfg) < 0)

@@ -20,6 +20,7 @@
 #include "fws_flow.h"
 #include "fws_pkt.h"
 #include "fws_rate.h"
+#include "fws_tunnel.h"
 #include "fws_size.h"
 
 #define FWS_CFG_MAX_PORTS 8
@@ -235,6 +236,7 @@ struct fws_cfg {
 	struct fws_cfg_sweep sweep;
 	struct fws_cfg_conn conn; /**< "connections" */
 	struct fws_cfg_fill fill; /**< "payload": what streams without their own take */
+	struct fws_tunnel tunnel; /**< "tunnel" (or a tunnel scenario's): the overhead report */
 	uint16_t burst;
 	unsigned int n_tx_lcores, n_rx_lcores; /**< 0: assign from the EAL lcores */
 	unsigned int tx_lcores[FWS_CFG_MAX_LCORES];

@@ -235,6 +235,12 @@ stream_json(const struct fws_stream_result *x)
 	if (x->tcp.present)
 		json_object_set_new(o, "tcp", tcp_json(&x->tcp));
 	json_object_set_new(o, "icmp", icmp_json(&x->icmp));
+	if (x->link_frame > 0)
+		json_object_set_new(o, "tunnel",
+				    json_pack("{s:f, s:f}", "link_frame_bytes", x->link_frame,
+					      "line_share", x->link_share));
+	if (x->path_reason[0])
+		json_object_set_new(o, "path_reason", json_string(x->path_reason));
 	if (x->syn_flood)
 		json_object_set_new(
 			o, "syn_flood",

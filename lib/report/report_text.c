@@ -144,6 +144,17 @@ text_icmp(FILE *f, const struct fws_result *r)
 	if (r->icmp_unmatched)
 		fprintf(f, "  icmp: %" PRIu64 " errors about no stream of this trial\n",
 			r->icmp_unmatched);
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->link_frame > 0)
+			fprintf(f,
+				"  tunnel: %s: %.1f bytes on the encrypted link per frame; the "
+				"received rate needs %.2f %% of its line rate\n",
+				x->name, x->link_frame, x->link_share * 100);
+		if (x->path_reason[0])
+			fprintf(f, "  path: %s: %s\n", x->name, x->path_reason);
+	}
 	for (s = 0; s < r->n_streams; s++)
 		if (r->streams[s].reassembled)
 			fprintf(f,

@@ -147,6 +147,41 @@ stream_rates(struct fws_stream_result *sr)
 		(sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) || sr->alloc_fail > 0;
 }
 
+/* Behind a tunnel: the bytes its encrypted link carries per inner frame (the mix's average)
+ * and what share of that link's line rate (taken as the port's speed) the received rate
+ * needs. */
+static void
+collect_tunnel(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
+	       struct fws_stream_result *sr)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
+	uint32_t link = t->port[cs->tx_port].link_speed_mbps;
+	double sum = 0, w = 0;
+	unsigned int i;
+
+	if (sr->rx.unique == 0 && sr->tx_frames && sr->icmp.n[FWS_ICMP_TOO_BIG])
+		snprintf(sr->path_reason, sizeof(sr->path_reason),
+			 "the path cannot carry this size: %" PRIu64
+			 " \"too big\" errors, path MTU %u announced",
+			 sr->icmp.n[FWS_ICMP_TOO_BIG], sr->icmp.mtu_min);
+	if (t->cfg->tunnel.kind == FWS_TUNNEL_NONE || cs->flows.ipv6)
+		return;
+	if (!sr->path_reason[0] && sr->rx.unique == 0 && sr->tx_frames && cs->fill.df &&
+	    fws_size_max(mix) > t->cfg->tunnel.mtu + l2 + 4)
+		snprintf(sr->path_reason, sizeof(sr->path_reason),
+			 "larger than the %s tunnel's inner MTU %u with DF set: the path cannot "
+			 "carry it",
+			 fws_tunnel_name(t->cfg->tunnel.kind), t->cfg->tunnel.mtu);
+	for (i = 0; i < mix->n; i++) {
+		sum += (double)mix->weight[i] *
+		       fws_tunnel_link_frame(&t->cfg->tunnel, mix->size[i], l2);
+		w += mix->weight[i];
+	}
+	sr->link_frame = w > 0 ? sum / w : 0;
+	sr->link_share = link ? sr->rx_pps * (sr->link_frame + 20) * 8 / (link * 1e6) : 0;
+}
+
 static void
 collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double hz,
 	       struct fws_stream_result *sr)
@@ -261,9 +296,11 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 					(double)t->workers[s].loop_ticks * 1e9 /
 						(double)t->workers[s].loops /
 						(res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz));
-	for (s = 0; s < t->cfg->n_streams; s++)
+	for (s = 0; s < t->cfg->n_streams; s++) {
 		collect_stream(t, s, req_pps[s], res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz,
 			       &res->streams[s]);
+		collect_tunnel(t, s, &res->size, &res->streams[s]);
+	}
 	res->n_ports = t->cfg->n_ports;
 	for (p = 0; p < t->cfg->n_ports; p++) {
 		struct fws_port_result *pr = &res->ports[p];

@@ -97,6 +97,13 @@ struct fws_stream_result {
 	struct fws_tcp_result tcp;
 	struct fws_icmp_tally icmp;
 	uint64_t reassembled; /**< of the distinct frames, those that arrived fragmented */
+	/* Behind a tunnel ("tunnel"): bytes on its encrypted link per inner frame (FCS
+	 * included, the mix's average), and the received rate's share of that link's line rate
+	 * (the port's speed); 0: no tunnel. */
+	double link_frame, link_share;
+	/** Why the path carried none of the stream's frames, when it can be told: ICMP "too
+	 * big" errors, or a tunnel's MTU with DF set; "" otherwise. */
+	char path_reason[160];
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a

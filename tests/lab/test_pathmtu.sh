@@ -36,6 +36,8 @@ check "1518 bytes: fragmentation needed matched to the IPv4 stream, as many as t
 	"[s['icmp']['too_big'] for s in t[1]['streams'] if s['name'] == 'upload'] == [$d4] and $d4 > 0"
 check "1518 bytes: packet too big matched to the IPv6 stream, as many as the router sent ($d6)" \
 	"[s['icmp']['too_big'] for s in t[1]['streams'] if s['name'] == 'upload6'] == [$d6] and $d6 > 0"
+check "1518 bytes: the report says why the path carried none" \
+	'all(s["path_reason"].startswith("the path cannot carry this size") and "path MTU 1400" in s["path_reason"] for s in t[1]["streams"]) and all("path_reason" not in s for s in t[0]["streams"])'
 check "the frames were sent with DF (IPv4) and the report says so per stream" \
 	'[s["df"] for s in r["config"]["streams"] if s["name"] == "upload"] == [True]'
 

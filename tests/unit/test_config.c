@@ -225,6 +225,40 @@ START_TEST(test_config_fill)
 }
 END_TEST
 
+/* A tunnel scenario: its tunnel, a random fill and sizes around its MTU, unless given. */
+START_TEST(test_config_tunnel_preset)
+{
+	static const char wg[] = "{" PORTS ", \"scenario\": \"wireguard\"}";
+	static const char own[] = "{" PORTS ", \"scenario\": \"ipsec\", \"frame_size\": 128, "
+				  "\"payload\": {\"fill\": \"zero\"}, \"tunnel\": {\"kind\": "
+				  "\"ipsec\", \"mtu\": 1300, \"overhead\": 70}}";
+	static const char gre[] = "{" PORTS ", \"tunnel\": {\"kind\": \"gre\"}}";
+	static const uint16_t sizes[] = {64, 512, 1024, 1374, 1438, 1446, 1518};
+	char err[256];
+	struct fws_cfg *cfg = fws_config_parse(wg, sizeof(wg) - 1, err, sizeof(err));
+	unsigned int i;
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_int_eq(cfg->tunnel.kind, FWS_TUNNEL_WIREGUARD);
+	ck_assert_uint_eq(cfg->tunnel.mtu, 1420);
+	ck_assert_int_eq(cfg->streams[0].fill.kind, FWS_FILL_RANDOM);
+	ck_assert_uint_eq(cfg->n_sizes, 7);
+	for (i = 0; i < 7; i++)
+		ck_assert_uint_eq(cfg->sizes[i].size[0], sizes[i]);
+	fws_config_free(cfg);
+	cfg = fws_config_parse(own, sizeof(own) - 1, err, sizeof(err));
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->tunnel.mtu, 1300);
+	ck_assert_uint_eq(cfg->tunnel.base, 70);
+	ck_assert_int_eq(cfg->streams[0].fill.kind, FWS_FILL_ZERO);
+	ck_assert_uint_eq(cfg->n_sizes, 1);
+	fws_config_free(cfg);
+	ck_assert_ptr_null(fws_config_parse(gre, sizeof(gre) - 1, err, sizeof(err)));
+	ck_assert_str_eq(
+		err, "config: tunnel.kind: give \"wireguard\", \"ipsec\" or \"openvpn\" (line 1)");
+}
+END_TEST
+
 START_TEST(test_config_defaults)
 {
 	const char *js = "{" PORTS "}";
@@ -421,6 +455,7 @@ suite_config(void)
 	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_fill);
+	tcase_add_test(tc, test_config_tunnel_preset);
 	tcase_add_test(tc, test_config_bidir_and_mix);
 	tcase_add_test(tc, test_config_normalised_roundtrip);
 	tcase_add_test(tc, test_config_presets);
