@@ -4,6 +4,8 @@
 
 TESTER=fwsl-tester
 DUT=fwsl-dut
+PEER=fwsl-peer        # the tunnel topologies' far site (site 1); the DUT is site 2
+PIDS=/run/fwsl-lab.pids # daemons a topology started (tunnel peers), one PID a line
 
 die() {
 	echo "lab: $*" >&2
@@ -12,6 +14,21 @@ die() {
 
 t() { ip netns exec "$TESTER" "$@"; }
 d() { ip netns exec "$DUT" "$@"; }
+p() { ip netns exec "$PEER" "$@"; }
+
+# Stop every daemon a topology started, by the PIDs it recorded.
+stop_daemons() {
+	local pid
+	[ -f "$PIDS" ] || return 0
+	while read -r pid; do
+		kill "$pid" 2>/dev/null || true
+	done <"$PIDS"
+	sleep 0.2
+	while read -r pid; do
+		kill -9 "$pid" 2>/dev/null || true
+	done <"$PIDS"
+	rm -f "$PIDS"
+}
 
 has_ns() { ip netns list | awk '{print $1}' | grep -qx "$1"; }
 
