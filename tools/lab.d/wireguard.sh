@@ -28,10 +28,8 @@ wg_up() { # NS IFNAME ADDR KEYFILE LISTEN PEERPUB ENDPOINT ALLOWED
 	ip netns exec "$ns" ip link set "$ifn" mtu 1420 up
 }
 
-topo_up() {
-	command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
-		die "wireguard-go and wg (wireguard-tools) are missing: tools/setup installs them"
-	stop_daemons
+# The two sites and their links, addressed as drawn above (the tunnel topologies share it).
+sites_up() {
 	namespaces
 	has_ns "$PEER" || ip netns add "$PEER"
 	p ip link set lo up
@@ -59,6 +57,13 @@ topo_up() {
 	p ip -4 addr replace 198.18.128.1/30 dev peer-tun
 	d ip -4 addr replace 198.19.0.1/16 dev dut-wan
 	d ip -4 addr replace 198.18.128.2/30 dev dut-tun
+}
+
+topo_up() {
+	command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
+		die "wireguard-go and wg (wireguard-tools) are missing: tools/setup installs them"
+	stop_daemons
+	sites_up
 	local dir
 	dir=$(mktemp -d /tmp/fwsl-wg.XXXXXX)
 	(umask 077 && wg genkey >"$dir/peer.key" && wg genkey >"$dir/dut.key")
