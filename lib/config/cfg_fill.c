@@ -4,6 +4,8 @@
  * ({"fill", "df"}) for every stream, a stream's own "fill" and "df" over it. A fill is
  * "counter" (the default), "zero", "random" (fixed for the run: incompressible, what a
  * compressing tunnel must not shrink) or a hex pattern ("0x00ff...", up to 32 bytes).
+ * Also "tunnel" (the tunnel the streams cross, for the overhead report) and the tunnel
+ * scenarios' presets, which set a random fill.
  */
 #include <ctype.h>
 #include <string.h>

@@ -450,10 +450,9 @@ stream_role(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg, struc
 int
 cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct fws_cfg_stream *s)
 {
-	static const char *const keys[] = {"name",       "tx_port", "rx_port", "flows",
-					   "rate",       "l4",      "app",     "direction",
-					   "learn_only", "expect",  "payload", "fill",
-					   "df",         NULL};
+	static const char *const keys[] = {
+		"name",      "tx_port",    "rx_port", "flows",   "rate", "l4", "app",
+		"direction", "learn_only", "expect",  "payload", "fill", "df", NULL};
 	const json_t *x;
 	size_t old;
 

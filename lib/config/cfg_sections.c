@@ -244,10 +244,9 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
-	if (cfg_apply_scenario(c, &t) < 0 || cfg_tunnel_preset(c, root, cfg) < 0 || cfg_apply_l4(c, cfg) < 0 ||
-	    cfg_apply_connections(c, cfg) < 0 || cfg_apply_fill(c, cfg) < 0 ||
-	    cfg_nat_pair(c, cfg) < 0 ||
-	    cfg_check_ranges(c, cfg) < 0)
+	if (cfg_apply_scenario(c, &t) < 0 || cfg_tunnel_preset(c, root, cfg) < 0 ||
+	    cfg_apply_l4(c, cfg) < 0 || cfg_apply_connections(c, cfg) < 0 ||
+	    cfg_apply_fill(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 || cfg_check_ranges(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);
 }
