@@ -12,6 +12,7 @@
 #include <rte_ring.h>
 
 #include "fws_ctlio.h"
+#include "fws_tcp.h"
 #include "fws_pkt.h"
 
 #define RESOLVE_TRIES 5
@@ -33,6 +34,29 @@ fws_ctlio_send(struct fws_ctlio *io, unsigned int p, struct rte_mbuf *m)
 	}
 	io->port[p].cnt.send_fail++;
 	rte_pktmbuf_free(m);
+}
+
+struct rte_mbuf *
+fws_ctlio_segment(struct fws_ctlio *io, unsigned int p, unsigned int to, struct fws_tcp_seg *seg,
+		  bool udp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(io->pool);
+	uint32_t len;
+
+	if (m == NULL)
+		return NULL;
+	seg->src_mac = io->port[p].mac;
+	seg->dst_mac = fws_ctlio_hop(io, p, to, seg->ipv6);
+	seg->vlan = io->cfg->ports[p].vlan;
+	len = (udp ? fws_tcp_build_udp : fws_tcp_build)(rte_pktmbuf_mtod(m, uint8_t *),
+							rte_pktmbuf_tailroom(m), seg);
+	if (len == 0) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	m->data_len = (uint16_t)RTE_MAX(len, 60u);
+	m->pkt_len = m->data_len;
+	return m;
 }
 
 static void

@@ -71,6 +71,15 @@ int fws_ctlio_resolve(struct fws_ctlio *io, struct fws_err *e);
  * the worker owning queue 0 while workers run. A refusal is counted and the frame freed. */
 void fws_ctlio_send(struct fws_ctlio *io, unsigned int p, struct rte_mbuf *m);
 
+struct fws_tcp_seg;
+
+/** A frame we originate from seg (a TCP segment, or with udp its addresses, ports and payload
+ * as a UDP datagram), sent from port p toward port to: addressed (MACs, next hop, VLAN), built
+ * into a fresh mbuf from io's pool, padded to the Ethernet minimum. NULL without an mbuf or
+ * room. */
+struct rte_mbuf *fws_ctlio_segment(struct fws_ctlio *io, unsigned int p, unsigned int to,
+				   struct fws_tcp_seg *seg, bool udp);
+
 /** While workers run: answer what the receive lcores passed on. */
 void fws_ctlio_service(struct fws_ctlio *io);
 

@@ -85,24 +85,12 @@ emit(void *arg, unsigned int set, bool from_server, struct fws_tcp_seg *g)
 	const struct fws_cfg_stream *cs = &x->cfg->streams[set];
 	unsigned int p = from_server ? cs->rx_port : cs->tx_port;
 	unsigned int to = from_server ? cs->tx_port : cs->rx_port;
-	struct rte_mbuf *m = rte_pktmbuf_alloc(x->t->ctl.pool);
-	uint32_t len;
+	struct rte_mbuf *m = fws_ctlio_segment(&x->t->ctl, p, to, g, x->udp);
 
-	if (m == NULL) {
+	if (m == NULL) { /* no mbuf (a segment always fits one): the generator's loss */
 		x->tx_refused++;
 		return;
 	}
-	g->src_mac = x->t->ctl.port[p].mac;
-	g->dst_mac = fws_ctlio_hop(&x->t->ctl, p, to, g->ipv6);
-	g->vlan = x->cfg->ports[p].vlan;
-	len = (x->udp ? fws_tcp_build_udp : fws_tcp_build)(rte_pktmbuf_mtod(m, uint8_t *),
-							   rte_pktmbuf_tailroom(m), g);
-	if (len == 0) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	m->data_len = (uint16_t)RTE_MAX(len, 60u);
-	m->pkt_len = m->data_len;
 	x->tx[p][x->n_tx[p]++] = m;
 	if (x->n_tx[p] == TX_BURST)
 		flush(x, p);

@@ -110,22 +110,10 @@ family(const struct fws_trial *t, unsigned int s, struct fws_tcp_seg *g, bool fr
 static void
 emit(struct fws_trial *t, unsigned int p, unsigned int to, struct fws_tcp_seg *seg)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(t->ctl.pool);
-	uint32_t len;
+	struct rte_mbuf *m = fws_ctlio_segment(&t->ctl, p, to, seg, false);
 
-	if (m == NULL)
-		return;
-	seg->src_mac = t->ctl.port[p].mac;
-	seg->dst_mac = fws_ctlio_hop(&t->ctl, p, to, seg->ipv6);
-	seg->vlan = t->cfg->ports[p].vlan;
-	len = fws_tcp_build(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_tailroom(m), seg);
-	if (len == 0) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	m->data_len = (uint16_t)RTE_MAX(len, 60u);
-	m->pkt_len = m->data_len;
-	fws_ctlio_send(&t->ctl, p, m);
+	if (m)
+		fws_ctlio_send(&t->ctl, p, m);
 }
 
 static uint32_t
