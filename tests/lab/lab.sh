@@ -14,3 +14,12 @@ lab_start() {
 	"$LAB" down >/dev/null 2>&1
 	trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 }
+
+# snmp NS GROUP KEY: the kernel's counter KEY of GROUP (Ip, Icmp, ...) in /proc/net/snmp of NS.
+snmp() {
+	ip netns exec "$1" awk -v g="$2:" -v k="$3" '$1 == g && $2 !~ /^[0-9]/ { for (i = 2; i <= NF; i++) n[$i] = i; next }
+		$1 == g { print $n[k] }' /proc/net/snmp
+}
+
+# snmp6 NS KEY: the kernel's IPv6 counter KEY in /proc/net/snmp6 of NS.
+snmp6() { ip netns exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/snmp6; }

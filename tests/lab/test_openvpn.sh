@@ -6,6 +6,8 @@
 #     (1418): every frame through, none lost;
 #   - the report's link bytes per frame (52 of OpenVPN's + the packet + 18) agree with the
 #     WAN link's counters within 2 %;
+#   - 1518-byte frames into the 1400-byte tunnel (tunnel_df): DF set, refused with the path
+#     MTU 1400 and the reason; DF clear, fragmented by the DUT and every packet reassembled once.
 #   - with "--compress lzo", as labs run it: the default random fill leaves the WAN carrying
 #     at least the inner bytes (nothing to compress; 53 with the compression byte, within
 #     2 %), while a zero fill shows the compression: fewer bytes on the WAN than inside.
@@ -16,6 +18,7 @@ lab_start openvpn openssl
 tunnel_dirs '[128, 1024, 1418]'
 tunnel_overhead 128
 tunnel_overhead 1418
+tunnel_df 1400
 
 "$LAB" down >/dev/null
 FWS_LAB_OVPN_LZO=1 "$LAB" up openvpn >/dev/null || { bad "lab up openvpn (lzo)"; finish; exit 1; }

@@ -23,8 +23,8 @@ c.update(direction="upload", payload={"df": True}, frame_size=[1414, 1518], rate
          duration=1, warmup=0, drain=0.5, path_check=False)
 json.dump(c, open(sys.argv[2], "w"))
 PY
-v4() { ip netns exec fwsl-dut awk '/^Icmp:/ { getline; print $20 }' /proc/net/snmp; }  # OutDestUnreachs
-v6() { ip netns exec fwsl-dut awk '$1 == "Icmp6OutPktTooBigs" { print $2 }' /proc/net/snmp6; }
+v4() { snmp fwsl-dut Icmp OutDestUnreachs; }
+v6() { snmp6 fwsl-dut Icmp6OutPktTooBigs; }
 a4=$(v4) a6=$(v6)
 expect_rc 0 "DF set, IPv4 and IPv6, 1414 and 1518 bytes through a 1400-byte link" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/mtu.json"
 d4=$(($(v4) - a4)) d6=$(($(v6) - a6))
@@ -52,7 +52,7 @@ c["ports"][1]["device"] = "net_pcap1,iface=fws-wan"
 c["frame_size"] = [1518]
 json.dump(c, open(sys.argv[2], "w"))
 PY
-ipf() { ip netns exec fwsl-dut awk -v k="$1" '/^Ip: [A-Z]/ { for (i = 1; i <= NF; i++) n[$i] = i } /^Ip: [0-9]/ { print $n[k] }' /proc/net/snmp; }
+ipf() { snmp fwsl-dut Ip "$1"; }
 ok0=$(ipf FragOKs) cr0=$(ipf FragCreates)
 expect_rc 0 "DF clear, 1518 bytes through a 1400-byte link" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/frag-r.json" "$WORK/frag.json"
 fok=$(($(ipf FragOKs) - ok0)) fcr=$(($(ipf FragCreates) - cr0))

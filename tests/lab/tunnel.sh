@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Shared by the tunnel lab tests (tools/lab up wireguard / openvpn): a site-to-site tunnel
+# Shared by the tunnel lab tests (tools/lab up wireguard / openvpn / ipsec): a site-to-site tunnel
 # from a peer firewall to the DUT, the tester behind each; the WAN veth dut-tun carries the
 # encrypted link. $CFG is the lab's config.
 . "$(dirname "$0")/lab.sh"
+[ -c /dev/net/tun ] || { echo "SKIP: /dev/net/tun is missing: no userspace tunnel peer can run here"; exit 77; }
 
 # tcfg NAME DIRECTION SIZES [EXTRA-JSON]: the lab's config, short trials.
 tcfg() {
@@ -44,7 +45,7 @@ wan_run() {
 # tunnel_overhead SIZE: the report's link bytes per frame against the WAN counters, 2 %.
 tunnel_overhead() {
 	wan_run "o$1" "$1"
-	python3 - "$WORK/o$1-r.json" "$WAN_BYTES" "$WAN_PACKETS" "$WORK/o.txt" <<'PY' && ok "$1 bytes: the link bytes per frame the report gives agree with the WAN counters within 2 %" || bad "$1 bytes: report and WAN counters differ: $(cat "$WORK/o.txt")"
+	if python3 - "$WORK/o$1-r.json" "$WAN_BYTES" "$WAN_PACKETS" "$WORK/o.txt" <<'PY'; then
 import json, sys
 r = json.load(open(sys.argv[1]))
 want = r["trials"][0]["streams"][0]["tunnel"]["link_frame_bytes"] - 4  # the kernel counts no FCS
@@ -52,4 +53,43 @@ got = int(sys.argv[2]) / max(int(sys.argv[3]), 1)
 open(sys.argv[4], "w").write(f"report {want} + FCS, WAN {got:.1f} over {sys.argv[3]} packets")
 sys.exit(0 if int(sys.argv[3]) > 1500 and abs(got - want) / want < 0.02 else 1)
 PY
+		ok "$1 bytes: the link bytes per frame the report gives agree with the WAN counters within 2 % ($(cat "$WORK/o.txt"))"
+	else
+		bad "$1 bytes: report and WAN counters differ: $(cat "$WORK/o.txt")"
+	fi
+}
+
+# tunnel_df MTU: 1518-byte frames (1500-byte packets, IPv4) downloaded through the tunnel,
+# whose inner MTU is MTU: the DUT (site 2) must fragment them or refuse them.
+#   - DF set: every frame lost; each "fragmentation needed" the DUT sent (its Icmp
+#     OutDestUnreachs) matched to the stream, the path MTU it announced is MTU, and the
+#     report gives the size rate 0 with the reason;
+#   - DF clear: every packet received once, after reassembly, as many as the DUT fragmented
+#     (Ip FragOKs), the fragments as many as it made (FragCreates). The receiving port is a
+#     pcap live capture: af_packet has the kernel defragment (PACKET_FANOUT_FLAG_DEFRAG).
+tunnel_df() {
+	local u0 du ok0 cr0 fok fcr
+	tcfg df-set download '[1518]' '{"path_check": false, "warmup": 0, "payload": {"df": true}}'
+	u0=$(snmp fwsl-dut Icmp OutDestUnreachs)
+	expect_rc 0 "DF set, 1518 bytes into the $1-byte tunnel" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/df-set-r.json" "$WORK/df-set.json"
+	du=$(($(snmp fwsl-dut Icmp OutDestUnreachs) - u0))
+	check "DF set: every frame lost, the DUT's $du \"fragmentation needed\" matched to the stream, path MTU $1" \
+		"(lambda s: s['lost'] == s['offered']['frames'] > 900 and s['icmp']['too_big'] == $du > 0 and s['icmp']['path_mtu'] == $1)(t[0]['streams'][0]) and t[0]['icmp_unmatched'] == 0" "$WORK/df-set-r.json"
+	check "DF set: rate 0 for 1518 bytes, and the report says why" \
+		"(lambda s: s['received']['distinct_frames'] == 0 and s['path_reason'].startswith('the path cannot carry this size') and 'path MTU $1' in s['path_reason'])(t[0]['streams'][0])" "$WORK/df-set-r.json"
+
+	tcfg df-clear download '[1518]' '{"path_check": false, "warmup": 0, "payload": {"df": false}}'
+	python3 - "$WORK/df-clear.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["ports"][0]["device"] = "net_pcap0,iface=fws-lan"
+json.dump(c, open(sys.argv[1], "w"))
+PY
+	ok0=$(snmp fwsl-dut Ip FragOKs) cr0=$(snmp fwsl-dut Ip FragCreates)
+	expect_rc 0 "DF clear, 1518 bytes into the $1-byte tunnel" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/df-clear-r.json" "$WORK/df-clear.json"
+	fok=$(($(snmp fwsl-dut Ip FragOKs) - ok0)) fcr=$(($(snmp fwsl-dut Ip FragCreates) - cr0))
+	check "DF clear: every packet received once and counted reassembled, as many as the DUT fragmented ($fok)" \
+		"(lambda s: s['lost'] == 0 and s['received']['distinct_frames'] == s['received']['reassembled'] == s['offered']['frames'] == $fok > 900)(t[0]['streams'][0])" "$WORK/df-clear-r.json"
+	check "DF clear: the LAN port counted the DUT's $fcr fragments, reassembled them all, gave up none" \
+		"(lambda p: p['rx']['fragments'] == $fcr and p['rx']['reassembled'] == $fok and p['rx']['frag_dropped'] == 0)(t[0]['ports'][0])" "$WORK/df-clear-r.json"
 }
