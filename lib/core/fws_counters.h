@@ -23,6 +23,8 @@
 	X(fragments, "IPv4 and IPv6 fragments")                                                    \
 	X(reassembled, "packets reassembled from fragments (then counted as any other)")           \
 	X(frag_dropped, "fragments given up: never completed in 1 s, more than 8, or overlapping") \
+	X(frag_refused, "of those, refused: the reassembly table (4096 packets) was full: the "    \
+			"tester's limit")                                                          \
 	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT") \
 	X(icmp_drop, "of those, not matched to a stream: the main lcore's ring was full")          \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \

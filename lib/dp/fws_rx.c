@@ -39,6 +39,8 @@ fws_rx_reset(struct fws_rx_lcore *c)
 		st->last_lat = 0;
 		st->have_last = false;
 		st->reassembled = 0;
+		st->given_up = 0;
+		st->refused = 0;
 	}
 }
 
@@ -256,21 +258,55 @@ pass_control(struct fws_rx_lcore *c, struct fws_rx_counters *pc, struct rte_mbuf
 	return sent;
 }
 
-/* Fragments the table gave up (its death row), counted on the port each came in on, then
- * freed. */
+/* A given-up fragment that is the first of a test packet of this trial: its signature in s,
+ * true. */
+static bool
+dead_first(const struct fws_rx_lcore *c, const struct rte_mbuf *m, struct fws_sig *s)
+{
+	const uint8_t *pl;
+	uint32_t n = fws_pkt_first_fragment(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &pl);
+
+	return n && fws_sig_parse(pl, n, c->cookie, s) == FWS_SIG_OK && s->stream < c->nb_streams &&
+	       s->flow < c->streams[s->stream].nb_flows;
+}
+
+/*
+ * Fragments the table gave up (its death row), counted on the port each came in on, then
+ * freed. A first fragment names its packet: the stream counts it given up (once: a packet's
+ * fragments, a first one twice included, enter the row one after another).
+ */
 static void
 count_dead(struct fws_rx_lcore *c)
 {
+	struct fws_sig s, last = {.flow = UINT32_MAX};
 	uint32_t i;
 	unsigned int k;
 
-	for (i = 0; i < c->frag_dr->cnt; i++)
+	for (i = 0; i < c->frag_dr->cnt; i++) {
 		for (k = 0; k < c->nb_queues; k++)
 			if (c->queues[k].port_id == c->frag_dr->row[i]->port) {
 				c->port[c->queues[k].port_idx].frag_dropped++;
 				break;
 			}
+		if (dead_first(c, c->frag_dr->row[i], &s) &&
+		    (s.stream != last.stream || s.flow != last.flow || s.seq != last.seq)) {
+			c->streams[s.stream].given_up++;
+			last = s;
+		}
+	}
 	rte_ip_frag_free_death_row(c->frag_dr, 0);
+}
+
+/* A fragment the table refused, full: the tester's limit. Counted on the port and, when it
+ * is the first of a test packet, on its stream. */
+static void
+refused(struct fws_rx_lcore *c, struct fws_rx_counters *pc, const struct rte_mbuf *f)
+{
+	struct fws_sig s;
+
+	pc->frag_refused++;
+	if (dead_first(c, f, &s))
+		c->streams[s.stream].refused++;
 }
 
 /*
@@ -314,6 +350,8 @@ reassemble(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint16_t port_id,
 		}
 	}
 	*m = NULL;
+	if (r == NULL && c->frag_dr->cnt == 1 && c->frag_dr->row[0] == f)
+		refused(c, pc, f); /* alone to the death row: no room for a new packet */
 	count_dead(c);
 	if (r == NULL)
 		return 0;

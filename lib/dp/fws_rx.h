@@ -47,6 +47,8 @@ struct fws_rx_stream {
 	uint64_t run_lat;
 	uint64_t run_n;
 	uint64_t reassembled; /**< test packets that arrived fragmented, counted once each */
+	uint64_t given_up;    /**< test packets whose first fragment came, reassembly gave up */
+	uint64_t refused;     /**< of those, first fragments the full table refused */
 };
 
 struct fws_rx_queue {

@@ -159,6 +159,8 @@ fws_pkt_size_init(struct fws_pkt_size *s, const uint8_t *tmpl, const struct fws_
 	fws_pkt_layout(h, &l);
 	udp_len = (uint16_t)(data_len - l.l4);
 	memset(s, 0, sizeof(*s));
+	s->id_mul = (uint16_t)(h->flows > 0 && h->flows < 65536 ? h->flows : 1);
+	s->id_add = (uint16_t)(h->stream * 40503u);
 	s->frame = frame;
 	s->data_len = data_len;
 	s->udp_len_be = rte_cpu_to_be_16(udp_len);
@@ -287,6 +289,49 @@ quoted_ip(const uint8_t *q, uint32_t n, struct fws_icmp_info *e, uint32_t *l4)
 	e->dst = (uint32_t)q[16] << 24 | (uint32_t)q[17] << 16 | (uint32_t)q[18] << 8 | q[19];
 	*l4 = (uint32_t)(q[0] & 15) * 4;
 	return 0;
+}
+
+uint32_t
+fws_pkt_first_fragment(const uint8_t *p, uint32_t len, const uint8_t **payload)
+{
+	uint32_t off = RTE_ETHER_HDR_LEN, hl = 0;
+	uint16_t type;
+	uint8_t proto;
+
+	if (len < off)
+		return 0;
+	memcpy(&type, p + 12, 2);
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		if (len < off + FWS_PKT_VLAN_LEN)
+			return 0;
+		memcpy(&type, p + 16, 2);
+		off += FWS_PKT_VLAN_LEN;
+	}
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		if (len < off + FWS_PKT_IPV4_LEN || (p[off] >> 4) != 4 || (p[off] & 15) < 5 ||
+		    !(p[off + 6] & 0x20) || (p[off + 6] & 0x1f) || p[off + 7])
+			return 0; /* not IPv4, or not a first fragment (MF set, offset 0) */
+		proto = p[off + 9];
+		off += (uint32_t)(p[off] & 15) * 4;
+	} else if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+		if (len < off + FWS_PKT_IPV6_LEN + 8 || p[off + 6] != IPPROTO_FRAGMENT)
+			return 0;
+		off += FWS_PKT_IPV6_LEN;
+		if (!(p[off + 3] & 1) || p[off + 2] || (p[off + 3] & 0xf8))
+			return 0; /* offset 0, M set */
+		proto = p[off];
+		off += 8;
+	} else {
+		return 0;
+	}
+	if (proto == IPPROTO_UDP)
+		hl = FWS_PKT_UDP_LEN;
+	else if (proto == IPPROTO_TCP && len >= off + 13)
+		hl = (uint32_t)(p[off + 12] >> 4) * 4;
+	if (hl < FWS_PKT_UDP_LEN || len <= off + hl)
+		return 0;
+	*payload = p + off + hl;
+	return len - off - hl;
 }
 
 int

@@ -69,6 +69,7 @@ struct fws_pkt_hdr {
 	const uint8_t *fill_pattern; /**< FWS_FILL_PATTERN: fill_len bytes repeated */
 	uint8_t fill_len;
 	uint64_t fill_seed; /**< FWS_FILL_RANDOM: the run's */
+	uint32_t flows;     /**< the stream's flows (IPv4 identifications step by it) */
 };
 
 /** Header offsets of a stream's frames. */
@@ -87,7 +88,8 @@ struct fws_pkt_size {
 	uint32_t udp_sum;    /**< pseudo-header proto+length, UDP header, signature word 0,
 				  pattern: everything that does not vary per frame, folded */
 	uint32_t ph_sum;     /**< pseudo-header proto+length only (for checksum offload) */
-	uint32_t pad;
+	uint16_t id_mul;     /**< IPv4 identification: the stream's flows (fws_pkt_ip_id) */
+	uint16_t id_add;     /**< and its offset */
 };
 
 /** Transmit state of one flow: its header fields, their sums and its sequence counter. */
@@ -143,7 +145,22 @@ fws_pkt_halves(uint32_t v)
 	return (v & 0xffff) + (v >> 16);
 }
 
-/** The IP header's varying fields (length, addresses, IPv4 checksum); returns the L4 header. */
+/*
+ * The IPv4 identification of a frame: seq x flows + flow, a counter of the stream's frames
+ * (its flows are sent in turn), offset per stream (x 40503, spread over 16 bits). No frame
+ * of a stream repeats one of another flow or of itself within 65536 frames, and streams that
+ * share addresses (other ports) sent in step keep far apart, so the fragments of different
+ * packets never meet in a reassembly: it goes by addresses and identification alone (RFC
+ * 791; RFC 6864 asks them unique per source, destination and protocol).
+ */
+static inline uint16_t
+fws_pkt_ip_id(const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl, uint32_t seq)
+{
+	return (uint16_t)(seq * sz->id_mul + fl->index + sz->id_add);
+}
+
+/** The IP header's varying fields (length, addresses, IPv4 identification and checksum);
+ * returns the L4 header. */
 static inline uint8_t *
 fws_pkt_fill_ip(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl,
 		uint32_t seq, bool hw_cksum, const bool ipv6)
@@ -158,9 +175,7 @@ fws_pkt_fill_ip(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
 
-		/* The identification: the low 16 bits of the flow's sequence number, so the
-		 * fragments of different packets of a flow never meet in a reassembly. */
-		uint16_t id = (uint16_t)seq;
+		uint16_t id = rte_cpu_to_be_16(fws_pkt_ip_id(sz, fl, seq));
 
 		ip->total_length = sz->ip_len_be;
 		ip->packet_id = id;
@@ -281,6 +296,14 @@ struct fws_icmp_info {
  * much as there is. 0, or -EINVAL when the quote holds no whole IP header.
  */
 int fws_pkt_icmp_parse(const uint8_t *frame, uint32_t len, struct fws_icmp_info *e);
+
+/**
+ * The L4 payload of a first fragment (offset 0, more to follow) of a UDP or TCP packet,
+ * where a test packet's signature sits: *payload and the bytes of it the fragment carries;
+ * 0 when the frame is no first fragment or carries no payload. IPv6: the fragment header
+ * right after the base header.
+ */
+uint32_t fws_pkt_first_fragment(const uint8_t *frame, uint32_t len, const uint8_t **payload);
 
 /** "too_big", "unreachable", ... */
 const char *fws_icmp_class_name(enum fws_icmp_class c);

@@ -211,12 +211,14 @@ stream_json(const struct fws_stream_result *x)
 				      (json_int_t)x->alloc_fail));
 	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
 	json_object_set_new(o, "received",
-			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:I}", "total_frames",
-				      (json_int_t)x->rx.rx, "distinct_frames",
+			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I}",
+				      "total_frames", (json_int_t)x->rx.rx, "distinct_frames",
 				      (json_int_t)x->rx.unique, "distinct_bytes",
 				      (json_int_t)x->rx.bytes, "distinct_pps", x->rx_pps,
 				      "distinct_l1_bps", x->rx_l1_bps, "distinct_l2_bps",
-				      x->rx_l2_bps, "reassembled", (json_int_t)x->reassembled));
+				      x->rx_l2_bps, "reassembled", (json_int_t)x->reassembled,
+				      "reassembly_given_up", (json_int_t)x->given_up,
+				      "reassembly_refused", (json_int_t)x->frag_refused));
 	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
 	json_object_set_new(o, "lost_min", json_integer((json_int_t)x->rx.lost_min));
 	json_object_set_new(o, "loss_pct", json_real(x->loss_pct));

@@ -155,12 +155,27 @@ text_icmp(FILE *f, const struct fws_result *r)
 		if (x->path_reason[0])
 			fprintf(f, "  path: %s: %s\n", x->name, x->path_reason);
 	}
-	for (s = 0; s < r->n_streams; s++)
+	for (s = 0; s < r->n_streams; s++) {
 		if (r->streams[s].reassembled)
 			fprintf(f,
 				"  fragmented: %s: %" PRIu64 " test packets arrived in fragments "
 				"(reassembled, counted once)\n",
 				r->streams[s].name, r->streams[s].reassembled);
+		if (r->streams[s].given_up)
+			fprintf(f,
+				"  fragmented: %s: reassembly gave up %" PRIu64
+				" test packets whose "
+				"first fragment came (the rest not within 1 s, more than 8, or "
+				"overlapping): lost unless a copy arrived whole\n",
+				r->streams[s].name, r->streams[s].given_up);
+		if (r->streams[s].frag_refused)
+			fprintf(f,
+				"  fragmented: %s: TESTER-LIMITED: %" PRIu64 " of those refused by "
+				"the full reassembly table (4096 packets a receive lcore): their "
+				"loss "
+				"is the tester's, not the DUT's\n",
+				r->streams[s].name, r->streams[s].frag_refused);
+	}
 }
 
 /* TCP streams: connections opened, failed, closed; then any SYN flood and ICMP errors. */

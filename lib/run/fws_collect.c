@@ -113,8 +113,11 @@ collect_latency(const struct fws_trial *t, unsigned int s, struct fws_stream_res
 	double jitter_sum = 0;
 	unsigned int k;
 
-	for (k = 0; k < t->n_rx; k++)
+	for (k = 0; k < t->n_rx; k++) {
 		sr->reassembled += t->rx[k]->streams[s].reassembled;
+		sr->given_up += t->rx[k]->streams[s].given_up;
+		sr->frag_refused += t->rx[k]->streams[s].refused;
+	}
 	sr->hist = calloc(1, sizeof(*sr->hist));
 	if (sr->hist == NULL)
 		return;

@@ -302,6 +302,7 @@ fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_h
 	hdr->fill_pattern = cs->fill.pattern;
 	hdr->fill_len = cs->fill.len;
 	hdr->fill_seed = t->fill_seed;
+	hdr->flows = cs->flows.count;
 }
 
 /* The worker that sends on a port's queue 0 also sends its control replies. */

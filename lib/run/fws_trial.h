@@ -97,6 +97,12 @@ struct fws_stream_result {
 	struct fws_tcp_result tcp;
 	struct fws_icmp_tally icmp;
 	uint64_t reassembled; /**< of the distinct frames, those that arrived fragmented */
+	/** Packets whose first fragment arrived and whose reassembly was given up (never
+	 * completed in time, too many fragments, overlapping): lost, unless a copy came. */
+	uint64_t given_up;
+	/** Of those, packets whose first fragment the full reassembly table refused: lost to
+	 * the tester's limit, not the DUT's. */
+	uint64_t frag_refused;
 	/* Behind a tunnel ("tunnel"): bytes on its encrypted link per inner frame (FCS
 	 * included, the mix's average), and the received rate's share of that link's line rate
 	 * (the port's speed); 0: no tunnel. */

@@ -280,6 +280,93 @@ START_TEST(test_pkt_icmp_error)
 }
 END_TEST
 
+/* IPv4 identifications: a stream whose 7 flows share their addresses, sent in turn, repeats
+ * none within 65536 frames; another stream sent in step stays far from it; the header
+ * carries it and its checksum holds. */
+START_TEST(test_pkt_ip_id)
+{
+	static uint8_t seen[65536];
+	struct fws_pkt_hdr h = {.stream = 3, .flows = 7};
+	struct fws_pkt_flow fl[7] = {0};
+	struct fws_pkt_size a, b;
+	uint32_t k, f, n = 0, gap;
+
+	fws_pkt_template(tmpl, sizeof(tmpl), &h);
+	fws_pkt_size_init(&a, tmpl, &h, 128);
+	h.stream = 4;
+	fws_pkt_size_init(&b, tmpl, &h, 128);
+	for (f = 0; f < 7; f++)
+		fl[f].index = f;
+	memset(seen, 0, sizeof(seen));
+	for (k = 0; n < 65536; k++)
+		for (f = 0; f < 7 && n < 65536; f++, n++) {
+			ck_assert_uint_eq(seen[fws_pkt_ip_id(&a, &fl[f], k)], 0);
+			seen[fws_pkt_ip_id(&a, &fl[f], k)] = 1;
+		}
+	gap = (uint16_t)(fws_pkt_ip_id(&b, &fl[0], 100) - fws_pkt_ip_id(&a, &fl[0], 100));
+	ck_assert_uint_ge(RTE_MIN(gap, 65536 - gap), 4096);
+	/* More flows than identifications: each flow still counts up. */
+	h.flows = 70000;
+	fws_pkt_size_init(&a, tmpl, &h, 128);
+	ck_assert_uint_eq((uint16_t)(fws_pkt_ip_id(&a, &fl[1], 6) - fws_pkt_ip_id(&a, &fl[1], 5)),
+			  1);
+	/* In the frame, network order, covered by the checksum. */
+	fws_pkt_flow_init(&fl[2], &h,
+			  &(struct fws_flow_tuple){.src_ip = 0xc6120001, .dst_ip = 0xc6130001}, 2);
+	memcpy(frame, tmpl, 128);
+	fws_pkt_fill(frame + 14, &b, &fl[2], fws_sig_word0(4), 1, 9, 0, 0, false, false);
+	ck_assert_uint_eq((uint32_t)frame[18] << 8 | frame[19], fws_pkt_ip_id(&b, &fl[2], 9));
+	ck_assert_uint_eq(rte_ipv4_cksum((const struct rte_ipv4_hdr *)(frame + 14)), 0);
+}
+END_TEST
+
+/* First fragments: where the signature sits, IPv4 and IPv6, UDP and TCP; later fragments,
+ * whole packets and short frames give nothing. */
+START_TEST(test_pkt_first_fragment)
+{
+	uint8_t f[256] = {0};
+	const uint8_t *pl = NULL;
+	uint32_t k;
+
+	f[12] = 0x08; /* IPv4/UDP, MF, offset 0: the payload after the UDP header */
+	f[14] = 0x45;
+	f[14 + 6] = 0x20;
+	f[14 + 9] = 17;
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 100 - 42);
+	ck_assert_ptr_eq(pl, f + 42);
+	f[14] = 0x46; /* options: 4 bytes more */
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 100 - 46);
+	f[14] = 0x45;
+	f[14 + 9] = 6; /* TCP, data offset 8 words */
+	f[34 + 12] = 0x80;
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 100 - 34 - 32);
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 34 + 12, &pl), 0); /* no data offset */
+	f[14 + 7] = 1;                                                 /* offset 8: not the first */
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 0);
+	f[14 + 7] = 0;
+	f[14 + 6] = 0x40; /* DF, no MF: a whole packet */
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 0);
+
+	memset(f, 0, sizeof(f)); /* IPv6, fragment header, UDP */
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	f[14] = 0x60;
+	f[14 + 6] = 44;
+	f[54] = 17;
+	f[54 + 3] = 1; /* M */
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 100 - 70);
+	ck_assert_ptr_eq(pl, f + 70);
+	f[54 + 3] = 0x09; /* offset 8 */
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 0);
+	f[54 + 3] = 1;
+	f[54] = 58; /* not UDP or TCP */
+	ck_assert_uint_eq(fws_pkt_first_fragment(f, 100, &pl), 0);
+	f[54] = 17;
+	for (k = 0; k <= 70; k++) /* shorter than the headers and a payload byte */
+		ck_assert_uint_eq(fws_pkt_first_fragment(f, k, &pl), 0);
+}
+END_TEST
+
 static Suite *
 suite_pkt(void)
 {
@@ -290,6 +377,8 @@ suite_pkt(void)
 	tcase_add_test(tc, test_pkt_min_frame);
 	tcase_add_test(tc, test_pkt_parse_malformed);
 	tcase_add_test(tc, test_pkt_icmp_error);
+	tcase_add_test(tc, test_pkt_first_fragment);
+	tcase_add_test(tc, test_pkt_ip_id);
 	suite_add_tcase(s, tc);
 	return s;
 }
