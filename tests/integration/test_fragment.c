@@ -29,8 +29,11 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <jansson.h>
+
 #include "fixture.h"
 #include "fws_pkt.h"
+#include "fws_report.h"
 
 #define STREAMS 8
 #define STREAM_JSON(n, port)                                                                       \
@@ -251,6 +254,36 @@ check_full(const struct fws_result *res)
 	expect("table full: not fragmented: none lost", res->streams[6].rx.lost, 0);
 }
 
+/* The reports say it: JSON per stream, and the text's TESTER-LIMITED line. */
+static void
+check_report(const struct fws_cfg *cfg, struct fws_result *res)
+{
+	struct fws_run run = {
+		.cfg = cfg, .status = FWS_RUN_COMPLETED, .n_results = 1, .results = res};
+	json_t *j = fws_report_json(&run), *rx;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	rx = json_object_get(
+		json_array_get(
+			json_object_get(json_array_get(json_object_get(j, "trials"), 0), "streams"),
+			0),
+		"received");
+	expect("report: the first stream's reassembly_refused",
+	       (uint64_t)json_integer_value(json_object_get(rx, "reassembly_refused")),
+	       res->streams[0].frag_refused);
+	expect("report: and its reassembly_given_up",
+	       (uint64_t)json_integer_value(json_object_get(rx, "reassembly_given_up")),
+	       res->streams[0].given_up);
+	fws_report_text(f, &run);
+	fclose(f);
+	expect("report: the text says the table refused them (TESTER-LIMITED)",
+	       text && strstr(text, "fragmented: order: TESTER-LIMITED: ") != NULL, 1);
+	free(text);
+	json_decref(j);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -286,6 +319,7 @@ main(int argc, char **argv)
 	fx.quit = 1;
 	rte_eal_wait_lcore(FIXTURE_LCORE);
 	check_full(&res);
+	check_report(e.cfg, &res);
 	fws_result_free(&res);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

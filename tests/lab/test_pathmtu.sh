@@ -9,7 +9,9 @@
 #     Icmp6OutPktTooBigs), and the path MTU they announced is 1400;
 #   - DF clear: the router fragments the IPv4 packets, fwstress reassembles each (counted
 #     once, as received and reassembled), its fragment counts equal the router's FragOKs
-#     and FragCreates.
+#     and FragCreates;
+#   - DF clear with every tenth later fragment dropped (nftables, dut-wan's egress): as many
+#     packets lost and counted given up as nftables dropped.
 . "$(dirname "$0")/lab.sh"
 lab_start
 "$LAB" up routing >/dev/null || { bad "lab up routing"; finish; exit 1; }
@@ -57,9 +59,25 @@ ok0=$(ipf FragOKs) cr0=$(ipf FragCreates)
 expect_rc 0 "DF clear, 1518 bytes through a 1400-byte link" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/frag-r.json" "$WORK/frag.json"
 fok=$(($(ipf FragOKs) - ok0)) fcr=$(($(ipf FragCreates) - cr0))
 check "IPv4: every packet received once and counted reassembled, as many as the router fragmented ($fok)" \
-	"(lambda s: s['lost'] == 0 and s['received']['distinct_frames'] == s['received']['reassembled'] == s['offered']['frames'] == $fok > 1900)([x for x in t[0]['streams'] if x['name'] == 'upload'][0])" "$WORK/frag-r.json"
+	"(lambda s: s['lost'] == 0 and s['received']['distinct_frames'] == s['received']['reassembled'] == s['offered']['frames'] == $fok > 1900 and s['received']['reassembly_given_up'] == 0)([x for x in t[0]['streams'] if x['name'] == 'upload'][0])" "$WORK/frag-r.json"
 check "the WAN port counted the router's $fcr fragments, reassembled them all, gave up none" \
 	"(lambda p: p['rx']['fragments'] == $fcr and p['rx']['reassembled'] == $fok and p['rx']['frag_dropped'] == 0)(t[0]['ports'][1])" "$WORK/frag-r.json"
 check "IPv6: not fragmented by routers: lost, too big" \
 	"(lambda s: s['lost'] == s['offered']['frames'] and s['icmp']['too_big'] > 0)([x for x in t[0]['streams'] if x['name'] == 'upload6'][0])" "$WORK/frag-r.json"
+
+# DF clear again, every tenth later fragment dropped on its way out of the router (nftables
+# at dut-wan's egress, after the router cut the packets): each such packet is lost, and the
+# stream counts it given up by its first fragment; as many as nftables dropped.
+ip netns exec fwsl-dut nft -f - <<'NFT'
+table netdev fwsl_frag {
+	chain egress {
+		type filter hook egress device "dut-wan" priority 0;
+		ip frag-off & 0x1fff != 0 numgen inc mod 10 == 0 counter drop
+	}
+}
+NFT
+expect_rc 0 "DF clear, a tenth of the later fragments dropped" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/fdrop-r.json" "$WORK/frag.json"
+ndrop=$(ip netns exec fwsl-dut nft -j list chain netdev fwsl_frag egress | python3 -c 'import json,sys; print([e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e][0])')
+check "fragments dropped: every packet that lost one is lost and given up, as many as nftables dropped ($ndrop)" \
+	"(lambda s: s['lost'] == s['received']['reassembly_given_up'] == $ndrop > 100 and s['received']['reassembly_refused'] == 0 and s['received']['distinct_frames'] == s['offered']['frames'] - $ndrop)([x for x in t[0]['streams'] if x['name'] == 'upload'][0])" "$WORK/fdrop-r.json"
 finish
