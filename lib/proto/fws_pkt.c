@@ -291,22 +291,33 @@ quoted_ip(const uint8_t *q, uint32_t n, struct fws_icmp_info *e, uint32_t *l4)
 	return 0;
 }
 
+/* The Ethernet type of a frame (network order, after one 802.1Q tag) and where its payload
+ * starts; -EINVAL when the frame is shorter than that. */
+static int
+eth_type(const uint8_t *p, uint32_t len, uint32_t *off, uint16_t *type)
+{
+	*off = RTE_ETHER_HDR_LEN;
+	if (len < *off)
+		return -EINVAL;
+	memcpy(type, p + 12, 2);
+	if (*type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		if (len < *off + FWS_PKT_VLAN_LEN)
+			return -EINVAL;
+		memcpy(type, p + 16, 2);
+		*off += FWS_PKT_VLAN_LEN;
+	}
+	return 0;
+}
+
 uint32_t
 fws_pkt_first_fragment(const uint8_t *p, uint32_t len, const uint8_t **payload)
 {
-	uint32_t off = RTE_ETHER_HDR_LEN, hl = 0;
+	uint32_t off, hl = 0;
 	uint16_t type;
 	uint8_t proto;
 
-	if (len < off)
+	if (eth_type(p, len, &off, &type) < 0)
 		return 0;
-	memcpy(&type, p + 12, 2);
-	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
-		if (len < off + FWS_PKT_VLAN_LEN)
-			return 0;
-		memcpy(&type, p + 16, 2);
-		off += FWS_PKT_VLAN_LEN;
-	}
 	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
 		if (len < off + FWS_PKT_IPV4_LEN || (p[off] >> 4) != 4 || (p[off] & 15) < 5 ||
 		    !(p[off + 6] & 0x20) || (p[off + 6] & 0x1f) || p[off + 7])
@@ -337,20 +348,13 @@ fws_pkt_first_fragment(const uint8_t *p, uint32_t len, const uint8_t **payload)
 int
 fws_pkt_icmp_parse(const uint8_t *p, uint32_t len, struct fws_icmp_info *e)
 {
-	uint32_t off = RTE_ETHER_HDR_LEN, l4, hl, ipl;
+	uint32_t off, l4, hl, ipl;
 	uint16_t type;
 	bool v6;
 
 	memset(e, 0, sizeof(*e));
-	if (len < off)
+	if (eth_type(p, len, &off, &type) < 0)
 		return -EINVAL;
-	memcpy(&type, p + 12, 2);
-	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
-		if (len < off + FWS_PKT_VLAN_LEN)
-			return -EINVAL;
-		memcpy(&type, p + 16, 2);
-		off += FWS_PKT_VLAN_LEN;
-	}
 	v6 = type == RTE_BE16(RTE_ETHER_TYPE_IPV6);
 	if (len < off + (v6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN))
 		return -EINVAL;
