@@ -89,6 +89,29 @@ fixture_setup(char *argv0, const char *cfg_json, const char *in_dev, const char 
 	return 0;
 }
 
+/* Checks: one line each, counted; fixture_done prints the tally and gives the exit code. */
+static int fixture_passed, fixture_failed;
+
+static inline void
+expect(const char *what, uint64_t got, uint64_t want)
+{
+	if (got == want) {
+		fixture_passed++;
+		printf("ok   %-52s %lu\n", what, (unsigned long)got);
+	} else {
+		fixture_failed++;
+		printf("FAIL %-52s got %lu, want %lu\n", what, (unsigned long)got,
+		       (unsigned long)want);
+	}
+}
+
+static inline int
+fixture_done(void)
+{
+	printf("%d passed, %d failed\n", fixture_passed, fixture_failed);
+	return fixture_failed ? 1 : 0;
+}
+
 static inline void
 fixture_teardown(struct fixture_env *e)
 {

@@ -75,21 +75,6 @@ struct fixture {
 	uint64_t packets[STREAMS], pieces[STREAMS];
 };
 
-static int passed, failed;
-
-static void
-expect(const char *what, uint64_t got, uint64_t want)
-{
-	if (got == want) {
-		passed++;
-		printf("ok   %-52s %lu\n", what, (unsigned long)got);
-	} else {
-		failed++;
-		printf("FAIL %-52s got %lu, want %lu\n", what, (unsigned long)got,
-		       (unsigned long)want);
-	}
-}
-
 /* Piece k of n of frame m's IP payload (8-byte units; with overlap the second piece starts
  * 8 bytes early). */
 static struct rte_mbuf *
@@ -321,6 +306,5 @@ main(int argc, char **argv)
 	check_full(&res);
 	check_report(e.cfg, &res);
 	fws_result_free(&res);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return fixture_done();
 }

@@ -56,21 +56,6 @@ struct fixture {
 	} late[MAX_LATE];
 };
 
-static int passed, failed;
-
-static void
-expect(const char *what, uint64_t got, uint64_t want)
-{
-	if (got == want) {
-		passed++;
-		printf("ok   %-40s %lu\n", what, (unsigned long)got);
-	} else {
-		failed++;
-		printf("FAIL %-40s got %lu, want %lu\n", what, (unsigned long)got,
-		       (unsigned long)want);
-	}
-}
-
 static void
 send_all(struct fixture *fx, struct rte_mbuf **m, uint16_t n)
 {
@@ -250,6 +235,5 @@ main(int argc, char **argv)
 		fws_result_free(&res);
 	}
 	fixture_teardown(&e);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return fixture_done();
 }

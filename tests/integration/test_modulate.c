@@ -53,21 +53,6 @@ struct fixture {
 	uint64_t seq_moved, ack_moved, syns;
 };
 
-static int passed, failed;
-
-static void
-expect(const char *what, uint64_t got, uint64_t want)
-{
-	if (got == want) {
-		passed++;
-		printf("ok   %-52s %lu\n", what, (unsigned long)got);
-	} else {
-		failed++;
-		printf("FAIL %-52s got %lu, want %lu\n", what, (unsigned long)got,
-		       (unsigned long)want);
-	}
-}
-
 static struct mconn *
 find(struct fixture *fx, uint32_t caddr, uint16_t cport, uint32_t saddr, uint16_t sport)
 {
@@ -197,6 +182,5 @@ main(int argc, char **argv)
 	fx.quit = 1;
 	rte_eal_wait_lcore(FIXTURE_LCORE);
 	fixture_teardown(&e);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return fixture_done();
 }
