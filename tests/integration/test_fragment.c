@@ -306,5 +306,6 @@ main(int argc, char **argv)
 	check_full(&res);
 	check_report(e.cfg, &res);
 	fws_result_free(&res);
+	fixture_teardown(&e);
 	return fixture_done();
 }
