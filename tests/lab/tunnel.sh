@@ -42,10 +42,12 @@ wan_run() {
 	WAN_BYTES=$((b1 - b0)) WAN_PACKETS=$((p1 - p0))
 }
 
-# tunnel_overhead SIZE: the report's link bytes per frame against the WAN counters, 2 %.
+# tunnel_overhead SIZE [EXTRA-JSON [NAME]]: one upload trial (wan_run); the report's link
+# bytes per frame against the WAN counters, 2 %.
 tunnel_overhead() {
-	wan_run "o$1" "$1"
-	if python3 - "$WORK/o$1-r.json" "$WAN_BYTES" "$WAN_PACKETS" "$WORK/o.txt" <<'PY'; then
+	local name=${3:-o$1}
+	wan_run "$name" "$1" "${2:-}"
+	if python3 - "$WORK/$name-r.json" "$WAN_BYTES" "$WAN_PACKETS" "$WORK/o.txt" <<'PY'; then
 import json, sys
 r = json.load(open(sys.argv[1]))
 want = r["trials"][0]["streams"][0]["tunnel"]["link_frame_bytes"] - 4  # the kernel counts no FCS

@@ -14,7 +14,6 @@
 # through that socket. The peer starts the child SA (start_action=start: trap policies do
 # not work with kernel-libipsec); libipsec always puts ESP in UDP 4500. The PSK is made per
 # run. The WAN segment's interface counters (dut-tun) show what the encrypted link carries.
-. "$HERE/lab.d/wireguard.sh"
 topo_doc="site-to-site IPsec (strongSwan IKEv2 PSK, aes256gcm16, kernel-libipsec)"
 IPSEC_DIR=/run/fwsl-ipsec
 CHARON=/usr/lib/ipsec/charon

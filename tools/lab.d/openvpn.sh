@@ -10,7 +10,6 @@
 #                    ovpeer 198.18.129.1 ==== OpenVPN (UDP 1194) ==== ovdut 198.18.129.2
 #
 # Certificates (a CA and one per site) are made per run with openssl. tun-mtu 1400.
-. "$HERE/lab.d/wireguard.sh"
 topo_doc="site-to-site OpenVPN (p2p, AES-256-GCM, UDP; FWS_LAB_OVPN_LZO=1: --compress lzo)"
 
 ovpn_certs() { # DIR

@@ -28,37 +28,6 @@ wg_up() { # NS IFNAME ADDR KEYFILE LISTEN PEERPUB ENDPOINT ALLOWED
 	ip netns exec "$ns" ip link set "$ifn" mtu 1420 up
 }
 
-# The two sites and their links, addressed as drawn above (the tunnel topologies share it).
-sites_up() {
-	namespaces
-	has_ns "$PEER" || ip netns add "$PEER"
-	p ip link set lo up
-	if ! t ip link show fws-lan >/dev/null 2>&1; then
-		ip link add fws-lan netns "$TESTER" type veth peer name peer-lan netns "$PEER"
-	fi
-	veth fws-wan dut-wan
-	if ! p ip link show peer-tun >/dev/null 2>&1; then
-		ip link add peer-tun netns "$PEER" type veth peer name dut-tun netns "$DUT"
-	fi
-	tester_link fws-lan
-	tester_link fws-wan
-	dut_forwarding
-	p sysctl -qw net.ipv4.ip_forward=1
-	p sysctl -qw net.ipv4.conf.all.rp_filter=0
-	p sysctl -qw net.ipv4.conf.default.rp_filter=0
-	for l in peer-lan peer-tun; do
-		p sysctl -qw "net.ipv4.conf.$l.rp_filter=0"
-		p ip link set "$l" up
-	done
-	dut_link dut-wan
-	dut_link dut-tun
-	dut_rules_clear
-	p ip -4 addr replace 198.18.0.1/17 dev peer-lan
-	p ip -4 addr replace 198.18.128.1/30 dev peer-tun
-	d ip -4 addr replace 198.19.0.1/16 dev dut-wan
-	d ip -4 addr replace 198.18.128.2/30 dev dut-tun
-}
-
 topo_up() {
 	command -v wireguard-go >/dev/null && command -v wg >/dev/null ||
 		die "wireguard-go and wg (wireguard-tools) are missing: tools/setup installs them"
