@@ -39,7 +39,6 @@
 #define FWS_PKT_L4_OFF 34
 #define FWS_PKT_SIG_OFF 42
 
-/** What does not change within a stream. */
 /** What fills a frame after its signature (and any payload). */
 #define FWS_FILLS(X)                                                                               \
 	X(COUNTER, "counter", "a byte counter (the default: not zeros, but compressible)")         \
@@ -53,6 +52,7 @@ enum fws_fill {
 };
 #define FWS_FILL_PATTERN_MAX 32
 
+/** What does not change within a stream. */
 struct fws_pkt_hdr {
 	struct rte_ether_addr src, dst;
 	uint16_t vlan; /**< 802.1Q VLAN id; 0 = untagged */

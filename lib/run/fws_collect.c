@@ -150,11 +150,12 @@ stream_rates(struct fws_stream_result *sr)
 		(sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) || sr->alloc_fail > 0;
 }
 
-/* Behind a tunnel: the bytes its encrypted link carries per inner frame (the mix's average)
- * and what share of that link's line rate (taken as the port's speed) the received rate
- * needs. */
+/* What the path did with the stream: why it carried none of its frames when that can be
+ * told (ICMP "too big", or a tunnel's MTU with DF set); behind a tunnel, the bytes its
+ * encrypted link carries per inner frame (the mix's average) and what share of that link's
+ * line rate (taken as the port's speed) the received rate needs. */
 static void
-collect_tunnel(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
+collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
 	       struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
@@ -302,7 +303,7 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		collect_stream(t, s, req_pps[s], res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz,
 			       &res->streams[s]);
-		collect_tunnel(t, s, &res->size, &res->streams[s]);
+		collect_path(t, s, &res->size, &res->streams[s]);
 	}
 	res->n_ports = t->cfg->n_ports;
 	for (p = 0; p < t->cfg->n_ports; p++) {
