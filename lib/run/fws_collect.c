@@ -156,7 +156,7 @@ stream_rates(struct fws_stream_result *sr)
  * line rate (taken as the port's speed) the received rate needs. */
 static void
 collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
-	       struct fws_stream_result *sr)
+	     struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
