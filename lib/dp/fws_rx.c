@@ -115,10 +115,9 @@ tcp_see(struct fws_rx_tcphi *h, const struct fws_pkt_view *v)
 	__atomic_store_n(&h->seen, 1, __ATOMIC_RELAXED);
 }
 
-/* First pass: classify a frame. Returns 1 and fills p when it is a test frame of this trial,
- * 2 for a control frame, 3 for an ICMP error the main lcore wants, 0 for anything else
- * (counted). */
-static inline int
+/* First pass: what a frame is (its stage), counted where nothing more is done with it;
+ * a test frame of this trial fills p. */
+static inline enum fws_rx_kind
 classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, const uint8_t *d,
 	 uint32_t len, uint32_t wire_len, uint32_t ts_now, struct pending *p)
 {
@@ -134,39 +133,39 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 		break;
 	case FWS_PKT_OTHER:
 		pc->non_test++;
-		return 0;
+		return FWS_RX_OTHER;
 	case FWS_PKT_FRAGMENT:
 		pc->fragments++;
-		return c->frag && d != c->frag_buf ? 4 : 0; /* 4: to reassemble */
+		return c->frag && d != c->frag_buf ? FWS_RX_FRAGMENT : FWS_RX_OTHER;
 	case FWS_PKT_ICMP_ERROR:
 		pc->icmp_errors++;
-		return c->icmp ? 3 : 0; /* 3: for the main lcore, which matches it to a stream */
+		return c->icmp ? FWS_RX_ICMP : FWS_RX_OTHER;
 	case FWS_PKT_CONTROL:
-		return 2;
+		return FWS_RX_CONTROL;
 	case FWS_PKT_TRUNCATED:
 		pc->truncated++;
-		return 0;
+		return FWS_RX_OTHER;
 	}
 	switch (fws_sig_parse(v.payload, v.payload_len, c->cookie, &s)) {
 	case FWS_SIG_OK:
 		break;
 	case FWS_SIG_NONE:
 		if (kind == FWS_PKT_TCP && c->tcp)
-			return 2; /* a SYN, ACK, FIN or RST for the main lcore's connections */
+			return FWS_RX_SEGMENT;
 		pc->non_test++;
-		return 0;
+		return FWS_RX_OTHER;
 	case FWS_SIG_BADCHECK:
 		classify_other(c, pc, v.payload);
-		return 0;
+		return FWS_RX_OTHER;
 	}
 	if (unlikely(s.stream >= c->nb_streams || s.flow >= c->streams[s.stream].nb_flows)) {
 		pc->bad_stream++;
-		return 0;
+		return FWS_RX_OTHER;
 	}
 	st = &c->streams[s.stream];
 	if (unlikely(st->rx_port != port_idx)) {
 		pc->wrong_port++;
-		return 0;
+		return FWS_RX_OTHER;
 	}
 	units = (int32_t)(ts_now - s.ts);
 	if (unlikely(units < 0)) {
@@ -183,7 +182,7 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	p->wire_len = wire_len;
 	p->lat = (uint32_t)units;
 	rte_prefetch0(p->flow);
-	return 1;
+	return FWS_RX_TEST;
 }
 
 static inline uint64_t
@@ -311,17 +310,17 @@ refused(struct fws_rx_lcore *c, struct fws_rx_counters *pc, const struct rte_mbu
 
 /*
  * A fragment (*m) into this lcore's table: it keeps it (*m becomes NULL), or gives back the
- * whole packet (a chain in *m), read into frag_buf and classified as a frame; 1 and p filled
- * when it is a test packet. Given-up fragments are counted from the death row.
+ * whole packet (a chain in *m), read into frag_buf and classified as a frame; true and p
+ * filled when it is a test packet. Given-up fragments are counted from the death row.
  */
-static int
+static bool
 reassemble(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint16_t port_id, uint8_t port_idx,
 	   struct rte_mbuf **m, uint64_t now, uint32_t ts_now, struct pending *p)
 {
 	struct rte_mbuf *r = NULL, *f = *m;
 	uint8_t *d = rte_pktmbuf_mtod(f, uint8_t *);
 	uint16_t type;
-	int kind = 0;
+	enum fws_rx_kind kind = FWS_RX_OTHER;
 
 	f->port = port_id; /* net_ring leaves it unset; count_dead reads it */
 	f->l2_len = RTE_ETHER_HDR_LEN;
@@ -354,7 +353,7 @@ reassemble(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint16_t port_id,
 		refused(c, pc, f); /* alone to the death row: no room for a new packet */
 	count_dead(c);
 	if (r == NULL)
-		return 0;
+		return false;
 	pc->reassembled++;
 	if (r->pkt_len <= c->frag_buf_len) {
 		const uint8_t *b = rte_pktmbuf_read(r, 0, r->pkt_len, c->frag_buf);
@@ -366,10 +365,10 @@ reassemble(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint16_t port_id,
 	} else {
 		pc->truncated++;
 	}
-	if (kind == 1)
+	if (kind == FWS_RX_TEST)
 		p->st->reassembled++;
 	rte_pktmbuf_free(r);
-	return kind == 1;
+	return kind == FWS_RX_TEST;
 }
 
 void
@@ -413,6 +412,62 @@ compact(struct rte_mbuf **m, uint16_t n, struct rte_mbuf **left, uint32_t nleft)
 	return k;
 }
 
+/* A burst in progress, as its stages see it: frames handed on leave their slot (NULL). */
+struct rx_burst {
+	struct fws_rx_lcore *c;
+	const struct fws_rx_queue *q;
+	struct fws_rx_counters *pc;
+	struct rte_mbuf **m;
+	uint64_t now;
+	uint32_t ts_now;
+	uint32_t nctl, nicmp;
+	uint32_t holes; /**< slots emptied by reassembly */
+	struct rte_mbuf *ctl[FWS_RX_BURST], *icmp[FWS_RX_BURST];
+};
+
+/* A stage takes frame i of its kind; true when it yields a test frame in p (reassembly). */
+typedef bool (*rx_stage)(struct rx_burst *b, uint16_t i, struct pending *p);
+
+/* Control frames (ARP, ND, echo) and TCP segments of the main lcore's connections. */
+static bool
+to_main(struct rx_burst *b, uint16_t i, struct pending *p)
+{
+	(void)p;
+	b->m[i]->port = b->q->port_id; /* net_ring leaves it unset */
+	b->ctl[b->nctl++] = b->m[i];
+	b->m[i] = NULL;
+	return false;
+}
+
+/* ICMP errors, which the main lcore matches to a stream. */
+static bool
+to_icmp(struct rx_burst *b, uint16_t i, struct pending *p)
+{
+	(void)p;
+	b->m[i]->port = b->q->port_id;
+	b->icmp[b->nicmp++] = b->m[i];
+	b->m[i] = NULL;
+	return false;
+}
+
+/* Fragments: the table keeps the fragment, or the packet is done with. */
+static bool
+to_reassembly(struct rx_burst *b, uint16_t i, struct pending *p)
+{
+	b->holes++;
+	return reassemble(b->c, b->pc, b->q->port_id, b->q->port_idx, &b->m[i], b->now, b->ts_now,
+			  p);
+}
+
+/* What each kind of frame goes through after classify (NULL: nothing, it was counted). A
+ * test frame is accounted inline in the burst loop. */
+static const rx_stage stages[FWS_RX_KINDS_N] = {
+	[FWS_RX_CONTROL] = to_main,
+	[FWS_RX_SEGMENT] = to_main,
+	[FWS_RX_ICMP] = to_icmp,
+	[FWS_RX_FRAGMENT] = to_reassembly,
+};
+
 /*
  * One burst. With small flow tables (in cache) each frame is accounted as it is classified;
  * with large ones a first pass classifies the whole burst and prefetches each flow's line,
@@ -422,62 +477,49 @@ static inline uint16_t
 burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
       uint64_t now, const bool two_pass, const bool rings)
 {
-	struct rte_mbuf *ctl[FWS_RX_BURST], *icmp[FWS_RX_BURST];
+	struct rx_burst b = {.c = c,
+			     .q = q,
+			     .pc = &c->port[q->port_idx],
+			     .m = m,
+			     .now = now,
+			     .ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT)};
 	struct pending pend[FWS_RX_BURST];
-	struct fws_rx_counters *pc = &c->port[q->port_idx];
-	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, nctl = 0, nicmp = 0, taken;
-	uint32_t holes = 0; /**< slots emptied by reassembly */
+	uint32_t k = 0, j, taken;
 	uint64_t bytes = 0;
+	enum fws_rx_kind kind;
 	uint16_t i;
-	int kind;
 
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	for (i = 0; i < n; i++) {
-		uint32_t wire_len = m[i]->pkt_len + RTE_ETHER_CRC_LEN;
 		struct pending *p = two_pass ? &pend[k] : &pend[0];
 
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
-		kind = classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
-				m[i]->data_len, wire_len, ts_now, p);
-		if (likely(kind == 1)) {
-			bytes += wire_len;
-			k++;
-			if (!two_pass)
-				commit(c, p, now, rings);
-		} else if (kind == 2) {
-			m[i]->port = q->port_id; /* net_ring leaves it unset */
-			ctl[nctl++] = m[i];
-			m[i] = NULL;
-		} else if (unlikely(kind == 3)) {
-			m[i]->port = q->port_id;
-			icmp[nicmp++] = m[i];
-			m[i] = NULL;
-		} else if (unlikely(kind == 4)) {
-			holes++; /* the table keeps the fragment, or the packet is done with */
-			if (reassemble(c, pc, q->port_id, q->port_idx, &m[i], now, ts_now, p) != 1)
-				continue;
+		kind = classify(c, b.pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
+				m[i]->data_len, m[i]->pkt_len + RTE_ETHER_CRC_LEN, b.ts_now, p);
+		if (likely(kind == FWS_RX_TEST) ||
+		    (stages[kind] != NULL && stages[kind](&b, i, p))) {
 			bytes += p->wire_len;
 			k++;
 			if (!two_pass)
 				commit(c, p, now, rings);
 		}
 	}
-	pc->rx_frames += n;
-	pc->test_frames += k;
+	b.pc->rx_frames += n;
+	b.pc->test_frames += k;
 	if (two_pass)
 		for (j = 0; j < k; j++)
 			commit(c, &pend[j], now, rings);
 	fws_rx_flush(c);
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
-	if (unlikely(nicmp))
-		pass_icmp(c, pc, icmp, nicmp);
-	if (likely(nctl == 0))
-		return nicmp || holes ? compact(m, n, NULL, 0) : n;
-	taken = pass_control(c, pc, ctl, nctl);
-	return compact(m, n, ctl + taken, nctl - taken);
+	if (unlikely(b.nicmp))
+		pass_icmp(c, b.pc, b.icmp, b.nicmp);
+	if (likely(b.nctl == 0))
+		return b.nicmp || b.holes ? compact(m, n, NULL, 0) : n;
+	taken = pass_control(c, b.pc, b.ctl, b.nctl);
+	return compact(m, n, b.ctl + taken, b.nctl - taken);
 }
 
 uint16_t

@@ -27,6 +27,27 @@
 struct rte_mbuf;
 struct rte_ring;
 
+/*
+ * What a received frame is, as the receive burst's first pass classifies it; each kind but
+ * the test frame (accounted inline) goes through its stage (fws_rx.c's table): "other" is
+ * counted and freed, control frames and the TCP segments of the main lcore's connections go
+ * to the main lcore's ring, ICMP errors to it as well, fragments to reassembly.
+ */
+#define FWS_RX_KINDS(X)                                                                            \
+	X(OTHER, "other")                                                                          \
+	X(TEST, "test")                                                                            \
+	X(CONTROL, "control")                                                                      \
+	X(SEGMENT, "tcp-segment")                                                                  \
+	X(ICMP, "icmp-error")                                                                      \
+	X(FRAGMENT, "fragment")
+
+enum fws_rx_kind {
+#define FWS_RX_KIND_ENUM(n, s) FWS_RX_##n,
+	FWS_RX_KINDS(FWS_RX_KIND_ENUM)
+#undef FWS_RX_KIND_ENUM
+		FWS_RX_KINDS_N
+};
+
 /** TCP: per flow, the end of the newest data that arrived: the ACK the receiver owes. */
 struct fws_rx_tcphi {
 	uint32_t hi;   /**< sequence number after the newest byte seen */
