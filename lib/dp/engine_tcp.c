@@ -114,22 +114,15 @@ tcp_burst(struct fws_tx_task *t, uint64_t now, bool measured)
 	return t->ipv6 ? burst(t, now, measured, true) : burst(t, now, measured, false);
 }
 
-/* The UDP engine's pool, sizes and start; TCP's own burst. */
+/* The template pool, sizes and start of the defaults; TCP's own burst. */
 const struct fws_engine fws_engine_tcp = {
 	.name = "tcp",
-	.setup = fws_tx_task_init,
-	.sizes = fws_tx_task_sizes,
-	.start = fws_tx_task_start,
+	.handover_stamps = true,
 	.tx_burst = tcp_burst,
-	.destroy = fws_tx_task_free,
 };
 
 /* A SYN flood: the same engine over SYN templates; every flow's window is open. */
 const struct fws_engine fws_engine_syn = {
 	.name = "syn",
-	.setup = fws_tx_task_init,
-	.sizes = fws_tx_task_sizes,
-	.start = fws_tx_task_start,
 	.tx_burst = tcp_burst,
-	.destroy = fws_tx_task_free,
 };

@@ -6,9 +6,5 @@
 /* Every frame from the stream's template pool, only the varying fields written. */
 const struct fws_engine fws_engine_udp = {
 	.name = "udp",
-	.setup = fws_tx_task_init,
-	.sizes = fws_tx_task_sizes,
-	.start = fws_tx_task_start,
 	.tx_burst = fws_tx_burst,
-	.destroy = fws_tx_task_free,
 };

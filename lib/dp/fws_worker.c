@@ -42,7 +42,7 @@ phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now, uin
 	}
 	if (ph == FWS_PHASE_MEASURE && seen == FWS_PHASE_WARMUP)
 		for (i = 0; i < w->n_tx; i++)
-			w->tx[i]->engine->start(w->tx[i], w->sync->cookie, now, w->sync->hz);
+			fws_engine_start(w->tx[i], w->sync->cookie, now, w->sync->hz);
 	if (ph >= FWS_PHASE_STOP && seen <= FWS_PHASE_MEASURE) {
 		for (i = 0; i < w->n_tx; i++)
 			w->tx[i]->t_stop = now;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* After a trial: per-lcore counters summed into per-stream and per-port results. */
+/* After a trial: per-lcore counters summed into per-stream and per-port results (the
+ * features add theirs at their collect hook, fws_feature.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,29 +21,6 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 	sr->lat.p99 = fws_hist_quantile(h, 0.99);
 	sr->lat.p999 = fws_hist_quantile(h, 0.999);
 	sr->lat.jitter = jitter;
-}
-
-/* How stream s's tasks stamped their frames: the worst of its tasks. */
-static void
-collect_stamp(const struct fws_trial *t, unsigned int s, double hz, struct fws_stamp_result *st)
-{
-	uint64_t lag_sum = 0, bursts = 0;
-	unsigned int i;
-
-	memset(st, 0, sizeof(*st));
-	for (i = 0; i < t->n_tasks; i++) {
-		const struct fws_tx_task *task = &t->tasks[i];
-
-		if (task->stream != s || !task->active)
-			continue;
-		st->wire_mbps = task->wire_mbps;
-		if (task->lead_fp != UINT32_MAX)
-			st->lead_ns = RTE_MAX(st->lead_ns, task->lead_fp / 256.0 * 1e9 / hz);
-		st->lag_max_ns = RTE_MAX(st->lag_max_ns, (double)task->lag_max * 1e9 / hz);
-		lag_sum += task->lag_sum;
-		bursts += task->lag_bursts;
-	}
-	st->lag_avg_ns = bursts ? (double)lag_sum / (double)bursts * 1e9 / hz : 0;
 }
 
 /* Transmit side of stream s: its tasks' counters and the measured phase's span. */
@@ -67,7 +45,6 @@ collect_tx(const struct fws_trial *t, unsigned int s, double hz, struct fws_stre
 		t_stop = RTE_MAX(t_stop, task->t_stop);
 	}
 	sr->duration = t_stop > t_first ? (double)(t_stop - t_first) / hz : 0;
-	collect_stamp(t, s, hz, &sr->stamp);
 }
 
 /* Receive side: every lcore's flow state merged per flow, against what was sent. */
@@ -93,12 +70,6 @@ collect_flows(const struct fws_trial *t, unsigned int s, struct fws_stream_resul
 		else
 			fws_rxstat_add(&sr->rx, &merged, t->txflows[s][f].seq);
 	}
-	sr->blk_flows = t->n_blocked[s];
-	sr->blk_ok = sr->blk.unique == 0;
-	if (!sr->blk_ok)
-		snprintf(sr->blk_reason, sizeof(sr->blk_reason),
-			 "%" PRIu64 " of %" PRIu64 " frames to %u flows expected blocked leaked",
-			 sr->blk.unique, sr->blk.tx, sr->blk_flows);
 	if (sr->rx.tx + sr->blk.tx != sr->tx_frames)
 		FWS_LOG(ERR,
 			"stream %s: per-flow sequence counts (%" PRIu64
@@ -113,11 +84,6 @@ collect_latency(const struct fws_trial *t, unsigned int s, struct fws_stream_res
 	double jitter_sum = 0;
 	unsigned int k;
 
-	for (k = 0; k < t->n_rx; k++) {
-		sr->reassembled += t->rx[k]->streams[s].reassembled;
-		sr->given_up += t->rx[k]->streams[s].given_up;
-		sr->frag_refused += t->rx[k]->streams[s].refused;
-	}
 	sr->hist = calloc(1, sizeof(*sr->hist));
 	if (sr->hist == NULL)
 		return;
@@ -150,42 +116,6 @@ stream_rates(struct fws_stream_result *sr)
 		(sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) || sr->alloc_fail > 0;
 }
 
-/* What the path did with the stream: why it carried none of its frames when that can be
- * told (ICMP "too big", or a tunnel's MTU with DF set); behind a tunnel, the bytes its
- * encrypted link carries per inner frame (the mix's average) and what share of that link's
- * line rate (taken as the port's speed) the received rate needs. */
-static void
-collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
-	     struct fws_stream_result *sr)
-{
-	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
-	uint32_t link = t->port[cs->tx_port].link_speed_mbps;
-	double sum = 0, w = 0;
-	unsigned int i;
-
-	if (sr->rx.unique == 0 && sr->tx_frames && sr->icmp.n[FWS_ICMP_TOO_BIG])
-		snprintf(sr->path_reason, sizeof(sr->path_reason),
-			 "the path cannot carry this size: %" PRIu64
-			 " \"too big\" errors, path MTU %u announced",
-			 sr->icmp.n[FWS_ICMP_TOO_BIG], sr->icmp.mtu_min);
-	if (t->cfg->tunnel.kind == FWS_TUNNEL_NONE || cs->flows.ipv6)
-		return;
-	if (!sr->path_reason[0] && sr->rx.unique == 0 && sr->tx_frames && cs->fill.df &&
-	    fws_size_max(mix) > t->cfg->tunnel.mtu + l2 + 4)
-		snprintf(sr->path_reason, sizeof(sr->path_reason),
-			 "larger than the %s tunnel's inner MTU %u with DF set: the path cannot "
-			 "carry it",
-			 fws_tunnel_name(t->cfg->tunnel.kind), t->cfg->tunnel.mtu);
-	for (i = 0; i < mix->n; i++) {
-		sum += (double)mix->weight[i] *
-		       fws_tunnel_link_frame(&t->cfg->tunnel, mix->size[i], l2);
-		w += mix->weight[i];
-	}
-	sr->link_frame = w > 0 ? sum / w : 0;
-	sr->link_share = link ? sr->rx_pps * (sr->link_frame + 20) * 8 / (link * 1e6) : 0;
-}
-
 static void
 collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double hz,
 	       struct fws_stream_result *sr)
@@ -199,14 +129,11 @@ collect_stream(const struct fws_trial *t, unsigned int s, double req_pps, double
 	sr->flows = cs->flows.count;
 	sr->proof = cs->payload_len > 0 || cs->app != FWS_APP_NONE;
 	sr->syn_flood = cs->l4 == FWS_L4_SYN;
-	sr->icmp = t->icmp[s];
 	sr->req_pps = req_pps;
 	collect_tx(t, s, hz, sr);
 	collect_flows(t, s, sr);
 	collect_latency(t, s, sr);
 	stream_rates(sr);
-	if (t->cfg->nat.mode != FWS_NAT_UNSET && fws_nat_collect(t, s, sr) < 0)
-		FWS_LOG(ERR, "stream %s: no memory for the NAT summary", sr->name);
 }
 
 static void
@@ -291,7 +218,6 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 	unsigned int s, p;
 
 	res->n_streams = t->cfg->n_streams;
-	res->icmp_unmatched = t->icmp_unmatched;
 	res->rx_poll_ns = 0;
 	for (s = 0; s < t->n_workers; s++)
 		if (t->workers[s].rx && t->workers[s].loops)
@@ -303,7 +229,6 @@ fws_trial_collect(struct fws_trial *t, const double *req_pps, const struct rte_e
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		collect_stream(t, s, req_pps[s], res->tsc_hz > 0 ? res->tsc_hz : (double)t->hz,
 			       &res->streams[s]);
-		collect_path(t, s, &res->size, &res->streams[s]);
 	}
 	res->n_ports = t->cfg->n_ports;
 	for (p = 0; p < t->cfg->n_ports; p++) {

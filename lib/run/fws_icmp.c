@@ -4,16 +4,26 @@
  * time exceeded, parameter problem), matched to the stream whose packet they quote: by the
  * quoted signature when the quote reaches it (Linux quotes up to 576 bytes), else by the
  * quoted addresses and ports against each stream's flows (FreeBSD, pf: 8 bytes by default).
- * The receive lcores pass them to the main lcore (fws_rx, kind 3); counts per stream and
- * the MTUs the path announced go into each trial's result. Errors a trial's warm-up drew
- * count in that trial.
+ * Trial feature "icmp": the receive lcores pass them to the main lcore (fws_rx's ICMP
+ * stage); counts per stream and the MTUs the path announced go into each trial's result.
+ * Errors a trial's warm-up drew count in that trial.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
 
+#include "fws_feature.h"
 #include "fws_sig.h"
 #include "fws_trial_int.h"
+
+/* The current trial's errors, per stream and about none. */
+struct icmp_state {
+	struct fws_trial *t;
+	struct fws_icmp_tally tally[FWS_CFG_MAX_STREAMS];
+	uint64_t unmatched;
+};
 
 /* The stream the error is about, or -1. */
 static int
@@ -43,7 +53,8 @@ match(const struct fws_trial *t, const struct fws_icmp_info *e)
 static void
 icmp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 {
-	struct fws_trial *t = arg;
+	struct icmp_state *st = arg;
+	const struct fws_trial *t = st->t;
 	struct fws_icmp_info e;
 	struct fws_icmp_tally *y;
 	int s;
@@ -51,11 +62,11 @@ icmp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 	(void)port;
 	if (fws_pkt_icmp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &e) < 0 ||
 	    (s = match(t, &e)) < 0) {
-		t->icmp_unmatched++;
+		st->unmatched++;
 		rte_pktmbuf_free(m);
 		return;
 	}
-	y = &t->icmp[s];
+	y = &st->tally[s];
 	y->n[e.cls]++;
 	if (e.cls == FWS_ICMP_TOO_BIG && e.mtu) {
 		y->mtu_min = y->mtu_min ? RTE_MIN(y->mtu_min, e.mtu) : e.mtu;
@@ -64,20 +75,57 @@ icmp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-void
-fws_icmp_setup(struct fws_trial *t)
+static int
+icmp_setup(struct fws_trial *t, void **state, struct fws_err *e)
 {
+	struct icmp_state *st = calloc(1, sizeof(*st));
 	unsigned int k;
 
+	if (st == NULL)
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+	st->t = t;
+	*state = st;
 	t->ctl.icmp_input = icmp_input;
-	t->ctl.icmp_arg = t;
+	t->ctl.icmp_arg = st;
 	for (k = 0; k < t->n_rx; k++)
 		t->rx[k]->icmp = true;
+	return 0;
 }
 
-void
-fws_icmp_reset(struct fws_trial *t)
+/* A trial starts: its tallies from zero. */
+static void
+icmp_start(struct fws_trial *t, void *state, const struct fws_step *x)
 {
-	memset(t->icmp, 0, sizeof(t->icmp));
-	t->icmp_unmatched = 0;
+	struct icmp_state *st = state;
+
+	(void)t;
+	(void)x;
+	memset(st->tally, 0, sizeof(st->tally));
+	st->unmatched = 0;
 }
+
+static void
+icmp_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	const struct icmp_state *st = state;
+	unsigned int s;
+
+	for (s = 0; s < t->cfg->n_streams; s++)
+		x->res->streams[s].icmp = st->tally[s];
+	x->res->icmp_unmatched = st->unmatched;
+}
+
+static void
+icmp_destroy(struct fws_trial *t, void *state)
+{
+	t->ctl.icmp_input = NULL;
+	t->ctl.icmp_arg = NULL;
+	free(state);
+}
+
+const struct fws_feature fws_feature_icmp = {
+	.name = "icmp",
+	.setup = icmp_setup,
+	.on = {[FWS_FEATURE_START] = icmp_start, [FWS_FEATURE_COLLECT] = icmp_collect},
+	.destroy = icmp_destroy,
+};

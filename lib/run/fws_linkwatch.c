@@ -1,10 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Link watch during a trial (fws_trial_int.h): when a port's link went down and came back. */
+/*
+ * Trial feature "linkwatch": the main lcore looks at every port's link each pass of its phase
+ * loop (5 ms) and records each time one goes down and comes back, with the test frames the
+ * streams to and from it sent meanwhile. A link down at the start is an event at 0 s.
+ */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 
+#include "fws_feature.h"
 #include "fws_trial_int.h"
+
+struct fws_linkwatch {
+	uint64_t start;                    /**< TSC at the start of the trial */
+	bool up[FWS_CFG_MAX_PORTS];        /**< as last seen */
+	int open[FWS_CFG_MAX_PORTS];       /**< the event of a port that is down, or -1 */
+	uint64_t sent0[FWS_CFG_MAX_PORTS]; /**< its frames sent when it went down */
+};
 
 /* Test frames sent so far in this trial (warm-up and measured) by streams to or from port p. */
 static uint64_t
@@ -68,24 +82,10 @@ came_up(struct fws_linkwatch *lw, const struct fws_trial *t, unsigned int p, uin
 	lw->open[p] = -1;
 }
 
-void
-fws_linkwatch_start(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t start,
-		    struct fws_result *res)
+static void
+lw_service(struct fws_trial *t, void *state, const struct fws_step *x)
 {
-	unsigned int p;
-
-	lw->start = start;
-	for (p = 0; p < t->cfg->n_ports; p++) {
-		lw->up[p] = true;
-		lw->open[p] = -1;
-	}
-	fws_linkwatch_poll(lw, t, start, res);
-}
-
-void
-fws_linkwatch_poll(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t now,
-		   struct fws_result *res)
-{
+	struct fws_linkwatch *lw = state;
 	unsigned int p;
 
 	for (p = 0; p < t->cfg->n_ports; p++) {
@@ -95,20 +95,60 @@ fws_linkwatch_poll(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t
 			continue;
 		lw->up[p] = up;
 		if (up)
-			came_up(lw, t, p, now, res);
+			came_up(lw, t, p, x->now, x->res);
 		else
-			went_down(lw, t, p, now, res);
+			went_down(lw, t, p, x->now, x->res);
 	}
 }
 
-void
-fws_linkwatch_end(struct fws_linkwatch *lw, const struct fws_trial *t, struct fws_result *res)
+static void
+lw_start(struct fws_trial *t, void *state, const struct fws_step *x)
 {
+	struct fws_linkwatch *lw = state;
+	unsigned int p;
+
+	lw->start = x->now;
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		lw->up[p] = true;
+		lw->open[p] = -1;
+	}
+	lw_service(t, state, x);
+}
+
+/* Close the events of links still down at the end of the trial. */
+static void
+lw_finish(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	struct fws_linkwatch *lw = state;
 	unsigned int p;
 
 	for (p = 0; p < t->cfg->n_ports; p++)
 		if (lw->open[p] >= 0) {
-			res->link_events[lw->open[p]].sent_down = sent_via(t, p) - lw->sent0[p];
+			x->res->link_events[lw->open[p]].sent_down = sent_via(t, p) - lw->sent0[p];
 			lw->open[p] = -1;
 		}
 }
+
+static int
+lw_setup(struct fws_trial *t, void **state, struct fws_err *e)
+{
+	(void)t;
+	*state = calloc(1, sizeof(struct fws_linkwatch));
+	return *state ? 0 : fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+}
+
+static void
+lw_destroy(struct fws_trial *t, void *state)
+{
+	(void)t;
+	free(state);
+}
+
+const struct fws_feature fws_feature_linkwatch = {
+	.name = "linkwatch",
+	.setup = lw_setup,
+	.on = {[FWS_FEATURE_START] = lw_start,
+	       [FWS_FEATURE_SERVICE] = lw_service,
+	       [FWS_FEATURE_FINISH] = lw_finish},
+	.destroy = lw_destroy,
+};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * NAT through a firewall: the learn phase before a download trial and the per-stream verdict
- * after it (fws_trial_int.h). A masquerading DUT gives each LAN flow a public address and
+ * Trial feature "nat", NAT through a firewall: the learn phase before a download trial and
+ * the per-stream verdict after it. A masquerading DUT gives each LAN flow a public address and
  * port that only its own first packets reveal; the WAN side learns them from the learner
  * stream's frames (found by signature, never by headers) and sends the download flows there.
  */
@@ -14,78 +14,34 @@
 #include <rte_malloc.h>
 
 #include "fws_compat.h"
+#include "fws_feature.h"
 #include "fws_trial_int.h"
-
-/* How flow i of stream s arrived, merged over the receive lcores. */
-static struct fws_natobs
-observed(const struct fws_trial *t, unsigned int s, uint32_t i)
-{
-	struct fws_natobs o = {0};
-	unsigned int k;
-
-	for (k = 0; k < t->n_rx; k++)
-		if (t->rx[k]->natobs[s])
-			fws_natobs_merge(&o, &t->rx[k]->natobs[s][i]);
-	return o;
-}
-
-static struct fws_nat_tuple
-tuple_of(const struct fws_flow_tuple *ft)
-{
-	return (struct fws_nat_tuple){rte_cpu_to_be_32(ft->src_ip), rte_cpu_to_be_32(ft->dst_ip),
-				      rte_cpu_to_be_16(ft->src_port),
-				      rte_cpu_to_be_16(ft->dst_port)};
-}
-
-int
-fws_nat_aim(struct fws_trial *t, unsigned int d,
-	    bool (*seen)(const struct fws_trial *t, unsigned int d, uint32_t i,
-			 struct fws_nat_tuple *at))
-{
-	const struct fws_cfg_stream *cs = &t->cfg->streams[d];
-	struct fws_nat_tuple at;
-	struct fws_pkt_hdr hdr;
-	struct fws_flow_tuple ft;
-	uint32_t i;
-
-	if (t->nat_want[d] == NULL &&
-	    (t->nat_want[d] = rte_malloc(
-		     "fws_natwant", sizeof(struct fws_nat_tuple) * cs->flows.count, 0)) == NULL)
-		return -ENOMEM;
-	fws_trial_stream_hdr(t, d, &hdr);
-	t->nat_learned[d] = 0;
-	for (i = 0; i < cs->flows.count; i++) {
-		fws_flow_tuple(&cs->flows, i, &ft);
-		t->nat_want[d][i] = tuple_of(&ft);
-		if (seen(t, d, i, &at)) {
-			ft.dst_ip = rte_be_to_cpu_32(at.src);
-			ft.dst_port = rte_be_to_cpu_16(at.sport);
-			t->nat_learned[d]++;
-		}
-		fws_pkt_flow_init(&t->txflows[d][i], &hdr, &ft, i);
-	}
-	return 0;
-}
 
 /* How download flow i's learner flow arrived on the WAN side, if it did. */
 static bool
-learner_seen(const struct fws_trial *t, unsigned int d, uint32_t i, struct fws_nat_tuple *at)
+learner_seen(void *arg, unsigned int d, uint32_t i, struct fws_nat_tuple *at)
 {
-	struct fws_natobs o = observed(t, (unsigned int)t->cfg->streams[d].learner, i);
+	const struct fws_trial *t = arg;
+	struct fws_natobs o = fws_trial_observed(t, (unsigned int)t->cfg->streams[d].learner, i);
 
 	*at = o.last;
 	return o.seen;
 }
 
-int
-fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
-	      unsigned int size_idx, struct fws_err *e)
+/* Prepare: for every download stream of mask (bit s, 0: all) that has a learner, send
+ * learn_frames per flow of the learner at learn_pps (RFC 9693), and point each download flow
+ * at the source address and port its learner flow arrived with on the WAN side. Flows not
+ * learned keep their untranslated destination (they count as lost). */
+static int
+nat_learn(struct fws_trial *t, void *state, const struct fws_trial_opts *o, uint32_t mask,
+	  unsigned int size_idx, struct fws_err *e)
 {
 	const struct fws_cfg *cfg = t->cfg;
 	struct fws_result *res;
 	unsigned int d;
 	int rc = 0;
 
+	(void)state;
 	if (cfg->nat.mode != FWS_NAT_MASQUERADE)
 		return 0;
 	res = calloc(1, sizeof(*res));
@@ -110,7 +66,7 @@ fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask
 		rc = fws_trial_run_probe(t, size_idx, o, &pr, res, e);
 		if (rc == 0 && res->partial)
 			rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "NAT learn: interrupted");
-		if (rc == 0 && fws_nat_aim(t, d, learner_seen) < 0)
+		if (rc == 0 && fws_trial_aim(t, d, learner_seen, t) < 0)
 			rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 		fws_result_free(res);
 		if (rc == 0 && t->nat_learned[d] < cs->flows.count)
@@ -157,8 +113,8 @@ verdict(const struct fws_trial *t, unsigned int s, struct fws_nat_result *n)
 	n->ok = n->reason[0] == '\0';
 }
 
-int
-fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr)
+static int
+nat_collect_stream(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	uint32_t i, n = cs->flows.count;
@@ -178,7 +134,7 @@ fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_res
 	for (i = 0; i < n; i++) {
 		const struct fws_pkt_flow *f = &t->txflows[s][i];
 
-		obs[i] = observed(t, s, i);
+		obs[i] = fws_trial_observed(t, s, i);
 		sent[i] = (struct fws_nat_tuple){f->src_be, f->dst_be, f->sport_be, f->dport_be};
 	}
 	if (t->cfg->nat.mode == FWS_NAT_NONE)
@@ -205,3 +161,23 @@ fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_res
 	free(scratch);
 	return 0;
 }
+
+static void
+nat_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	unsigned int s;
+
+	(void)state;
+	if (t->cfg->nat.mode == FWS_NAT_UNSET)
+		return;
+	for (s = 0; s < t->cfg->n_streams; s++)
+		if (nat_collect_stream(t, s, &x->res->streams[s]) < 0)
+			FWS_LOG(ERR, "stream %s: no memory for the NAT summary",
+				x->res->streams[s].name);
+}
+
+const struct fws_feature fws_feature_nat = {
+	.name = "nat",
+	.prepare = nat_learn,
+	.on = {[FWS_FEATURE_COLLECT] = nat_collect},
+};

@@ -104,12 +104,7 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 			pa->ok = pa->skipped = true;
 			continue;
 		}
-		rc = fws_nat_learn(t, o, 1u << s, z, e);
-		if (rc == 0)
-			rc = fws_tcp_open(t, o, 1u << s, e);
-		if (rc == 0)
-			rc = fws_trial_run_probe(t, z, o, &pr, res, e);
-		fws_tcp_close(t, NULL);
+		rc = fws_trial_run_streams(t, z, o, 1u << s, &pr, res, e);
 		if (rc < 0)
 			break;
 		memset(pa, 0, sizeof(*pa));

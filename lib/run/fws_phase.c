@@ -28,10 +28,8 @@ struct trial_run {
 	double req_pps[FWS_CFG_MAX_STREAMS];
 	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
 	uint64_t start, deadline;
-	struct fws_dutload_proc dl;
 	bool measuring, interrupted;
 	struct fws_clock_pair clk0; /**< at the start of the measured phase */
-	struct fws_linkwatch links;
 	struct fws_live_stream live[FWS_CFG_MAX_STREAMS];
 	/* Progress line: totals at the last line. */
 	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
@@ -45,6 +43,20 @@ struct phase {
 	void (*enter)(struct trial_run *r, uint64_t now); /**< NULL: nothing to do */
 	bool (*done)(struct trial_run *r, uint64_t now);
 };
+
+/* What the features' hooks see of the trial at now. */
+static void
+features_on(struct trial_run *r, enum fws_feature_event ev, uint64_t now)
+{
+	const struct fws_step x = {.o = r->o,
+				   .probe = r->pr != NULL,
+				   .interrupted = r->interrupted,
+				   .duration = r->duration,
+				   .now = now,
+				   .res = r->res};
+
+	fws_features_on(r->t, ev, &x);
+}
 
 static bool
 stopped(const struct trial_run *r, int level)
@@ -92,28 +104,11 @@ want_measure(const struct trial_run *r)
 	return !r->interrupted;
 }
 
-/* Start the DUT load command for the measured phase (not for path-check probes). */
-static void
-probe_dut(struct trial_run *r)
-{
-	const char *cmd = r->t->cfg->dut_load_cmd;
-	int rc;
-
-	if (r->pr || !cmd[0])
-		return;
-	r->res->dut_probed = true;
-	rc = fws_dutload_start(&r->dl, cmd, r->duration);
-	if (rc < 0)
-		snprintf(r->res->dut.error, sizeof(r->res->dut.error), "cannot start \"%.80s\": %s",
-			 cmd, strerror(-rc));
-}
-
 static void
 enter_measure(struct trial_run *r, uint64_t now)
 {
 	unsigned int i;
 
-	probe_dut(r);
 	fws_clock_read(&r->clk0);
 	r->measuring = true;
 	r->deadline = after(r, now, r->duration);
@@ -122,6 +117,7 @@ enter_measure(struct trial_run *r, uint64_t now)
 		r->last_rx += __atomic_load_n(&r->t->rx[i]->live_frames, __ATOMIC_RELAXED);
 	r->last_t = now;
 	r->next_progress = after(r, now, 1);
+	features_on(r, FWS_FEATURE_MEASURE, now);
 }
 
 /* A back-to-back trial is over when every active task sent its share. */
@@ -211,11 +207,8 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 		}
 		sleep_ms(5);
 		fws_ctlio_service(&r->t->ctl);
-		fws_tcp_service(r->t);
-		if (r->res->dut_probed && r->dl.pid > 0)
-			fws_dutload_drain(&r->dl); /* a chatty probe never blocks on its pipe */
 		now = rte_rdtsc();
-		fws_linkwatch_poll(&r->links, r->t, now, r->res);
+		features_on(r, FWS_FEATURE_SERVICE, now);
 		progress(r, ph, now);
 		fws_trial_sample_hugepages(r->t);
 	}
@@ -330,7 +323,7 @@ prepare_tasks(struct trial_run *r, const struct fws_size_mix *mix, double scale,
 		struct fws_tx_task *task = &t->tasks[i];
 		const struct fws_cfg_stream *cs = &t->cfg->streams[task->stream];
 
-		if (task->engine->sizes(task, mix) < 0)
+		if (fws_engine_sizes(task, mix) < 0)
 			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
 					   "setup: frame size mix %s does not fit the buffers",
 					   mix->name);
@@ -362,16 +355,14 @@ prepare_counters(struct trial_run *r)
 		t->rx[i]->cookie = t->sync.cookie;
 		t->rx[i]->warm_cookie = t->warm_cookie;
 	}
-	fws_icmp_reset(t);
 	for (i = 0; i < t->cfg->n_ports; i++)
 		if (rte_eth_stats_get(t->port[i].port_id, &r->before[i]) != 0)
 			memset(&r->before[i], 0, sizeof(r->before[i]));
 	r->start = rte_rdtsc();
-	fws_linkwatch_start(&r->links, t, r->start, r->res);
+	features_on(r, FWS_FEATURE_START, r->start);
 	for (i = 0; i < t->n_tasks; i++)
-		t->tasks[i].engine->start(&t->tasks[i],
-					  r->warmup > 0 ? t->warm_cookie : t->sync.cookie, r->start,
-					  t->hz);
+		fws_engine_start(&t->tasks[i], r->warmup > 0 ? t->warm_cookie : t->sync.cookie,
+				 r->start, t->hz);
 }
 
 static void
@@ -402,12 +393,6 @@ finish(struct trial_run *r)
 	struct fws_trial *t = r->t;
 	unsigned int s, i;
 
-	if (r->res->dut_probed && r->dl.pid > 0) {
-		/* It was given the measured duration; allow it 15 s more to report. */
-		fws_dutload_finish(&r->dl, r->interrupted ? 1 : 15, &r->res->dut);
-		if (!r->res->dut.ok)
-			FWS_LOG(WARNING, "DUT load probe: %s", r->res->dut.error);
-	}
 	r->res->partial = r->interrupted || !r->measuring;
 	if (r->measuring && fws_clock_read(&clk1) == 0)
 		r->res->tsc_hz = fws_clock_hz(&r->clk0, &clk1);
@@ -415,10 +400,9 @@ finish(struct trial_run *r)
 		for (s = 0; s < t->cfg->n_streams; s++)
 			for (i = 0; i < t->cfg->streams[s].flows.count; i++)
 				t->txflows[s][i].seq = 0;
-	fws_linkwatch_end(&r->links, t, r->res);
-	for (i = 0; i < t->n_rx; i++) /* packets still in pieces are lost: their pieces given up */
-		fws_rx_frag_flush(t->rx[i]);
+	features_on(r, FWS_FEATURE_FINISH, rte_rdtsc());
 	fws_trial_collect(t, r->req_pps, r->before, r->res);
+	features_on(r, FWS_FEATURE_COLLECT, rte_rdtsc());
 	for (i = 0; i < t->n_rx; i++)
 		fws_rx_retire_cookies(t->rx[i]);
 	if (r->o && r->o->progress && !r->pr) {
@@ -464,16 +448,21 @@ fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx, const struct fws
 }
 
 int
+fws_trial_run_streams(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+		      uint32_t mask, const struct fws_probe *pr, struct fws_result *res,
+		      struct fws_err *e)
+{
+	int rc = fws_features_prepare(t, o, mask, size_idx, e);
+
+	if (rc == 0)
+		rc = fws_trial_run_probe(t, size_idx, o, pr, res, e);
+	fws_features_after(t, rc == 0 && !pr ? res : NULL);
+	return rc;
+}
+
+int
 fws_trial_run(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
 	      struct fws_result *res, struct fws_err *e)
 {
-	uint32_t mask = o ? o->streams : 0;
-	int rc = fws_nat_learn(t, o, mask, size_idx, e);
-
-	if (rc == 0)
-		rc = fws_tcp_open(t, o, mask, e);
-	if (rc == 0)
-		rc = fws_trial_run_probe(t, size_idx, o, NULL, res, e);
-	fws_tcp_close(t, rc == 0 ? res : NULL);
-	return rc;
+	return fws_trial_run_streams(t, size_idx, o, o ? o->streams : 0, NULL, res, e);
 }

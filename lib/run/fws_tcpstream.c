@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * TCP connections of the TCP streams, run by the main lcore (fws_trial_int.h). Before each
+ * Trial feature "tcp": the connections of the TCP streams (throughput, not the connection
+ * tests of fws_conntester), run by the main lcore. Before each
  * trial every flow opens: the LAN side (the client) sends a SYN, the other side answers
  * with a SYN-ACK to wherever the SYN came from (through NAT: the translated address and
  * port), the client ACKs, and the data receiver opens its scaled window with an ACK. Each
@@ -20,6 +21,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include "fws_feature.h"
 #include "fws_tcp.h"
 #include "fws_trial_int.h"
 
@@ -60,10 +62,15 @@ struct tcp_stream {
 	struct fws_tcp_result res;
 };
 
+/* The feature's state. */
 struct fws_tcpconn {
+	struct fws_trial *t;
 	uint32_t nonce;
 	uint32_t active; /**< streams opened for the current trial */
 	struct tcp_stream st[FWS_CFG_MAX_STREAMS];
+	/* Per flow of a TCP or SYN stream: the data sender's state, which the transmit tasks'
+	 * engine reads and writes (each task has its share: fws_tx_task.tcp). */
+	struct fws_tcp_txflow *tx[FWS_CFG_MAX_STREAMS];
 };
 
 static bool
@@ -74,11 +81,11 @@ is_tcp(const struct fws_cfg *cfg, unsigned int s)
 
 /* The client's and server's addresses and ports of flow i, network order. */
 static void
-ends(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *c)
+ends(const struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *c)
 {
-	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	const struct fws_cfg_stream *cs = &tc->t->cfg->streams[s];
 	struct fws_flow_tuple ft;
-	bool up = t->tcp->st[s].client_sends;
+	bool up = tc->st[s].client_sends;
 
 	fws_flow_tuple(&cs->flows, i, &ft);
 	c->src_be = rte_cpu_to_be_32(up ? ft.src_ip : ft.dst_ip);
@@ -90,10 +97,10 @@ ends(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *
 /* The address family of stream s's segments, and with IPv6 the upper 96 bits of both ends
  * (configured: no prefix translation is followed); the MSS a SYN announces. */
 static void
-family(const struct fws_trial *t, unsigned int s, struct fws_tcp_seg *g, bool from_client)
+family(const struct fws_tcpconn *tc, unsigned int s, struct fws_tcp_seg *g, bool from_client)
 {
-	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	bool up = t->tcp->st[s].client_sends;
+	const struct fws_cfg_stream *cs = &tc->t->cfg->streams[s];
+	bool up = tc->st[s].client_sends;
 	const uint8_t *client = up ? cs->flows.src6 : cs->flows.dst6;
 	const uint8_t *server = up ? cs->flows.dst6 : cs->flows.src6;
 
@@ -108,33 +115,33 @@ family(const struct fws_trial *t, unsigned int s, struct fws_tcp_seg *g, bool fr
 
 /* Build and send seg from port p (toward port to). */
 static void
-emit(struct fws_trial *t, unsigned int p, unsigned int to, struct fws_tcp_seg *seg)
+emit(struct fws_tcpconn *tc, unsigned int p, unsigned int to, struct fws_tcp_seg *seg)
 {
-	struct rte_mbuf *m = fws_ctlio_segment(&t->ctl, p, to, seg, false);
+	struct rte_mbuf *m = fws_ctlio_segment(&tc->t->ctl, p, to, seg, false);
 
 	if (m)
-		fws_ctlio_send(&t->ctl, p, m);
+		fws_ctlio_send(&tc->t->ctl, p, m);
 }
 
 static uint32_t
-token(const struct fws_trial *t, bool server, unsigned int s, uint32_t i)
+token(const struct fws_tcpconn *tc, bool server, unsigned int s, uint32_t i)
 {
-	return fws_tcp_token(server, t->tcp->nonce, s, i);
+	return fws_tcp_token(server, tc->nonce, s, i);
 }
 
 static void
-send_syn(struct fws_trial *t, unsigned int s, uint32_t i, uint64_t now)
+send_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint64_t now)
 {
-	struct tcp_stream *ts = &t->tcp->st[s];
+	struct tcp_stream *ts = &tc->st[s];
 	struct conn *k = &ts->conn[i];
 	struct fws_tcp_seg g = {.seq = k->c_isn,
 				.flags = FWS_TCP_SYN,
 				.window = 0xffff,
-				.tsval = token(t, false, s, i)};
+				.tsval = token(tc, false, s, i)};
 
-	ends(t, s, i, &g);
-	family(t, s, &g, true);
-	emit(t, ts->client_port, ts->server_port, &g);
+	ends(tc, s, i, &g);
+	family(tc, s, &g, true);
+	emit(tc, ts->client_port, ts->server_port, &g);
 	if (k->state == C_IDLE)
 		k->t_syn = now;
 	k->t_try = now;
@@ -144,60 +151,60 @@ send_syn(struct fws_trial *t, unsigned int s, uint32_t i, uint64_t now)
 
 /* From the server side of connection (s, i) to the client as the SYN showed it. */
 static void
-server_seg(struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
+server_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
 {
-	const struct conn *k = &t->tcp->st[s].conn[i];
+	const struct conn *k = &tc->st[s].conn[i];
 
 	g->src_be = k->s_dst_be;
 	g->dst_be = k->s_src_be;
 	g->sport_be = k->s_dport_be;
 	g->dport_be = k->s_sport_be;
-	g->tsval = token(t, true, s, i);
-	g->tsecr = token(t, false, s, i);
-	family(t, s, g, false);
-	emit(t, t->tcp->st[s].server_port, t->tcp->st[s].client_port, g);
+	g->tsval = token(tc, true, s, i);
+	g->tsecr = token(tc, false, s, i);
+	family(tc, s, g, false);
+	emit(tc, tc->st[s].server_port, tc->st[s].client_port, g);
 }
 
 /* From the client side of connection (s, i) to the server's own address and port. */
 static void
-client_seg(struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
+client_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
 {
-	ends(t, s, i, g);
-	g->tsval = token(t, false, s, i);
-	g->tsecr = token(t, true, s, i);
-	family(t, s, g, true);
-	emit(t, t->tcp->st[s].client_port, t->tcp->st[s].server_port, g);
+	ends(tc, s, i, g);
+	g->tsval = token(tc, false, s, i);
+	g->tsecr = token(tc, true, s, i);
+	family(tc, s, g, true);
+	emit(tc, tc->st[s].client_port, tc->st[s].server_port, g);
 }
 
 /* A segment from the data receiver of (s, i): seq its next, ack as given. */
 static void
-receiver_seg(struct fws_trial *t, unsigned int s, uint32_t i, uint8_t flags, uint32_t ack)
+receiver_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint8_t flags, uint32_t ack)
 {
-	struct conn *k = &t->tcp->st[s].conn[i];
+	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {
 		.seq = k->r_nxt, .ack = ack, .flags = flags, .window = FWS_TCP_WINDOW};
 
-	if (t->tcp->st[s].client_sends)
-		server_seg(t, s, i, &g);
+	if (tc->st[s].client_sends)
+		server_seg(tc, s, i, &g);
 	else
-		client_seg(t, s, i, &g);
+		client_seg(tc, s, i, &g);
 }
 
 /* From the data sender of (s, i). */
 static void
-sender_seg(struct fws_trial *t, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
+sender_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
 {
-	if (t->tcp->st[s].client_sends)
-		client_seg(t, s, i, g);
+	if (tc->st[s].client_sends)
+		client_seg(tc, s, i, g);
 	else
-		server_seg(t, s, i, g);
+		server_seg(tc, s, i, g);
 }
 
 /* The server got a SYN: it remembers how it arrived and answers. */
 static void
-on_syn(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
-	struct conn *k = &t->tcp->st[s].conn[i];
+	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {
 		.flags = FWS_TCP_SYN | FWS_TCP_ACK, .window = 0xffff, .mss = FWS_TCP_MSS4};
 
@@ -208,14 +215,14 @@ on_syn(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_inf
 	k->s_rcv = ti->seq + 1;
 	g.seq = k->s_isn;
 	g.ack = k->s_rcv;
-	server_seg(t, s, i, &g);
+	server_seg(tc, s, i, &g);
 }
 
 /* The client got the SYN-ACK of its SYN: it takes the server's number and ACKs. */
 static void
-on_synack(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_synack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
-	struct conn *k = &t->tcp->st[s].conn[i];
+	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {.flags = FWS_TCP_ACK, .window = FWS_TCP_WINDOW};
 
 	if (ti->ack != k->c_isn + 1)
@@ -224,56 +231,55 @@ on_synack(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_
 	k->synack = true;
 	g.seq = k->c_isn + 1;
 	g.ack = k->c_rcv;
-	client_seg(t, s, i, &g);
+	client_seg(tc, s, i, &g);
 }
 
 /* The data sender's view of a connection once open. */
 static void
-sender_init(struct fws_trial *t, unsigned int s, uint32_t i, uint32_t limit)
+sender_init(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_t limit)
 {
-	struct tcp_stream *ts = &t->tcp->st[s];
+	struct tcp_stream *ts = &tc->st[s];
 	struct conn *k = &ts->conn[i];
 	bool up = ts->client_sends;
 
-	fws_tcp_txflow_init(&t->tcptx[s][i], up ? k->c_isn + 1 : k->s_isn + 1,
-			    up ? k->c_rcv : k->s_rcv, limit, token(t, !up, s, i),
-			    token(t, up, s, i));
+	fws_tcp_txflow_init(&tc->tx[s][i], up ? k->c_isn + 1 : k->s_isn + 1,
+			    up ? k->c_rcv : k->s_rcv, limit, token(tc, !up, s, i),
+			    token(tc, up, s, i));
 	k->r_nxt = up ? k->s_isn + 1 : k->c_isn + 1;
 }
 
 /* An ACK at the data sender: the window moves (never back); the first one opens it. */
 static void
-on_sender_ack(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_sender_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
-	struct conn *k = &t->tcp->st[s].conn[i];
+	struct conn *k = &tc->st[s].conn[i];
 	uint32_t limit = ti->ack + ((uint32_t)ti->window << FWS_TCP_WSCALE);
 
-	t->tcp->st[s].res.acks_received++;
+	tc->st[s].res.acks_received++;
 	if (k->state == C_SYN_SENT && k->synack) {
 		/* The receiver's first ACK after the handshake acknowledges the ISN. */
-		if (ti->ack != (t->tcp->st[s].client_sends ? k->c_isn : k->s_isn) + 1)
+		if (ti->ack != (tc->st[s].client_sends ? k->c_isn : k->s_isn) + 1)
 			return;
-		sender_init(t, s, i, limit);
+		sender_init(tc, s, i, limit);
 		/* Fault injection (tests): numbers the receiver never allowed, window and all. */
-		t->tcptx[s][i].seq += t->cfg->tcp_seq_offset;
-		t->tcptx[s][i].limit += t->cfg->tcp_seq_offset;
+		tc->tx[s][i].seq += tc->t->cfg->tcp_seq_offset;
+		tc->tx[s][i].limit += tc->t->cfg->tcp_seq_offset;
 		k->state = C_OPEN;
 		k->t_open = rte_rdtsc();
 		return;
 	}
 	if (k->state == C_OPEN)
 		__atomic_store_n(
-			&t->tcptx[s][i].limit,
-			fws_tcp_max(__atomic_load_n(&t->tcptx[s][i].limit, __ATOMIC_RELAXED),
-				    limit),
+			&tc->tx[s][i].limit,
+			fws_tcp_max(__atomic_load_n(&tc->tx[s][i].limit, __ATOMIC_RELAXED), limit),
 			__ATOMIC_RELEASE);
 }
 
 /* The server as data receiver got the handshake's last ACK: it opens the scaled window. */
 static void
-on_receiver_ack(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_receiver_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
-	struct conn *k = &t->tcp->st[s].conn[i];
+	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {.flags = FWS_TCP_ACK, .window = FWS_TCP_WINDOW};
 
 	if (k->windowed || ti->ack != k->s_isn + 1)
@@ -281,32 +287,32 @@ on_receiver_ack(struct fws_trial *t, unsigned int s, uint32_t i, const struct fw
 	k->windowed = true;
 	g.seq = k->s_isn + 1;
 	g.ack = ti->seq;
-	server_seg(t, s, i, &g);
+	server_seg(tc, s, i, &g);
 }
 
 /* FIN from the data sender: the receiver answers FIN-ACK; FIN-ACK at the sender: last ACK. */
 static void
-on_fin(struct fws_trial *t, unsigned int s, uint32_t i, const struct fws_tcp_info *ti,
+on_fin(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti,
        bool at_sender)
 {
-	struct conn *k = &t->tcp->st[s].conn[i];
+	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {.flags = FWS_TCP_ACK, .window = FWS_TCP_WINDOW};
 
 	if (!at_sender) {
-		receiver_seg(t, s, i, FWS_TCP_FIN | FWS_TCP_ACK, ti->seq + 1);
+		receiver_seg(tc, s, i, FWS_TCP_FIN | FWS_TCP_ACK, ti->seq + 1);
 		return;
 	}
 	if (k->closed)
 		return;
 	k->closed = true;
-	t->tcp->st[s].res.closed++;
+	tc->st[s].res.closed++;
 	g.seq = ti->ack;
 	g.ack = ti->seq + 1;
-	sender_seg(t, s, i, &g);
+	sender_seg(tc, s, i, &g);
 }
 
 static void
-dispatch(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *ti)
+dispatch(struct fws_tcpconn *tc, unsigned int port, const struct fws_tcp_info *ti)
 {
 	uint32_t tok =
 		ti->flags & FWS_TCP_SYN && !(ti->flags & FWS_TCP_ACK) ? ti->tsval : ti->tsecr;
@@ -315,10 +321,10 @@ dispatch(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *ti)
 	uint32_t i;
 	bool server, sender;
 
-	if (!ti->has_ts || fws_tcp_token_parse(tok, t->tcp->nonce, &server, &s, &i) < 0 ||
-	    s >= t->cfg->n_streams || !is_tcp(t->cfg, s) || i >= t->tcp->st[s].n)
+	if (!ti->has_ts || fws_tcp_token_parse(tok, tc->nonce, &server, &s, &i) < 0 ||
+	    s >= tc->t->cfg->n_streams || !is_tcp(tc->t->cfg, s) || i >= tc->st[s].n)
 		return;
-	ts = &t->tcp->st[s];
+	ts = &tc->st[s];
 	if (port != (ti->flags & FWS_TCP_SYN && !(ti->flags & FWS_TCP_ACK) ? ts->server_port
 		     : server                                              ? ts->server_port
 									   : ts->client_port))
@@ -329,31 +335,31 @@ dispatch(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *ti)
 		if (ts->conn[i].state == C_SYN_SENT)
 			ts->conn[i].state = C_FAILED_RST;
 	} else if ((ti->flags & (FWS_TCP_SYN | FWS_TCP_ACK)) == FWS_TCP_SYN) {
-		on_syn(t, s, i, ti);
+		on_syn(tc, s, i, ti);
 	} else if (ti->flags & FWS_TCP_SYN) {
-		on_synack(t, s, i, ti);
+		on_synack(tc, s, i, ti);
 	} else if (ti->flags & FWS_TCP_FIN) {
-		on_fin(t, s, i, ti, sender);
+		on_fin(tc, s, i, ti, sender);
 	} else if (sender) {
-		on_sender_ack(t, s, i, ti);
+		on_sender_ack(tc, s, i, ti);
 	} else if (server) {
-		on_receiver_ack(t, s, i, ti);
+		on_receiver_ack(tc, s, i, ti);
 	}
 }
 
 /* A segment with payload but no signature at the server: a connection's preamble. */
 static void
-on_preamble(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *ti)
+on_preamble(struct fws_tcpconn *tc, unsigned int port, const struct fws_tcp_info *ti)
 {
 	struct tcp_stream *ts;
 	unsigned int s;
 	uint32_t i;
 	bool server;
 
-	if (!ti->has_ts || fws_tcp_token_parse(ti->tsecr, t->tcp->nonce, &server, &s, &i) < 0 ||
-	    !server || s >= t->cfg->n_streams || !is_tcp(t->cfg, s) || i >= t->tcp->st[s].n)
+	if (!ti->has_ts || fws_tcp_token_parse(ti->tsecr, tc->nonce, &server, &s, &i) < 0 ||
+	    !server || s >= tc->t->cfg->n_streams || !is_tcp(tc->t->cfg, s) || i >= tc->st[s].n)
 		return;
-	ts = &t->tcp->st[s];
+	ts = &tc->st[s];
 	if (port != ts->server_port || ts->pre_len == 0 || ti->payload_len != ts->pre_len ||
 	    ts->conn[i].pre_seen)
 		return;
@@ -365,110 +371,135 @@ on_preamble(struct fws_trial *t, unsigned int port, const struct fws_tcp_info *t
 static void
 tcp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 {
-	struct fws_trial *t = arg;
+	struct fws_tcpconn *tc = arg;
 	struct fws_tcp_info ti;
 
 	if (fws_tcp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &ti) == 0) {
 		if (ti.payload_len == 0)
-			dispatch(t, port, &ti);
+			dispatch(tc, port, &ti);
 		else
-			on_preamble(t, port, &ti);
+			on_preamble(tc, port, &ti);
 	}
 	rte_pktmbuf_free(m);
 }
 
-int
-fws_tcp_create(struct fws_trial *t)
+/* Stream s's connections and data sender state; the receive lcores' ACK tables. */
+static int
+stream_setup(struct fws_tcpconn *tc, unsigned int s)
 {
+	struct fws_trial *t = tc->t;
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	struct tcp_stream *ts = &tc->st[s];
+	unsigned int k;
+
+	ts->n = cs->flows.count;
+	ts->client_sends = cs->dir != FWS_DIR_DOWNLOAD;
+	ts->client_port = ts->client_sends ? cs->tx_port : cs->rx_port;
+	ts->server_port = ts->client_sends ? cs->rx_port : cs->tx_port;
+	if (cs->app != FWS_APP_NONE)
+		ts->pre_len = (uint16_t)fws_tcp_preamble(
+			ts->pre, sizeof(ts->pre),
+			cs->app == FWS_APP_TLS ? FWS_TCP_PRE_TLS : FWS_TCP_PRE_HTTP, cs->app_name);
+	ts->conn = calloc(ts->n, sizeof(*ts->conn));
+	if (ts->conn == NULL)
+		return -ENOMEM;
+	for (k = 0; k < t->n_rx; k++) {
+		t->rx[k]->tcp = true;
+		t->rx[k]->tcphi[s] = rte_zmalloc("fws_tcphi", sizeof(struct fws_rx_tcphi) * ts->n,
+						 RTE_CACHE_LINE_SIZE);
+		if (t->rx[k]->tcphi[s] == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every TCP stream (connections) and SYN flood (segments only), each flow's sender state
+ * shared by the stream's transmit tasks, each task its contiguous share. */
+static int
+tcp_create(struct fws_tcpconn *tc)
+{
+	struct fws_trial *t = tc->t;
 	const struct fws_cfg *cfg = t->cfg;
 	unsigned int s, k;
+
+	for (s = 0; s < cfg->n_streams; s++) {
+		const struct fws_cfg_stream *cs = &cfg->streams[s];
+
+		if (!is_tcp(cfg, s) && cs->l4 != FWS_L4_SYN)
+			continue;
+		tc->tx[s] = rte_zmalloc_socket("fws_tcptx", sizeof(*tc->tx[s]) * cs->flows.count,
+					       RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
+		if (tc->tx[s] == NULL || (is_tcp(cfg, s) && stream_setup(tc, s) < 0))
+			return -ENOMEM;
+	}
+	for (k = 0; k < t->n_tasks; k++)
+		if (tc->tx[t->tasks[k].stream])
+			t->tasks[k].tcp = tc->tx[t->tasks[k].stream] +
+					  (t->tasks[k].flows - t->txflows[t->tasks[k].stream]);
+	t->ctl.tcp_input = tcp_input;
+	t->ctl.tcp_arg = tc;
+	return 0;
+}
+
+static int
+tcp_setup(struct fws_trial *t, void **state, struct fws_err *e)
+{
+	const struct fws_cfg *cfg = t->cfg;
+	struct fws_tcpconn *tc;
+	unsigned int s;
 
 	for (s = 0; s < cfg->n_streams && !is_tcp(cfg, s) && cfg->streams[s].l4 != FWS_L4_SYN; s++)
 		;
 	if (s == cfg->n_streams || cfg->conn.test != FWS_CONN_NONE)
 		return 0; /* a connection test has its own connections (fws_conntester) */
-	if ((t->tcp = calloc(1, sizeof(*t->tcp))) == NULL)
-		return -ENOMEM;
-	for (s = 0; s < cfg->n_streams; s++) {
-		const struct fws_cfg_stream *cs = &cfg->streams[s];
-		struct tcp_stream *ts = &t->tcp->st[s];
-
-		if (cfg->streams[s].l4 == FWS_L4_SYN) { /* a flood: segments, no connections */
-			t->tcptx[s] = rte_zmalloc_socket(
-				"fws_syntx", sizeof(*t->tcptx[s]) * cs->flows.count,
-				RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
-			if (t->tcptx[s] == NULL)
-				return -ENOMEM;
-			continue;
-		}
-		if (!is_tcp(cfg, s))
-			continue;
-		ts->n = cs->flows.count;
-		ts->client_sends = cs->dir != FWS_DIR_DOWNLOAD;
-		ts->client_port = ts->client_sends ? cs->tx_port : cs->rx_port;
-		ts->server_port = ts->client_sends ? cs->rx_port : cs->tx_port;
-		if (cs->app != FWS_APP_NONE)
-			ts->pre_len = (uint16_t)fws_tcp_preamble(
-				ts->pre, sizeof(ts->pre),
-				cs->app == FWS_APP_TLS ? FWS_TCP_PRE_TLS : FWS_TCP_PRE_HTTP,
-				cs->app_name);
-		ts->conn = calloc(ts->n, sizeof(*ts->conn));
-		t->tcptx[s] = rte_zmalloc_socket("fws_tcptx", sizeof(*t->tcptx[s]) * ts->n,
-						 RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
-		if (ts->conn == NULL || t->tcptx[s] == NULL)
-			return -ENOMEM;
-		for (k = 0; k < t->n_rx; k++) {
-			t->rx[k]->tcp = true;
-			t->rx[k]->tcphi[s] =
-				rte_zmalloc("fws_tcphi", sizeof(struct fws_rx_tcphi) * ts->n,
-					    RTE_CACHE_LINE_SIZE);
-			if (t->rx[k]->tcphi[s] == NULL)
-				return -ENOMEM;
-		}
-	}
-	/* Each transmit task sends a contiguous share of its stream's flows. */
-	for (k = 0; k < t->n_tasks; k++)
-		if (t->tcptx[t->tasks[k].stream])
-			t->tasks[k].tcp = t->tcptx[t->tasks[k].stream] +
-					  (t->tasks[k].flows - t->txflows[t->tasks[k].stream]);
-	t->ctl.tcp_input = tcp_input;
-	t->ctl.tcp_arg = t;
-	return 0;
+	if ((tc = calloc(1, sizeof(*tc))) == NULL)
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+	tc->t = t;
+	*state = tc;
+	return tcp_create(tc) < 0 ? fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
+						"setup: out of memory (TCP connections)")
+				  : 0;
 }
 
-void
-fws_tcp_destroy(struct fws_trial *t)
+static void
+tcp_destroy(struct fws_trial *t, void *state)
 {
+	struct fws_tcpconn *tc = state;
 	unsigned int s, k;
 
-	if (t->tcp == NULL)
+	if (tc == NULL)
 		return;
+	t->ctl.tcp_input = NULL;
+	t->ctl.tcp_arg = NULL;
 	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++) {
-		free(t->tcp->st[s].conn);
-		rte_free(t->tcptx[s]);
-		for (k = 0; k < t->n_rx; k++)
+		free(tc->st[s].conn);
+		rte_free(tc->tx[s]);
+		for (k = 0; k < t->n_rx; k++) {
 			rte_free(t->rx[k]->tcphi[s]);
+			t->rx[k]->tcphi[s] = NULL;
+		}
 	}
-	free(t->tcp);
-	t->tcp = NULL;
+	for (k = 0; k < t->n_tasks; k++)
+		t->tasks[k].tcp = NULL;
+	free(tc);
 }
 
 static bool
-wanted(const struct fws_trial *t, uint32_t mask, unsigned int s)
+wanted(const struct fws_tcpconn *tc, uint32_t mask, unsigned int s)
 {
-	return is_tcp(t->cfg, s) && (!mask || ((mask >> s) & 1));
+	return is_tcp(tc->t->cfg, s) && (!mask || ((mask >> s) & 1));
 }
 
 /* A fresh set of connections for stream s: new ISNs, nothing open. */
 static void
-reset_stream(struct fws_trial *t, unsigned int s)
+reset_stream(struct fws_tcpconn *tc, unsigned int s)
 {
-	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	struct tcp_stream *ts = &t->tcp->st[s];
+	const struct fws_cfg_stream *cs = &tc->t->cfg->streams[s];
+	struct tcp_stream *ts = &tc->st[s];
 	uint32_t i;
 
 	memset(ts->conn, 0, sizeof(*ts->conn) * ts->n);
-	memset(t->tcptx[s], 0, sizeof(*t->tcptx[s]) * ts->n);
+	memset(tc->tx[s], 0, sizeof(*tc->tx[s]) * ts->n);
 	for (i = 0; i < ts->n; i++) {
 		ts->conn[i].c_isn = (uint32_t)rte_rand();
 		ts->conn[i].s_isn = (uint32_t)rte_rand();
@@ -477,7 +508,7 @@ reset_stream(struct fws_trial *t, unsigned int s)
 	ts->res = (struct fws_tcp_result){
 		.present = true,
 		.attempted = ts->n,
-		.min_frame = fws_pkt_min_frame_tcp(t->cfg->ports[cs->tx_port].vlan != 0,
+		.min_frame = fws_pkt_min_frame_tcp(tc->t->cfg->ports[cs->tx_port].vlan != 0,
 						   cs->flows.ipv6)};
 }
 
@@ -485,30 +516,30 @@ reset_stream(struct fws_trial *t, unsigned int s)
  * once (a ring, a queue or the DUT's SYN handling takes no more), and a SYN again after
  * SYN_RETRY_S, up to SYN_TRIES in all. Returns whether any connection is still opening. */
 static bool
-open_step(struct fws_trial *t, uint32_t mask, uint64_t now, uint64_t *last_syn)
+open_step(struct fws_tcpconn *tc, uint32_t mask, uint64_t now, uint64_t *last_syn)
 {
-	uint64_t retry = (uint64_t)(SYN_RETRY_S * (double)t->hz);
+	uint64_t retry = (uint64_t)(SYN_RETRY_S * (double)tc->t->hz);
 	unsigned int s, budget = SYN_BATCH, opening = 0;
 	bool pending = false;
 	uint32_t i;
 
-	for (s = 0; s < t->cfg->n_streams; s++)
-		for (i = 0; wanted(t, mask, s) && i < t->tcp->st[s].n; i++)
-			opening += t->tcp->st[s].conn[i].state == C_SYN_SENT;
+	for (s = 0; s < tc->t->cfg->n_streams; s++)
+		for (i = 0; wanted(tc, mask, s) && i < tc->st[s].n; i++)
+			opening += tc->st[s].conn[i].state == C_SYN_SENT;
 	budget = opening >= MAX_OPENING ? 0 : RTE_MIN(budget, MAX_OPENING - opening);
-	for (s = 0; s < t->cfg->n_streams; s++) {
-		struct tcp_stream *ts = &t->tcp->st[s];
+	for (s = 0; s < tc->t->cfg->n_streams; s++) {
+		struct tcp_stream *ts = &tc->st[s];
 
-		for (i = 0; wanted(t, mask, s) && i < ts->n; i++) {
+		for (i = 0; wanted(tc, mask, s) && i < ts->n; i++) {
 			struct conn *k = &ts->conn[i];
 
 			if (k->state == C_IDLE && budget) {
-				send_syn(t, s, i, now);
+				send_syn(tc, s, i, now);
 				budget--;
 				*last_syn = now;
 			} else if (k->state == C_SYN_SENT && !k->synack && k->tries < SYN_TRIES &&
 				   now - k->t_try > retry) {
-				send_syn(t, s, i, now);
+				send_syn(tc, s, i, now);
 			}
 			pending |= k->state == C_IDLE || k->state == C_SYN_SENT;
 		}
@@ -518,9 +549,10 @@ open_step(struct fws_trial *t, uint32_t mask, uint64_t now, uint64_t *last_syn)
 
 /* Where download connection i's SYN came from: its client as the WAN side sees it. */
 static bool
-syn_seen(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_nat_tuple *at)
+syn_seen(void *arg, unsigned int s, uint32_t i, struct fws_nat_tuple *at)
 {
-	const struct conn *k = &t->tcp->st[s].conn[i];
+	const struct fws_tcpconn *tc = arg;
+	const struct conn *k = &tc->st[s].conn[i];
 
 	at->src = k->s_src_be;
 	at->sport = k->s_sport_be;
@@ -531,9 +563,9 @@ syn_seen(const struct fws_trial *t, unsigned int s, uint32_t i, struct fws_nat_t
  * no window to wait for): their segments stay in the stream's count and are lost where
  * the DUT drops them. */
 static int
-open_result(struct fws_trial *t, unsigned int s)
+open_result(struct fws_tcpconn *tc, unsigned int s)
 {
-	struct tcp_stream *ts = &t->tcp->st[s];
+	struct tcp_stream *ts = &tc->st[s];
 	double sum = 0, us;
 	uint32_t i;
 
@@ -542,7 +574,7 @@ open_result(struct fws_trial *t, unsigned int s)
 		struct conn *k = &ts->conn[i];
 
 		if (k->state == C_OPEN) {
-			us = (double)(k->t_open - k->t_syn) * 1e6 / (double)t->hz;
+			us = (double)(k->t_open - k->t_syn) * 1e6 / (double)tc->t->hz;
 			ts->res.established++;
 			sum += us;
 			ts->res.est_min_us =
@@ -555,36 +587,36 @@ open_result(struct fws_trial *t, unsigned int s)
 		else
 			ts->res.failed_timeout++;
 		k->state = k->state == C_FAILED_RST ? C_FAILED_RST : C_FAILED_TIMEOUT;
-		sender_init(t, s, i, 0);
-		t->tcptx[s][i].limit = t->tcptx[s][i].seq + 0x7fffffffu;
+		sender_init(tc, s, i, 0);
+		tc->tx[s][i].limit = tc->tx[s][i].seq + 0x7fffffffu;
 	}
 	ts->res.est_avg_us = ts->res.established ? sum / ts->res.established : 0;
 	ts->res.est_min_us = RTE_MAX(ts->res.est_min_us, 0.0);
 	if (ts->res.established < ts->n)
 		FWS_LOG(WARNING,
 			"TCP: stream %s: %u of %u connections opened (%u reset, %u timed out)",
-			t->cfg->streams[s].name, ts->res.established, ts->n, ts->res.failed_rst,
+			tc->t->cfg->streams[s].name, ts->res.established, ts->n, ts->res.failed_rst,
 			ts->res.failed_timeout);
 	/* A download's data goes to where each SYN came from (through NAT: its translation). */
-	return ts->client_sends ? 0 : fws_nat_aim(t, s, syn_seen);
+	return ts->client_sends ? 0 : fws_trial_aim(tc->t, s, syn_seen, tc);
 }
 
 /* The client's first data segment: the preamble, on every connection of streams with an
  * "app" (opened or not, as their data), in batches; then a moment for them to arrive. */
 static void
-send_preambles(struct fws_trial *t)
+send_preambles(struct fws_tcpconn *tc)
 {
 	uint64_t end;
 	unsigned int s, n = 0;
 	uint32_t i;
 
-	for (s = 0; s < t->cfg->n_streams; s++) {
-		struct tcp_stream *ts = &t->tcp->st[s];
+	for (s = 0; s < tc->t->cfg->n_streams; s++) {
+		struct tcp_stream *ts = &tc->st[s];
 
-		if (!((t->tcp->active >> s) & 1) || ts->pre_len == 0)
+		if (!((tc->active >> s) & 1) || ts->pre_len == 0)
 			continue;
 		for (i = 0; i < ts->n; i++) {
-			struct fws_tcp_txflow *tf = &t->tcptx[s][i];
+			struct fws_tcp_txflow *tf = &tc->tx[s][i];
 			struct fws_tcp_seg g = {.seq = tf->seq,
 						.ack = rte_be_to_cpu_32(tf->ack_be),
 						.flags = FWS_TCP_ACK | FWS_TCP_PSH,
@@ -592,79 +624,87 @@ send_preambles(struct fws_trial *t)
 						.payload = ts->pre,
 						.payload_len = ts->pre_len};
 
-			client_seg(t, s, i, &g);
+			client_seg(tc, s, i, &g);
 			tf->seq += ts->pre_len;
 			ts->res.preambles_sent++;
 			if (++n % SYN_BATCH == 0)
-				fws_ctlio_poll_idle(&t->ctl);
+				fws_ctlio_poll_idle(&tc->t->ctl);
 		}
 	}
-	end = rte_rdtsc() + t->hz / 5;
+	end = rte_rdtsc() + tc->t->hz / 5;
 	while (n && rte_rdtsc() < end) {
-		fws_ctlio_poll_idle(&t->ctl);
+		fws_ctlio_poll_idle(&tc->t->ctl);
 		rte_delay_us_sleep(100);
 	}
 }
 
 /* A SYN flood's segments: a random number per flow, nothing to wait for. */
 static void
-syn_init(struct fws_trial *t, unsigned int s)
+syn_init(struct fws_tcpconn *tc, unsigned int s)
 {
 	uint32_t i;
 
-	for (i = 0; i < t->cfg->streams[s].flows.count; i++) {
+	for (i = 0; i < tc->t->cfg->streams[s].flows.count; i++) {
 		uint32_t seq = (uint32_t)rte_rand();
 
-		fws_tcp_txflow_init(&t->tcptx[s][i], seq, 0, seq + 0x7fffffffu,
-				    (uint32_t)rte_rand(), 0);
+		fws_tcp_txflow_init(&tc->tx[s][i], seq, 0, seq + 0x7fffffffu, (uint32_t)rte_rand(),
+				    0);
 	}
 }
 
-int
-fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask, struct fws_err *e)
+/*
+ * Prepare: open every connection of the TCP streams of mask (bit s, 0: all), workers
+ * stopped: SYN, SYN-ACK, ACK, the receiver's window. Connections that do not open are
+ * counted by reason and send anyway. 0, or -EINTR on a stop request.
+ */
+static int
+tcp_open(struct fws_trial *t, void *state, const struct fws_trial_opts *o, uint32_t mask,
+	 unsigned int size_idx, struct fws_err *e)
 {
+	struct fws_tcpconn *tc = state;
 	uint64_t now = rte_rdtsc(), last_syn = now;
 	uint64_t wait = (uint64_t)(HANDSHAKE_S * (double)t->hz);
 	unsigned int s;
 
-	if (t->tcp == NULL)
+	(void)size_idx;
+	if (tc == NULL)
 		return 0;
-	t->tcp->nonce++;
-	t->tcp->active = 0;
-	for (s = 0; s < t->cfg->n_streams; s++) {
-		t->tcp->st[s].res.present = false;
-		if (t->cfg->streams[s].l4 == FWS_L4_SYN && (!mask || ((mask >> s) & 1)))
-			syn_init(t, s);
-		if (!wanted(t, mask, s))
+	tc->nonce++;
+	tc->active = 0;
+	for (s = 0; s < tc->t->cfg->n_streams; s++) {
+		tc->st[s].res.present = false;
+		if (tc->t->cfg->streams[s].l4 == FWS_L4_SYN && (!mask || ((mask >> s) & 1)))
+			syn_init(tc, s);
+		if (!wanted(tc, mask, s))
 			continue;
-		reset_stream(t, s);
-		t->tcp->active |= 1u << s;
+		reset_stream(tc, s);
+		tc->active |= 1u << s;
 	}
-	while (open_step(t, mask, now, &last_syn) && now - last_syn < wait) {
+	while (open_step(tc, mask, now, &last_syn) && now - last_syn < wait) {
 		if (o && o->stop && *o->stop)
 			return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "TCP: interrupted");
-		fws_ctlio_poll_idle(&t->ctl);
+		fws_ctlio_poll_idle(&tc->t->ctl);
 		rte_delay_us_sleep(100);
 		now = rte_rdtsc();
 	}
-	for (s = 0; s < t->cfg->n_streams; s++)
-		if ((t->tcp->active >> s) & 1)
-			if (open_result(t, s) < 0)
+	for (s = 0; s < tc->t->cfg->n_streams; s++)
+		if ((tc->active >> s) & 1)
+			if (open_result(tc, s) < 0)
 				return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
 						   "setup: out of memory (TCP download)");
-	send_preambles(t);
+	send_preambles(tc);
 	return 0;
 }
 
 /* The newest byte of (s, i) the receiver has seen, over every receive lcore. */
 static bool
-newest(const struct fws_trial *t, unsigned int s, uint32_t i, uint32_t *hi)
+newest(const struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_t *hi)
 {
 	bool seen = false;
 	unsigned int k;
 
-	for (k = 0; k < t->n_rx; k++) {
-		const struct fws_rx_tcphi *h = &t->rx[k]->tcphi[s][i];
+	for (k = 0; k < tc->t->n_rx; k++) {
+		const struct fws_rx_tcphi *h = &tc->t->rx[k]->tcphi[s][i];
 		uint32_t v = __atomic_load_n(&h->hi, __ATOMIC_RELAXED);
 
 		if (!__atomic_load_n(&h->seen, __ATOMIC_RELAXED))
@@ -675,25 +715,26 @@ newest(const struct fws_trial *t, unsigned int s, uint32_t i, uint32_t *hi)
 	return seen;
 }
 
-void
-fws_tcp_service(struct fws_trial *t)
+/* While the trial runs (each pass of the main loop): the receivers' ACKs. */
+static void
+ack_pump(struct fws_tcpconn *tc)
 {
 	unsigned int s, budget = ACK_BUDGET;
 	uint32_t n, hi = 0;
 
-	if (t->tcp == NULL)
+	if (tc == NULL)
 		return;
-	for (s = 0; s < t->cfg->n_streams && budget; s++) {
-		struct tcp_stream *ts = &t->tcp->st[s];
+	for (s = 0; s < tc->t->cfg->n_streams && budget; s++) {
+		struct tcp_stream *ts = &tc->st[s];
 
-		for (n = 0; ((t->tcp->active >> s) & 1) && n < ts->n && budget; n++) {
+		for (n = 0; ((tc->active >> s) & 1) && n < ts->n && budget; n++) {
 			uint32_t i = ts->next_ack;
 			struct conn *k = &ts->conn[i];
 
 			ts->next_ack = i + 1 == ts->n ? 0 : i + 1;
-			if (k->state != C_OPEN || !newest(t, s, i, &hi) || hi == k->acked)
+			if (k->state != C_OPEN || !newest(tc, s, i, &hi) || hi == k->acked)
 				continue;
-			receiver_seg(t, s, i, FWS_TCP_ACK, hi);
+			receiver_seg(tc, s, i, FWS_TCP_ACK, hi);
 			k->acked = hi;
 			ts->res.acks_sent++;
 			budget--;
@@ -705,22 +746,22 @@ fws_tcp_service(struct fws_trial *t)
  * SYN_BATCH new ones per step and MAX_OPENING under way, and each again after CLOSE_RETRY_S
  * (its FIN or the answer lost), twice in all. Returns whether a FIN went out. */
 static bool
-fin_step(struct fws_trial *t, uint64_t now)
+fin_step(struct fws_tcpconn *tc, uint64_t now)
 {
-	uint64_t again = (uint64_t)(CLOSE_RETRY_S * (double)t->hz);
+	uint64_t again = (uint64_t)(CLOSE_RETRY_S * (double)tc->t->hz);
 	unsigned int s, closing = 0, budget;
 	bool sent = false;
 	uint32_t i;
 
-	for (s = 0; s < t->cfg->n_streams; s++)
-		for (i = 0; ((t->tcp->active >> s) & 1) && i < t->tcp->st[s].n; i++)
-			closing += t->tcp->st[s].conn[i].fin_sent && !t->tcp->st[s].conn[i].closed;
+	for (s = 0; s < tc->t->cfg->n_streams; s++)
+		for (i = 0; ((tc->active >> s) & 1) && i < tc->st[s].n; i++)
+			closing += tc->st[s].conn[i].fin_sent && !tc->st[s].conn[i].closed;
 	budget = closing >= MAX_OPENING ? 0
 					: RTE_MIN((unsigned int)SYN_BATCH, MAX_OPENING - closing);
-	for (s = 0; s < t->cfg->n_streams; s++) {
-		for (i = 0; ((t->tcp->active >> s) & 1) && i < t->tcp->st[s].n; i++) {
-			struct conn *k = &t->tcp->st[s].conn[i];
-			const struct fws_tcp_txflow *tf = &t->tcptx[s][i];
+	for (s = 0; s < tc->t->cfg->n_streams; s++) {
+		for (i = 0; ((tc->active >> s) & 1) && i < tc->st[s].n; i++) {
+			struct conn *k = &tc->st[s].conn[i];
+			const struct fws_tcp_txflow *tf = &tc->tx[s][i];
 			struct fws_tcp_seg g = {.seq = tf->seq,
 						.ack = rte_be_to_cpu_32(tf->ack_be),
 						.flags = FWS_TCP_FIN | FWS_TCP_ACK,
@@ -734,7 +775,7 @@ fin_step(struct fws_trial *t, uint64_t now)
 				budget--;
 				k->tries = 0;
 			}
-			sender_seg(t, s, i, &g);
+			sender_seg(tc, s, i, &g);
 			k->fin_sent = true;
 			k->tries++;
 			k->t_try = now;
@@ -745,41 +786,61 @@ fin_step(struct fws_trial *t, uint64_t now)
 }
 
 static bool
-all_closed(const struct fws_trial *t)
+all_closed(const struct fws_tcpconn *tc)
 {
 	unsigned int s;
 
-	for (s = 0; s < t->cfg->n_streams; s++)
-		if (((t->tcp->active >> s) & 1) &&
-		    t->tcp->st[s].res.closed < t->tcp->st[s].res.established)
+	for (s = 0; s < tc->t->cfg->n_streams; s++)
+		if (((tc->active >> s) & 1) && tc->st[s].res.closed < tc->st[s].res.established)
 			return false;
 	return true;
 }
 
-void
-fws_tcp_close(struct fws_trial *t, struct fws_result *res)
+static void
+tcp_service(struct fws_trial *t, void *state, const struct fws_step *x)
 {
+	(void)t;
+	(void)x;
+	if (state)
+		ack_pump(state);
+}
+
+/* After the trial, workers stopped: FIN both ways; the streams' TCP results into res. */
+static void
+tcp_close(struct fws_trial *t, void *state, struct fws_result *res)
+{
+	struct fws_tcpconn *tc = state;
 	uint64_t now, last, wait = (uint64_t)(CLOSE_S * (double)t->hz);
 	unsigned int s, k;
 
-	if (t->tcp == NULL || t->tcp->active == 0)
+	if (tc == NULL || tc->active == 0)
 		return;
-	fws_tcp_service(t); /* the last ACKs */
+	ack_pump(tc); /* the last ACKs */
 	now = last = rte_rdtsc();
-	while (!all_closed(t) && now - last < wait) {
-		if (fin_step(t, now))
+	while (!all_closed(tc) && now - last < wait) {
+		if (fin_step(tc, now))
 			last = now;
-		fws_ctlio_poll_idle(&t->ctl);
+		fws_ctlio_poll_idle(&tc->t->ctl);
 		rte_delay_us_sleep(100);
 		now = rte_rdtsc();
 	}
-	for (s = 0; res && s < res->n_streams && s < t->cfg->n_streams; s++) {
-		if (!((t->tcp->active >> s) & 1))
+	for (s = 0; res && s < res->n_streams && s < tc->t->cfg->n_streams; s++) {
+		if (!((tc->active >> s) & 1))
 			continue;
-		res->streams[s].tcp = t->tcp->st[s].res;
-		for (k = 0; k < t->n_tasks; k++)
-			if (t->tasks[k].stream == s)
-				res->streams[s].tcp.window_full += t->tasks[k].cnt.tcp_window_full;
+		res->streams[s].tcp = tc->st[s].res;
+		for (k = 0; k < tc->t->n_tasks; k++)
+			if (tc->t->tasks[k].stream == s)
+				res->streams[s].tcp.window_full +=
+					tc->t->tasks[k].cnt.tcp_window_full;
 	}
-	t->tcp->active = 0;
+	tc->active = 0;
 }
+
+const struct fws_feature fws_feature_tcp = {
+	.name = "tcp",
+	.setup = tcp_setup,
+	.prepare = tcp_open,
+	.on = {[FWS_FEATURE_SERVICE] = tcp_service},
+	.after = tcp_close,
+	.destroy = tcp_destroy,
+};

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Trial setup and teardown: lcore roles, ports, control plane, transmit tasks, receive
- * lcores. The phases are in fws_phase.c, the result collection in fws_collect.c. */
+ * lcores, then the features (fws_feature.h); where download flows are aimed. The phases are
+ * in fws_phase.c, the result collection in fws_collect.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_ip_frag.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
@@ -20,10 +20,6 @@
 #include "fws_engine.h"
 #include "fws_flow.h"
 #include "fws_trial_int.h"
-
-#define RX_FRAG_FLOWS 4096 /**< packets being reassembled at once, per receive lcore */
-#define RX_FRAG_BUCKET 16  /**< entries per bucket of the reassembly table */
-#define RX_FRAG_BUF 16384  /**< the largest reassembled packet read whole */
 
 RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
 
@@ -305,6 +301,56 @@ fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_h
 	hdr->flows = cs->flows.count;
 }
 
+struct fws_natobs
+fws_trial_observed(const struct fws_trial *t, unsigned int s, uint32_t i)
+{
+	struct fws_natobs o = {0};
+	unsigned int k;
+
+	for (k = 0; k < t->n_rx; k++)
+		if (t->rx[k]->natobs[s])
+			fws_natobs_merge(&o, &t->rx[k]->natobs[s][i]);
+	return o;
+}
+
+static struct fws_nat_tuple
+tuple_of(const struct fws_flow_tuple *ft)
+{
+	return (struct fws_nat_tuple){rte_cpu_to_be_32(ft->src_ip), rte_cpu_to_be_32(ft->dst_ip),
+				      rte_cpu_to_be_16(ft->src_port),
+				      rte_cpu_to_be_16(ft->dst_port)};
+}
+
+int
+fws_trial_aim(struct fws_trial *t, unsigned int d,
+	      bool (*seen)(void *arg, unsigned int d, uint32_t i, struct fws_nat_tuple *at),
+	      void *arg)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[d];
+	struct fws_nat_tuple at;
+	struct fws_pkt_hdr hdr;
+	struct fws_flow_tuple ft;
+	uint32_t i;
+
+	if (t->nat_want[d] == NULL &&
+	    (t->nat_want[d] = rte_malloc(
+		     "fws_natwant", sizeof(struct fws_nat_tuple) * cs->flows.count, 0)) == NULL)
+		return -ENOMEM;
+	fws_trial_stream_hdr(t, d, &hdr);
+	t->nat_learned[d] = 0;
+	for (i = 0; i < cs->flows.count; i++) {
+		fws_flow_tuple(&cs->flows, i, &ft);
+		t->nat_want[d][i] = tuple_of(&ft);
+		if (seen(arg, d, i, &at)) {
+			ft.dst_ip = rte_be_to_cpu_32(at.src);
+			ft.dst_port = rte_be_to_cpu_16(at.sport);
+			t->nat_learned[d]++;
+		}
+		fws_pkt_flow_init(&t->txflows[d][i], &hdr, &ft, i);
+	}
+	return 0;
+}
+
 /* The worker that sends on a port's queue 0 also sends its control replies. */
 static int
 attach_ctl(struct fws_trial *t, struct fws_worker *w, const struct fws_tx_task *task)
@@ -321,17 +367,6 @@ attach_ctl(struct fws_trial *t, struct fws_worker *w, const struct fws_tx_task *
 	q->port_idx = task->port_idx;
 	w->n_ctl++;
 	return 0;
-}
-
-/* The link speed of a port's wire model, 0 for none (fws_tx: departure stamps). */
-static uint32_t
-wire_mbps(const struct fws_trial *t, unsigned int p)
-{
-	enum fws_stamp mode = t->cfg->ports[p].stamp;
-
-	if (mode == FWS_STAMP_HANDOVER || (mode == FWS_STAMP_AUTO && !t->port[p].physical))
-		return 0;
-	return t->port[p].link_speed_mbps;
 }
 
 /* Stream s's transmit tasks: each TX lcore takes a contiguous share of its flows. */
@@ -356,7 +391,6 @@ setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct f
 		if (lo == hi)
 			continue;
 		task = &t->tasks[t->n_tasks++];
-		task->engine = eng;
 		task->flows = &t->txflows[s][lo];
 		task->nb_flows = hi - lo;
 		task->port_id = t->port[cs->tx_port].port_id;
@@ -364,10 +398,9 @@ setup_tasks(struct fws_trial *t, const struct plan *pl, unsigned int s, struct f
 		task->queue = pl->queue_of[k][cs->tx_port];
 		task->burst = t->cfg->burst;
 		task->hw_cksum = t->port[cs->tx_port].hw_cksum;
-		task->wire_mbps = eng == &fws_engine_tcp ? 0 : wire_mbps(t, cs->tx_port);
 		snprintf(name, sizeof(name), "fws_tx_%u_%u", s, pl->tx[k]);
-		rc = eng->setup(task, name, TX_POOL_MBUFS, t->max_frame,
-				t->port[cs->tx_port].socket, &hdr);
+		rc = fws_engine_setup(eng, task, name, TX_POOL_MBUFS, t->max_frame,
+				      t->port[cs->tx_port].socket, &hdr);
 		if (rc < 0)
 			return fws_err_set(e, FWS_ERR_SETUP, rc,
 					   "setup: stream %s: cannot create a transmit pool of %u "
@@ -423,19 +456,6 @@ rx_streams(struct fws_trial *t, struct fws_rx_lcore *c)
 	return 0;
 }
 
-/* A receive lcore's reassembly: its own table (rte_ip_frag is not thread-safe), 4096
- * packets under way, each given up 1 s after its first fragment. */
-static int
-rx_frag(struct fws_trial *t, struct fws_rx_lcore *c)
-{
-	c->frag = rte_ip_frag_table_create(RX_FRAG_FLOWS, RX_FRAG_BUCKET, RX_FRAG_FLOWS, t->hz,
-					   (int)rte_socket_id());
-	c->frag_dr = rte_zmalloc("fws_frag_dr", sizeof(*c->frag_dr), RTE_CACHE_LINE_SIZE);
-	c->frag_buf_len = RX_FRAG_BUF;
-	c->frag_buf = rte_malloc("fws_frag_buf", c->frag_buf_len, RTE_CACHE_LINE_SIZE);
-	return c->frag && c->frag_dr && c->frag_buf ? 0 : -ENOMEM;
-}
-
 /* Receive lcores: each polls one queue of every port and has its own flow tables. */
 static int
 setup_rx(struct fws_trial *t, const struct plan *pl, struct fws_err *e)
@@ -455,7 +475,7 @@ setup_rx(struct fws_trial *t, const struct plan *pl, struct fws_err *e)
 			c->nb_queues++;
 		}
 		c->ctl = fws_ctlio_rx_ring(&t->ctl, k);
-		if (c->ctl == NULL || rx_streams(t, c) < 0 || rx_frag(t, c) < 0)
+		if (c->ctl == NULL || rx_streams(t, c) < 0)
 			return nomem(e, t->cfg);
 		c->ns_per_unit = 1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz;
 		c->ns_mult = (uint64_t)(c->ns_per_unit * 4294967296.0);
@@ -492,10 +512,7 @@ setup(struct fws_trial *t, struct fws_err *e)
 	if (rc == 0)
 		rc = setup_rx(t, &pl, e);
 	if (rc == 0)
-		fws_icmp_setup(t);
-	if (rc == 0 && fws_tcp_create(t) < 0)
-		rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
-				 "setup: out of memory (TCP connections)");
+		rc = fws_features_setup(t, e);
 	return rc;
 }
 
@@ -540,9 +557,9 @@ fws_trial_destroy(struct fws_trial *t)
 
 	if (t == NULL)
 		return;
+	fws_features_destroy(t);
 	for (i = 0; t->tasks && i < t->n_tasks; i++)
-		t->tasks[i].engine->destroy(&t->tasks[i]);
-	fws_tcp_destroy(t);
+		fws_engine_destroy(&t->tasks[i]);
 	rte_free(t->tasks);
 	for (i = 0; i < t->n_rx; i++) {
 		for (s = 0; s < t->rx[i]->nb_streams; s++) {
@@ -551,10 +568,6 @@ fws_trial_destroy(struct fws_trial *t)
 			rte_free(t->rx[i]->streams[s].hist);
 			rte_free(t->rx[i]->natobs[s]);
 		}
-		if (t->rx[i]->frag)
-			rte_ip_frag_table_destroy(t->rx[i]->frag);
-		rte_free(t->rx[i]->frag_dr);
-		rte_free(t->rx[i]->frag_buf);
 		rte_free(t->rx[i]);
 	}
 	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++) {

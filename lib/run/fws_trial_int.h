@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fws_ctlio.h"
+#include "fws_feature.h"
 #include "fws_nat.h"
 #include "fws_port.h"
 #include "fws_rx.h"
@@ -41,69 +42,34 @@ struct fws_trial {
 	uint64_t rx_control[FWS_CFG_MAX_PORTS]; /**< of rx_total: control frames */
 	uint64_t hugepage_peak;
 	uint64_t fill_seed; /**< the "random" fill's, for the run */
-	/* ICMP errors of the current trial (fws_icmp.c), per stream and about none. */
-	struct fws_icmp_tally icmp[FWS_CFG_MAX_STREAMS];
-	uint64_t icmp_unmatched;
-	/* NAT (fws_natlearn.c): per download stream, the flows its last learn phase taught and
-	 * the tuples its flows must arrive with (the LAN flows they answer), network order. */
+	/* Where each download stream's flows are aimed (fws_trial_aim): per stream the flows
+	 * its last aim found a translation for and the tuples its flows must arrive with (the
+	 * LAN flows they answer), network order; NULL before any aim. */
 	uint32_t nat_learned[FWS_CFG_MAX_STREAMS];
 	struct fws_nat_tuple *nat_want[FWS_CFG_MAX_STREAMS];
-	/* TCP streams (fws_tcpconn.c): the connections, and per flow the data sender's state
-	 * the transmit lcores read (engine "tcp"); NULL without TCP streams. */
-	struct fws_tcpconn *tcp;
-	struct fws_tcp_txflow *tcptx[FWS_CFG_MAX_STREAMS];
 	/* Per stream with "expect": per flow, 1 when the DUT should block it; their count. */
 	uint8_t *blocked[FWS_CFG_MAX_STREAMS];
 	uint32_t n_blocked[FWS_CFG_MAX_STREAMS];
+	/* The features' own state (fws_feature.h), by table index; set up: destroy owed. */
+	void *feat[FWS_FEATURES_MAX];
+	bool feat_ready[FWS_FEATURES_MAX];
 };
 
 /** The headers stream s is built from (fws_trial.c). */
 void fws_trial_stream_hdr(const struct fws_trial *t, unsigned int s, struct fws_pkt_hdr *hdr);
 
 /**
- * NAT learn phase (RFC 9693): for every download stream of mask (bit s, 0: all) that has a
- * learner, send learn_frames per flow of the learner at learn_pps, and point each download
- * flow at the source address and port its learner flow arrived with on the WAN side. Flows
- * not learned keep their untranslated destination (they count as lost).
- */
-int fws_nat_learn(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
-		  unsigned int size_idx, struct fws_err *e);
-
-/** ICMP errors to the main lcore and matched to streams (after the receive lcores exist);
- * the tallies zeroed at each trial's start. */
-void fws_icmp_setup(struct fws_trial *t);
-void fws_icmp_reset(struct fws_trial *t);
-
-/** The TCP connections' state (after the receive lcores exist). 0 or -ENOMEM. */
-int fws_tcp_create(struct fws_trial *t);
-void fws_tcp_destroy(struct fws_trial *t);
-
-/**
- * Open every connection of the TCP streams of mask (bit s, 0: all), workers stopped: SYN,
- * SYN-ACK, ACK, the receiver's window. Connections that do not open are counted by reason
- * and send anyway. 0, or -EINTR on a stop request.
- */
-int fws_tcp_open(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
-		 struct fws_err *e);
-
-/** While the trial runs (each pass of the main loop): the receivers' ACKs. */
-void fws_tcp_service(struct fws_trial *t);
-
-/** After the trial, workers stopped: FIN both ways; the streams' TCP results into res. */
-void fws_tcp_close(struct fws_trial *t, struct fws_result *res);
-
-/**
  * Point download stream d's flows at where their LAN flows were seen arriving on the WAN
  * side (seen: the translated source of flow i, false when never seen; those flows keep
  * their own destination and count as lost) and remember the LAN flows they must reach.
- * 0 or -ENOMEM.
+ * Used by NAT learning (a UDP learner) and TCP streams (the SYNs). 0 or -ENOMEM.
  */
-int fws_nat_aim(struct fws_trial *t, unsigned int d,
-		bool (*seen)(const struct fws_trial *t, unsigned int d, uint32_t i,
-			     struct fws_nat_tuple *at));
+int fws_trial_aim(struct fws_trial *t, unsigned int d,
+		  bool (*seen)(void *arg, unsigned int d, uint32_t i, struct fws_nat_tuple *at),
+		  void *arg);
 
-/** Stream s's NAT summary and verdict into sr (when the config has "nat"). */
-int fws_nat_collect(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr);
+/** How flow i of stream s arrived (its NAT observation), merged over the receive lcores. */
+struct fws_natobs fws_trial_observed(const struct fws_trial *t, unsigned int s, uint32_t i);
 
 /** Sample DPDK's heaps into t->hugepage_peak. */
 void fws_trial_sample_hugepages(struct fws_trial *t);
@@ -118,34 +84,28 @@ void fws_trial_live(const struct fws_trial *t, bool warm, struct fws_progress *p
 /** Live per-stream counters and latency of the running phase into out[stream]. */
 void fws_trial_live_streams(const struct fws_trial *t, bool warm, struct fws_live_stream *out);
 
-/*
- * Link watch: the main lcore looks at every port's link each pass of its phase loop (5 ms)
- * and records each time one goes down and comes back, with the test frames the streams to
- * and from it sent meanwhile. A link down at the start is an event at 0 s.
- */
-struct fws_linkwatch {
-	uint64_t start;                    /**< TSC at the start of the trial */
-	bool up[FWS_CFG_MAX_PORTS];        /**< as last seen */
-	int open[FWS_CFG_MAX_PORTS];       /**< the event of a port that is down, or -1 */
-	uint64_t sent0[FWS_CFG_MAX_PORTS]; /**< its frames sent when it went down */
-};
-
-void fws_linkwatch_start(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t start,
-			 struct fws_result *res);
-void fws_linkwatch_poll(struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t now,
-			struct fws_result *res);
-/** Close the events of links still down at the end of the trial. */
-void fws_linkwatch_end(struct fws_linkwatch *lw, const struct fws_trial *t, struct fws_result *res);
-
-/** A path-check probe: one stream at a low rate, briefly; NULL for a normal trial. */
-/* A probe: exactly frames frames of one stream at pps; duration caps the time it may take. */
+/* A probe: exactly frames frames of one stream at pps; duration caps the time it may take.
+ * The path check sends one per stream, NAT learning one per learner. */
 struct fws_probe {
 	unsigned int stream;
 	uint64_t frames;
 	double pps, duration, drain;
 };
 
+/**
+ * The phases of one trial (pr NULL) or probe of frame-size mix size_idx, collected into res,
+ * without the features' prepare and after hooks (a feature's prepare sends probes through
+ * it). 0 or -errno with e set.
+ */
 int fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
 			const struct fws_probe *pr, struct fws_result *res, struct fws_err *e);
+
+/**
+ * Prepare the streams of mask (bit s; 0: all) through every feature, run the trial or probe,
+ * then every feature's after hook (with res for a trial that ran, NULL otherwise).
+ */
+int fws_trial_run_streams(struct fws_trial *t, unsigned int size_idx,
+			  const struct fws_trial_opts *o, uint32_t mask, const struct fws_probe *pr,
+			  struct fws_result *res, struct fws_err *e);
 
 #endif /* FWS_TRIAL_INT_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The table of trial features (fws_feature.h) and the loops the trial calls them through. */
+#include "fws_feature.h"
+#include "fws_trial_int.h"
+
+/* Each is defined in the file named after it. */
+extern const struct fws_feature fws_feature_stamps;     /* fws_stamps.c */
+extern const struct fws_feature fws_feature_reassembly; /* fws_reassembly.c */
+extern const struct fws_feature fws_feature_icmp;       /* fws_icmp.c */
+extern const struct fws_feature fws_feature_linkwatch;  /* fws_linkwatch.c */
+extern const struct fws_feature fws_feature_dutload;    /* fws_dutprobe.c */
+extern const struct fws_feature fws_feature_path;       /* fws_path.c */
+extern const struct fws_feature fws_feature_nat;        /* fws_natlearn.c */
+extern const struct fws_feature fws_feature_tcp;        /* fws_tcpstream.c */
+extern const struct fws_feature fws_feature_blocked;    /* fws_blocked.c */
+
+/*
+ * In the order their hooks run. Prepare: NAT learning before the TCP handshakes (a TCP
+ * download aims at the translations its SYNs show, a UDP one at its learner's). Collect:
+ * the ICMP tallies before the path's verdict, which reads them.
+ */
+static const struct fws_feature *const features[] = {
+	&fws_feature_stamps,    &fws_feature_reassembly, &fws_feature_icmp,
+	&fws_feature_linkwatch, &fws_feature_dutload,    &fws_feature_path,
+	&fws_feature_nat,       &fws_feature_tcp,        &fws_feature_blocked,
+};
+_Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
+
+const char *
+fws_feature_name(unsigned int i)
+{
+	return i < RTE_DIM(features) ? features[i]->name : NULL;
+}
+
+int
+fws_features_setup(struct fws_trial *t, struct fws_err *e)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(features); i++) {
+		t->feat_ready[i] = true;
+		if (features[i]->setup && (rc = features[i]->setup(t, &t->feat[i], e)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+fws_features_prepare(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
+		     unsigned int size_idx, struct fws_err *e)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(features); i++)
+		if (features[i]->prepare &&
+		    (rc = features[i]->prepare(t, t->feat[i], o, mask, size_idx, e)) < 0)
+			return rc;
+	return 0;
+}
+
+void
+fws_features_on(struct fws_trial *t, enum fws_feature_event ev, const struct fws_step *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(features); i++)
+		if (features[i]->on[ev])
+			features[i]->on[ev](t, t->feat[i], x);
+}
+
+void
+fws_features_after(struct fws_trial *t, struct fws_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(features); i++)
+		if (features[i]->after)
+			features[i]->after(t, t->feat[i], res);
+}
+
+void
+fws_features_destroy(struct fws_trial *t)
+{
+	unsigned int i;
+
+	for (i = RTE_DIM(features); i-- > 0;) {
+		if (t->feat_ready[i] && features[i]->destroy)
+			features[i]->destroy(t, t->feat[i]);
+		t->feat[i] = NULL;
+		t->feat_ready[i] = false;
+	}
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Trial features, in the manner of test-pmd's forwarding engines: each feature (NAT
+ * learning, TCP streams, ICMP errors, link watch, DUT load, reassembly, stamps, blocked
+ * flows, the path's verdict) is one file that owns its state and one entry in the table of
+ * fws_feature.c. An entry's hooks are optional (NULL: nothing to do); the trial calls them
+ * at fixed points and in table order. fws_trial.c and fws_phase.c loop over the table and
+ * name no feature. Adding a feature: a new file with its `const struct fws_feature` and
+ * its line in the table (docs/design.md).
+ */
+#ifndef FWS_FEATURE_H
+#define FWS_FEATURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fws_err;
+struct fws_result;
+struct fws_trial;
+struct fws_trial_opts;
+
+/* The points of a running trial a feature can act at, after the setup and each trial's
+ * prepare: the counters were zeroed and the trial starts (workers not yet launched), the
+ * measured phase begins, each pass of the main lcore's loop (5 ms), the phases are over
+ * (workers stopped, before the counters are collected), the core counters are collected
+ * into the result (the feature adds its own). */
+#define FWS_FEATURE_EVENTS(X)                                                                      \
+	X(START, "start")                                                                          \
+	X(MEASURE, "measure")                                                                      \
+	X(SERVICE, "service")                                                                      \
+	X(FINISH, "finish")                                                                        \
+	X(COLLECT, "collect")
+
+enum fws_feature_event {
+#define FWS_FEATURE_EVENT_ENUM(n, s) FWS_FEATURE_##n,
+	FWS_FEATURE_EVENTS(FWS_FEATURE_EVENT_ENUM)
+#undef FWS_FEATURE_EVENT_ENUM
+		FWS_FEATURE_EVENTS_N
+};
+
+/** What a hook sees of the trial in progress. */
+struct fws_step {
+	const struct fws_trial_opts *o; /**< may be NULL */
+	bool probe;                     /**< a path-check or NAT learn probe, not a trial */
+	bool interrupted;               /**< a stop request ended a phase early */
+	double duration;                /**< the measured phase's length, s */
+	uint64_t now;                   /**< TSC when the event fired */
+	struct fws_result *res;         /**< the result being filled */
+};
+
+struct fws_feature {
+	const char *name;
+	/** Once, after the trial's ports, tasks and receive lcores exist: *state is the
+	 * feature's own (left NULL when it has nothing to keep). 0 or -errno with e set. */
+	int (*setup)(struct fws_trial *t, void **state, struct fws_err *e);
+	/** Before a trial's phases, workers stopped, for the streams of mask (bit s; 0: all):
+	 * learning, handshakes. 0 or -errno with e set. */
+	int (*prepare)(struct fws_trial *t, void *state, const struct fws_trial_opts *o,
+		       uint32_t mask, unsigned int size_idx, struct fws_err *e);
+	/** At the events above. */
+	void (*on[FWS_FEATURE_EVENTS_N])(struct fws_trial *t, void *state,
+					 const struct fws_step *x);
+	/** After a trial (res: its result), or after a probe or a failed trial (res NULL). */
+	void (*after)(struct fws_trial *t, void *state, struct fws_result *res);
+	void (*destroy)(struct fws_trial *t, void *state);
+};
+
+#define FWS_FEATURES_MAX 16
+
+/** Every feature's setup, in table order; 0 or the first failure's -errno. */
+int fws_features_setup(struct fws_trial *t, struct fws_err *e);
+/** Every feature's prepare for the streams of mask; stops at the first failure. */
+int fws_features_prepare(struct fws_trial *t, const struct fws_trial_opts *o, uint32_t mask,
+			 unsigned int size_idx, struct fws_err *e);
+/** Every feature's hook of event ev. */
+void fws_features_on(struct fws_trial *t, enum fws_feature_event ev, const struct fws_step *x);
+/** Every feature's after hook. */
+void fws_features_after(struct fws_trial *t, struct fws_result *res);
+/** Every feature's destroy (those set up only). */
+void fws_features_destroy(struct fws_trial *t);
+/** The features' names in table order, NULL-terminated (for docs and tests). */
+const char *fws_feature_name(unsigned int i);
+
+#endif /* FWS_FEATURE_H */

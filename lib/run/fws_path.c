@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Trial feature "path": after each trial, what the path did with each stream: why it carried
+ * none of its frames when that can be told (ICMP "too big" errors, which the icmp feature
+ * tallied before this runs, or a tunnel's MTU with DF set), and behind a tunnel the bytes
+ * its encrypted link carries per inner frame and the share of that link's line rate the
+ * received rate needs.
+ */
+#include <stdio.h>
+
+#include "fws_feature.h"
+#include "fws_trial_int.h"
+
+static void
+collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
+	     struct fws_stream_result *sr)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
+	uint32_t link = t->port[cs->tx_port].link_speed_mbps;
+	double sum = 0, w = 0;
+	unsigned int i;
+
+	if (sr->rx.unique == 0 && sr->tx_frames && sr->icmp.n[FWS_ICMP_TOO_BIG])
+		snprintf(sr->path_reason, sizeof(sr->path_reason),
+			 "the path cannot carry this size: %" PRIu64
+			 " \"too big\" errors, path MTU %u announced",
+			 sr->icmp.n[FWS_ICMP_TOO_BIG], sr->icmp.mtu_min);
+	if (t->cfg->tunnel.kind == FWS_TUNNEL_NONE || cs->flows.ipv6)
+		return;
+	if (!sr->path_reason[0] && sr->rx.unique == 0 && sr->tx_frames && cs->fill.df &&
+	    fws_size_max(mix) > t->cfg->tunnel.mtu + l2 + 4)
+		snprintf(sr->path_reason, sizeof(sr->path_reason),
+			 "larger than the %s tunnel's inner MTU %u with DF set: the path cannot "
+			 "carry it",
+			 fws_tunnel_name(t->cfg->tunnel.kind), t->cfg->tunnel.mtu);
+	for (i = 0; i < mix->n; i++) {
+		sum += (double)mix->weight[i] *
+		       fws_tunnel_link_frame(&t->cfg->tunnel, mix->size[i], l2);
+		w += mix->weight[i];
+	}
+	sr->link_frame = w > 0 ? sum / w : 0;
+	sr->link_share = link ? sr->rx_pps * (sr->link_frame + 20) * 8 / (link * 1e6) : 0;
+}
+
+static void
+path_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	unsigned int s;
+
+	(void)state;
+	for (s = 0; s < t->cfg->n_streams; s++)
+		collect_path(t, s, &x->res->size, &x->res->streams[s]);
+}
+
+const struct fws_feature fws_feature_path = {
+	.name = "path",
+	.on = {[FWS_FEATURE_COLLECT] = path_collect},
+};

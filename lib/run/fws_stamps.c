@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Trial feature "stamps": how each stream's transmit tasks stamp their frames (fws_tx.h: the
+ * wire model on physical ports, the hand-over elsewhere, or as the port's "stamp" key says)
+ * and, after each trial, what that leaves uncertain: the build time added to each stamp and
+ * the lag from a burst's stamp to the end of its hand-over, the worst of the stream's tasks.
+ */
+#include <string.h>
+
+#include "fws_engine.h"
+#include "fws_feature.h"
+#include "fws_trial_int.h"
+
+/* The link speed of a port's wire model, 0 for none (fws_tx: departure stamps). */
+static uint32_t
+wire_mbps(const struct fws_trial *t, unsigned int p)
+{
+	enum fws_stamp mode = t->cfg->ports[p].stamp;
+
+	if (mode == FWS_STAMP_HANDOVER || (mode == FWS_STAMP_AUTO && !t->port[p].physical))
+		return 0;
+	return t->port[p].link_speed_mbps;
+}
+
+static int
+stamps_setup(struct fws_trial *t, void **state, struct fws_err *e)
+{
+	unsigned int i;
+
+	(void)state;
+	(void)e;
+	for (i = 0; i < t->n_tasks; i++) {
+		struct fws_tx_task *task = &t->tasks[i];
+
+		task->wire_mbps = task->engine->handover_stamps ? 0 : wire_mbps(t, task->port_idx);
+	}
+	return 0;
+}
+
+static void
+collect_stamp(const struct fws_trial *t, unsigned int s, double hz, struct fws_stamp_result *st)
+{
+	uint64_t lag_sum = 0, bursts = 0;
+	unsigned int i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_task *task = &t->tasks[i];
+
+		if (task->stream != s || !task->active)
+			continue;
+		st->wire_mbps = task->wire_mbps;
+		if (task->lead_fp != UINT32_MAX)
+			st->lead_ns = RTE_MAX(st->lead_ns, task->lead_fp / 256.0 * 1e9 / hz);
+		st->lag_max_ns = RTE_MAX(st->lag_max_ns, (double)task->lag_max * 1e9 / hz);
+		lag_sum += task->lag_sum;
+		bursts += task->lag_bursts;
+	}
+	st->lag_avg_ns = bursts ? (double)lag_sum / (double)bursts * 1e9 / hz : 0;
+}
+
+static void
+stamps_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	double hz = x->res->tsc_hz > 0 ? x->res->tsc_hz : (double)t->hz;
+	unsigned int s;
+
+	(void)state;
+	for (s = 0; s < t->cfg->n_streams; s++)
+		collect_stamp(t, s, hz, &x->res->streams[s].stamp);
+}
+
+const struct fws_feature fws_feature_stamps = {
+	.name = "stamps",
+	.setup = stamps_setup,
+	.on = {[FWS_FEATURE_COLLECT] = stamps_collect},
+};
