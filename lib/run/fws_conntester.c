@@ -17,7 +17,7 @@
 #include <rte_mbuf.h>
 
 #include "fws_conntest.h"
-#include "fws_trial_int.h"
+#include "fws_host.h"
 
 #define TX_BURST 32
 #define OPEN_STEP 256 /**< connections opened (closed, reset) per pass at most */
@@ -25,7 +25,7 @@
 #define RX_PASSES 64  /**< receive bursts per pass at most, each port and queue */
 
 struct fws_conntester {
-	struct fws_trial *t;
+	struct fws_host *t;
 	const struct fws_cfg *cfg;
 	struct fws_conns *c;
 	volatile int *stop;
@@ -124,18 +124,26 @@ input_udp(void *arg, unsigned int port, struct rte_mbuf *m)
 }
 
 struct fws_conntester *
-fws_conntester_new(struct fws_trial *t, const struct fws_cfg *cfg, volatile int *stop,
+fws_conntester_new(struct fws_trial *trial, const struct fws_cfg *cfg, volatile int *stop,
 		   struct fws_err *e)
 {
+	struct fws_host *t = fws_trial_host(trial);
 	struct fws_conn_params p = {.test = cfg->conn.test,
 				    .udp = cfg->streams[0].l4 == FWS_L4_UDP,
 				    .data = cfg->conn.data,
 				    .tries = cfg->conn.tries,
 				    .retry_us = (uint32_t)(cfg->conn.retry_s * 1e6)};
 	struct fws_conn_set sets[FWS_CONN_MAX_SETS];
-	struct fws_conntester *x = calloc(1, sizeof(*x));
+	struct fws_conntester *x;
 	unsigned int s;
 
+	if (t == NULL) {
+		fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
+			    "config: connections: a connection test runs both ends on one host: "
+			    "every port must be this host's");
+		return NULL;
+	}
+	x = calloc(1, sizeof(*x));
 	if (x == NULL) {
 		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 		return NULL;

@@ -1,28 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The table of trial features (fws_feature.h) and the loops the trial calls them through. */
+/* The table of controller features (fws_feature.h) and the loops the trial calls them through. */
 #include "fws_feature.h"
 #include "fws_trial_int.h"
 
 /* Each is defined in the file named after it. */
-extern const struct fws_feature fws_feature_stamps;     /* fws_stamps.c */
-extern const struct fws_feature fws_feature_reassembly; /* fws_reassembly.c */
-extern const struct fws_feature fws_feature_icmp;       /* fws_icmp.c */
-extern const struct fws_feature fws_feature_linkwatch;  /* fws_linkwatch.c */
-extern const struct fws_feature fws_feature_dutload;    /* fws_dutprobe.c */
-extern const struct fws_feature fws_feature_path;       /* fws_path.c */
-extern const struct fws_feature fws_feature_nat;        /* fws_natlearn.c */
-extern const struct fws_feature fws_feature_tcp;        /* fws_tcpstream.c */
-extern const struct fws_feature fws_feature_blocked;    /* fws_blocked.c */
+extern const struct fws_feature fws_feature_dutload; /* fws_dutprobe.c */
+extern const struct fws_feature fws_feature_nat;     /* fws_natlearn.c */
+extern const struct fws_feature fws_feature_path;    /* fws_path.c */
+extern const struct fws_feature fws_feature_blocked; /* fws_blocked.c */
 
-/*
- * In the order their hooks run. Prepare: NAT learning before the TCP handshakes (a TCP
- * download aims at the translations its SYNs show, a UDP one at its learner's). Collect:
- * the ICMP tallies before the path's verdict, which reads them.
- */
+/* In the order their hooks run. */
 static const struct fws_feature *const features[] = {
-	&fws_feature_stamps,    &fws_feature_reassembly, &fws_feature_icmp,
-	&fws_feature_linkwatch, &fws_feature_dutload,    &fws_feature_path,
-	&fws_feature_nat,       &fws_feature_tcp,        &fws_feature_blocked,
+	&fws_feature_dutload, /* the DUT's CPU load over the measured phase */
+	&fws_feature_nat,     /* NAT: learn before a download, the verdict after */
+	&fws_feature_path,    /* why the path carried nothing; tunnel link bytes */
+	&fws_feature_blocked, /* did flows expected blocked leak */
 };
 _Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
 

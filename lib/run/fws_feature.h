@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Trial features, in the manner of test-pmd's forwarding engines: each feature (NAT
- * learning, TCP streams, ICMP errors, link watch, DUT load, reassembly, stamps, blocked
- * flows, the path's verdict) is one file that owns its state and one entry in the table of
- * fws_feature.c. An entry's hooks are optional (NULL: nothing to do); the trial calls them
- * at fixed points and in table order. fws_trial.c and fws_phase.c loop over the table and
- * name no feature. Adding a feature: a new file with its `const struct fws_feature` and
- * its line in the table (docs/design.md).
+ * Trial features, in the manner of test-pmd's forwarding engines: each feature is one file
+ * that owns its state and one entry in a table. An entry's hooks are optional (NULL: nothing
+ * to do), called at fixed points and in table order; the phase machine and the setup loop
+ * over the tables and name no feature. Two tables, one each side of the seam
+ * (fws_agent.h): the controller's here (fws_feature.c: DUT load, NAT learning and verdict,
+ * the path's verdict, blocked flows), which decide and judge; the host's in fws_host.h
+ * (fws_hostfeat.c: stamps, reassembly, ICMP errors, link watch, TCP streams), which act on
+ * the ports and count. Adding a feature: a new file with its entry and its line in the
+ * table (docs/design.md).
  */
 #ifndef FWS_FEATURE_H
 #define FWS_FEATURE_H
@@ -14,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct fws_agent_counts;
 struct fws_err;
 struct fws_result;
 struct fws_trial;
@@ -46,6 +49,8 @@ struct fws_step {
 	double duration;                /**< the measured phase's length, s */
 	uint64_t now;                   /**< TSC when the event fired */
 	struct fws_result *res;         /**< the result being filled */
+	/** At collect: each agent's counts (the trial's agents, in order). */
+	struct fws_agent_counts *const *counts;
 };
 
 struct fws_feature {

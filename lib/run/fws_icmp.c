@@ -14,20 +14,19 @@
 
 #include <rte_mbuf.h>
 
-#include "fws_feature.h"
 #include "fws_sig.h"
-#include "fws_trial_int.h"
+#include "fws_host.h"
 
 /* The current trial's errors, per stream and about none. */
 struct icmp_state {
-	struct fws_trial *t;
+	struct fws_host *t;
 	struct fws_icmp_tally tally[FWS_CFG_MAX_STREAMS];
 	uint64_t unmatched;
 };
 
 /* The stream the error is about, or -1. */
 static int
-match(const struct fws_trial *t, const struct fws_icmp_info *e)
+match(const struct fws_host *t, const struct fws_icmp_info *e)
 {
 	struct fws_flow_tuple ft = {
 		.src_ip = e->src, .dst_ip = e->dst, .src_port = e->sport, .dst_port = e->dport};
@@ -54,7 +53,7 @@ static void
 icmp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 {
 	struct icmp_state *st = arg;
-	const struct fws_trial *t = st->t;
+	const struct fws_host *t = st->t;
 	struct fws_icmp_info e;
 	struct fws_icmp_tally *y;
 	int s;
@@ -76,7 +75,7 @@ icmp_input(void *arg, unsigned int port, struct rte_mbuf *m)
 }
 
 static int
-icmp_setup(struct fws_trial *t, void **state, struct fws_err *e)
+icmp_setup(struct fws_host *t, void **state, struct fws_err *e)
 {
 	struct icmp_state *st = calloc(1, sizeof(*st));
 	unsigned int k;
@@ -94,36 +93,38 @@ icmp_setup(struct fws_trial *t, void **state, struct fws_err *e)
 
 /* A trial starts: its tallies from zero. */
 static void
-icmp_start(struct fws_trial *t, void *state, const struct fws_step *x)
+icmp_start(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	struct icmp_state *st = state;
 
 	(void)t;
-	(void)x;
+	(void)c;
+	(void)now;
 	memset(st->tally, 0, sizeof(st->tally));
 	st->unmatched = 0;
 }
 
 static void
-icmp_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+icmp_collect(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	const struct icmp_state *st = state;
 	unsigned int s;
 
+	(void)now;
 	for (s = 0; s < t->cfg->n_streams; s++)
-		x->res->streams[s].icmp = st->tally[s];
-	x->res->icmp_unmatched = st->unmatched;
+		c->streams[s].icmp = st->tally[s];
+	c->icmp_unmatched = st->unmatched;
 }
 
 static void
-icmp_destroy(struct fws_trial *t, void *state)
+icmp_destroy(struct fws_host *t, void *state)
 {
 	t->ctl.icmp_input = NULL;
 	t->ctl.icmp_arg = NULL;
 	free(state);
 }
 
-const struct fws_feature fws_feature_icmp = {
+const struct fws_host_feature fws_feature_icmp = {
 	.name = "icmp",
 	.setup = icmp_setup,
 	.on = {[FWS_FEATURE_START] = icmp_start, [FWS_FEATURE_COLLECT] = icmp_collect},

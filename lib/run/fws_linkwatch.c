@@ -10,8 +10,7 @@
 
 #include <rte_cycles.h>
 
-#include "fws_feature.h"
-#include "fws_trial_int.h"
+#include "fws_host.h"
 
 struct fws_linkwatch {
 	uint64_t start;                    /**< TSC at the start of the trial */
@@ -22,7 +21,7 @@ struct fws_linkwatch {
 
 /* Test frames sent so far in this trial (warm-up and measured) by streams to or from port p. */
 static uint64_t
-sent_via(const struct fws_trial *t, unsigned int p)
+sent_via(const struct fws_host *t, unsigned int p)
 {
 	uint64_t n = 0;
 	unsigned int i;
@@ -40,14 +39,14 @@ sent_via(const struct fws_trial *t, unsigned int p)
 }
 
 static double
-since(const struct fws_linkwatch *lw, const struct fws_trial *t, uint64_t now)
+since(const struct fws_linkwatch *lw, const struct fws_host *t, uint64_t now)
 {
 	return (double)(now - lw->start) / (double)t->hz;
 }
 
 static void
-went_down(struct fws_linkwatch *lw, const struct fws_trial *t, unsigned int p, uint64_t now,
-	  struct fws_result *res)
+went_down(struct fws_linkwatch *lw, const struct fws_host *t, unsigned int p, uint64_t now,
+	  struct fws_agent_counts *res)
 {
 	struct fws_link_event *ev;
 
@@ -67,8 +66,8 @@ went_down(struct fws_linkwatch *lw, const struct fws_trial *t, unsigned int p, u
 }
 
 static void
-came_up(struct fws_linkwatch *lw, const struct fws_trial *t, unsigned int p, uint64_t now,
-	struct fws_result *res)
+came_up(struct fws_linkwatch *lw, const struct fws_host *t, unsigned int p, uint64_t now,
+	struct fws_agent_counts *res)
 {
 	struct fws_link_event *ev;
 
@@ -83,7 +82,7 @@ came_up(struct fws_linkwatch *lw, const struct fws_trial *t, unsigned int p, uin
 }
 
 static void
-lw_service(struct fws_trial *t, void *state, const struct fws_step *x)
+lw_service(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	struct fws_linkwatch *lw = state;
 	unsigned int p;
@@ -95,42 +94,43 @@ lw_service(struct fws_trial *t, void *state, const struct fws_step *x)
 			continue;
 		lw->up[p] = up;
 		if (up)
-			came_up(lw, t, p, x->now, x->res);
+			came_up(lw, t, p, now, c);
 		else
-			went_down(lw, t, p, x->now, x->res);
+			went_down(lw, t, p, now, c);
 	}
 }
 
 static void
-lw_start(struct fws_trial *t, void *state, const struct fws_step *x)
+lw_start(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	struct fws_linkwatch *lw = state;
 	unsigned int p;
 
-	lw->start = x->now;
+	lw->start = now;
 	for (p = 0; p < t->cfg->n_ports; p++) {
 		lw->up[p] = true;
 		lw->open[p] = -1;
 	}
-	lw_service(t, state, x);
+	lw_service(t, state, c, now);
 }
 
 /* Close the events of links still down at the end of the trial. */
 static void
-lw_finish(struct fws_trial *t, void *state, const struct fws_step *x)
+lw_finish(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	struct fws_linkwatch *lw = state;
 	unsigned int p;
 
+	(void)now;
 	for (p = 0; p < t->cfg->n_ports; p++)
 		if (lw->open[p] >= 0) {
-			x->res->link_events[lw->open[p]].sent_down = sent_via(t, p) - lw->sent0[p];
+			c->link_events[lw->open[p]].sent_down = sent_via(t, p) - lw->sent0[p];
 			lw->open[p] = -1;
 		}
 }
 
 static int
-lw_setup(struct fws_trial *t, void **state, struct fws_err *e)
+lw_setup(struct fws_host *t, void **state, struct fws_err *e)
 {
 	(void)t;
 	*state = calloc(1, sizeof(struct fws_linkwatch));
@@ -138,13 +138,13 @@ lw_setup(struct fws_trial *t, void **state, struct fws_err *e)
 }
 
 static void
-lw_destroy(struct fws_trial *t, void *state)
+lw_destroy(struct fws_host *t, void *state)
 {
 	(void)t;
 	free(state);
 }
 
-const struct fws_feature fws_feature_linkwatch = {
+const struct fws_host_feature fws_feature_linkwatch = {
 	.name = "linkwatch",
 	.setup = lw_setup,
 	.on = {[FWS_FEATURE_START] = lw_start,

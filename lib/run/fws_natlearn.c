@@ -11,21 +11,66 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_malloc.h>
 
 #include "fws_compat.h"
+#include "fws_flow.h"
 #include "fws_feature.h"
 #include "fws_trial_int.h"
 
-/* How download flow i's learner flow arrived on the WAN side, if it did. */
-static bool
-learner_seen(void *arg, unsigned int d, uint32_t i, struct fws_nat_tuple *at)
-{
-	const struct fws_trial *t = arg;
-	struct fws_natobs o = fws_trial_observed(t, (unsigned int)t->cfg->streams[d].learner, i);
+/* Aiming download stream d at what its learner's flows showed, chunk by chunk. */
+struct aim {
+	struct fws_trial *t;
+	unsigned int d;
+	uint32_t learned;
+	int rc;
+	struct fws_nat_tuple at[FWS_AGENT_CHUNK];
+};
 
-	*at = o.last;
-	return o.seen;
+/* Learner flows [lo, lo + n) as they arrived on the WAN side: download flow i goes to the
+ * source address and port its learner flow i arrived with, on every agent that sends d. */
+static void
+aim_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct fws_agent_rxflow *rx,
+	  const struct fws_agent_txflow *tx)
+{
+	struct aim *x = arg;
+	struct fws_agent *a;
+	uint32_t i;
+	unsigned int k;
+	int rc;
+
+	(void)s;
+	(void)tx;
+	for (i = 0; i < n; i++) {
+		x->at[i] = (struct fws_nat_tuple){0};
+		if (rx[i].nat.seen) {
+			x->at[i].dst = rx[i].nat.last.src;
+			x->at[i].dport = rx[i].nat.last.sport;
+			x->learned += x->at[i].dst != 0;
+		}
+	}
+	FWS_TRIAL_FOREACH_AGENT(x->t, k, a)
+	{
+		if ((a->tx_streams >> x->d) & 1 && (rc = a->ops->aim(a, x->d, lo, n, x->at)) < 0)
+			x->rc = rc;
+	}
+}
+
+/* After d's learner probe: aim d; -errno when an agent could not. */
+static int
+aim(struct fws_trial *t, unsigned int d, uint32_t *learned)
+{
+	struct aim *x = calloc(1, sizeof(*x));
+	int rc;
+
+	if (x == NULL)
+		return -ENOMEM;
+	x->t = t;
+	x->d = d;
+	rc = fws_trial_flows(t, (unsigned int)t->cfg->streams[d].learner, aim_chunk, x);
+	rc = rc < 0 ? rc : x->rc;
+	*learned = x->learned;
+	free(x);
+	return rc;
 }
 
 /* Prepare: for every download stream of mask (bit s, 0: all) that has a learner, send
@@ -38,6 +83,7 @@ nat_learn(struct fws_trial *t, void *state, const struct fws_trial_opts *o, uint
 {
 	const struct fws_cfg *cfg = t->cfg;
 	struct fws_result *res;
+	uint32_t learned = 0;
 	unsigned int d;
 	int rc = 0;
 
@@ -66,12 +112,15 @@ nat_learn(struct fws_trial *t, void *state, const struct fws_trial_opts *o, uint
 		rc = fws_trial_run_probe(t, size_idx, o, &pr, res, e);
 		if (rc == 0 && res->partial)
 			rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "NAT learn: interrupted");
-		if (rc == 0 && fws_trial_aim(t, d, learner_seen, t) < 0)
-			rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
+		if (rc == 0 && aim(t, d, &learned) < 0)
+			rc = fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
+					 "setup: stream %s: the learned translations could not be "
+					 "given to its sender",
+					 cs->name);
 		fws_result_free(res);
-		if (rc == 0 && t->nat_learned[d] < cs->flows.count)
+		if (rc == 0 && learned < cs->flows.count)
 			FWS_LOG(WARNING, "NAT learn: stream %s: %u of %u flows learned", cs->name,
-				t->nat_learned[d], cs->flows.count);
+				learned, cs->flows.count);
 	}
 	free(res);
 	return rc;
@@ -113,67 +162,118 @@ verdict(const struct fws_trial *t, unsigned int s, struct fws_nat_result *n)
 	n->ok = n->reason[0] == '\0';
 }
 
+/* A stream's flows as received and as sent, for its verdict. */
+struct seen {
+	struct fws_natobs *obs;
+	struct fws_nat_tuple *sent;
+};
+
+static void
+seen_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct fws_agent_rxflow *rx,
+	   const struct fws_agent_txflow *tx)
+{
+	struct seen *x = arg;
+	uint32_t i;
+
+	(void)s;
+	for (i = 0; i < n; i++) {
+		x->obs[lo + i] = rx[i].nat;
+		x->sent[lo + i] = tx[i].sent;
+	}
+}
+
+/* The LAN flows a download stream's flows answer: its own tuples as configured. */
+static void
+answered(const struct fws_cfg_stream *cs, struct fws_nat_tuple *want)
+{
+	struct fws_flow_tuple ft;
+	uint32_t i;
+
+	for (i = 0; i < cs->flows.count; i++) {
+		fws_flow_tuple(&cs->flows, i, &ft);
+		want[i] = (struct fws_nat_tuple){
+			rte_cpu_to_be_32(ft.src_ip), rte_cpu_to_be_32(ft.dst_ip),
+			rte_cpu_to_be_16(ft.src_port), rte_cpu_to_be_16(ft.dst_port)};
+	}
+}
+
+static bool
+answers(const struct fws_cfg_stream *cs)
+{
+	return cs->learner >= 0 || (cs->l4 == FWS_L4_TCP && cs->dir == FWS_DIR_DOWNLOAD);
+}
+
+/* Stream s's pairs (as sent, as it last arrived) for the report's flow-by-flow list. */
+static void
+pairs(struct fws_nat_result *nr, const struct seen *x, uint32_t n)
+{
+	uint32_t i;
+
+	if (n > FWS_NAT_PAIRS_MAX || (nr->pairs = malloc(sizeof(*nr->pairs) * 2 * n)) == NULL)
+		return;
+	nr->n_pairs = n;
+	for (i = 0; i < n; i++) {
+		nr->pairs[2 * i] = x->sent[i];
+		nr->pairs[2 * i + 1] = x->obs[i].seen ? x->obs[i].last : (struct fws_nat_tuple){0};
+	}
+}
+
 static int
-nat_collect_stream(const struct fws_trial *t, unsigned int s, struct fws_stream_result *sr)
+nat_collect_stream(struct fws_trial *t, unsigned int s, uint32_t aimed,
+		   struct fws_stream_result *sr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	uint32_t i, n = cs->flows.count;
-	struct fws_natobs *obs = calloc(n, sizeof(*obs));
-	struct fws_nat_tuple *sent = calloc(n, sizeof(*sent));
+	uint32_t n = cs->flows.count;
+	struct seen x = {calloc(n, sizeof(*x.obs)), calloc(n, sizeof(*x.sent))};
+	struct fws_nat_tuple *want = calloc(n, sizeof(*want));
 	uint32_t *scratch = calloc(n, sizeof(*scratch));
-	const struct fws_nat_tuple *want = NULL;
 	struct fws_nat_result *nr = &sr->nat;
+	int rc = -ENOMEM;
 
 	memset(nr, 0, sizeof(*nr));
-	if (obs == NULL || sent == NULL || scratch == NULL) {
-		free(obs);
-		free(sent);
-		free(scratch);
-		return -ENOMEM;
+	if (x.obs && x.sent && want && scratch &&
+	    (rc = fws_trial_flows(t, s, seen_chunk, &x)) == 0) {
+		if (t->cfg->nat.mode == FWS_NAT_NONE)
+			memcpy(want, x.sent, sizeof(*want) * n);
+		else if (answers(cs))
+			answered(cs, want);
+		fws_nat_summarize(x.obs, x.sent,
+				  t->cfg->nat.mode == FWS_NAT_NONE || answers(cs) ? want : NULL, n,
+				  scratch, &nr->sum);
+		pairs(nr, &x, n);
+		nr->observed = true;
+		nr->has_learn = answers(cs) && t->cfg->nat.mode == FWS_NAT_MASQUERADE;
+		nr->learned = nr->has_learn ? aimed : 0;
+		verdict(t, s, nr);
 	}
-	for (i = 0; i < n; i++) {
-		const struct fws_pkt_flow *f = &t->txflows[s][i];
-
-		obs[i] = fws_trial_observed(t, s, i);
-		sent[i] = (struct fws_nat_tuple){f->src_be, f->dst_be, f->sport_be, f->dport_be};
-	}
-	if (t->cfg->nat.mode == FWS_NAT_NONE)
-		want = sent;
-	else if (cs->learner >= 0 || (cs->l4 == FWS_L4_TCP && cs->dir == FWS_DIR_DOWNLOAD))
-		want = t->nat_want[s];
-	fws_nat_summarize(obs, sent, want, n, scratch, &nr->sum);
-	if (n <= FWS_NAT_PAIRS_MAX && (nr->pairs = malloc(sizeof(*nr->pairs) * 2 * n)) != NULL) {
-		nr->n_pairs = n;
-		for (i = 0; i < n; i++) {
-			nr->pairs[2 * i] = sent[i];
-			nr->pairs[2 * i + 1] =
-				obs[i].seen ? obs[i].last : (struct fws_nat_tuple){0};
-		}
-	}
-	nr->observed = true;
-	nr->has_learn =
-		(cs->learner >= 0 || (cs->l4 == FWS_L4_TCP && cs->dir == FWS_DIR_DOWNLOAD)) &&
-		t->cfg->nat.mode == FWS_NAT_MASQUERADE;
-	nr->learned = nr->has_learn ? t->nat_learned[s] : 0;
-	verdict(t, s, nr);
-	free(obs);
-	free(sent);
+	free(x.obs);
+	free(x.sent);
+	free(want);
 	free(scratch);
-	return 0;
+	return rc;
 }
 
 static void
 nat_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 {
-	unsigned int s;
+	struct fws_agent *a;
+	unsigned int s, k;
 
 	(void)state;
 	if (t->cfg->nat.mode == FWS_NAT_UNSET)
 		return;
-	for (s = 0; s < t->cfg->n_streams; s++)
-		if (nat_collect_stream(t, s, &x->res->streams[s]) < 0)
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		uint32_t aimed = 0;
+
+		FWS_TRIAL_FOREACH_AGENT(t, k, a)
+		{
+			if ((a->tx_streams >> s) & 1)
+				aimed += x->counts[k]->streams[s].aimed;
+		}
+		if (nat_collect_stream(t, s, aimed, &x->res->streams[s]) < 0)
 			FWS_LOG(ERR, "stream %s: no memory for the NAT summary",
 				x->res->streams[s].name);
+	}
 }
 
 const struct fws_feature fws_feature_nat = {

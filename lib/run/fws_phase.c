@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * One trial: prepare (rates, tasks, cookies), launch the workers, then the phases of the
- * table below in order, each with its entry action and its end condition, while the main
- * lcore answers control frames and prints progress; then collect.
+ * One trial, as the controller runs it over its agents (fws_agent.h): decide the plan
+ * (rates, cookies, limits) and arm every agent with it, launch, then the phases of the table
+ * below in order, each with its entry action and its end condition, while every agent is
+ * polled and the progress printed; then stop, collect every agent's counts and merge them
+ * (fws_merge.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,9 +15,7 @@
 #include <rte_cycles.h>
 #include <rte_random.h>
 
-#include "fws_clock.h"
 #include "fws_compat.h"
-#include "fws_engine.h"
 #include "fws_trial_int.h"
 
 /* A trial in progress. */
@@ -26,11 +26,12 @@ struct trial_run {
 	struct fws_result *res;
 	double warmup, duration, drain;
 	double req_pps[FWS_CFG_MAX_STREAMS];
-	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
+	struct fws_agent_plan plan;
 	uint64_t start, deadline;
 	bool measuring, interrupted;
-	struct fws_clock_pair clk0; /**< at the start of the measured phase */
-	struct fws_live_stream live[FWS_CFG_MAX_STREAMS];
+	bool tx_stopped, bursts_sent; /**< every agent's, at the last poll */
+	struct fws_agent_live live, one;
+	struct fws_agent_counts *counts[FWS_TRIAL_MAX_AGENTS];
 	/* Progress line: totals at the last line. */
 	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
 };
@@ -56,6 +57,66 @@ features_on(struct trial_run *r, enum fws_feature_event ev, uint64_t now)
 				   .res = r->res};
 
 	fws_features_on(r->t, ev, &x);
+}
+
+static void
+agents_phase(struct trial_run *r, enum fws_phase ph)
+{
+	struct fws_agent *a;
+	unsigned int k;
+
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		a->ops->phase(a, ph);
+	}
+}
+
+static void
+agents_poll(struct trial_run *r)
+{
+	struct fws_agent_poll st;
+	struct fws_agent *a;
+	unsigned int k;
+
+	r->tx_stopped = r->bursts_sent = true;
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		a->ops->poll(a, &st);
+		r->tx_stopped &= st.tx_stopped;
+		r->bursts_sent &= st.bursts_sent;
+	}
+}
+
+/* Every agent's live totals, summed into r->live. */
+static void
+agents_live(struct trial_run *r, bool warm)
+{
+	struct fws_agent_live *l = &r->live, *o = &r->one;
+	struct fws_agent *a;
+	unsigned int k, s;
+
+	memset(l, 0, sizeof(*l));
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		a->ops->live(a, warm, o);
+		l->tx_frames += o->tx_frames;
+		l->tx_bytes += o->tx_bytes;
+		l->rx_frames += o->rx_frames;
+		l->rx_bytes += o->rx_bytes;
+		for (s = 0; s < r->t->cfg->n_streams; s++) {
+			struct fws_live_stream *d = &l->streams[s], *x = &o->streams[s];
+
+			d->tx_frames += x->tx_frames;
+			d->tx_bytes += x->tx_bytes;
+			d->rx_frames += x->rx_frames;
+			d->lat_min = d->lat_count == 0 ? x->lat_min
+				     : x->lat_count    ? RTE_MIN(d->lat_min, x->lat_min)
+						       : d->lat_min;
+			d->lat_count += x->lat_count;
+			d->lat_sum += x->lat_sum;
+			d->lat_max = RTE_MAX(d->lat_max, x->lat_max);
+		}
+	}
 }
 
 static bool
@@ -107,44 +168,27 @@ want_measure(const struct trial_run *r)
 static void
 enter_measure(struct trial_run *r, uint64_t now)
 {
-	unsigned int i;
-
-	fws_clock_read(&r->clk0);
 	r->measuring = true;
 	r->deadline = after(r, now, r->duration);
-	r->last_tx = r->last_txb = r->last_rxb = r->last_rx = 0;
-	for (i = 0; i < r->t->n_rx; i++)
-		r->last_rx += __atomic_load_n(&r->t->rx[i]->live_frames, __ATOMIC_RELAXED);
+	agents_live(r, false);
+	r->last_tx = r->last_txb = r->last_rxb = 0;
+	r->last_rx = r->live.rx_frames;
 	r->last_t = now;
 	r->next_progress = after(r, now, 1);
 	features_on(r, FWS_FEATURE_MEASURE, now);
 }
 
-/* A back-to-back trial is over when every active task sent its share. */
-static bool
-bursts_sent(const struct fws_trial *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->n_tasks; i++)
-		if (t->tasks[i].active && t->tasks[i].limit &&
-		    __atomic_load_n(&t->tasks[i].cnt.tx_frames, __ATOMIC_RELAXED) <
-			    t->tasks[i].limit)
-			return false;
-	return true;
-}
-
 static bool
 measure_done(struct trial_run *r, uint64_t now)
 {
-	return now >= r->deadline || ((r->pr || (r->o && r->o->burst)) && bursts_sent(r->t));
+	return now >= r->deadline || ((r->pr || (r->o && r->o->burst)) && r->bursts_sent);
 }
 
 static bool
 stop_done(struct trial_run *r, uint64_t now)
 {
 	(void)now;
-	return fws_workers_tx_stopped(r->t->workers, r->t->n_workers);
+	return r->tx_stopped;
 }
 
 static void
@@ -170,10 +214,13 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	if (!r->o || !r->o->progress || r->pr || ph->workers > FWS_PHASE_MEASURE ||
 	    now < r->next_progress)
 		return;
-	fws_trial_live(r->t, !r->measuring, &p);
-	fws_trial_live_streams(r->t, !r->measuring, r->live);
+	agents_live(r, !r->measuring);
+	p.tx_frames = r->live.tx_frames;
+	p.tx_bytes = r->live.tx_bytes;
+	p.rx_frames = r->live.rx_frames;
+	p.rx_bytes = r->live.rx_bytes;
 	p.n_streams = r->t->cfg->n_streams;
-	p.streams = r->live;
+	p.streams = r->live.streams;
 	p.frame_size = r->res->size.name;
 	p.direction = r->o->dir ? fws_dir_name(r->o->dir) : NULL;
 	p.elapsed = (double)(now - r->start) / (double)r->t->hz;
@@ -197,27 +244,46 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 	uint64_t now = rte_rdtsc();
 
 	if (!first)
-		fws_sync_set(&r->t->sync, ph->workers);
+		agents_phase(r, ph->workers);
 	if (ph->enter)
 		ph->enter(r, now);
+	agents_poll(r);
 	while (!ph->done(r, now)) {
 		if (stopped(r, ph->stop_level)) {
 			r->interrupted = true;
 			return;
 		}
 		sleep_ms(5);
-		fws_ctlio_service(&r->t->ctl);
+		agents_poll(r);
 		now = rte_rdtsc();
 		features_on(r, FWS_FEATURE_SERVICE, now);
 		progress(r, ph, now);
-		fws_trial_sample_hugepages(r->t);
 	}
+}
+
+/* Launch every agent in phase ph; on a failure the ones launched are stopped. */
+static int
+launch(struct trial_run *r, enum fws_phase ph, struct fws_err *e)
+{
+	struct fws_agent *a;
+	unsigned int k, j;
+	int rc;
+
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		if ((rc = a->ops->launch(a, ph, e)) < 0) {
+			for (j = 0; j < k; j++)
+				r->t->agents[j]->ops->stop(r->t->agents[j], false);
+			return rc;
+		}
+	}
+	return 0;
 }
 
 static int
 run_phases(struct trial_run *r, struct fws_err *e)
 {
-	struct fws_trial *t = r->t;
+	struct fws_agent *a;
 	bool first = true;
 	unsigned int i;
 	int rc;
@@ -225,25 +291,16 @@ run_phases(struct trial_run *r, struct fws_err *e)
 	for (i = 0; i < RTE_DIM(phases); i++) {
 		if (phases[i].wanted && !phases[i].wanted(r))
 			continue;
-		if (first) {
-			/* The workers start in the first phase wanted. */
-			fws_ctlio_poll_idle(&t->ctl);
-			fws_sync_set(&t->sync, phases[i].workers);
-			t->ctl.running = true;
-			rc = fws_workers_launch(&t->sync, t->workers, t->n_workers, e);
-			if (rc < 0) {
-				t->ctl.running = false;
-				return rc;
-			}
-		}
+		/* The workers start in the first phase wanted. */
+		if (first && (rc = launch(r, phases[i].workers, e)) < 0)
+			return rc;
 		run_phase(r, &phases[i], first);
 		first = false;
 	}
-	fws_sync_set(&t->sync, FWS_PHASE_QUIT);
-	fws_workers_wait(t->workers, t->n_workers);
-	t->ctl.running = false;
-	fws_ctlio_service(&t->ctl);
-	fws_sync_set(&t->sync, FWS_PHASE_IDLE);
+	FWS_TRIAL_FOREACH_AGENT(r->t, i, a)
+	{
+		a->ops->stop(a, r->measuring);
+	}
 	return 0;
 }
 
@@ -254,7 +311,7 @@ new_cookie(const struct fws_trial *t)
 
 	do {
 		c = (uint32_t)rte_rand();
-	} while (c == 0 || c == t->sync.cookie || c == t->warm_cookie);
+	} while (c == 0 || c == t->cookie || c == t->warm_cookie);
 	return c;
 }
 
@@ -287,82 +344,47 @@ stream_rates(struct trial_run *r, double scale, double avg, struct fws_err *e)
 	return 0;
 }
 
-/* A burst's frames split over each stream's tasks by flow share; the rounding remainder
- * goes to the stream's first active task. */
+/* The plan every agent is armed with: each stream's rate (line rate at full scale is
+ * unpaced: the NIC sets the pace), which streams send, their frame limits. */
 static void
-burst_limits(struct fws_trial *t, uint64_t burst)
+plan(struct trial_run *r, unsigned int size_idx, double scale)
 {
-	unsigned int s, i;
+	const struct fws_trial_opts *o = r->o;
+	struct fws_agent_plan *p = &r->plan;
+	unsigned int s;
 
-	for (s = 0; s < t->cfg->n_streams; s++) {
-		struct fws_tx_task *head = NULL;
-		uint64_t sum = 0;
+	memset(p, 0, sizeof(*p));
+	p->size_idx = size_idx;
+	p->cookie = r->t->cookie;
+	p->warm_cookie = r->t->warm_cookie;
+	p->warmup = r->warmup > 0;
+	for (s = 0; s < r->t->cfg->n_streams; s++) {
+		const struct fws_cfg_stream *cs = &r->t->cfg->streams[s];
+		bool on = r->pr ? s == r->pr->stream
+				: !cs->learn_only && (!o || !o->streams || (o->streams >> s) & 1);
 
-		for (i = 0; i < t->n_tasks; i++) {
-			struct fws_tx_task *task = &t->tasks[i];
-
-			if (task->stream != s || !task->active)
-				continue;
-			task->limit = burst * task->nb_flows / t->cfg->streams[s].flows.count;
-			sum += task->limit;
-			head = head ? head : task;
-		}
-		if (head)
-			head->limit += burst - sum;
+		p->active |= (uint32_t)on << s;
+		p->pps[s] =
+			cs->rate.kind == FWS_RATE_LINE && !r->pr && scale >= 1 ? 0 : r->req_pps[s];
+		p->limit[s] = !on ? 0 : r->pr ? r->pr->frames : o && o->burst ? o->burst : 0;
 	}
 }
 
 static int
-prepare_tasks(struct trial_run *r, const struct fws_size_mix *mix, double scale, struct fws_err *e)
+arm(struct trial_run *r, struct fws_err *e)
 {
-	struct fws_trial *t = r->t;
-	const struct fws_trial_opts *o = r->o;
-	unsigned int i;
+	struct fws_agent *a;
+	unsigned int k;
+	int rc;
 
-	for (i = 0; i < t->n_tasks; i++) {
-		struct fws_tx_task *task = &t->tasks[i];
-		const struct fws_cfg_stream *cs = &t->cfg->streams[task->stream];
-
-		if (fws_engine_sizes(task, mix) < 0)
-			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-					   "setup: frame size mix %s does not fit the buffers",
-					   mix->name);
-		memset(&task->cnt, 0, sizeof(task->cnt));
-		task->active = r->pr ? task->stream == r->pr->stream
-				     : !cs->learn_only && (!o || !o->streams ||
-							   (o->streams >> task->stream) & 1);
-		task->limit = 0;
-		/* Line rate at full scale is unpaced: the NIC sets the pace. */
-		task->pps = cs->rate.kind == FWS_RATE_LINE && !r->pr && scale >= 1
-				    ? 0
-				    : r->req_pps[task->stream] * task->nb_flows / cs->flows.count;
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		if ((rc = a->ops->arm(a, &r->plan, e)) < 0)
+			return rc;
 	}
-	if (r->pr)
-		burst_limits(t, r->pr->frames);
-	else if (o && o->burst)
-		burst_limits(t, o->burst);
-	return 0;
-}
-
-static void
-prepare_counters(struct trial_run *r)
-{
-	struct fws_trial *t = r->t;
-	unsigned int i;
-
-	for (i = 0; i < t->n_rx; i++) {
-		fws_rx_reset(t->rx[i]);
-		t->rx[i]->cookie = t->sync.cookie;
-		t->rx[i]->warm_cookie = t->warm_cookie;
-	}
-	for (i = 0; i < t->cfg->n_ports; i++)
-		if (rte_eth_stats_get(t->port[i].port_id, &r->before[i]) != 0)
-			memset(&r->before[i], 0, sizeof(r->before[i]));
 	r->start = rte_rdtsc();
 	features_on(r, FWS_FEATURE_START, r->start);
-	for (i = 0; i < t->n_tasks; i++)
-		fws_engine_start(&t->tasks[i], r->warmup > 0 ? t->warm_cookie : t->sync.cookie,
-				 r->start, t->hz);
+	return 0;
 }
 
 static void
@@ -386,31 +408,58 @@ result_head(struct trial_run *r, unsigned int size_idx)
 	res->started = time(NULL);
 }
 
-static void
-finish(struct trial_run *r)
+/* Collect every agent's counts and merge them into the result. */
+static int
+collect(struct trial_run *r)
 {
-	struct fws_clock_pair clk1;
-	struct fws_trial *t = r->t;
-	unsigned int s, i;
+	struct fws_agent *a;
+	unsigned int k;
+	int rc;
+
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		if ((r->counts[k] = malloc(sizeof(*r->counts[k]))) == NULL)
+			return -ENOMEM;
+		a->ops->collect(a, r->counts[k]);
+	}
+	rc = fws_trial_merge(r->t, r->req_pps, r->counts, r->res);
+	if (rc == 0) {
+		const struct fws_step x = {.o = r->o,
+					   .probe = r->pr != NULL,
+					   .interrupted = r->interrupted,
+					   .duration = r->duration,
+					   .now = rte_rdtsc(),
+					   .res = r->res,
+					   .counts = r->counts};
+
+		fws_features_on(r->t, FWS_FEATURE_COLLECT, &x);
+	}
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		a->ops->retire(a);
+	}
+	return rc;
+}
+
+static int
+finish(struct trial_run *r, struct fws_err *e)
+{
+	unsigned int k;
+	int rc;
 
 	r->res->partial = r->interrupted || !r->measuring;
-	if (r->measuring && fws_clock_read(&clk1) == 0)
-		r->res->tsc_hz = fws_clock_hz(&r->clk0, &clk1);
-	if (!r->measuring) /* Stopped in warm-up: the sequence counts are warm-up frames. */
-		for (s = 0; s < t->cfg->n_streams; s++)
-			for (i = 0; i < t->cfg->streams[s].flows.count; i++)
-				t->txflows[s][i].seq = 0;
 	features_on(r, FWS_FEATURE_FINISH, rte_rdtsc());
-	fws_trial_collect(t, r->req_pps, r->before, r->res);
-	features_on(r, FWS_FEATURE_COLLECT, rte_rdtsc());
-	for (i = 0; i < t->n_rx; i++)
-		fws_rx_retire_cookies(t->rx[i]);
+	rc = collect(r);
+	for (k = 0; k < r->t->n_agents; k++)
+		free(r->counts[k]);
+	if (rc < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, rc, "collect: out of memory");
 	if (r->o && r->o->progress && !r->pr) {
 		struct fws_progress p = {.phase = "result", .result = r->res};
 
 		r->o->progress(r->o->progress_arg, &p);
 	}
-	fws_trial_sample_hugepages(t);
+	return 0;
 }
 
 int
@@ -432,17 +481,17 @@ fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx, const struct fws
 	r->drain = pr ? pr->drain : t->cfg->drain;
 	result_head(r, size_idx);
 	rc = stream_rates(r, scale, res->avg_frame, e);
-	t->sync.cookie = new_cookie(t);
+	t->cookie = new_cookie(t);
 	t->warm_cookie = new_cookie(t);
-	res->cookie = t->sync.cookie;
-	if (rc == 0)
-		rc = prepare_tasks(r, &t->cfg->sizes[size_idx], scale, e);
+	res->cookie = t->cookie;
 	if (rc == 0) {
-		prepare_counters(r);
-		rc = run_phases(r, e);
+		plan(r, size_idx, scale);
+		rc = arm(r, e);
 	}
 	if (rc == 0)
-		finish(r);
+		rc = run_phases(r, e);
+	if (rc == 0)
+		rc = finish(r, e);
 	free(r);
 	return rc;
 }
@@ -452,11 +501,27 @@ fws_trial_run_streams(struct fws_trial *t, unsigned int size_idx, const struct f
 		      uint32_t mask, const struct fws_probe *pr, struct fws_result *res,
 		      struct fws_err *e)
 {
+	struct fws_agent_counts *c = calloc(1, sizeof(*c));
+	struct fws_agent *a;
+	unsigned int k, s;
 	int rc = fws_features_prepare(t, o, mask, size_idx, e);
 
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		if (rc == 0)
+			rc = a->ops->prepare(a, mask, o ? o->stop : NULL, e);
+	}
 	if (rc == 0)
 		rc = fws_trial_run_probe(t, size_idx, o, pr, res, e);
 	fws_features_after(t, rc == 0 && !pr ? res : NULL);
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		a->ops->after(a, rc == 0 && !pr ? c : NULL);
+		for (s = 0; c && rc == 0 && !pr && s < res->n_streams; s++)
+			if (c->streams[s].tcp.present)
+				res->streams[s].tcp = c->streams[s].tcp;
+	}
+	free(c);
 	return rc;
 }
 

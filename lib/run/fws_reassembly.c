@@ -11,15 +11,14 @@
 #include <rte_ip_frag.h>
 #include <rte_malloc.h>
 
-#include "fws_feature.h"
-#include "fws_trial_int.h"
+#include "fws_host.h"
 
 #define RX_FRAG_FLOWS 4096 /**< packets being reassembled at once, per receive lcore */
 #define RX_FRAG_BUCKET 16  /**< entries per bucket of the reassembly table */
 #define RX_FRAG_BUF 16384  /**< the largest reassembled packet read whole */
 
 static int
-frag_setup(struct fws_trial *t, void **state, struct fws_err *e)
+frag_setup(struct fws_host *t, void **state, struct fws_err *e)
 {
 	unsigned int k;
 
@@ -42,24 +41,26 @@ frag_setup(struct fws_trial *t, void **state, struct fws_err *e)
 
 /* Packets still in pieces are lost: their pieces given up. */
 static void
-frag_finish(struct fws_trial *t, void *state, const struct fws_step *x)
+frag_finish(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	unsigned int k;
 
 	(void)state;
-	(void)x;
+	(void)c;
+	(void)now;
 	for (k = 0; k < t->n_rx; k++)
 		fws_rx_frag_flush(t->rx[k]);
 }
 
 static void
-frag_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+frag_collect(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
 	unsigned int s, k;
 
 	(void)state;
+	(void)now;
 	for (s = 0; s < t->cfg->n_streams; s++) {
-		struct fws_stream_result *sr = &x->res->streams[s];
+		struct fws_agent_stream *sr = &c->streams[s];
 
 		for (k = 0; k < t->n_rx; k++) {
 			sr->reassembled += t->rx[k]->streams[s].reassembled;
@@ -70,7 +71,7 @@ frag_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 }
 
 static void
-frag_destroy(struct fws_trial *t, void *state)
+frag_destroy(struct fws_host *t, void *state)
 {
 	unsigned int k;
 
@@ -88,7 +89,7 @@ frag_destroy(struct fws_trial *t, void *state)
 	}
 }
 
-const struct fws_feature fws_feature_reassembly = {
+const struct fws_host_feature fws_feature_reassembly = {
 	.name = "reassembly",
 	.setup = frag_setup,
 	.on = {[FWS_FEATURE_FINISH] = frag_finish, [FWS_FEATURE_COLLECT] = frag_collect},

@@ -8,12 +8,11 @@
 #include <string.h>
 
 #include "fws_engine.h"
-#include "fws_feature.h"
-#include "fws_trial_int.h"
+#include "fws_host.h"
 
 /* The link speed of a port's wire model, 0 for none (fws_tx: departure stamps). */
 static uint32_t
-wire_mbps(const struct fws_trial *t, unsigned int p)
+wire_mbps(const struct fws_host *t, unsigned int p)
 {
 	enum fws_stamp mode = t->cfg->ports[p].stamp;
 
@@ -23,7 +22,7 @@ wire_mbps(const struct fws_trial *t, unsigned int p)
 }
 
 static int
-stamps_setup(struct fws_trial *t, void **state, struct fws_err *e)
+stamps_setup(struct fws_host *t, void **state, struct fws_err *e)
 {
 	unsigned int i;
 
@@ -38,7 +37,7 @@ stamps_setup(struct fws_trial *t, void **state, struct fws_err *e)
 }
 
 static void
-collect_stamp(const struct fws_trial *t, unsigned int s, double hz, struct fws_stamp_result *st)
+collect_stamp(const struct fws_host *t, unsigned int s, double hz, struct fws_stamp_result *st)
 {
 	uint64_t lag_sum = 0, bursts = 0;
 	unsigned int i;
@@ -60,17 +59,18 @@ collect_stamp(const struct fws_trial *t, unsigned int s, double hz, struct fws_s
 }
 
 static void
-stamps_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+stamps_collect(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
-	double hz = x->res->tsc_hz > 0 ? x->res->tsc_hz : (double)t->hz;
+	double hz = c->tsc_hz > 0 ? c->tsc_hz : (double)t->hz;
 	unsigned int s;
 
 	(void)state;
+	(void)now;
 	for (s = 0; s < t->cfg->n_streams; s++)
-		collect_stamp(t, s, hz, &x->res->streams[s].stamp);
+		collect_stamp(t, s, hz, &c->streams[s].stamp);
 }
 
-const struct fws_feature fws_feature_stamps = {
+const struct fws_host_feature fws_feature_stamps = {
 	.name = "stamps",
 	.setup = stamps_setup,
 	.on = {[FWS_FEATURE_COLLECT] = stamps_collect},

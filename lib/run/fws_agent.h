@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The seam between deciding and doing. The controller (fws_trial: the phase machine, the
+ * methodology, what a result means) drives the hosts that own ports through this interface
+ * only; an agent sends, receives, counts, answers ARP and ND, opens TCP connections and
+ * aims return traffic where it is told. Everything that crosses it is a plain structure (no
+ * pointers but the caller's buffers, numbers in host order unless named _be, stream and
+ * port indices as the config numbers them), so a remote agent carries the same over a
+ * stream. The only implementation today is in-process (fws_agent_local.c, over fws_host).
+ *
+ * A trial, as the controller runs it: prepare (learning and handshakes the host does by
+ * itself), arm (the plan: sizes, rates, cookies), launch, phase changes while polling,
+ * stop, collect (per-stream and per-port counts, then per-flow ones in chunks), after (TCP
+ * close). Between trials the controller may aim a stream's flows at learned translations.
+ */
+#ifndef FWS_AGENT_H
+#define FWS_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fws_hist.h"
+#include "fws_nat.h"
+#include "fws_rxstat.h"
+#include "fws_trial.h"
+#include "fws_worker.h"
+
+struct fws_agent;
+struct fws_err;
+
+/** One trial or probe as the controller decided it. */
+struct fws_agent_plan {
+	unsigned int size_idx;               /**< the config's frame-size entry */
+	uint32_t cookie, warm_cookie;        /**< the measured phase's and the warm-up's */
+	bool warmup;                         /**< the trial starts in warm-up */
+	uint32_t active;                     /**< bit s: stream s sends */
+	double pps[FWS_CFG_MAX_STREAMS];     /**< per stream; 0: unpaced */
+	uint64_t limit[FWS_CFG_MAX_STREAMS]; /**< > 0: exactly this many measured frames */
+};
+
+/** While phases run: the host's view since its last poll. */
+struct fws_agent_poll {
+	bool tx_stopped;  /**< every transmitter has seen stop */
+	bool bursts_sent; /**< every stream with a limit sent it */
+};
+
+/** Live totals of the running phase (read while the lcores write). */
+struct fws_agent_live {
+	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes;
+	struct fws_live_stream streams[FWS_CFG_MAX_STREAMS];
+};
+
+/** A stream's counts on one host after a trial: its sending side where it sends, its
+ * receiving side where it receives. */
+struct fws_agent_stream {
+	/* Sending. */
+	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail, window_full;
+	double duration; /**< measured transmit time, s */
+	bool unlimited;  /**< unpaced */
+	bool active;     /**< it sent in this trial */
+	struct fws_stamp_result stamp;
+	uint32_t aimed; /**< flows aimed at a learned translation (download through NAT) */
+	/* Receiving. */
+	struct fws_hist hist;  /**< latency, ns */
+	double jitter_ns;      /**< RFC 3550 jitter, weighted over the receive lcores */
+	uint64_t reassembled;  /**< distinct packets that arrived fragmented */
+	uint64_t given_up;     /**< packets whose reassembly was given up */
+	uint64_t frag_refused; /**< of those, refused by the full table */
+	struct fws_icmp_tally icmp;
+	/* After the trial (the after call): its TCP connections. */
+	struct fws_tcp_result tcp;
+};
+
+/** A host's counts after a trial. */
+struct fws_agent_counts {
+	double tsc_hz;     /**< its TSC rate over the measured phase, 0: none */
+	double rx_poll_ns; /**< its slowest receiving worker's loop pass */
+	uint64_t icmp_unmatched;
+	unsigned int n_link_events;
+	uint64_t link_events_dropped;
+	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
+	struct fws_agent_stream streams[FWS_CFG_MAX_STREAMS];
+	struct fws_port_result ports[FWS_CFG_MAX_PORTS]; /**< the ports this host owns */
+};
+
+/** One flow as its receiving host saw it, merged over its receive lcores. */
+struct fws_agent_rxflow {
+	struct fws_rxflow rx;
+	struct fws_natobs nat; /**< how it arrived (with "nat" in the config) */
+	uint32_t lcores;       /**< receive lcores it arrived on */
+};
+
+/** One flow as its sending host sent it. */
+struct fws_agent_txflow {
+	uint64_t seq;              /**< frames sent in the measured phase */
+	struct fws_nat_tuple sent; /**< its addresses and ports as sent, network order */
+};
+
+/** Flows per chunk of the per-flow calls: a bounded buffer for any number of flows. */
+#define FWS_AGENT_CHUNK 4096
+
+struct fws_agent_ops {
+	const char *name;
+	/** The ports it owns (facts and run totals), by config index; their count. */
+	unsigned int (*ports)(struct fws_agent *a, struct fws_port_result *out);
+	/** Its TSC rate calibrated at setup and DPDK's estimate. */
+	void (*clock)(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk);
+	/** Largest hugepage memory its heaps held so far. */
+	uint64_t (*hugepage_peak)(struct fws_agent *a);
+	/** Before a trial, workers stopped: what the host does by itself for the streams of
+	 * mask (TCP handshakes). stop: a stop request ends it (-EINTR). */
+	int (*prepare)(struct fws_agent *a, uint32_t mask, volatile int *stop, struct fws_err *e);
+	/** Load the plan: sizes, rates, limits, cookies; counters zeroed. */
+	int (*arm)(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e);
+	/** Start the workers in phase ph. */
+	int (*launch)(struct fws_agent *a, enum fws_phase ph, struct fws_err *e);
+	/** Move the workers to phase ph. */
+	void (*phase)(struct fws_agent *a, enum fws_phase ph);
+	/** Each pass of the controller's loop: control plane, the host's own duties. */
+	void (*poll)(struct fws_agent *a, struct fws_agent_poll *out);
+	/** Live totals of the running phase (warm: the warm-up's). */
+	void (*live)(struct fws_agent *a, bool warm, struct fws_agent_live *out);
+	/** End the workers (the last poll included). measured: the measured phase began. */
+	void (*stop)(struct fws_agent *a, bool measured);
+	/** The trial's counts (after stop). */
+	void (*collect)(struct fws_agent *a, struct fws_agent_counts *out);
+	/** Flows [lo, lo + n) of stream s as received here (zero where none arrived). */
+	void (*rx_flows)(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
+			 struct fws_agent_rxflow *out);
+	/** Flows [lo, lo + n) of stream s as sent from here. */
+	void (*tx_flows)(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
+			 struct fws_agent_txflow *out);
+	/** Send flows [lo, lo + n) of stream s to at[i].dst, at[i].dport (network order; dst
+	 * 0: not learned, the flow keeps its own destination). 0 or -errno. */
+	int (*aim)(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
+		   const struct fws_nat_tuple *at);
+	/** After a trial or probe: close what prepare opened; each stream's TCP results into
+	 * out (NULL: discarded). */
+	void (*after)(struct fws_agent *a, struct fws_agent_counts *out);
+	/** Retire the trial's cookies: late frames count as stale. */
+	void (*retire)(struct fws_agent *a);
+	void (*destroy)(struct fws_agent *a);
+};
+
+struct fws_agent {
+	const struct fws_agent_ops *ops;
+	char name[FWS_CFG_NAME_LEN]; /**< the host's, for messages */
+	/** Bit p: the agent owns config port p; bit s of tx/rx: it sends / receives stream s. */
+	uint64_t ports, tx_streams, rx_streams;
+};
+
+/** The in-process agent over this process's EAL and the config's ports. NULL with errno
+ * and e set on failure. */
+struct fws_agent *fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e);
+
+#endif /* FWS_AGENT_H */

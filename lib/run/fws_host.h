@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A host's side of the seam (fws_agent.h): the ports, workers, transmit tasks, receive
+ * lcores and control plane of this process, and the host features that act on them (stamps,
+ * reassembly, ICMP errors, link watch, TCP streams). fws_host.c sets it up and tears it
+ * down, fws_hostrun.c runs a trial's phases on it as the controller asks, fws_hostcollect.c
+ * turns its per-lcore counters into the seam's plain counts. fws_agent_local.c is the
+ * in-process agent over it. Nothing here decides a load or what a result means.
+ */
+#ifndef FWS_HOST_H
+#define FWS_HOST_H
+
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+
+#include "fws_agent.h"
+#include "fws_clock.h"
+#include "fws_ctlio.h"
+#include "fws_feature.h"
+#include "fws_nat.h"
+#include "fws_port.h"
+#include "fws_rx.h"
+#include "fws_tcp.h"
+#include "fws_trial.h"
+#include "fws_tx.h"
+#include "fws_worker.h"
+
+#define FWS_LOGTYPE fws_logtype_trial
+#include "fws_log.h"
+extern int fws_logtype_trial;
+
+struct fws_host {
+	const struct fws_cfg *cfg;
+	uint64_t hz;      /**< TSC rate calibrated at setup (fws_clock) */
+	uint64_t hz_dpdk; /**< rte_get_tsc_hz(), for the report */
+	uint16_t max_frame;
+	uint16_t nb_rxq; /**< receive queues of every port: one per receive lcore */
+	struct fws_port_info port[FWS_CFG_MAX_PORTS];
+	struct fws_ctlio ctl;
+	struct fws_sync sync;
+	uint32_t warm_cookie;
+	unsigned int n_workers;
+	struct fws_worker *workers; /**< one per lcore that transmits or receives */
+	unsigned int n_tasks;
+	struct fws_tx_task *tasks; /**< one per (stream, TX lcore with flows of it) */
+	struct fws_pkt_flow *txflows[FWS_CFG_MAX_STREAMS];
+	unsigned int n_rx;
+	struct fws_rx_lcore *rx[FWS_CFG_MAX_LCORES];
+	/* Frames of finished trials, all phases, per port: test and other frames counted by
+	 * the receive lcores and transmit tasks; the control plane's are in ctl. */
+	uint64_t rx_total[FWS_CFG_MAX_PORTS], tx_total[FWS_CFG_MAX_PORTS];
+	uint64_t rx_control[FWS_CFG_MAX_PORTS]; /**< of rx_total: control frames */
+	uint64_t hugepage_peak;
+	uint64_t fill_seed;                  /**< the "random" fill's, for the run */
+	uint32_t aimed[FWS_CFG_MAX_STREAMS]; /**< per stream: flows its last aim translated */
+	/* The trial in progress: the NIC counters at its start, the clock at the start of its
+	 * measured phase, the counts its features write as it runs (fws_agent_counts). */
+	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
+	struct fws_clock_pair clk0;
+	bool measuring;
+	struct fws_agent_counts *cur;
+	/* The host features' own state (fws_host_feature), by table index; set up: destroy
+	 * owed. */
+	void *feat[FWS_FEATURES_MAX];
+	bool feat_ready[FWS_FEATURES_MAX];
+};
+
+/*
+ * A host feature: one file owning its state, one entry in fws_hostfeat.c's table, optional
+ * hooks (NULL: nothing to do) called in table order. The counts c are the host's for the
+ * trial in progress (fws_agent_counts): what the feature measured goes there.
+ */
+struct fws_host_feature {
+	const char *name;
+	/** Once, after the ports, tasks and receive lcores exist. 0 or -errno with e set. */
+	int (*setup)(struct fws_host *h, void **state, struct fws_err *e);
+	/** Before a trial, workers stopped, for the streams of mask (bit s; 0: all). */
+	int (*prepare)(struct fws_host *h, void *state, uint32_t mask, volatile int *stop,
+		       struct fws_err *e);
+	/** At the events of fws_feature.h (start: armed; collect: after the core counts). */
+	void (*on[FWS_FEATURE_EVENTS_N])(struct fws_host *h, void *state,
+					 struct fws_agent_counts *c, uint64_t now);
+	/** After a trial or probe; c NULL: results discarded. */
+	void (*after)(struct fws_host *h, void *state, struct fws_agent_counts *c);
+	void (*destroy)(struct fws_host *h, void *state);
+};
+
+int fws_host_features_setup(struct fws_host *h, struct fws_err *e);
+int fws_host_features_prepare(struct fws_host *h, uint32_t mask, volatile int *stop,
+			      struct fws_err *e);
+void fws_host_features_on(struct fws_host *h, enum fws_feature_event ev, uint64_t now);
+void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
+void fws_host_features_destroy(struct fws_host *h);
+/** The host features' names in table order; NULL past the last. */
+const char *fws_host_feature_name(unsigned int i);
+
+/** Set up ports, lcores, pools, flow tables and the host features for cfg, and resolve the
+ * gateways (EAL must be up). NULL with errno and e set on failure. */
+struct fws_host *fws_host_create(const struct fws_cfg *cfg, struct fws_err *e);
+void fws_host_destroy(struct fws_host *h);
+
+/** The headers stream s is built from. */
+void fws_host_stream_hdr(const struct fws_host *h, unsigned int s, struct fws_pkt_hdr *hdr);
+
+/** Send flows [lo, lo + n) of stream d to at[i].dst, at[i].dport (network order; dst 0: not
+ * learned, the flow keeps its own destination and counts as lost). Used by the controller's NAT learning
+ * (through the agent) and the TCP feature (the SYNs). 0 or -errno. */
+int fws_host_aim(struct fws_host *h, unsigned int d, uint32_t lo, uint32_t n,
+		 const struct fws_nat_tuple *at);
+
+/** How flow i of stream s arrived (its NAT observation), merged over the receive lcores. */
+struct fws_natobs fws_host_observed(const struct fws_host *h, unsigned int s, uint32_t i);
+
+/** Sample DPDK's heaps into h->hugepage_peak; the peak so far. */
+void fws_host_sample_hugepages(struct fws_host *h);
+uint64_t fws_host_hugepage_peak(struct fws_host *h);
+void fws_host_clock(const struct fws_host *h, uint64_t *hz, uint64_t *hz_dpdk);
+
+/* A trial on the host (fws_hostrun.c), as the agent's operations of the same names. */
+int fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e);
+int fws_host_launch(struct fws_host *h, enum fws_phase ph, struct fws_err *e);
+void fws_host_phase(struct fws_host *h, enum fws_phase ph);
+void fws_host_poll(struct fws_host *h, struct fws_agent_poll *out);
+void fws_host_stop(struct fws_host *h, bool measured);
+
+/* Its counts (fws_hostcollect.c). */
+unsigned int fws_host_ports(const struct fws_host *h, struct fws_port_result *out);
+void fws_host_collect(struct fws_host *h, struct fws_agent_counts *out);
+void fws_host_live(const struct fws_host *h, bool warm, struct fws_agent_live *out);
+void fws_host_rx_flows(const struct fws_host *h, unsigned int s, uint32_t lo, uint32_t n,
+		       struct fws_agent_rxflow *out);
+void fws_host_tx_flows(const struct fws_host *h, unsigned int s, uint32_t lo, uint32_t n,
+		       struct fws_agent_txflow *out);
+
+/** The host of the in-process agent (connection tests run on one host only); NULL for
+ * another kind of agent. */
+struct fws_host *fws_agent_local_host(struct fws_agent *a);
+
+/** The host of a trial whose one agent is the in-process one, else NULL. */
+struct fws_host *fws_trial_host(struct fws_trial *t);
+
+#endif /* FWS_HOST_H */

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A host's counts after a trial, as the seam carries them (fws_agent.h): per-lcore and
+ * per-task counters summed per stream and per port, per-flow state merged over the receive
+ * lcores chunk by chunk, and the live totals while it runs. What the counts mean is the
+ * controller's (fws_merge.c); the host features add theirs at their collect hook.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_compat.h"
+#include "fws_host.h"
+
+/* Transmit side of stream s: its tasks' counters and the measured phase's span. */
+static void
+collect_tx(const struct fws_host *t, unsigned int s, double hz, struct fws_agent_stream *as)
+{
+	uint64_t t_first = UINT64_MAX, t_stop = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_task *task = &t->tasks[i];
+
+		if (task->stream != s)
+			continue;
+		as->tx_bytes += task->cnt.tx_bytes;
+		as->tx_refused += task->cnt.tx_refused;
+		as->alloc_fail += task->cnt.alloc_fail;
+		as->tx_frames += task->cnt.tx_frames;
+		as->window_full += task->cnt.tcp_window_full;
+		as->unlimited |= task->pps == 0; /* unpaced: as fast as the port takes */
+		as->active |= task->active;
+		t_first = RTE_MIN(t_first, task->t_first);
+		t_stop = RTE_MAX(t_stop, task->t_stop);
+	}
+	as->duration = t_stop > t_first ? (double)(t_stop - t_first) / hz : 0;
+	as->aimed = t->aimed[s];
+}
+
+/* Receive side of stream s: the lcores' histograms and jitter. */
+static void
+collect_latency(const struct fws_host *t, unsigned int s, struct fws_agent_stream *as)
+{
+	uint64_t jitter_w = 0;
+	double jitter_sum = 0;
+	unsigned int k;
+
+	fws_hist_reset(&as->hist);
+	for (k = 0; k < t->n_rx; k++) {
+		const struct fws_rx_stream *st = &t->rx[k]->streams[s];
+
+		fws_hist_merge(&as->hist, st->hist);
+		jitter_sum += (double)st->jitter16 / 16.0 * t->rx[k]->ns_per_unit *
+			      (double)st->hist->count;
+		jitter_w += st->hist->count;
+	}
+	as->jitter_ns = jitter_w ? jitter_sum / (double)jitter_w : 0;
+}
+
+static void
+nic_delta(uint16_t port_id, const struct rte_eth_stats *before, struct fws_port_result *pr)
+{
+	struct rte_eth_stats now;
+
+	if (rte_eth_stats_get(port_id, &now) != 0)
+		return;
+	pr->nic_ipackets = now.ipackets - before->ipackets;
+	pr->nic_opackets = now.opackets - before->opackets;
+	pr->nic_ibytes = now.ibytes - before->ibytes;
+	pr->nic_obytes = now.obytes - before->obytes;
+	pr->nic_imissed = now.imissed - before->imissed;
+	pr->nic_ierrors = now.ierrors - before->ierrors;
+	pr->nic_oerrors = now.oerrors - before->oerrors;
+	pr->nic_rx_nombuf = now.rx_nombuf - before->rx_nombuf;
+}
+
+/* Port p's receive and transmit counters of this trial, summed over lcores and tasks. */
+static void
+port_counters(const struct fws_host *t, unsigned int p, struct fws_port_result *pr)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_rx; i++) {
+#define ADD(name, desc) pr->rx.name += t->rx[i]->port[p].name;
+		FWS_RX_COUNTERS(ADD)
+#undef ADD
+	}
+	for (i = 0; i < t->n_tasks; i++) {
+		if (t->tasks[i].port_idx != p)
+			continue;
+#define ADD(name, desc) pr->tx.name += t->tasks[i].cnt.name;
+		FWS_TX_COUNTERS(ADD)
+#undef ADD
+	}
+}
+
+/* Port p's facts and its run totals (all phases, every trial so far and the control
+ * plane's frames). */
+static void
+port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out)
+{
+	const struct fws_ctlio *io = &t->ctl;
+	unsigned int w, q;
+
+	strlcpy(out->name, t->cfg->ports[p].name, sizeof(out->name));
+	strlcpy(out->device, t->cfg->ports[p].device, sizeof(out->device));
+	strlcpy(out->driver, t->port[p].driver, sizeof(out->driver));
+	rte_ether_format_addr(out->mac, sizeof(out->mac), &t->port[p].mac);
+	out->link_speed_mbps = t->port[p].link_speed_mbps;
+	out->link_up = t->port[p].link_up;
+	out->hw_cksum = t->port[p].hw_cksum;
+	out->ctl = io->port[p].cnt;
+	for (w = 0; w < t->n_workers; w++)
+		for (q = 0; q < t->workers[w].n_ctl; q++)
+			if (t->workers[w].ctl[q].port_idx == p)
+				out->ctl.tx_drop += t->workers[w].ctl[q].tx_drop;
+	out->rx_control_total = t->rx_control[p] + io->idle_rx[p] - io->port[p].cnt.idle_frames;
+	out->rx_total = t->rx_total[p] + io->idle_rx[p];
+	out->tx_control_total = out->ctl.sent - out->ctl.tx_drop;
+	out->tx_total = t->tx_total[p] + out->tx_control_total;
+}
+
+unsigned int
+fws_host_ports(const struct fws_host *t, struct fws_port_result *out)
+{
+	unsigned int p;
+
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		memset(&out[p], 0, sizeof(out[p]));
+		port_facts(t, p, &out[p]);
+	}
+	return t->cfg->n_ports;
+}
+
+/* The slowest receiving worker's loop pass over the measured phase, ns. */
+static double
+rx_poll_ns(const struct fws_host *t, double hz)
+{
+	double ns = 0;
+	unsigned int w;
+
+	for (w = 0; w < t->n_workers; w++)
+		if (t->workers[w].rx && t->workers[w].loops)
+			ns = RTE_MAX(ns, (double)t->workers[w].loop_ticks * 1e9 /
+						 (double)t->workers[w].loops / hz);
+	return ns;
+}
+
+void
+fws_host_collect(struct fws_host *t, struct fws_agent_counts *out)
+{
+	struct fws_agent_counts *c = t->cur;
+	struct fws_clock_pair clk1;
+	unsigned int s, p;
+	double hz;
+
+	fws_host_features_on(t, FWS_FEATURE_FINISH, rte_rdtsc());
+	if (t->measuring && fws_clock_read(&clk1) == 0)
+		c->tsc_hz = fws_clock_hz(&t->clk0, &clk1);
+	hz = c->tsc_hz > 0 ? c->tsc_hz : (double)t->hz;
+	c->rx_poll_ns = rx_poll_ns(t, hz);
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		collect_tx(t, s, hz, &c->streams[s]);
+		collect_latency(t, s, &c->streams[s]);
+	}
+	for (p = 0; p < t->cfg->n_ports; p++) {
+		struct fws_port_result *pr = &c->ports[p];
+
+		memset(pr, 0, sizeof(*pr));
+		port_counters(t, p, pr);
+		nic_delta(t->port[p].port_id, &t->before[p], pr);
+		t->rx_total[p] += pr->rx.rx_frames;
+		t->rx_control[p] += pr->rx.control + pr->rx.control_drop;
+		t->tx_total[p] += pr->tx.tx_frames + pr->tx.warmup_tx;
+		port_facts(t, p, pr);
+	}
+	fws_host_features_on(t, FWS_FEATURE_COLLECT, rte_rdtsc());
+	memcpy(out, c, sizeof(*out));
+}
+
+void
+fws_host_rx_flows(const struct fws_host *t, unsigned int s, uint32_t lo, uint32_t n,
+		  struct fws_agent_rxflow *out)
+{
+	uint32_t i;
+	unsigned int k;
+
+	for (i = 0; i < n; i++) {
+		struct fws_agent_rxflow *o = &out[i];
+
+		memset(o, 0, sizeof(*o));
+		for (k = 0; k < t->n_rx; k++) {
+			const struct fws_rxflow *f = &t->rx[k]->streams[s].flows[lo + i];
+
+			o->lcores += f->rx != 0;
+			if (k == 0)
+				o->rx = *f;
+			else
+				fws_rxstat_merge(&o->rx, f);
+		}
+		o->nat = fws_host_observed(t, s, lo + i);
+	}
+}
+
+void
+fws_host_tx_flows(const struct fws_host *t, unsigned int s, uint32_t lo, uint32_t n,
+		  struct fws_agent_txflow *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct fws_pkt_flow *f = &t->txflows[s][lo + i];
+
+		out[i].seq = f->seq;
+		out[i].sent =
+			(struct fws_nat_tuple){f->src_be, f->dst_be, f->sport_be, f->dport_be};
+	}
+}
+
+void
+fws_host_live(const struct fws_host *t, bool warm, struct fws_agent_live *out)
+{
+	unsigned int i, s;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < t->n_tasks; i++) {
+		const struct fws_tx_counters *c = &t->tasks[i].cnt;
+		struct fws_live_stream *o = &out->streams[t->tasks[i].stream];
+		uint64_t frames =
+			__atomic_load_n(warm ? &c->warmup_tx : &c->tx_frames, __ATOMIC_RELAXED);
+		uint64_t bytes = __atomic_load_n(&c->tx_bytes, __ATOMIC_RELAXED);
+
+		out->tx_frames += frames;
+		out->tx_bytes += bytes;
+		o->tx_frames += frames;
+		o->tx_bytes += warm ? 0 : bytes;
+	}
+	for (i = 0; i < t->n_rx; i++) {
+		out->rx_frames += __atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);
+		out->rx_bytes += __atomic_load_n(&t->rx[i]->live_bytes, __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < t->n_rx && !warm; i++)
+		for (s = 0; s < t->cfg->n_streams; s++) {
+			const struct fws_hist *h = t->rx[i]->streams[s].hist;
+			struct fws_live_stream *o = &out->streams[s];
+			uint64_t n = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
+			uint64_t mn = __atomic_load_n(&h->min, __ATOMIC_RELAXED);
+
+			if (n == 0)
+				continue;
+			o->rx_frames += n;
+			o->lat_count += n;
+			o->lat_sum += __atomic_load_n(&h->sum, __ATOMIC_RELAXED);
+			o->lat_min = o->lat_count == n ? mn : RTE_MIN(o->lat_min, mn);
+			o->lat_max =
+				RTE_MAX(o->lat_max, __atomic_load_n(&h->max, __ATOMIC_RELAXED));
+		}
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A trial on the host, as the controller asks for it through the seam (fws_agent.h): load
+ * the plan into the transmit tasks and receive lcores, launch the workers, follow the phase
+ * word, service the control plane and the host features while the phases run, stop.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "fws_engine.h"
+#include "fws_host.h"
+
+/* A stream's frame limit split over its tasks by flow share; the rounding remainder goes to
+ * the stream's first active task. */
+static void
+limits(struct fws_host *h, unsigned int s, uint64_t limit)
+{
+	struct fws_tx_task *head = NULL;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < h->n_tasks; i++) {
+		struct fws_tx_task *task = &h->tasks[i];
+
+		if (task->stream != s || !task->active)
+			continue;
+		task->limit = limit * task->nb_flows / h->cfg->streams[s].flows.count;
+		sum += task->limit;
+		head = head ? head : task;
+	}
+	if (head)
+		head->limit += limit - sum;
+}
+
+static int
+load_tasks(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e)
+{
+	const struct fws_size_mix *mix = &h->cfg->sizes[p->size_idx];
+	unsigned int i, s;
+
+	for (i = 0; i < h->n_tasks; i++) {
+		struct fws_tx_task *task = &h->tasks[i];
+		const struct fws_cfg_stream *cs = &h->cfg->streams[task->stream];
+
+		if (fws_engine_sizes(task, mix) < 0)
+			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+					   "setup: frame size mix %s does not fit the buffers",
+					   mix->name);
+		memset(&task->cnt, 0, sizeof(task->cnt));
+		task->active = (p->active >> task->stream) & 1;
+		task->limit = 0;
+		task->pps = p->pps[task->stream] * task->nb_flows / cs->flows.count;
+	}
+	for (s = 0; s < h->cfg->n_streams; s++)
+		if (p->limit[s])
+			limits(h, s, p->limit[s]);
+	return 0;
+}
+
+int
+fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e)
+{
+	uint64_t start;
+	unsigned int i;
+	int rc = load_tasks(h, p, e);
+
+	if (rc < 0)
+		return rc;
+	h->sync.cookie = p->cookie;
+	h->warm_cookie = p->warm_cookie;
+	h->measuring = false;
+	memset(h->cur, 0, sizeof(*h->cur));
+	for (i = 0; i < h->n_rx; i++) {
+		fws_rx_reset(h->rx[i]);
+		h->rx[i]->cookie = p->cookie;
+		h->rx[i]->warm_cookie = p->warm_cookie;
+	}
+	for (i = 0; i < h->cfg->n_ports; i++)
+		if (rte_eth_stats_get(h->port[i].port_id, &h->before[i]) != 0)
+			memset(&h->before[i], 0, sizeof(h->before[i]));
+	start = rte_rdtsc();
+	fws_host_features_on(h, FWS_FEATURE_START, start);
+	for (i = 0; i < h->n_tasks; i++)
+		fws_engine_start(&h->tasks[i], p->warmup ? p->warm_cookie : p->cookie, start,
+				 h->hz);
+	return 0;
+}
+
+int
+fws_host_launch(struct fws_host *h, enum fws_phase ph, struct fws_err *e)
+{
+	int rc;
+
+	fws_ctlio_poll_idle(&h->ctl);
+	fws_sync_set(&h->sync, ph);
+	h->ctl.running = true;
+	rc = fws_workers_launch(&h->sync, h->workers, h->n_workers, e);
+	if (rc < 0)
+		h->ctl.running = false;
+	if (rc == 0 && ph == FWS_PHASE_MEASURE)
+		fws_host_phase(h, ph);
+	return rc;
+}
+
+void
+fws_host_phase(struct fws_host *h, enum fws_phase ph)
+{
+	fws_sync_set(&h->sync, ph);
+	if (ph == FWS_PHASE_MEASURE) {
+		fws_clock_read(&h->clk0);
+		h->measuring = true;
+	}
+}
+
+/* A back-to-back trial or probe is over when every active task sent its share. */
+static bool
+bursts_sent(const struct fws_host *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n_tasks; i++)
+		if (h->tasks[i].active && h->tasks[i].limit &&
+		    __atomic_load_n(&h->tasks[i].cnt.tx_frames, __ATOMIC_RELAXED) <
+			    h->tasks[i].limit)
+			return false;
+	return true;
+}
+
+void
+fws_host_poll(struct fws_host *h, struct fws_agent_poll *out)
+{
+	fws_ctlio_service(&h->ctl);
+	fws_host_features_on(h, FWS_FEATURE_SERVICE, rte_rdtsc());
+	fws_host_sample_hugepages(h);
+	out->tx_stopped = fws_workers_tx_stopped(h->workers, h->n_workers);
+	out->bursts_sent = bursts_sent(h);
+}
+
+void
+fws_host_stop(struct fws_host *h, bool measured)
+{
+	unsigned int s, i;
+
+	fws_sync_set(&h->sync, FWS_PHASE_QUIT);
+	fws_workers_wait(h->workers, h->n_workers);
+	h->ctl.running = false;
+	fws_ctlio_service(&h->ctl);
+	fws_sync_set(&h->sync, FWS_PHASE_IDLE);
+	if (!measured) /* Stopped in warm-up: the sequence counts are warm-up frames. */
+		for (s = 0; s < h->cfg->n_streams; s++)
+			for (i = 0; i < h->cfg->streams[s].flows.count; i++)
+				h->txflows[s][i].seq = 0;
+}

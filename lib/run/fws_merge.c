@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * After a trial, on the controller: every agent's counts (fws_agent.h) into one result. Per
+ * stream, what its senders sent and what its receivers received; per flow, the sender's
+ * sequence count against the receivers' distinct frames (loss is sent minus distinct,
+ * never a difference of totals), flows the DUT should block apart from the rest; per port,
+ * the counts of the agent that owns it. The controller features add their verdicts after.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_compat.h"
+#include "fws_trial_int.h"
+
+static void
+summarize_latency(struct fws_stream_result *sr, double jitter)
+{
+	const struct fws_hist *h = sr->hist;
+
+	sr->lat.count = h->count;
+	sr->lat.min = h->count ? h->min : 0;
+	sr->lat.max = h->max;
+	sr->lat.avg = fws_hist_mean(h);
+	sr->lat.p50 = fws_hist_quantile(h, 0.50);
+	sr->lat.p90 = fws_hist_quantile(h, 0.90);
+	sr->lat.p99 = fws_hist_quantile(h, 0.99);
+	sr->lat.p999 = fws_hist_quantile(h, 0.999);
+	sr->lat.jitter = jitter;
+}
+
+/* The sending side of a stream from one agent. */
+static void
+add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
+{
+	sr->tx_bytes += as->tx_bytes;
+	sr->tx_refused += as->tx_refused;
+	sr->alloc_fail += as->alloc_fail;
+	sr->tx_frames += as->tx_frames;
+	sr->unlimited |= as->unlimited;
+	sr->active |= as->active;
+	sr->duration = RTE_MAX(sr->duration, as->duration);
+	if (as->stamp.lag_max_ns >= sr->stamp.lag_max_ns)
+		sr->stamp = as->stamp; /* the worst sender's */
+}
+
+static void
+add_icmp(struct fws_icmp_tally *into, const struct fws_icmp_tally *o)
+{
+	unsigned int c;
+
+	for (c = 0; c < FWS_ICMP_CLASSES_N; c++)
+		into->n[c] += o->n[c];
+	if (o->mtu_min)
+		into->mtu_min = into->mtu_min ? RTE_MIN(into->mtu_min, o->mtu_min) : o->mtu_min;
+	into->mtu_max = RTE_MAX(into->mtu_max, o->mtu_max);
+}
+
+/* The receiving side of a stream from one agent; jitter weighted by frames. */
+static void
+add_rx(struct fws_stream_result *sr, const struct fws_agent_stream *as, double *jitter_sum)
+{
+	fws_hist_merge(sr->hist, &as->hist);
+	*jitter_sum += as->jitter_ns * (double)as->hist.count;
+	sr->reassembled += as->reassembled;
+	sr->given_up += as->given_up;
+	sr->frag_refused += as->frag_refused;
+}
+
+/* Per flow, chunk by chunk: received against sent, blocked flows apart. */
+struct account {
+	const struct fws_trial *t;
+	struct fws_stream_result *sr;
+};
+
+static void
+account_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct fws_agent_rxflow *rx,
+	      const struct fws_agent_txflow *tx)
+{
+	struct account *x = arg;
+	const uint8_t *blocked = x->t->blocked[s];
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		x->sr->flows_split += rx[i].lcores > 1;
+		if (blocked && blocked[lo + i])
+			fws_rxstat_add(&x->sr->blk, &rx[i].rx, tx[i].seq);
+		else
+			fws_rxstat_add(&x->sr->rx, &rx[i].rx, tx[i].seq);
+	}
+}
+
+static void
+stream_rates(struct fws_stream_result *sr)
+{
+	if (sr->duration > 0) {
+		sr->tx_pps = (double)sr->tx_frames / sr->duration;
+		sr->rx_pps = (double)sr->rx.unique / sr->duration;
+		sr->tx_l2_bps = (double)sr->tx_bytes * 8 / sr->duration;
+		sr->tx_l1_bps = sr->tx_l2_bps + sr->tx_pps * FWS_RATE_L1_OVERHEAD * 8;
+		/* Distinct frames and their bytes: a duplicate is not throughput. */
+		sr->rx_l2_bps = (double)sr->rx.bytes * 8 / sr->duration;
+		sr->rx_l1_bps = sr->rx_l2_bps + sr->rx_pps * FWS_RATE_L1_OVERHEAD * 8;
+	}
+	sr->loss_pct = sr->rx.tx ? (double)sr->rx.lost * 100.0 / (double)sr->rx.tx : 0;
+	sr->generator_limited =
+		(sr->req_pps > 0 && sr->tx_pps < 0.99 * sr->req_pps) || sr->alloc_fail > 0;
+}
+
+static void
+stream_head(const struct fws_trial *t, unsigned int s, double req_pps, struct fws_stream_result *sr)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+
+	strlcpy(sr->name, cs->name, sizeof(sr->name));
+	sr->dir = cs->dir;
+	strlcpy(sr->tx_port, t->cfg->ports[cs->tx_port].name, sizeof(sr->tx_port));
+	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
+	sr->flows = cs->flows.count;
+	sr->proof = cs->payload_len > 0 || cs->app != FWS_APP_NONE;
+	sr->syn_flood = cs->l4 == FWS_L4_SYN;
+	sr->req_pps = req_pps;
+}
+
+static int
+merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
+	     struct fws_agent_counts *const *counts, struct fws_stream_result *sr)
+{
+	struct account x = {t, sr};
+	double jitter_sum = 0;
+	struct fws_agent *a;
+	unsigned int k;
+	int rc;
+
+	stream_head(t, s, req_pps, sr);
+	if ((sr->hist = calloc(1, sizeof(*sr->hist))) == NULL)
+		return -ENOMEM;
+	fws_hist_reset(sr->hist);
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		if ((a->tx_streams >> s) & 1)
+			add_tx(sr, &counts[k]->streams[s]);
+		if ((a->rx_streams >> s) & 1)
+			add_rx(sr, &counts[k]->streams[s], &jitter_sum);
+		add_icmp(&sr->icmp, &counts[k]->streams[s].icmp);
+	}
+	rc = fws_trial_flows(t, s, account_chunk, &x);
+	if (sr->rx.tx + sr->blk.tx != sr->tx_frames)
+		FWS_LOG(ERR,
+			"stream %s: per-flow sequence counts (%" PRIu64
+			") disagree with the transmit counter (%" PRIu64 ")",
+			sr->name, sr->rx.tx + sr->blk.tx, sr->tx_frames);
+	summarize_latency(sr, sr->hist->count ? jitter_sum / (double)sr->hist->count : 0);
+	stream_rates(sr);
+	return rc;
+}
+
+/* What belongs to the trial as a whole: the clock, the poll period, link events. */
+static void
+merge_trial(struct fws_trial *t, struct fws_agent_counts *const *counts, struct fws_result *res)
+{
+	unsigned int k, i;
+
+	res->tsc_hz = counts[0]->tsc_hz;
+	res->rx_poll_ns = 0;
+	res->icmp_unmatched = 0;
+	for (k = 0; k < t->n_agents; k++) {
+		const struct fws_agent_counts *c = counts[k];
+
+		res->rx_poll_ns = RTE_MAX(res->rx_poll_ns, c->rx_poll_ns);
+		res->icmp_unmatched += c->icmp_unmatched;
+		res->link_events_dropped += c->link_events_dropped;
+		for (i = 0; i < c->n_link_events; i++) {
+			if (res->n_link_events == FWS_LINK_EVENTS_MAX) {
+				res->link_events_dropped++;
+				continue;
+			}
+			res->link_events[res->n_link_events++] = c->link_events[i];
+		}
+	}
+}
+
+int
+fws_trial_merge(struct fws_trial *t, const double *req_pps, struct fws_agent_counts *const *counts,
+		struct fws_result *res)
+{
+	struct fws_agent *a;
+	unsigned int s, p, k;
+	int rc = 0;
+
+	merge_trial(t, counts, res);
+	res->n_streams = t->cfg->n_streams;
+	for (s = 0; s < t->cfg->n_streams && rc == 0; s++)
+		rc = merge_stream(t, s, req_pps[s], counts, &res->streams[s]);
+	res->n_ports = t->cfg->n_ports;
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		for (p = 0; p < t->cfg->n_ports; p++)
+			if ((a->ports >> p) & 1)
+				res->ports[p] = counts[k]->ports[p];
+	}
+	return rc;
+}

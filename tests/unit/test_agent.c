@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The seam (fws_agent.h) with a second implementation: two model agents, one per site, each
+ * owning one port, driven by the real controller (fws_trial_run: plan, arm, phases, collect,
+ * per-flow merge, NAT learning). No EAL: the agents are models whose receive side builds
+ * each flow's state with the real fws_rxstat code from the frames it "received". What is
+ * checked is the controller's: loss from the sender's sequence counts against the
+ * receiver's distinct frames, each count taken from the agent that owns it, learned
+ * translations handed from the receiving site to the sending one.
+ */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fws_clock.h"
+#include "fws_trial_int.h"
+#include "unit.h"
+
+#define FRAMES 100 /* per flow and trial */
+#define FLOWS 16
+
+struct model {
+	struct fws_agent a;
+	const struct fws_cfg *cfg;
+	unsigned int id; /* 0: site with port 0 (lan), 1: site with port 1 (wan) */
+	uint64_t hz;
+	unsigned int arms, launches, stops, collects, retires;
+	enum fws_phase phase;
+	struct fws_agent_plan plan;
+	/* Aims received, per stream and flow. */
+	struct fws_nat_tuple aimed[FWS_CFG_MAX_STREAMS][FLOWS];
+	uint32_t n_aimed[FWS_CFG_MAX_STREAMS];
+};
+
+static struct model *
+model(struct fws_agent *a)
+{
+	return (struct model *)a;
+}
+
+static unsigned int
+m_ports(struct fws_agent *a, struct fws_port_result *out)
+{
+	struct model *m = model(a);
+	unsigned int p;
+
+	for (p = 0; p < m->cfg->n_ports; p++) {
+		memset(&out[p], 0, sizeof(out[p]));
+		snprintf(out[p].name, sizeof(out[p].name), "%s", m->cfg->ports[p].name);
+		snprintf(out[p].driver, sizeof(out[p].driver), "model-site%u", m->id + 1);
+		out[p].link_speed_mbps = 10000;
+	}
+	return m->cfg->n_ports;
+}
+
+static void
+m_clock(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk)
+{
+	*hz = *hz_dpdk = model(a)->hz;
+}
+
+static uint64_t
+m_hugepage_peak(struct fws_agent *a)
+{
+	return 1000u * (model(a)->id + 1);
+}
+
+static int
+m_prepare(struct fws_agent *a, uint32_t mask, volatile int *stop, struct fws_err *e)
+{
+	(void)a;
+	(void)mask;
+	(void)stop;
+	(void)e;
+	return 0;
+}
+
+static int
+m_arm(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e)
+{
+	(void)e;
+	model(a)->plan = *p;
+	model(a)->arms++;
+	return 0;
+}
+
+static int
+m_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
+{
+	(void)e;
+	model(a)->launches++;
+	model(a)->phase = ph;
+	return 0;
+}
+
+static void
+m_phase(struct fws_agent *a, enum fws_phase ph)
+{
+	model(a)->phase = ph;
+}
+
+static void
+m_poll(struct fws_agent *a, struct fws_agent_poll *out)
+{
+	out->tx_stopped = model(a)->phase >= FWS_PHASE_STOP;
+	out->bursts_sent = true;
+}
+
+static void
+m_live(struct fws_agent *a, bool warm, struct fws_agent_live *out)
+{
+	(void)a;
+	(void)warm;
+	memset(out, 0, sizeof(*out));
+}
+
+static void
+m_stop(struct fws_agent *a, bool measured)
+{
+	(void)measured;
+	model(a)->stops++;
+	model(a)->phase = FWS_PHASE_IDLE;
+}
+
+static bool
+sends(const struct model *m, unsigned int s)
+{
+	return (m->a.tx_streams >> s) & 1;
+}
+
+static bool
+active(const struct model *m, unsigned int s)
+{
+	return (m->plan.active >> s) & 1;
+}
+
+/* Frames a flow sent: a probe's limit spread over the flows, else FRAMES. */
+static uint64_t
+sent_per_flow(const struct model *m, unsigned int s)
+{
+	return m->plan.limit[s] ? m->plan.limit[s] / FLOWS : FRAMES;
+}
+
+static void
+m_collect(struct fws_agent *a, struct fws_agent_counts *out)
+{
+	struct model *m = model(a);
+	unsigned int s, p;
+
+	memset(out, 0, sizeof(*out));
+	m->collects++;
+	out->tsc_hz = (double)m->hz;
+	for (s = 0; s < m->cfg->n_streams; s++) {
+		struct fws_agent_stream *as = &out->streams[s];
+		unsigned int k;
+
+		fws_hist_reset(&as->hist);
+		if (!active(m, s))
+			continue;
+		/* Written on both sites: the merge must take each side from its owner. */
+		as->tx_frames = sends(m, s) ? sent_per_flow(m, s) * FLOWS : 999;
+		as->tx_bytes = as->tx_frames * 128;
+		as->duration = 1;
+		as->active = true;
+		as->aimed = sends(m, s) ? m->n_aimed[s] : 77;
+		for (k = 0; k < 10 && !sends(m, s); k++)
+			fws_hist_add_n(&as->hist, 1000 * (k + 1) + 100 * m->id, 1);
+	}
+	for (p = 0; p < m->cfg->n_ports; p++)
+		snprintf(out->ports[p].driver, sizeof(out->ports[p].driver), "model-site%u",
+			 m->id + 1);
+	out->icmp_unmatched = m->id + 1;
+}
+
+/* Flow i of a stream received here: every FRAMES-th frame of flow 0 and every tenth flow
+ * lost once, flow 3 one frame twice; translated to 198.19.200.x:40000+i. */
+static void
+m_rx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
+	   struct fws_agent_rxflow *out)
+{
+	struct model *m = model(a);
+	uint64_t q, frames = sent_per_flow(m, s);
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t f = lo + i;
+
+		memset(&out[i], 0, sizeof(out[i]));
+		if (!active(m, s))
+			continue;
+		for (q = 0; q < frames; q++)
+			if (!(f % 10 == 0 && q == frames / 2))
+				fws_rxstat_update(&out[i].rx, NULL, (uint32_t)q, 128, q);
+		if (f == 3)
+			fws_rxstat_update(&out[i].rx, NULL, (uint32_t)(frames - 3), 128, frames);
+		out[i].lcores = 1;
+		out[i].nat.seen = 1;
+		out[i].nat.last.src = htonl(0xc613c800u + f);
+		out[i].nat.last.sport = htons((uint16_t)(40000 + f));
+	}
+}
+
+static void
+m_tx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
+	   struct fws_agent_txflow *out)
+{
+	struct model *m = model(a);
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].seq = active(m, s) ? sent_per_flow(m, s) : 0;
+		out[i].sent.src = htonl(0xc6120100u + lo + i);
+	}
+}
+
+static int
+m_aim(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n, const struct fws_nat_tuple *at)
+{
+	struct model *m = model(a);
+	uint32_t i;
+
+	if (lo + n > FLOWS)
+		return -EINVAL;
+	if (lo == 0)
+		m->n_aimed[s] = 0;
+	for (i = 0; i < n; i++) {
+		m->aimed[s][lo + i] = at[i];
+		m->n_aimed[s] += at[i].dst != 0;
+	}
+	return 0;
+}
+
+static void
+m_after(struct fws_agent *a, struct fws_agent_counts *out)
+{
+	(void)a;
+	(void)out;
+}
+
+static void
+m_retire(struct fws_agent *a)
+{
+	model(a)->retires++;
+}
+
+static void
+m_destroy(struct fws_agent *a)
+{
+	(void)a; /* static in the test */
+}
+
+static const struct fws_agent_ops model_ops = {
+	.name = "model",
+	.ports = m_ports,
+	.clock = m_clock,
+	.hugepage_peak = m_hugepage_peak,
+	.prepare = m_prepare,
+	.arm = m_arm,
+	.launch = m_launch,
+	.phase = m_phase,
+	.poll = m_poll,
+	.live = m_live,
+	.stop = m_stop,
+	.collect = m_collect,
+	.rx_flows = m_rx_flows,
+	.tx_flows = m_tx_flows,
+	.aim = m_aim,
+	.after = m_after,
+	.retire = m_retire,
+	.destroy = m_destroy,
+};
+
+static const char cfg_routed[] =
+	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:m:a\"},"
+	" {\"name\": \"wan\", \"device\": \"ringpair:m:b\"}],"
+	" \"direction\": \"bidir\", \"rate\": \"1kpps\", \"frame_size\": [128],"
+	" \"flows\": {\"count\": 16, \"src_ip\": \"198.18.1.0-198.18.1.15\","
+	" \"dst_ip\": \"198.19.1.1\"},"
+	" \"duration\": 0.02, \"warmup\": 0, \"drain\": 0}";
+
+static const char cfg_nat[] =
+	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:m:a\"},"
+	" {\"name\": \"wan\", \"device\": \"ringpair:m:b\"}],"
+	" \"direction\": \"bidir\", \"rate\": \"1kpps\", \"frame_size\": [128],"
+	" \"flows\": {\"count\": 16, \"src_ip\": \"198.18.1.0-198.18.1.15\","
+	" \"dst_ip\": \"198.19.1.1\"},"
+	" \"duration\": 0.02, \"warmup\": 0, \"drain\": 0, \"nat\": \"masquerade\"}";
+
+static struct fws_cfg *cfg;
+static struct model sites[2];
+static struct fws_trial *trial;
+
+/* Site 1 owns lan and the streams that leave from it; site 2 owns wan. */
+static void
+start(const char *json)
+{
+	struct fws_agent *agents[2] = {&sites[0].a, &sites[1].a};
+	uint64_t hz = fws_clock_calibrate(20);
+	char err[256];
+	struct fws_err e;
+	unsigned int k, s;
+
+	cfg = fws_config_parse(json, strlen(json), err, sizeof(err));
+	ck_assert_msg(cfg != NULL, "%s", err);
+	memset(sites, 0, sizeof(sites));
+	for (k = 0; k < 2; k++) {
+		sites[k] = (struct model){.a = {.ops = &model_ops}, .cfg = cfg, .id = k, .hz = hz};
+		sites[k].a.ports = 1u << k;
+		for (s = 0; s < cfg->n_streams; s++) {
+			if (cfg->streams[s].tx_port == k)
+				sites[k].a.tx_streams |= 1u << s;
+			if (cfg->streams[s].rx_port == k)
+				sites[k].a.rx_streams |= 1u << s;
+		}
+	}
+	trial = fws_trial_create_agents(cfg, agents, 2, &e);
+	ck_assert_msg(trial != NULL, "%s", e.msg);
+}
+
+static void
+finish(void)
+{
+	fws_trial_destroy(trial);
+	fws_config_free(cfg);
+}
+
+static unsigned int
+stream_of(enum fws_dir dir)
+{
+	unsigned int s;
+
+	for (s = 0; s < cfg->n_streams; s++)
+		if (cfg->streams[s].dir == dir && !cfg->streams[s].learn_only)
+			return s;
+	ck_abort_msg("no %s stream", fws_dir_name(dir));
+	return 0;
+}
+
+START_TEST(test_agent_counts_from_owners)
+{
+	struct fws_trial_opts o = {0};
+	struct fws_result res;
+	struct fws_err e;
+	unsigned int up, down;
+
+	start(cfg_routed);
+	up = stream_of(FWS_DIR_UPLOAD);
+	down = stream_of(FWS_DIR_DOWNLOAD);
+	ck_assert_int_eq(fws_trial_run(trial, 0, &o, &res, &e), 0);
+	/* Every site armed, launched, stopped and collected once; cookies retired. */
+	ck_assert_uint_eq(sites[0].arms + sites[1].arms, 2);
+	ck_assert_uint_eq(sites[1].launches, 1);
+	ck_assert_uint_eq(sites[0].stops + sites[1].stops, 2);
+	ck_assert_uint_eq(sites[0].retires, 1);
+	ck_assert_uint_eq(sites[0].plan.cookie, res.cookie);
+	/* The sender's TX, never the 999 the receiving site wrote for the same stream. */
+	ck_assert_uint_eq(res.streams[up].tx_frames, FRAMES * FLOWS);
+	ck_assert_uint_eq(res.streams[down].tx_frames, FRAMES * FLOWS);
+	/* Loss per flow: sender's sequence count minus the receiver's distinct frames. */
+	ck_assert_uint_eq(res.streams[up].rx.tx, FRAMES * FLOWS);
+	ck_assert_uint_eq(res.streams[up].rx.lost, 2); /* flows 0 and 10 */
+	ck_assert_uint_eq(res.streams[up].rx.flows_lossy, 2);
+	ck_assert_uint_eq(res.streams[up].rx.dup, 1);
+	ck_assert_uint_eq(res.streams[up].rx.unique, FRAMES * FLOWS - 2);
+	ck_assert_double_eq_tol(res.streams[up].loss_pct, 2 * 100.0 / (FRAMES * FLOWS), 1e-9);
+	/* Latency from the receiving site only: upload arrives at site 2 (+100 ns). */
+	ck_assert_uint_eq(res.streams[up].lat.count, 10);
+	ck_assert_uint_eq(res.streams[up].lat.min, 1100);
+	ck_assert_uint_eq(res.streams[down].lat.min, 1000);
+	/* Each port's counts from the site that owns it; counters that are per site add. */
+	ck_assert_str_eq(res.ports[0].driver, "model-site1");
+	ck_assert_str_eq(res.ports[1].driver, "model-site2");
+	ck_assert_uint_eq(res.icmp_unmatched, 3);
+	ck_assert_uint_eq(fws_trial_hugepage_peak(trial), 2000);
+	fws_result_free(&res);
+	finish();
+}
+END_TEST
+
+START_TEST(test_agent_nat_learned_reaches_sender)
+{
+	struct fws_trial_opts o = {0};
+	struct fws_result res;
+	struct fws_err e;
+	unsigned int down, i;
+
+	start(cfg_nat);
+	down = stream_of(FWS_DIR_DOWNLOAD);
+	ck_assert_int_ge(cfg->streams[down].learner, 0);
+	ck_assert_int_eq(fws_trial_run(trial, 0, &o, &res, &e), 0);
+	/* The learner's translations, seen at site 2 (wan), aimed the download's sender, which
+	 * is site 2 too; site 1 was never asked. */
+	ck_assert_uint_eq(sites[1].n_aimed[down], FLOWS);
+	ck_assert_uint_eq(sites[0].n_aimed[down], 0);
+	for (i = 0; i < FLOWS; i++) {
+		ck_assert_uint_eq(ntohl(sites[1].aimed[down][i].dst), 0xc613c800u + i);
+		ck_assert_uint_eq(ntohs(sites[1].aimed[down][i].dport), 40000 + i);
+	}
+	/* The verdict's learned count is the sender's, not the 77 the other site wrote. */
+	ck_assert(res.streams[down].nat.has_learn);
+	ck_assert_uint_eq(res.streams[down].nat.learned, FLOWS);
+	/* Two arms per site: the learn probe, then the trial. */
+	ck_assert_uint_eq(sites[0].arms, 2);
+	fws_result_free(&res);
+	finish();
+}
+END_TEST
+
+START_TEST(test_agent_unowned_refused)
+{
+	struct fws_agent *agents[1] = {&sites[0].a};
+	char err[256];
+	struct fws_err e;
+
+	cfg = fws_config_parse(cfg_routed, strlen(cfg_routed), err, sizeof(err));
+	ck_assert_msg(cfg != NULL, "%s", err);
+	sites[0] = (struct model){.a = {.ops = &model_ops, .ports = 1, .tx_streams = 3},
+				  .cfg = cfg,
+				  .hz = 1000000000};
+	ck_assert_ptr_null(fws_trial_create_agents(cfg, agents, 1, &e));
+	ck_assert_str_eq(e.msg, "config: ports[1] (wan): no host owns it");
+	fws_config_free(cfg);
+}
+END_TEST
+
+static Suite *
+suite_agent(void)
+{
+	Suite *s = suite_create("agent");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_agent_counts_from_owners);
+	tcase_add_test(tc, test_agent_nat_learned_reaches_sender);
+	tcase_add_test(tc, test_agent_unowned_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FWS_UNIT_MAIN(suite_agent)
