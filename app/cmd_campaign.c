@@ -324,7 +324,7 @@ measure(struct campaign *c, unsigned int i, bool resume)
 		last_line(log, s->reason, sizeof(s->reason));
 	fws_cells_free(&c->cells[i]);
 	if (access(s->report, R_OK) == 0 &&
-	    fws_config_load_cells(s->report, &c->cells[i], err, sizeof(err)) < 0) {
+	    fws_report_load_cells(s->report, &c->cells[i], err, sizeof(err)) < 0) {
 		s->status = FWS_CAMPAIGN_ST_FAILED;
 		strlcpy(s->reason, err, sizeof(s->reason));
 	}
@@ -397,7 +397,7 @@ take_done(struct campaign *c)
 
 		if (s->status != FWS_CAMPAIGN_ST_DONE && s->status != FWS_CAMPAIGN_ST_EXPECT_FAILED)
 			continue;
-		if (fws_config_load_cells(s->report, &c->cells[i], err, sizeof(err)) < 0) {
+		if (fws_report_load_cells(s->report, &c->cells[i], err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: campaign --resume: scenario %s again: %s\n",
 				s->name, err);
 			s->status = FWS_CAMPAIGN_ST_PENDING;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fwstress validate and fwstress ports: what a config says, what ports DPDK sees. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,12 @@ usage_validate(FILE *f)
 {
 	fprintf(f,
 		"Usage: fwstress validate [CONFIG]\n"
+		"       fwstress validate --doc\n"
 		"\n"
 		"Parses CONFIG strictly and prints the normalised config (every default filled\n"
 		"in) as JSON. Without CONFIG, the embedded default. Exit 0 when valid, 2 with a\n"
-		"one-line error naming the JSON path, value and line when not.\n"
+		"one-line error naming the JSON path, value and line when not. --doc prints the\n"
+		"reference of the keys below in Markdown (docs/configuration.md).\n"
 		"\nTop-level keys:\n");
 	fws_config_doc(f);
 }
@@ -248,6 +251,14 @@ cmd_validate(int argc, char **argv)
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		usage_validate(stdout);
 		return EXIT_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "--doc") == 0) {
+		fws_config_doc_md(stdout);
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return EXIT_OK;
+		fprintf(stderr, "fwstress: validate --doc: writing standard output: %s\n",
+			strerror(errno));
+		return fws_err_exit_code(FWS_ERR_FAULT);
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
 		usage_validate(stderr);

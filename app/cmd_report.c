@@ -10,6 +10,7 @@
 #include "fws_cell.h"
 #include "fws_err.h"
 #include "fws_matrix.h"
+#include "fws_report.h"
 
 /* Read every report named; prints the error. Returns how many, or -1. */
 static int
@@ -19,7 +20,7 @@ load_sets(char **paths, int n, struct fws_cells *sets)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (fws_config_load_cells(paths[i], &sets[i], err, sizeof(err)) < 0) {
+		if (fws_report_load_cells(paths[i], &sets[i], err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: %s\n", err);
 			while (i-- > 0)
 				fws_cells_free(&sets[i]);
@@ -170,11 +171,11 @@ cmd_compare(int argc, char **argv)
 		fprintf(stderr, "fwstress: compare: give OLD.json and NEW.json\n");
 		return EXIT_USAGE;
 	}
-	if (fws_config_load_cells(argv[optind], &a, err, sizeof(err)) < 0) {
+	if (fws_report_load_cells(argv[optind], &a, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fwstress: %s\n", err);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	if (fws_config_load_cells(argv[optind + 1], &b, err, sizeof(err)) < 0) {
+	if (fws_report_load_cells(argv[optind + 1], &b, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fwstress: %s\n", err);
 		fws_cells_free(&a);
 		return fws_err_exit_code(FWS_ERR_CONFIG);

@@ -343,14 +343,14 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 	}
 	fws_trial_clock(run.trial, &run.tsc_hz, &run.tsc_hz_dpdk);
 	if (a->resume && access(cfg->json_out, R_OK) == 0) {
-		if (fws_config_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
+		if (fws_report_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
 		run.carried = &carried;
 		run.carried_json =
-			fws_config_carried_json(cfg->json_out, &carried, err, sizeof(err));
+			fws_report_carried_json(cfg->json_out, &carried, err, sizeof(err));
 		if (run.carried_json == NULL) {
 			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
 			fws_cells_free(&carried);

@@ -282,27 +282,11 @@ const char *fws_config_eal_refused(const char *arg, const char *next);
 /** One line per top-level key: what it holds (validate --help). */
 void fws_config_doc(FILE *f);
 
+/** The same as a Markdown document (docs/configuration.md). */
+void fws_config_doc_md(FILE *f);
+
 /** Find a port by name: its index, or -ENOENT. */
 int fws_config_port(const struct fws_cfg *cfg, const char *name);
-
-struct fws_cells;
-
-/**
- * Read the "cells" of a report (JSON written by fwstress) for compare and the matrix
- * renderers. Returns 0, or -EINVAL/-ENOMEM/-errno with a one-line message naming the path.
- */
-int fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen);
-
-/**
- * sweep --resume: the earlier report's "trials", "search" and "back_to_back" entries of the
- * sweep cells it completed (cells->done), each marked "carried". NULL with err on failure.
- */
-struct json_t *fws_config_carried_json(const char *path, const struct fws_cells *cells, char *err,
-				       size_t errlen);
-
-/** The same from a buffer holding a report; path only names it in errors. */
-int fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
-			   char *err, size_t errlen);
 
 /** The config the binary embeds (config/loopback.json) for a run without a file. */
 extern const char fws_config_default[];

@@ -54,7 +54,7 @@ struct fws_cell_bucket {
 
 /*
  * The cell schema: member and report key, once, for the writer (lib/report) and the reader
- * (lib/config/cfg_cells.c). Strings are required; a number that is absent or null reads as
+ * (lib/report/report_read.c). Strings are required; a number that is absent or null reads as
  * its default, and a number below zero whose default is below zero is written as null.
  * Numbers are X(member, key, default, lowest, highest): a report with a value outside is
  * refused when read.

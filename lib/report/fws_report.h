@@ -18,6 +18,24 @@
 
 struct json_t;
 
+/* The report read back (report_read.c): its "cells", strictly, as a config is read. */
+/**
+ * Read the "cells" of a report (JSON written by fwstress) for compare and the matrix
+ * renderers. Returns 0, or -EINVAL/-ENOMEM/-errno with a one-line message naming the path.
+ */
+int fws_report_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen);
+
+/**
+ * sweep --resume: the earlier report's "trials", "search" and "back_to_back" entries of the
+ * sweep cells it completed (cells->done), each marked "carried". NULL with err on failure.
+ */
+struct json_t *fws_report_carried_json(const char *path, const struct fws_cells *cells, char *err,
+				       size_t errlen);
+
+/** The same from a buffer holding a report; path only names it in errors. */
+int fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
+			   char *err, size_t errlen);
+
 /** Text report (the table a person reads). */
 void fws_report_text(FILE *f, const struct fws_run *run);
 

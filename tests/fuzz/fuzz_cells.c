@@ -5,6 +5,7 @@
 
 #include "fws_cell.h"
 #include "fws_config.h"
+#include "fws_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -16,7 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int n;
 	char err[600];
 
-	if (fws_config_parse_cells((const char *)data, size, "fuzz", &cells, err, sizeof(err)) <
+	if (fws_report_parse_cells((const char *)data, size, "fuzz", &cells, err, sizeof(err)) <
 	    0) {
 		if (strchr(err, '\n') || err[0] == '\0')
 			abort();

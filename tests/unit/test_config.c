@@ -430,20 +430,6 @@ START_TEST(test_config_too_many_ranges)
 }
 END_TEST
 
-/* Found by fuzz_cells: a cell that is not an object, in a report read from a buffer. */
-START_TEST(test_config_cells_not_object)
-{
-	static const char js[] = "{\"schema\": \"fwstress-report/1\", \"cells\": [0]}";
-	struct fws_cells cells;
-	char err[600];
-
-	ck_assert_int_eq(fws_config_parse_cells(js, strlen(js), "r.json", &cells, err, sizeof(err)),
-			 -EINVAL);
-	ck_assert_str_eq(err,
-			 "report: r.json: cells[0]: expected an object, got an integer (line 1)");
-}
-END_TEST
-
 static Suite *
 suite_config(void)
 {
@@ -451,7 +437,6 @@ suite_config(void)
 	TCase *tc = tcase_create("parse");
 
 	tcase_add_test(tc, test_config_too_many_ranges);
-	tcase_add_test(tc, test_config_cells_not_object);
 	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_fill);

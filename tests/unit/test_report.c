@@ -159,7 +159,7 @@ START_TEST(test_report_cells_round_trip)
 
 	fixture_init(&fx);
 	ck_assert_int_eq(fws_report_write_json(fx.path, &fx.run), 0);
-	ck_assert_int_eq(fws_config_load_cells(fx.path, &cells, err, sizeof(err)), 0);
+	ck_assert_int_eq(fws_report_load_cells(fx.path, &cells, err, sizeof(err)), 0);
 	ck_assert_uint_eq(cells.n, 2);
 	ck_assert_str_eq(cells.c[1].kind, "ndr");
 	ck_assert_str_eq(cells.c[1].size, "64");
@@ -180,7 +180,7 @@ START_TEST(test_report_cells_round_trip)
 	json_dumpf(root, f, 0);
 	fclose(f);
 	json_decref(root);
-	ck_assert_int_eq(fws_config_load_cells(fx.path, &again, err, sizeof(err)), 0);
+	ck_assert_int_eq(fws_report_load_cells(fx.path, &again, err, sizeof(err)), 0);
 	ck_assert_uint_eq(again.n, 2);
 #define SAME_STR(m, key) ck_assert_str_eq(again.c[1].m, cells.c[1].m);
 #define SAME_NUM(m, key, dflt, lo, hi) ck_assert_double_eq(again.c[1].m, cells.c[1].m);
@@ -270,6 +270,20 @@ START_TEST(test_report_write_fails_cleanly)
 }
 END_TEST
 
+/* Found by fuzz_cells: a cell that is not an object, in a report read from a buffer. */
+START_TEST(test_report_cells_not_object)
+{
+	static const char js[] = "{\"schema\": \"fwstress-report/1\", \"cells\": [0]}";
+	struct fws_cells cells;
+	char err[600];
+
+	ck_assert_int_eq(fws_report_parse_cells(js, strlen(js), "r.json", &cells, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err,
+			 "report: r.json: cells[0]: expected an object, got an integer (line 1)");
+}
+END_TEST
+
 static Suite *
 suite_report(void)
 {
@@ -278,6 +292,7 @@ suite_report(void)
 
 	tcase_add_test(tc, test_report_cells);
 	tcase_add_test(tc, test_report_cells_round_trip);
+	tcase_add_test(tc, test_report_cells_not_object);
 	tcase_add_test(tc, test_report_text);
 	tcase_add_test(tc, test_report_link_events);
 	tcase_add_test(tc, test_report_write_fails_cleanly);

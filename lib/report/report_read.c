@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Report cells read back (report, compare, sweep --resume): JSON input, so it lives here. */
+/*
+ * The report read back (report, compare, sweep --resume, campaigns): its cells, the schema of
+ * fws_cell.h that report_cells.c writes, checked as strictly as a config and with the same
+ * line-numbered errors (lib/config's JSON reading context, cfg_int.h).
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
@@ -13,6 +17,7 @@
 #include "fws_compat.h"
 #include "fws_cell.h"
 #include "fws_config.h"
+#include "fws_report.h"
 #include "fws_pkt.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
@@ -208,7 +213,7 @@ carry_array(const struct fws_cells *cells, const json_t *a, const char *dir_key,
 }
 
 json_t *
-fws_config_carried_json(const char *path, const struct fws_cells *cells, char *err, size_t errlen)
+fws_report_carried_json(const char *path, const struct fws_cells *cells, char *err, size_t errlen)
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(path, 0, &jerr), *out;
@@ -228,7 +233,7 @@ fws_config_carried_json(const char *path, const struct fws_cells *cells, char *e
 }
 
 int
-fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen)
+fws_report_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen)
 {
 	size_t len;
 	char *buf;
@@ -240,13 +245,13 @@ fws_config_load_cells(const char *path, struct fws_cells *cells, char *err, size
 		cfg_one_line(err);
 		return rc;
 	}
-	rc = fws_config_parse_cells(buf, len, path, cells, err, errlen);
+	rc = fws_report_parse_cells(buf, len, path, cells, err, errlen);
 	free(buf);
 	return rc;
 }
 
 int
-fws_config_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
+fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 		       char *err, size_t errlen)
 {
 	struct cfg_ctx c = {.buf = buf, .len = len, .err = err, .errlen = errlen};
