@@ -412,51 +412,55 @@ compact(struct rte_mbuf **m, uint16_t n, struct rte_mbuf **left, uint32_t nleft)
 	return k;
 }
 
-/* A burst in progress, as its stages see it: frames handed on leave their slot (NULL). */
-struct rx_burst {
-	struct fws_rx_lcore *c;
-	const struct fws_rx_queue *q;
-	struct fws_rx_counters *pc;
-	struct rte_mbuf **m;
-	uint64_t now;
-	uint32_t ts_now;
+/* The frames of a burst its stages handed on (their slots in the burst become NULL). */
+struct rx_lists {
 	uint32_t nctl, nicmp;
 	uint32_t holes; /**< slots emptied by reassembly */
 	struct rte_mbuf *ctl[FWS_RX_BURST], *icmp[FWS_RX_BURST];
 };
 
-/* A stage takes frame i of its kind; true when it yields a test frame in p (reassembly). */
-typedef bool (*rx_stage)(struct rx_burst *b, uint16_t i, struct pending *p);
+/* A stage takes frame *m of its kind, received on q at now; true when it yields a test frame
+ * in p (reassembly). Only frames that are not test frames come here: the burst loop keeps
+ * its own state in registers. */
+typedef bool (*rx_stage)(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
+			 uint64_t now, struct pending *p, struct rx_lists *l);
 
 /* Control frames (ARP, ND, echo) and TCP segments of the main lcore's connections. */
 static bool
-to_main(struct rx_burst *b, uint16_t i, struct pending *p)
+to_main(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint64_t now,
+	struct pending *p, struct rx_lists *l)
 {
+	(void)c;
+	(void)now;
 	(void)p;
-	b->m[i]->port = b->q->port_id; /* net_ring leaves it unset */
-	b->ctl[b->nctl++] = b->m[i];
-	b->m[i] = NULL;
+	(*m)->port = q->port_id; /* net_ring leaves it unset */
+	l->ctl[l->nctl++] = *m;
+	*m = NULL;
 	return false;
 }
 
 /* ICMP errors, which the main lcore matches to a stream. */
 static bool
-to_icmp(struct rx_burst *b, uint16_t i, struct pending *p)
+to_icmp(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint64_t now,
+	struct pending *p, struct rx_lists *l)
 {
+	(void)c;
+	(void)now;
 	(void)p;
-	b->m[i]->port = b->q->port_id;
-	b->icmp[b->nicmp++] = b->m[i];
-	b->m[i] = NULL;
+	(*m)->port = q->port_id;
+	l->icmp[l->nicmp++] = *m;
+	*m = NULL;
 	return false;
 }
 
 /* Fragments: the table keeps the fragment, or the packet is done with. */
 static bool
-to_reassembly(struct rx_burst *b, uint16_t i, struct pending *p)
+to_reassembly(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
+	      uint64_t now, struct pending *p, struct rx_lists *l)
 {
-	b->holes++;
-	return reassemble(b->c, b->pc, b->q->port_id, b->q->port_idx, &b->m[i], b->now, b->ts_now,
-			  p);
+	l->holes++;
+	return reassemble(c, &c->port[q->port_idx], q->port_id, q->port_idx, m, now,
+			  (uint32_t)(now >> FWS_SIG_TS_SHIFT), p);
 }
 
 /* What each kind of frame goes through after classify (NULL: nothing, it was counted). A
@@ -477,49 +481,50 @@ static inline uint16_t
 burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
       uint64_t now, const bool two_pass, const bool rings)
 {
-	struct rx_burst b = {.c = c,
-			     .q = q,
-			     .pc = &c->port[q->port_idx],
-			     .m = m,
-			     .now = now,
-			     .ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT)};
+	struct rx_lists l; /* its frame lists stay unwritten until a stage uses them */
 	struct pending pend[FWS_RX_BURST];
-	uint32_t k = 0, j, taken;
+	struct fws_rx_counters *pc = &c->port[q->port_idx];
+	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, taken;
 	uint64_t bytes = 0;
 	enum fws_rx_kind kind;
 	uint16_t i;
 
+	l.nctl = l.nicmp = l.holes = 0;
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	for (i = 0; i < n; i++) {
+		uint32_t wire_len = m[i]->pkt_len + RTE_ETHER_CRC_LEN;
 		struct pending *p = two_pass ? &pend[k] : &pend[0];
 
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
-		kind = classify(c, b.pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
-				m[i]->data_len, m[i]->pkt_len + RTE_ETHER_CRC_LEN, b.ts_now, p);
-		if (likely(kind == FWS_RX_TEST) ||
-		    (stages[kind] != NULL && stages[kind](&b, i, p))) {
-			bytes += p->wire_len;
-			k++;
-			if (!two_pass)
-				commit(c, p, now, rings);
+		kind = classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
+				m[i]->data_len, wire_len, ts_now, p);
+		if (likely(kind == FWS_RX_TEST)) {
+			bytes += wire_len;
+		} else if (stages[kind] == NULL || !stages[kind](c, q, &m[i], now, p, &l)) {
+			continue;
+		} else {
+			bytes += p->wire_len; /* a reassembled packet */
 		}
+		k++;
+		if (!two_pass)
+			commit(c, p, now, rings);
 	}
-	b.pc->rx_frames += n;
-	b.pc->test_frames += k;
+	pc->rx_frames += n;
+	pc->test_frames += k;
 	if (two_pass)
 		for (j = 0; j < k; j++)
 			commit(c, &pend[j], now, rings);
 	fws_rx_flush(c);
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
-	if (unlikely(b.nicmp))
-		pass_icmp(c, b.pc, b.icmp, b.nicmp);
-	if (likely(b.nctl == 0))
-		return b.nicmp || b.holes ? compact(m, n, NULL, 0) : n;
-	taken = pass_control(c, b.pc, b.ctl, b.nctl);
-	return compact(m, n, b.ctl + taken, b.nctl - taken);
+	if (unlikely(l.nicmp))
+		pass_icmp(c, pc, l.icmp, l.nicmp);
+	if (likely(l.nctl == 0))
+		return l.nicmp || l.holes ? compact(m, n, NULL, 0) : n;
+	taken = pass_control(c, pc, l.ctl, l.nctl);
+	return compact(m, n, l.ctl + taken, l.nctl - taken);
 }
 
 uint16_t
