@@ -18,12 +18,6 @@ static const struct fws_feature *const features[] = {
 };
 _Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
 
-const char *
-fws_feature_name(unsigned int i)
-{
-	return i < RTE_DIM(features) ? features[i]->name : NULL;
-}
-
 int
 fws_features_setup(struct fws_trial *t, struct fws_err *e)
 {

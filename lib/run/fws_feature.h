@@ -83,7 +83,5 @@ void fws_features_on(struct fws_trial *t, enum fws_feature_event ev, const struc
 void fws_features_after(struct fws_trial *t, struct fws_result *res);
 /** Every feature's destroy (those set up only). */
 void fws_features_destroy(struct fws_trial *t);
-/** The features' names in table order, NULL-terminated (for docs and tests). */
-const char *fws_feature_name(unsigned int i);
 
 #endif /* FWS_FEATURE_H */

@@ -92,8 +92,6 @@ int fws_host_features_prepare(struct fws_host *h, uint32_t mask, volatile int *s
 void fws_host_features_on(struct fws_host *h, enum fws_feature_event ev, uint64_t now);
 void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
 void fws_host_features_destroy(struct fws_host *h);
-/** The host features' names in table order; NULL past the last. */
-const char *fws_host_feature_name(unsigned int i);
 
 /** Set up ports, lcores, pools, flow tables and the host features for cfg, and resolve the
  * gateways (EAL must be up). NULL with errno and e set on failure. */

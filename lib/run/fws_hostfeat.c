@@ -19,12 +19,6 @@ static const struct fws_host_feature *const features[] = {
 };
 _Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
 
-const char *
-fws_host_feature_name(unsigned int i)
-{
-	return i < RTE_DIM(features) ? features[i]->name : NULL;
-}
-
 int
 fws_host_features_setup(struct fws_host *h, struct fws_err *e)
 {
