@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Trials. fws_trial_create sets up ports, lcore roles, pools and flow tables for a config
- * and resolves the gateways (EAL must be up); fws_trial_run runs one trial of a frame-size
- * mix through its phase table (fws_phase.c: warm-up, measure, stop, drain) and collects a
- * struct fws_result (fws_collect.c); fws_trial_path_check probes each stream alone first.
+ * Trials. fws_trial_create makes the controller's trial over the in-process agent, which
+ * sets up ports, lcore roles, pools and flow tables for a config and resolves the gateways
+ * (EAL must be up); fws_trial_run runs one trial of a frame-size mix through its phase table
+ * (fws_phase.c: warm-up, measure, stop, drain) over the agents (fws_agent.h) and merges
+ * their counts into a struct fws_result (fws_merge.c); fws_trial_path_check probes each
+ * stream alone first.
  */
 #ifndef FWS_TRIAL_H
 #define FWS_TRIAL_H
