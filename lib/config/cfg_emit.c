@@ -150,8 +150,13 @@ port_addrs_json(const struct fws_cfg_port *p, json_t *o)
 	}
 	for (k = 0; k < p->n_ipv6; k++)
 		json_array_append_new(a6, prefix_json(AF_INET6, p->ipv6[k], p->ipv6_len[k]));
+	/* An empty list is not a config's (1 to 8 addresses): the output parses again. */
 	json_object_set_new(o, "ipv4", a4);
 	json_object_set_new(o, "ipv6", a6);
+	if (p->n_ipv4 == 0)
+		json_object_del(o, "ipv4");
+	if (p->n_ipv6 == 0)
+		json_object_del(o, "ipv6");
 }
 
 static json_t *
@@ -160,6 +165,8 @@ port_json(const struct fws_cfg_port *p)
 	json_t *o = json_pack("{s:s, s:s, s:i, s:i}", "name", p->name, "device", p->device,
 			      "rx_descriptors", p->rx_desc, "tx_descriptors", p->tx_desc);
 
+	if (p->host_name[0])
+		json_object_set_new(o, "host", json_string(p->host_name));
 	if (p->mac_set)
 		json_object_set_new(o, "mac", mac_json(&p->mac));
 	if (p->next_hop_set)

@@ -12,8 +12,19 @@
 #include <stdint.h>
 #include <string.h>
 
-/** What a report says it is ("schema"); report and compare read only this. */
-#define FWS_REPORT_SCHEMA "fwstress-report/1"
+/*
+ * What a report says it is ("schema": "fwstress-report/MAJOR.MINOR"; docs/report-schema.md).
+ * A key renamed, removed or given a new meaning is a new major version, a key added a new
+ * minor one. report and compare read every major version up to this one (1 was written as
+ * "fwstress-report/1") and any minor one: keys they do not know are ignored.
+ */
+#define FWS_REPORT_SCHEMA_NAME "fwstress-report/"
+#define FWS_REPORT_MAJOR 2
+#define FWS_REPORT_MINOR 0
+#define FWS_REPORT_STR_(x) #x
+#define FWS_REPORT_STR(x) FWS_REPORT_STR_(x)
+#define FWS_REPORT_SCHEMA                                                                          \
+	FWS_REPORT_SCHEMA_NAME FWS_REPORT_STR(FWS_REPORT_MAJOR) "." FWS_REPORT_STR(FWS_REPORT_MINOR)
 
 /*
  * The TCP goodput an iperf run at MTU 1500 reports for an L1 rate, so that cells line up
@@ -132,6 +143,7 @@ struct fws_cell_done {
 
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
+	unsigned int major, minor; /**< the report's schema version */
 	unsigned int n;
 	struct fws_cell *c;
 	/** The report's "sweep_done" (has_done: it had one): sweep --resume skips these cells,

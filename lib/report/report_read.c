@@ -216,8 +216,16 @@ json_t *
 fws_report_carried_json(const char *path, const struct fws_cells *cells, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *out;
+	json_t *root, *out;
 
+	if (cells->major != FWS_REPORT_MAJOR) {
+		snprintf(err, errlen,
+			 "report: %s: schema version %u, this fwstress writes %s (keys renamed): "
+			 "a sweep cannot resume it; run it anew or choose another output.json",
+			 path, cells->major, FWS_REPORT_SCHEMA);
+		return NULL;
+	}
+	root = json_load_file(path, 0, &jerr);
 	if (root == NULL) {
 		snprintf(err, errlen, "report: %s: line %d: %s", path, jerr.line, jerr.text);
 		cfg_one_line(err);
@@ -250,6 +258,40 @@ fws_report_load_cells(const char *path, struct fws_cells *cells, char *err, size
 	return rc;
 }
 
+/* "fwstress-report/M" or "fwstress-report/M.m", M from 1 to this fwstress's major. */
+static int
+schema_version(const char *s, const char *path, struct fws_cells *cells, char *err, size_t errlen)
+{
+	const size_t n = strlen(FWS_REPORT_SCHEMA_NAME);
+	unsigned int major = 0, minor = 0;
+	char tail;
+	int k;
+
+	if (s == NULL) {
+		snprintf(err, errlen, "report: %s: not an fwstress report (no \"schema\": \"%s\")",
+			 path, FWS_REPORT_SCHEMA);
+		return -EINVAL;
+	}
+	k = strncmp(s, FWS_REPORT_SCHEMA_NAME, n) == 0
+		    ? sscanf(s + n, "%3u.%3u%c", &major, &minor, &tail)
+		    : 0;
+	if ((k != 1 && k != 2) || major == 0 || (k == 1 && strchr(s + n, '.') != NULL)) {
+		snprintf(err, errlen, "report: %s: schema \"%.40s\" is not an fwstress report's",
+			 path, s);
+		return -EINVAL;
+	}
+	if (major > FWS_REPORT_MAJOR) {
+		snprintf(err, errlen,
+			 "report: %s: schema \"%.40s\" is newer than this fwstress %s reads (%s): "
+			 "read it with a newer fwstress",
+			 path, s, FWS_VERSION, FWS_REPORT_SCHEMA);
+		return -EINVAL;
+	}
+	cells->major = major;
+	cells->minor = minor;
+	return 0;
+}
+
 int
 fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 		       char *err, size_t errlen)
@@ -270,15 +312,7 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		return -EINVAL;
 	}
 	s = json_string_value(json_object_get(root, "schema"));
-	if (s == NULL || strcmp(s, FWS_REPORT_SCHEMA) != 0) {
-		if (s == NULL)
-			snprintf(err, errlen,
-				 "report: %s: not an fwstress report (no \"schema\": \"%s\")", path,
-				 FWS_REPORT_SCHEMA);
-		else
-			snprintf(err, errlen,
-				 "report: %s: schema \"%.40s\", this fwstress reads \"%s\"", path,
-				 s, FWS_REPORT_SCHEMA);
+	if (schema_version(s, path, cells, err, errlen) < 0) {
 		cfg_one_line(err);
 		json_decref(root);
 		return -EINVAL;

@@ -3,6 +3,7 @@
 set -u
 FWSTRESS=$1
 HERE=$2
+SCHEMA_DIR=$(cd "$HERE/../schema" && pwd)
 # Every script here starts EAL: without hugepages it is skipped (exit 77), as DPDK's own tests
 # are; .ci/run fails on a skip unless the test is on its list of known reasons.
 if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -lt 64 ] || [ ! -w /dev/hugepages ]; then
@@ -20,13 +21,17 @@ bad() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
 # check NAME PYTHON-EXPRESSION: evaluated with r = the JSON report.
 check() {
 	local name=$1 expr=$2 file=${3:-$WORK/report.json}
-	if python3 - "$file" "$expr" <<'PY'
+	if python3 - "$file" "$expr" "$WORK/.report-keys" "$SCHEMA_DIR" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 t = r.get("trials")
 v = eval(sys.argv[2])
 if not v:
     print("   expression:", sys.argv[2])
+sys.path.insert(0, sys.argv[4])
+import report_keys
+with open(sys.argv[3], "a") as k:
+    k.writelines(p + "\n" for p in report_keys.paths([sys.argv[1]]))
 sys.exit(0 if v else 1)
 PY
 	then ok "$name"; else bad "$name"; fi
@@ -42,7 +47,21 @@ expect_rc() {
 	[ $rc -eq "$want" ] && ok "$name: exit $want" || bad "$name: exit $rc, want $want ($(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -c 300))"
 }
 
+# Every key of every report checked above is in the schema document (FWS_REPORT_KEYS=FILE:
+# also append them there, to write the document from).
+report_keys_documented() {
+	[ -s "$WORK/.report-keys" ] || return 0
+	[ -z "${FWS_REPORT_KEYS:-}" ] || sort -u "$WORK/.report-keys" >>"$FWS_REPORT_KEYS"
+	if python3 "$SCHEMA_DIR/report_keys.py" check "$SCHEMA_DIR/../../docs/report-schema.md" \
+		"$WORK/.report-keys" >"$WORK/.undocumented"; then
+		ok "every report key is in docs/report-schema.md"
+	else
+		bad "report keys missing from docs/report-schema.md: $(tr '\n' ' ' <"$WORK/.undocumented" | head -c 400)"
+	fi
+}
+
 finish() {
+	report_keys_documented
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 }
