@@ -237,6 +237,12 @@ cmd_connections(int argc, char **argv)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
+	if (cfg->n_hosts) {
+		fprintf(stderr, "fwstress: config: connections: a connection test runs both ends "
+				"on one host: no \"hosts\" yet\n");
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
 	if (a.progress < 0)
 		a.progress = isatty(STDERR_FILENO);
 	app_catch_stop_signals();

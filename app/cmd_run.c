@@ -400,6 +400,7 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 {
 	struct run_args a = {.mode = mode, .progress = -1};
 	struct fws_cfg *cfg;
+	bool eal;
 	int code;
 
 	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
@@ -416,16 +417,20 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 		a.progress = isatty(STDERR_FILENO);
 	/* Before EAL: a signal during its setup ends the run with a report too. */
 	app_catch_stop_signals();
-	if (app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
+	/* A controller whose ports are all its agents' runs no EAL (it may be a laptop). */
+	eal = fws_config_local_ports(cfg);
+	if (eal && app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_SETUP);
 	}
-	app_live_register();
+	if (eal)
+		app_live_register();
 	code = run_with_eal(cfg, &a);
 	if (a.stats_f && a.stats_f != stdout)
 		fclose(a.stats_f);
 	fws_config_free(cfg);
-	rte_eal_cleanup();
+	if (eal)
+		rte_eal_cleanup();
 	return code;
 }
 

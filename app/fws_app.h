@@ -60,5 +60,6 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_connections(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 
 #endif /* FWS_APP_H */

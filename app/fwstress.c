@@ -36,6 +36,8 @@ static const struct subcommand subcommands[] = {
 	 "render reports as a matrix, appliances side by side: md, wiki, csv or html"},
 	{"compare", cmd_compare, "compare [--tolerance P] OLD NEW",
 	 "line up two reports' cells; exit 7 when one got worse by more than P (3%)"},
+	{"agent", cmd_agent, "agent",
+	 "a load client's agent in a test across hosts (the controller starts it, over ssh)"},
 };
 
 #define N_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))

@@ -92,6 +92,8 @@ struct cfg_section {
 int cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen,
 		  const char *what);
 
+void cfg_host_free(struct fws_cfg_host *h);
+int cfg_hosts_check(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Scenario presets (cfg_scenario.c): the default direction, then what a preset adds. */
@@ -122,6 +124,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(dut) \
 	X(scenario) \
 	X(eal) \
+	X(hosts) \
 	X(ports) \
 	X(flows) \
 	X(flows6) \

@@ -291,6 +291,34 @@ port_tx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 	return 0;
 }
 
+static int
+port_host(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	if (cfg_get_string(c, x, p->host_name, sizeof(p->host_name)) < 0)
+		return -EINVAL;
+	if (p->host_name[0] == '\0')
+		return cfg_fail(c, "expected the name of a \"hosts\" entry, got \"\"");
+	return 0;
+}
+
+/* The hosts entry a port names (0: none named, this process). */
+static int
+port_host_ref(struct cfg_ctx *c, struct fws_cfg *cfg, struct fws_cfg_port *p)
+{
+	unsigned int k;
+
+	if (p->host_name[0] == '\0')
+		return 0;
+	for (k = 0; k < cfg->n_hosts; k++) {
+		if (strcmp(cfg->hosts[k].name, p->host_name) == 0) {
+			p->host = (uint8_t)(k + 1);
+			return 0;
+		}
+	}
+	cfg_push_key(c, "host");
+	return cfg_fail(c, "no \"hosts\" entry is named \"%s\"", p->host_name);
+}
+
 /* A port's keys in parse order; "need" says what is missing when a required one is. */
 #define PORT_KEY(k)                                                                                \
 	{                                                                                          \
@@ -303,6 +331,7 @@ static const struct {
 } port_keys[] = {
 	{"name", port_name, "needs a \"name\""},
 	{"device", port_device, "needs a \"device\" (PCI address or vdev)"},
+	PORT_KEY(host),
 	PORT_KEY(mac),
 	PORT_KEY(next_hop_mac),
 	PORT_KEY(ipv4),
@@ -592,7 +621,8 @@ cfg_sec_ports(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	{
 		size_t o2 = cfg_push_idx(c, i);
 
-		if (cfg_parse_port(c, e, &cfg->ports[i]) < 0)
+		if (cfg_parse_port(c, e, &cfg->ports[i]) < 0 ||
+		    port_host_ref(c, cfg, &cfg->ports[i]) < 0)
 			return -EINVAL;
 		for (j = 0; j < i; j++) {
 			if (strcmp(cfg->ports[j].name, cfg->ports[i].name) == 0) {

@@ -32,11 +32,19 @@ static const struct cfg_section sections[] = {
 		      "presets (both directions, NAT masquerade; ids/ips add an attack stream "
 		      "that must pass/be blocked) the config may override"),
 	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
-	SEC(ports, "required: [{name, device, mac, next_hop_mac, ipv4, ipv6, gateway, "
-		   "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; tx_stamp \"wire\" "
-		   "stamps each frame at its modelled departure at the link speed, \"handover\" "
-		   "when the burst is handed to the driver, \"auto\" (default) wire on hardware "
-		   "ports"),
+	SEC(hosts, "[{name, command, ssh, fwstress, eal}]: load clients whose agent (fwstress "
+		   "agent) owns the ports that name them in \"host\"; reached by command "
+		   "(a list: its stdin and stdout carry the control stream), by default ssh -T "
+		   "-o BatchMode=yes SSH FWSTRESS agent (ssh: the destination, default the name; "
+		   "fwstress: the binary there, default fwstress); eal: its EAL arguments "
+		   "(default the config's)"),
+	SEC(ports,
+	    "required: [{name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, "
+	    "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; host: the hosts entry "
+	    "whose agent owns it (default this process); tx_stamp \"wire\" "
+	    "stamps each frame at its modelled departure at the link speed, \"handover\" "
+	    "when the burst is handed to the driver, \"auto\" (default) wire on hardware "
+	    "ports"),
 	SEC_FOLDED(flows, "the IPv4 flows streams inherit: {ip, count, src_ip, dst_ip, "
 			  "src_port, dst_port}"),
 	SEC_FOLDED(flows6, "with \"direction\": IPv6 flows for upload6/download6 streams"),
@@ -246,7 +254,8 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 	}
 	if (cfg_apply_scenario(c, &t) < 0 || cfg_tunnel_preset(c, root, cfg) < 0 ||
 	    cfg_apply_l4(c, cfg) < 0 || cfg_apply_connections(c, cfg) < 0 ||
-	    cfg_apply_fill(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 || cfg_check_ranges(c, cfg) < 0)
+	    cfg_apply_fill(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 ||
+	    cfg_check_ranges(c, cfg) < 0 || cfg_hosts_check(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);
 }

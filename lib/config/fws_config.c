@@ -587,6 +587,8 @@ fws_config_free(struct fws_cfg *cfg)
 		return;
 	for (i = 0; i < cfg->n_eal; i++)
 		free(cfg->eal[i]);
+	for (i = 0; i < cfg->n_hosts; i++)
+		cfg_host_free(&cfg->hosts[i]);
 	fws_blocklist_free(&cfg->blocklist);
 	free(cfg);
 }

@@ -68,6 +68,24 @@ struct fws_cfg_port {
 	uint16_t vlan;        /**< 802.1Q VLAN id, 0 = untagged */
 	uint16_t rx_desc, tx_desc;
 	enum fws_stamp stamp; /**< auto: the wire model on hardware ports, handover on virtual */
+	char host_name[FWS_CFG_NAME_LEN]; /**< "host": "" for this one */
+	uint8_t host;                     /**< 0: this process's; k: hosts[k - 1]'s agent */
+};
+
+/** A load client whose agent owns some of the ports ("hosts"; fwstress agent). */
+#define FWS_CFG_MAX_HOSTS 8
+#define FWS_CFG_MAX_ARGV 24
+struct fws_cfg_host {
+	char name[FWS_CFG_NAME_LEN];
+	/** How to reach its agent: a command whose stdin and stdout carry the control
+	 * stream; default ssh -T -o BatchMode=yes SSH FWSTRESS agent. */
+	unsigned int n_argv;
+	char *argv[FWS_CFG_MAX_ARGV];
+	bool command_set;                /**< "command" given (else the ssh default) */
+	char ssh[FWS_CFG_PATH_LEN];      /**< "ssh": destination, default the name */
+	char fwstress[FWS_CFG_PATH_LEN]; /**< "fwstress": the binary there, default fwstress */
+	unsigned int n_eal;              /**< "eal": its EAL arguments (0: the config's) */
+	char *eal[FWS_CFG_MAX_EAL];
 };
 
 /** Directions: of a stream (upload, download, custom), of a sweep cell (also bidir). */
@@ -217,6 +235,8 @@ struct fws_cfg {
 	char dut_load_cmd[256]; /**< run during each measured phase; "{seconds}" = its length */
 	unsigned int n_eal;
 	char *eal[FWS_CFG_MAX_EAL];
+	unsigned int n_hosts;
+	struct fws_cfg_host hosts[FWS_CFG_MAX_HOSTS];
 	unsigned int n_ports;
 	struct fws_cfg_port ports[FWS_CFG_MAX_PORTS];
 	unsigned int n_streams;

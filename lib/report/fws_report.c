@@ -230,6 +230,11 @@ stream_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "flows_lossy", json_integer((json_int_t)x->rx.flows_lossy));
 	json_object_set_new(o, "flows_split", json_integer((json_int_t)x->flows_split));
 	json_object_set_new(o, "latency_ns", lat_json(x));
+	json_object_set_new(json_object_get(o, "latency_ns"), "clocks",
+			    json_string(x->cross_host
+						? "two hosts, not aligned: one-way figures are "
+						  "relative to the TSCs' offset"
+						: "one host"));
 	if (x->active)
 		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
 	if (x->nat.observed && x->active)

@@ -139,6 +139,9 @@ struct fws_agent_ops {
 	void (*after)(struct fws_agent *a, struct fws_agent_counts *out);
 	/** Retire the trial's cookies: late frames count as stale. */
 	void (*retire)(struct fws_agent *a);
+	/** Why the agent is gone (its control stream ended, it died, it did not answer), or
+	 * NULL while it lives; NULL hook: it cannot be lost (in-process). */
+	const char *(*lost)(struct fws_agent *a);
 	void (*destroy)(struct fws_agent *a);
 };
 
@@ -152,5 +155,22 @@ struct fws_agent {
 /** The in-process agent over this process's EAL and the config's ports. NULL with errno
  * and e set on failure. */
 struct fws_agent *fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e);
+
+/** The agent of cfg->hosts[host - 1], on that load client: its command started, hello
+ * exchanged, its ports set up there. NULL with e set on failure. */
+struct fws_agent *fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e);
+
+/** Why agent a is lost, or NULL. */
+static inline const char *
+fws_agent_lost(struct fws_agent *a)
+{
+	return a->ops->lost ? a->ops->lost(a) : NULL;
+}
+
+/** The in-process agent for the ports of host (0: those naming no host; k: hosts[k - 1],
+ * in that host's fwstress agent): it sends the streams whose transmit port it owns and
+ * receives those whose receive port it owns. */
+struct fws_agent *fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host,
+				       struct fws_err *e);
 
 #endif /* FWS_AGENT_H */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The in-process agent: the seam's operations (fws_agent.h) over this process's host. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fws_compat.h"
 #include "fws_host.h"
@@ -9,6 +11,7 @@
 struct local {
 	struct fws_agent a; /* first: the agent is the local */
 	struct fws_host *h;
+	struct fws_cfg *part; /* the config with other hosts' ports as placeholders */
 };
 
 static struct fws_host *
@@ -124,6 +127,7 @@ static void
 local_destroy(struct fws_agent *a)
 {
 	fws_host_destroy(host(a));
+	free(((struct local *)a)->part);
 	free(a);
 }
 
@@ -148,30 +152,71 @@ static const struct fws_agent_ops local_ops = {
 	.destroy = local_destroy,
 };
 
+/*
+ * The config as this host sets it up: each port another host owns becomes a placeholder
+ * (a null device that receives nothing, no gateway to resolve) so that port and stream
+ * indices stay the config's. A shallow copy: its strings are cfg's.
+ */
+static struct fws_cfg *
+part_of(const struct fws_cfg *cfg, unsigned int host)
+{
+	struct fws_cfg *c = malloc(sizeof(*c));
+	unsigned int p;
+
+	if (c == NULL)
+		return NULL;
+	memcpy(c, cfg, sizeof(*c));
+	for (p = 0; p < c->n_ports; p++) {
+		struct fws_cfg_port *cp = &c->ports[p];
+
+		if (cp->host == host)
+			continue;
+		snprintf(cp->device, sizeof(cp->device), "net_null_fwsaway%u,no-rx=1", p);
+		cp->gateway = 0;
+		cp->gateway6_set = false;
+		cp->next_hop_set = true;
+		memset(&cp->next_hop_mac, 0, sizeof(cp->next_hop_mac));
+		cp->next_hop_mac.addr_bytes[0] = 0x02;
+	}
+	return c;
+}
+
 struct fws_agent *
-fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e)
+fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
 	struct local *l = calloc(1, sizeof(*l));
 	unsigned int i;
 
-	if (l == NULL) {
+	if (l == NULL || (l->part = part_of(cfg, host)) == NULL) {
+		free(l);
 		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 		errno = ENOMEM;
 		return NULL;
 	}
-	l->h = fws_host_create(cfg, e);
+	l->a.ops = &local_ops;
+	strlcpy(l->a.name, host ? cfg->hosts[host - 1].name : "local", sizeof(l->a.name));
+	for (i = 0; i < cfg->n_ports; i++)
+		if (cfg->ports[i].host == host)
+			l->a.ports |= 1ull << i;
+	for (i = 0; i < cfg->n_streams; i++) {
+		if (cfg->ports[cfg->streams[i].tx_port].host == host)
+			l->a.tx_streams |= 1ull << i;
+		if (cfg->ports[cfg->streams[i].rx_port].host == host)
+			l->a.rx_streams |= 1ull << i;
+	}
+	l->h = fws_host_create(l->part, l->a.tx_streams, e);
 	if (l->h == NULL) {
+		free(l->part);
 		free(l);
 		return NULL;
 	}
-	l->a.ops = &local_ops;
-	strlcpy(l->a.name, "local", sizeof(l->a.name));
-	for (i = 0; i < cfg->n_ports; i++)
-		l->a.ports |= 1ull << i;
-	for (i = 0; i < cfg->n_streams; i++)
-		l->a.tx_streams |= 1ull << i;
-	l->a.rx_streams = l->a.tx_streams;
 	return &l->a;
+}
+
+struct fws_agent *
+fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e)
+{
+	return fws_agent_local_part(cfg, 0, e);
 }
 
 struct fws_host *

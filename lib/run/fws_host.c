@@ -124,7 +124,7 @@ share(uint32_t count, unsigned int k, unsigned int n, uint32_t *lo, uint32_t *hi
 
 /* Transmit queues: one per (TX lcore, port it sends on). */
 static void
-plan_queues(const struct fws_cfg *cfg, struct plan *pl)
+plan_queues(const struct fws_cfg *cfg, uint64_t tx_mask, struct plan *pl)
 {
 	bool used[FWS_CFG_MAX_LCORES][FWS_CFG_MAX_PORTS] = {{false}};
 	unsigned int k, s, p;
@@ -132,6 +132,8 @@ plan_queues(const struct fws_cfg *cfg, struct plan *pl)
 
 	for (k = 0; k < pl->n_tx; k++) {
 		for (s = 0; s < cfg->n_streams; s++) {
+			if (!((tx_mask >> s) & 1))
+				continue;
 			p = cfg->streams[s].tx_port;
 			share(cfg->streams[s].flows.count, k, pl->n_tx, &lo, &hi);
 			if (lo == hi || used[k][p])
@@ -291,7 +293,7 @@ fws_host_aim(struct fws_host *h, unsigned int d, uint32_t lo, uint32_t n,
 	struct fws_flow_tuple ft;
 	uint32_t i;
 
-	if (lo > cs->flows.count || n > cs->flows.count - lo)
+	if (lo > cs->flows.count || n > cs->flows.count - lo || h->txflows[d] == NULL)
 		return -EINVAL;
 	fws_host_stream_hdr(h, d, &hdr);
 	if (lo == 0)
@@ -460,12 +462,13 @@ setup(struct fws_host *t, struct fws_err *e)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 	for (i = 0; i < cfg->n_sizes; i++)
 		t->max_frame = RTE_MAX(t->max_frame, fws_size_max(&cfg->sizes[i]));
-	plan_queues(cfg, &pl);
+	plan_queues(cfg, t->tx_mask, &pl);
 	rc = setup_ports(t, &pl, e);
 	if (rc == 0)
 		rc = setup_ctl(t, e);
 	for (i = 0; i < cfg->n_streams && rc == 0; i++)
-		rc = setup_tasks(t, &pl, i, e);
+		if ((t->tx_mask >> i) & 1)
+			rc = setup_tasks(t, &pl, i, e);
 	if (rc == 0)
 		rc = setup_rx(t, &pl, e);
 	if (rc == 0 && (t->cur = calloc(1, sizeof(*t->cur))) == NULL)
@@ -476,7 +479,7 @@ setup(struct fws_host *t, struct fws_err *e)
 }
 
 struct fws_host *
-fws_host_create(const struct fws_cfg *cfg, struct fws_err *e)
+fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e)
 {
 	struct fws_host *t = calloc(1, sizeof(*t));
 	int rc;
@@ -487,6 +490,7 @@ fws_host_create(const struct fws_cfg *cfg, struct fws_err *e)
 		return NULL;
 	}
 	t->cfg = cfg;
+	t->tx_mask = tx_mask;
 	/* The TSC rate as the kernel's clock measures it, not DPDK's rounded estimate. */
 	t->hz_dpdk = rte_get_tsc_hz();
 	t->hz = fws_clock_calibrate(200);

@@ -32,6 +32,7 @@ extern int fws_logtype_trial;
 
 struct fws_host {
 	const struct fws_cfg *cfg;
+	uint64_t tx_mask; /**< bit s: this host sends stream s (its transmit port is here) */
 	uint64_t hz;      /**< TSC rate calibrated at setup (fws_clock) */
 	uint64_t hz_dpdk; /**< rte_get_tsc_hz(), for the report */
 	uint16_t max_frame;
@@ -94,8 +95,9 @@ void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
 void fws_host_features_destroy(struct fws_host *h);
 
 /** Set up ports, lcores, pools, flow tables and the host features for cfg, and resolve the
- * gateways (EAL must be up). NULL with errno and e set on failure. */
-struct fws_host *fws_host_create(const struct fws_cfg *cfg, struct fws_err *e);
+ * gateways (EAL must be up); only the streams of tx_mask get transmit tasks and flows.
+ * NULL with errno and e set on failure. */
+struct fws_host *fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e);
 void fws_host_destroy(struct fws_host *h);
 
 /** The headers stream s is built from. */

@@ -208,6 +208,10 @@ fws_host_tx_flows(const struct fws_host *t, unsigned int s, uint32_t lo, uint32_
 {
 	uint32_t i;
 
+	if (t->txflows[s] == NULL) { /* not sent from here */
+		memset(out, 0, sizeof(*out) * n);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const struct fws_pkt_flow *f = &t->txflows[s][lo + i];
 

@@ -150,6 +150,6 @@ fws_host_stop(struct fws_host *h, bool measured)
 	fws_sync_set(&h->sync, FWS_PHASE_IDLE);
 	if (!measured) /* Stopped in warm-up: the sequence counts are warm-up frames. */
 		for (s = 0; s < h->cfg->n_streams; s++)
-			for (i = 0; i < h->cfg->streams[s].flows.count; i++)
+			for (i = 0; h->txflows[s] && i < h->cfg->streams[s].flows.count; i++)
 				h->txflows[s][i].seq = 0;
 }

@@ -137,6 +137,7 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	fws_hist_reset(sr->hist);
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
+		sr->cross_host |= ((a->tx_streams ^ a->rx_streams) >> s) & 1;
 		if ((a->tx_streams >> s) & 1)
 			add_tx(sr, &counts[k]->streams[s]);
 		if ((a->rx_streams >> s) & 1)

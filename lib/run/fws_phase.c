@@ -29,12 +29,25 @@ struct trial_run {
 	struct fws_agent_plan plan;
 	uint64_t start, deadline;
 	bool measuring, interrupted;
+	const char *lost;             /**< why an agent was lost: the trial is invalid */
 	bool tx_stopped, bursts_sent; /**< every agent's, at the last poll */
 	struct fws_agent_live live, one;
 	struct fws_agent_counts *counts[FWS_TRIAL_MAX_AGENTS];
 	/* Progress line: totals at the last line. */
 	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
 };
+
+/* The controller's own clock for phase deadlines (ns): no agent's TSC, so that it runs
+ * where no port is. */
+#define CTL_HZ 1e9
+static uint64_t
+ctl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 struct phase {
 	const char *name;
@@ -84,7 +97,27 @@ agents_poll(struct trial_run *r)
 		a->ops->poll(a, &st);
 		r->tx_stopped &= st.tx_stopped;
 		r->bursts_sent &= st.bursts_sent;
+		if (r->lost == NULL)
+			r->lost = fws_agent_lost(a);
 	}
+}
+
+/* An agent lost: the trial is invalid (never half merged). 0 while all live. */
+static int
+lost_check(struct trial_run *r, struct fws_err *e)
+{
+	struct fws_agent *a;
+	unsigned int k;
+
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		if (r->lost == NULL)
+			r->lost = fws_agent_lost(a);
+	}
+	return r->lost ? fws_err_set(e, FWS_ERR_FAULT, -EPIPE,
+				     "%s; the trial is invalid (its counts are not merged)",
+				     r->lost)
+		       : 0;
 }
 
 /* Every agent's live totals, summed into r->live. */
@@ -134,9 +167,9 @@ sleep_ms(unsigned int ms)
 }
 
 static uint64_t
-after(const struct trial_run *r, uint64_t now, double seconds)
+after(uint64_t now, double seconds)
 {
-	return now + (uint64_t)(seconds * (double)r->t->hz);
+	return now + (uint64_t)(seconds * CTL_HZ);
 }
 
 static bool
@@ -154,8 +187,8 @@ want_warmup(const struct trial_run *r)
 static void
 enter_warmup(struct trial_run *r, uint64_t now)
 {
-	r->deadline = after(r, r->start, r->warmup);
-	r->next_progress = after(r, now, 1);
+	r->deadline = after(r->start, r->warmup);
+	r->next_progress = after(now, 1);
 	r->last_t = now;
 }
 
@@ -169,12 +202,12 @@ static void
 enter_measure(struct trial_run *r, uint64_t now)
 {
 	r->measuring = true;
-	r->deadline = after(r, now, r->duration);
+	r->deadline = after(now, r->duration);
 	agents_live(r, false);
 	r->last_tx = r->last_txb = r->last_rxb = 0;
 	r->last_rx = r->live.rx_frames;
 	r->last_t = now;
-	r->next_progress = after(r, now, 1);
+	r->next_progress = after(now, 1);
 	features_on(r, FWS_FEATURE_MEASURE, now);
 }
 
@@ -194,7 +227,7 @@ stop_done(struct trial_run *r, uint64_t now)
 static void
 enter_drain(struct trial_run *r, uint64_t now)
 {
-	r->deadline = after(r, now, r->drain);
+	r->deadline = after(now, r->drain);
 }
 
 /* The trial's phases, in order. Stop waits until every transmitter has seen it. */
@@ -209,7 +242,7 @@ static void
 progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 {
 	struct fws_progress p = {.phase = ph->name};
-	double dt = (double)(now - r->last_t) / (double)r->t->hz;
+	double dt = (double)(now - r->last_t) / CTL_HZ;
 
 	if (!r->o || !r->o->progress || r->pr || ph->workers > FWS_PHASE_MEASURE ||
 	    now < r->next_progress)
@@ -223,7 +256,7 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	p.streams = r->live.streams;
 	p.frame_size = r->res->size.name;
 	p.direction = r->o->dir ? fws_dir_name(r->o->dir) : NULL;
-	p.elapsed = (double)(now - r->start) / (double)r->t->hz;
+	p.elapsed = (double)(now - r->start) / CTL_HZ;
 	p.total = r->warmup + r->duration;
 	p.tx_pps = (double)(p.tx_frames - RTE_MIN(r->last_tx, p.tx_frames)) / dt;
 	p.rx_pps = (double)(p.rx_frames - RTE_MIN(r->last_rx, p.rx_frames)) / dt;
@@ -235,27 +268,27 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	r->last_rxb = p.rx_bytes;
 	r->last_t = now;
 	r->o->progress(r->o->progress_arg, &p);
-	r->next_progress = after(r, now, 1);
+	r->next_progress = after(now, 1);
 }
 
 static void
 run_phase(struct trial_run *r, const struct phase *ph, bool first)
 {
-	uint64_t now = rte_rdtsc();
+	uint64_t now = ctl_now();
 
 	if (!first)
 		agents_phase(r, ph->workers);
 	if (ph->enter)
 		ph->enter(r, now);
 	agents_poll(r);
-	while (!ph->done(r, now)) {
+	while (!ph->done(r, now) && r->lost == NULL) {
 		if (stopped(r, ph->stop_level)) {
 			r->interrupted = true;
 			return;
 		}
 		sleep_ms(5);
 		agents_poll(r);
-		now = rte_rdtsc();
+		now = ctl_now();
 		features_on(r, FWS_FEATURE_SERVICE, now);
 		progress(r, ph, now);
 	}
@@ -301,7 +334,7 @@ run_phases(struct trial_run *r, struct fws_err *e)
 	{
 		a->ops->stop(a, r->measuring);
 	}
-	return 0;
+	return lost_check(r, e);
 }
 
 static uint32_t
@@ -382,7 +415,7 @@ arm(struct trial_run *r, struct fws_err *e)
 		if ((rc = a->ops->arm(a, &r->plan, e)) < 0)
 			return rc;
 	}
-	r->start = rte_rdtsc();
+	r->start = ctl_now();
 	features_on(r, FWS_FEATURE_START, r->start);
 	return 0;
 }
@@ -410,7 +443,7 @@ result_head(struct trial_run *r, unsigned int size_idx)
 
 /* Collect every agent's counts and merge them into the result. */
 static int
-collect(struct trial_run *r)
+collect(struct trial_run *r, struct fws_err *e)
 {
 	struct fws_agent *a;
 	unsigned int k;
@@ -419,16 +452,22 @@ collect(struct trial_run *r)
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
 		if ((r->counts[k] = malloc(sizeof(*r->counts[k]))) == NULL)
-			return -ENOMEM;
+			return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "collect: out of memory");
 		a->ops->collect(a, r->counts[k]);
 	}
+	if ((rc = lost_check(r, e)) < 0)
+		return rc;
 	rc = fws_trial_merge(r->t, r->req_pps, r->counts, r->res);
+	if (rc < 0)
+		fws_err_set(e, FWS_ERR_SETUP, rc, "collect: out of memory");
+	if (rc == 0 && (rc = lost_check(r, e)) < 0) /* lost while its flows were read */
+		return rc;
 	if (rc == 0) {
 		const struct fws_step x = {.o = r->o,
 					   .probe = r->pr != NULL,
 					   .interrupted = r->interrupted,
 					   .duration = r->duration,
-					   .now = rte_rdtsc(),
+					   .now = ctl_now(),
 					   .res = r->res,
 					   .counts = r->counts};
 
@@ -448,12 +487,12 @@ finish(struct trial_run *r, struct fws_err *e)
 	int rc;
 
 	r->res->partial = r->interrupted || !r->measuring;
-	features_on(r, FWS_FEATURE_FINISH, rte_rdtsc());
-	rc = collect(r);
+	features_on(r, FWS_FEATURE_FINISH, ctl_now());
+	rc = collect(r, e);
 	for (k = 0; k < r->t->n_agents; k++)
 		free(r->counts[k]);
 	if (rc < 0)
-		return fws_err_set(e, FWS_ERR_SETUP, rc, "collect: out of memory");
+		return rc;
 	if (r->o && r->o->progress && !r->pr) {
 		struct fws_progress p = {.phase = "result", .result = r->res};
 

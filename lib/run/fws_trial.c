@@ -131,12 +131,36 @@ fws_trial_create_agents(const struct fws_cfg *cfg, struct fws_agent *const *agen
 	return t;
 }
 
+bool
+fws_config_local_ports(const struct fws_cfg *cfg)
+{
+	unsigned int p;
+
+	for (p = 0; p < cfg->n_ports; p++)
+		if (cfg->ports[p].host == 0)
+			return true;
+	return false;
+}
+
+/* The agents of a config: the in-process one for the ports naming no host, a remote one
+ * for each host (started one after the other: a refusal stops the rest). */
 struct fws_trial *
 fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 {
-	struct fws_agent *a = fws_agent_local(cfg, e);
+	struct fws_agent *agents[FWS_TRIAL_MAX_AGENTS];
+	unsigned int n = 0, h, k;
 
-	return a ? fws_trial_create_agents(cfg, &a, 1, e) : NULL;
+	if (fws_config_local_ports(cfg) && (agents[n++] = fws_agent_local(cfg, e)) == NULL)
+		return NULL;
+	for (h = 1; h <= cfg->n_hosts; h++) {
+		if ((agents[n] = fws_agent_remote(cfg, h, e)) == NULL) {
+			for (k = 0; k < n; k++)
+				agents[k]->ops->destroy(agents[k]);
+			return NULL;
+		}
+		n++;
+	}
+	return fws_trial_create_agents(cfg, agents, n, e);
 }
 
 void

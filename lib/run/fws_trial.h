@@ -114,6 +114,9 @@ struct fws_stream_result {
 	char path_reason[160];
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
+	/** Sent from one host, received on another: its one-way latency is as true as their
+	 * TSCs agree (no clock alignment yet). */
+	bool cross_host;
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
 	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
@@ -266,5 +269,8 @@ void fws_trial_clock(const struct fws_trial *t, uint64_t *hz, uint64_t *hz_dpdk)
 unsigned int fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out);
 
 void fws_trial_destroy(struct fws_trial *t);
+
+/** Whether some port of cfg is this process's (names no host): EAL is needed here. */
+bool fws_config_local_ports(const struct fws_cfg *cfg);
 
 #endif /* FWS_TRIAL_H */

@@ -3,6 +3,7 @@
 # Only 198.18.0.0/15 and 2001:2::/48 are used; nothing outside the namespaces is touched.
 
 TESTER=fwsl-tester
+TESTER2=fwsl-tester2  # with "tools/lab split": the second load client, holding fws-wan
 DUT=fwsl-dut
 PEER=fwsl-peer        # the tunnel topologies' far site (site 1); the DUT is site 2
 PIDS=/run/fwsl-lab.pids # daemons a topology started (tunnel peers), one PID a line

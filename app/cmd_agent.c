@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwstress agent: a load client's side of a test across hosts. It reads requests on stdin
+ * and answers on stdout (the control stream, fws_wire.h), normally through ssh from the
+ * controller; it listens nowhere. Its ports are the config's that name its host; the seam's
+ * operations run on them through the in-process agent (fws_agent.h). When its stdin ends,
+ * whatever it was doing, it stops sending, releases its ports and exits: no generator left
+ * flooding a lab after its controller is gone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rte_eal.h>
+#include <rte_version.h>
+
+#include "fws_agent.h"
+#include "fws_app.h"
+#include "fws_compat.h"
+#include "fws_config.h"
+#include "fws_wire.h"
+
+struct srv {
+	int out; /* the control stream (stdout when started) */
+	struct fws_cfg *cfg;
+	struct fws_agent *a;
+	bool eal;
+	bool running; /* workers launched, not yet stopped */
+	bool bye;
+};
+
+typedef int (*op_fn)(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e);
+
+static int
+need_agent(struct srv *s, struct fws_err *e)
+{
+	return s->a ? 0 : fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
+}
+
+static int
+op_hello(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	char layout[256];
+
+	(void)s;
+	(void)req;
+	(void)e;
+	fws_wire_layout(layout, sizeof(layout));
+	json_object_set_new(ans, "proto", json_pack("[i,i]", FWS_WIRE_MAJOR, FWS_WIRE_MINOR));
+	json_object_set_new(ans, "fwstress", json_string(FWS_VERSION));
+	json_object_set_new(ans, "dpdk", json_string(rte_version()));
+	json_object_set_new(ans, "layout", json_string(layout));
+	return 0;
+}
+
+static int
+op_setup(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	char *txt = json_dumps(json_object_get(req, "config"), JSON_COMPACT), err[FWS_ERR_LEN];
+	unsigned int host = (unsigned int)json_integer_value(json_object_get(req, "host"));
+	uint64_t hz, hz_dpdk;
+
+	if (s->cfg)
+		return fws_err_set(e, FWS_ERR_SETUP, -EALREADY, "set up already");
+	s->cfg = txt ? fws_config_parse(txt, strlen(txt), err, sizeof(err)) : NULL;
+	free(txt);
+	if (s->cfg == NULL)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "%s", txt ? err : "no config");
+	if (host == 0 || host > s->cfg->n_hosts)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "host %u: not in the config", host);
+	if (app_eal_start(s->cfg, NULL, 0) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "EAL init failed (hugepages reserved, ports bound?)");
+	s->eal = true;
+	if ((s->a = fws_agent_local_part(s->cfg, host, e)) == NULL)
+		return -EINVAL;
+	s->a->ops->clock(s->a, &hz, &hz_dpdk);
+	json_object_set_new(ans, "hz", json_integer((json_int_t)hz));
+	json_object_set_new(ans, "hz_dpdk", json_integer((json_int_t)hz_dpdk));
+	return 0;
+}
+
+static int
+blob(json_t *ans, const void *p, size_t n)
+{
+	json_t *b = fws_wire_blob(p, n);
+
+	return b ? json_object_set_new(ans, "b", b) : -ENOMEM;
+}
+
+static int
+op_ports(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_port_result p[FWS_CFG_MAX_PORTS];
+
+	(void)req;
+	memset(p, 0, sizeof(p));
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->ports(s->a, p);
+	return blob(ans, p, sizeof(p));
+}
+
+static int
+op_hugepage_peak(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	return json_object_set_new(ans, "bytes",
+				   json_integer((json_int_t)s->a->ops->hugepage_peak(s->a)));
+}
+
+static int
+op_prepare(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static volatile int never;
+
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	return s->a->ops->prepare(s->a, (uint32_t)json_integer_value(json_object_get(req, "mask")),
+				  &never, e);
+}
+
+static int
+op_arm(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_plan p;
+
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if (fws_wire_unblob(json_object_get(req, "b"), &p, sizeof(p)) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "arm: a plan that does not fit");
+	return s->a->ops->arm(s->a, &p, e);
+}
+
+static int
+op_launch(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	int rc;
+
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	rc = s->a->ops->launch(
+		s->a, (enum fws_phase)json_integer_value(json_object_get(req, "phase")), e);
+	s->running = rc == 0;
+	return rc;
+}
+
+static int
+op_phase(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->phase(s->a, (enum fws_phase)json_integer_value(json_object_get(req, "phase")));
+	return 0;
+}
+
+static int
+op_poll(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_poll p;
+
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->poll(s->a, &p);
+	return blob(ans, &p, sizeof(p));
+}
+
+static int
+op_live(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_live l;
+
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->live(s->a, json_is_true(json_object_get(req, "warm")), &l);
+	return blob(ans, &l, sizeof(l));
+}
+
+static int
+op_stop(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if (s->running)
+		s->a->ops->stop(s->a, json_is_true(json_object_get(req, "measured")));
+	s->running = false;
+	return 0;
+}
+
+/* A blob-sized answer from the heap: counts are large. */
+static int
+op_collect(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_counts *c;
+	int rc;
+
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return -ENOMEM;
+	s->a->ops->collect(s->a, c);
+	rc = blob(ans, c, sizeof(*c));
+	free(c);
+	return rc;
+}
+
+static int
+op_after(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_counts *c;
+	int rc;
+
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return -ENOMEM;
+	s->a->ops->after(s->a, json_is_true(json_object_get(req, "keep")) ? c : NULL);
+	rc = blob(ans, c, sizeof(*c));
+	free(c);
+	return rc;
+}
+
+/* A range of a stream's flows: checked against the config. */
+static int
+flow_range(struct srv *s, const json_t *req, unsigned int *st, uint32_t *lo, uint32_t *n,
+	   struct fws_err *e)
+{
+	json_int_t x = json_integer_value(json_object_get(req, "s")),
+		   l = json_integer_value(json_object_get(req, "lo")),
+		   k = json_integer_value(json_object_get(req, "n"));
+
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if (x < 0 || x >= (json_int_t)s->cfg->n_streams || l < 0 || k <= 0 || k > FWS_AGENT_CHUNK ||
+	    l + k > (json_int_t)s->cfg->streams[x].flows.count)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "flows out of range");
+	*st = (unsigned int)x;
+	*lo = (uint32_t)l;
+	*n = (uint32_t)k;
+	return 0;
+}
+
+static int
+op_rx_flows(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static struct fws_agent_rxflow f[FWS_AGENT_CHUNK];
+	unsigned int st;
+	uint32_t lo, n;
+
+	if (flow_range(s, req, &st, &lo, &n, e) < 0)
+		return -EINVAL;
+	s->a->ops->rx_flows(s->a, st, lo, n, f);
+	return blob(ans, f, sizeof(f[0]) * n);
+}
+
+static int
+op_tx_flows(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static struct fws_agent_txflow f[FWS_AGENT_CHUNK];
+	unsigned int st;
+	uint32_t lo, n;
+
+	if (flow_range(s, req, &st, &lo, &n, e) < 0)
+		return -EINVAL;
+	s->a->ops->tx_flows(s->a, st, lo, n, f);
+	return blob(ans, f, sizeof(f[0]) * n);
+}
+
+static int
+op_aim(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static struct fws_nat_tuple at[FWS_AGENT_CHUNK];
+	unsigned int st;
+	uint32_t lo, n;
+
+	(void)ans;
+	if (flow_range(s, req, &st, &lo, &n, e) < 0)
+		return -EINVAL;
+	if (fws_wire_unblob(json_object_get(req, "b"), at, sizeof(at[0]) * n) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "aim: tuples that do not fit");
+	return s->a->ops->aim(s->a, st, lo, n, at);
+}
+
+static int
+op_retire(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->retire(s->a);
+	return 0;
+}
+
+static int
+op_bye(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	(void)ans;
+	(void)e;
+	s->bye = true;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	op_fn fn;
+} ops[] = {
+	{"hello", op_hello},       {"setup", op_setup},
+	{"ports", op_ports},       {"hugepage_peak", op_hugepage_peak},
+	{"prepare", op_prepare},   {"arm", op_arm},
+	{"launch", op_launch},     {"phase", op_phase},
+	{"poll", op_poll},         {"live", op_live},
+	{"stop", op_stop},         {"collect", op_collect},
+	{"rx_flows", op_rx_flows}, {"tx_flows", op_tx_flows},
+	{"aim", op_aim},           {"after", op_after},
+	{"retire", op_retire},     {"bye", op_bye},
+};
+
+static int
+answer(struct srv *s, const json_t *req)
+{
+	const char *op = json_string_value(json_object_get(req, "op"));
+	json_t *ans = json_object();
+	struct fws_err e = {0};
+	size_t i;
+	int rc = -ENOSYS;
+
+	json_object_set(ans, "id", json_object_get(req, "id"));
+	for (i = 0; op && i < RTE_DIM(ops); i++)
+		if (strcmp(ops[i].name, op) == 0)
+			break;
+	if (op && i < RTE_DIM(ops))
+		rc = ops[i].fn(s, req, ans, &e);
+	else
+		fws_err_set(&e, FWS_ERR_SETUP, rc, "unknown operation \"%.40s\"", op ? op : "");
+	json_object_set_new(ans, "rc", json_integer(rc < 0 ? rc : 0));
+	if (rc < 0)
+		json_object_set_new(ans, "err",
+				    json_pack("{s:i, s:s}", "kind", (int)e.kind, "msg",
+					      e.msg[0] ? e.msg : strerror(-rc)));
+	rc = fws_wire_send(s->out, ans);
+	json_decref(ans);
+	return rc;
+}
+
+static void
+usage_agent(FILE *f)
+{
+	fprintf(f, "Usage: fwstress agent\n\n"
+		   "The agent of a load client in a test across hosts: the controller (run,\n"
+		   "search, sweep with a config whose \"hosts\" name this host) starts it, by\n"
+		   "default over ssh (ssh -T -o BatchMode=yes HOST fwstress agent), and drives it\n"
+		   "with JSON lines on its stdin and stdout; it owns the config's ports that name\n"
+		   "its host. It listens on no port. When its stdin ends it stops sending,\n"
+		   "releases its ports and exits. To restrict a key to it, in authorized_keys:\n"
+		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n");
+}
+
+int
+cmd_agent(int argc, char **argv)
+{
+	struct srv s = {.out = dup(1)};
+	struct fws_wire_rd rd = {.fd = 0};
+	const char *why;
+	json_t *req;
+	int rc = 0;
+
+	if (app_help(argc, argv) || argc > 1) {
+		usage_agent(argc > 1 && !app_help(argc, argv) ? stderr : stdout);
+		return app_help(argc, argv) ? EXIT_OK : EXIT_USAGE;
+	}
+	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
+	while (!s.bye && rc == 0 && (req = fws_wire_recv(&rd, -1, -1, NULL, NULL, &why)) != NULL) {
+		rc = answer(&s, req);
+		json_decref(req);
+	}
+	if (!s.bye)
+		fprintf(stderr, "fwstress agent: control stream: %s: stopping\n",
+			rc < 0 ? strerror(-rc) : why);
+	if (s.a && s.running)
+		s.a->ops->stop(s.a, false);
+	if (s.a)
+		s.a->ops->destroy(s.a);
+	fws_config_free(s.cfg);
+	fws_wire_rd_free(&rd);
+	if (s.eal)
+		rte_eal_cleanup();
+	return s.bye ? EXIT_OK : fws_err_exit_code(FWS_ERR_FAULT);
+}

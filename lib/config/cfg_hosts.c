@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Config section "hosts": the load clients whose agents (fwstress agent) own ports, and the
+ * command that reaches each (its stdin and stdout carry the control stream; by default
+ * OpenSSH, so that nothing listens and ssh authenticates and encrypts).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fws_compat.h"
+#include "fws_config.h"
+#include "cfg_int.h"
+
+void
+cfg_host_free(struct fws_cfg_host *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->n_argv; i++)
+		free(h->argv[i]);
+	for (i = 0; i < h->n_eal; i++)
+		free(h->eal[i]);
+	h->n_argv = h->n_eal = 0;
+}
+
+/* A name others can refer to and messages can print: letters, digits, ".", "_", "-". */
+static bool
+plain_name(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+/* A list of 1 to max strings into out (strdup'd); refused when one is empty. */
+static int
+string_list(struct cfg_ctx *c, const json_t *v, unsigned int max, char **out, unsigned int *n)
+{
+	const json_t *e;
+	size_t i, old;
+
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > max)
+		return cfg_fail(c, "expected a list of 1 to %u strings", max);
+	json_array_foreach(v, i, e)
+	{
+		old = cfg_push_idx(c, i);
+		if (!json_is_string(e) || json_string_length(e) == 0)
+			return cfg_fail(c, "expected a non-empty string");
+		if ((out[i] = strdup(json_string_value(e))) == NULL)
+			return -ENOMEM;
+		*n = (unsigned int)i + 1;
+		cfg_pop(c, old);
+	}
+	return 0;
+}
+
+static int
+host_eal(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
+{
+	unsigned int i;
+	const char *why;
+
+	if (string_list(c, v, FWS_CFG_MAX_EAL, h->eal, &h->n_eal) < 0)
+		return -EINVAL;
+	for (i = 0; i < h->n_eal; i++) {
+		why = fws_config_eal_refused(h->eal[i], i + 1 < h->n_eal ? h->eal[i + 1] : NULL);
+		if (why) {
+			cfg_push_idx(c, i);
+			return cfg_fail(c, "\"%s\": %s", h->eal[i], why);
+		}
+	}
+	return 0;
+}
+
+/* The ssh default: ssh -T -o BatchMode=yes -- DEST FWSTRESS agent. */
+static int
+ssh_argv(struct fws_cfg_host *h)
+{
+	const char *a[] = {"ssh",
+			   "-T",
+			   "-o",
+			   "BatchMode=yes",
+			   "--",
+			   h->ssh[0] ? h->ssh : h->name,
+			   h->fwstress[0] ? h->fwstress : "fwstress",
+			   "agent"};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(a); i++) {
+		if ((h->argv[i] = strdup(a[i])) == NULL)
+			return -ENOMEM;
+		h->n_argv = i + 1;
+	}
+	return 0;
+}
+
+static int
+host_string(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size_t len)
+{
+	const json_t *x = json_object_get(o, key);
+	size_t old;
+	int rc = 0;
+
+	if (x == NULL)
+		return 0;
+	old = cfg_push_key(c, key);
+	if (cfg_get_string(c, x, out, len) < 0)
+		return -EINVAL;
+	if (out[0] == '-')
+		rc = cfg_fail(c, "\"%s\" starts with \"-\": not a destination or path", out);
+	cfg_pop(c, old);
+	return rc;
+}
+
+static int
+parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
+{
+	static const char *const keys[] = {"name", "command", "ssh", "fwstress", "eal", NULL};
+	const json_t *x;
+	size_t old;
+
+	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	if ((x = json_object_get(v, "name")) == NULL)
+		return cfg_fail(c, "a host needs a \"name\"");
+	old = cfg_push_key(c, "name");
+	if (cfg_get_string(c, x, h->name, sizeof(h->name)) < 0)
+		return -EINVAL;
+	if (!plain_name(h->name))
+		return cfg_fail(c, "\"%s\": a host name is letters, digits, \".\", \"_\", \"-\"",
+				h->name);
+	cfg_pop(c, old);
+	if (host_string(c, v, "ssh", h->ssh, sizeof(h->ssh)) < 0 ||
+	    host_string(c, v, "fwstress", h->fwstress, sizeof(h->fwstress)) < 0)
+		return -EINVAL;
+	if ((x = json_object_get(v, "eal")) != NULL) {
+		old = cfg_push_key(c, "eal");
+		if (host_eal(c, x, h) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "command")) == NULL)
+		return ssh_argv(h);
+	if (h->ssh[0] || h->fwstress[0])
+		return cfg_fail(c,
+				"host \"%s\": give a \"command\" or \"ssh\"/\"fwstress\", not both",
+				h->name);
+	h->command_set = true;
+	old = cfg_push_key(c, "command");
+	if (string_list(c, x, FWS_CFG_MAX_ARGV, h->argv, &h->n_argv) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	return 0;
+}
+
+int
+cfg_sec_hosts(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	struct fws_cfg *cfg = t->cfg;
+	const json_t *e;
+	size_t i, j, old;
+
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > FWS_CFG_MAX_HOSTS)
+		return cfg_fail(c, "expected a list of 1 to %d hosts", FWS_CFG_MAX_HOSTS);
+	json_array_foreach(v, i, e)
+	{
+		old = cfg_push_idx(c, i);
+		cfg->n_hosts = (unsigned int)i + 1;
+		if (parse_host(c, e, &cfg->hosts[i]) < 0)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (strcmp(cfg->hosts[j].name, cfg->hosts[i].name) == 0)
+				return cfg_fail(c, "host name \"%s\" is used twice",
+						cfg->hosts[i].name);
+		cfg_pop(c, old);
+	}
+	return 0;
+}
+
+/* A stream from one host to another: what its sender cannot learn from the receiver. */
+static int
+cross_stream(struct cfg_ctx *c, const struct fws_cfg *cfg, unsigned int s)
+{
+	const struct fws_cfg_stream *cs = &cfg->streams[s];
+	const struct fws_cfg_port *tp = &cfg->ports[cs->tx_port];
+
+	if (tp->host == cfg->ports[cs->rx_port].host)
+		return 0;
+	cfg_push_key(c, "streams");
+	cfg_push_idx(c, s);
+	if (cs->l4 == FWS_L4_TCP)
+		return cfg_fail(c,
+				"stream %s: \"l4\": \"tcp\" between two hosts is not supported "
+				"yet (its handshake needs both ends in one process)",
+				cs->name);
+	if (!tp->next_hop_set && !(cs->flows.ipv6 ? tp->gateway6_set : tp->gateway != 0))
+		return cfg_fail(c,
+				"stream %s: its ports are on two hosts: port \"%s\" needs a %s or "
+				"a next_hop_mac (the other host's MAC is not known here)",
+				cs->name, tp->name, cs->flows.ipv6 ? "gateway6" : "gateway");
+	return 0;
+}
+
+/* After the ports: every host owns one; streams between hosts are ones an agent can send. */
+int
+cfg_hosts_check(struct cfg_ctx *c, const struct fws_cfg *cfg)
+{
+	unsigned int k, p;
+
+	for (k = 0; k < cfg->n_streams; k++)
+		if (cross_stream(c, cfg, k) < 0)
+			return -EINVAL;
+
+	for (k = 0; k < cfg->n_hosts; k++) {
+		for (p = 0; p < cfg->n_ports && cfg->ports[p].host != k + 1; p++)
+			;
+		if (p == cfg->n_ports) {
+			cfg_push_key(c, "hosts");
+			cfg_push_idx(c, k);
+			return cfg_fail(c,
+					"host \"%s\" owns no port (no port names it in \"host\")",
+					cfg->hosts[k].name);
+		}
+	}
+	return 0;
+}
+
+static json_t *
+list_json(char *const *a, unsigned int n)
+{
+	json_t *l = json_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(l, json_string(a[i]));
+	return l;
+}
+
+json_t *
+cfg_emit_hosts(const struct fws_cfg *cfg)
+{
+	json_t *a, *o;
+	unsigned int k;
+
+	if (cfg->n_hosts == 0)
+		return NULL;
+	a = json_array();
+	for (k = 0; k < cfg->n_hosts; k++) {
+		const struct fws_cfg_host *h = &cfg->hosts[k];
+
+		o = json_pack("{s:s}", "name", h->name);
+		if (h->command_set)
+			json_object_set_new(o, "command", list_json(h->argv, h->n_argv));
+		if (h->ssh[0])
+			json_object_set_new(o, "ssh", json_string(h->ssh));
+		if (h->fwstress[0])
+			json_object_set_new(o, "fwstress", json_string(h->fwstress));
+		if (h->n_eal)
+			json_object_set_new(o, "eal", list_json(h->eal, h->n_eal));
+		json_array_append_new(a, o);
+	}
+	return a;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The control stream's lines and blobs (fws_wire.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fws_agent.h"
+#include "fws_wire.h"
+
+#define LINE_MAX_BYTES (256u << 20) /* a chunk of flows is far below; a runaway peer is not */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+json_t *
+fws_wire_blob(const void *p, size_t n)
+{
+	const uint8_t *s = p;
+	size_t i, o = 0;
+	char *out = malloc((n + 2) / 3 * 4 + 1);
+	json_t *v;
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i + 2 < n; i += 3) {
+		uint32_t x = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
+
+		out[o++] = b64[x >> 18];
+		out[o++] = b64[(x >> 12) & 63];
+		out[o++] = b64[(x >> 6) & 63];
+		out[o++] = b64[x & 63];
+	}
+	if (i < n) {
+		uint32_t x = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0);
+
+		out[o++] = b64[x >> 18];
+		out[o++] = b64[(x >> 12) & 63];
+		out[o++] = i + 1 < n ? b64[(x >> 6) & 63] : '=';
+		out[o++] = '=';
+	}
+	v = json_stringn(out, o);
+	free(out);
+	return v;
+}
+
+static int
+b64_val(char c)
+{
+	const char *q = c ? strchr(b64, c) : NULL;
+
+	return q ? (int)(q - b64) : -1;
+}
+
+int
+fws_wire_unblob(const json_t *v, void *p, size_t n)
+{
+	const char *s = json_string_value(v);
+	size_t len = s ? json_string_length(v) : 0, i, o = 0;
+	uint8_t *d = p;
+
+	if (s == NULL || len % 4 != 0 || len / 4 * 3 < n || len / 4 * 3 > n + 2)
+		return -EINVAL;
+	for (i = 0; i < len; i += 4) {
+		int a = b64_val(s[i]), b = b64_val(s[i + 1]), c = b64_val(s[i + 2]),
+		    e = b64_val(s[i + 3]);
+		uint32_t x;
+
+		if (a < 0 || b < 0)
+			return -EINVAL;
+		x = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)(c < 0 ? 0 : c) << 6 |
+		    (uint32_t)(e < 0 ? 0 : e);
+		if (o < n)
+			d[o++] = (uint8_t)(x >> 16);
+		if (o < n && c >= 0)
+			d[o++] = (uint8_t)(x >> 8);
+		if (o < n && e >= 0)
+			d[o++] = (uint8_t)x;
+	}
+	return o == n ? 0 : -EINVAL;
+}
+
+void
+fws_wire_layout(char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "%s plan=%zu poll=%zu live=%zu counts=%zu rxflow=%zu txflow=%zu port=%zu "
+		 "nat=%zu cfg=%zu",
+		 FWS_VERSION, sizeof(struct fws_agent_plan), sizeof(struct fws_agent_poll),
+		 sizeof(struct fws_agent_live), sizeof(struct fws_agent_counts),
+		 sizeof(struct fws_agent_rxflow), sizeof(struct fws_agent_txflow),
+		 sizeof(struct fws_port_result), sizeof(struct fws_nat_tuple),
+		 sizeof(struct fws_cfg));
+}
+
+int
+fws_wire_send(int fd, const json_t *msg)
+{
+	char *s = json_dumps(msg, JSON_COMPACT);
+	size_t n, off = 0;
+	ssize_t w;
+	int rc = 0;
+
+	if (s == NULL)
+		return -ENOMEM;
+	n = strlen(s);
+	s[n++] = '\n'; /* json_dumps' terminating NUL becomes the newline */
+	while (off < n) {
+		w = write(fd, s + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EPIPE;
+			break;
+		}
+		off += (size_t)w;
+	}
+	free(s);
+	return rc;
+}
+
+/* A whole line in the buffer: parse it and drop it from the buffer. */
+static json_t *
+take_line(struct fws_wire_rd *rd, char *nl, const char **why)
+{
+	json_error_t jerr;
+	size_t n = (size_t)(nl - rd->buf) + 1;
+	json_t *v = json_loadb(rd->buf, n - 1, 0, &jerr);
+
+	memmove(rd->buf, rd->buf + n, rd->len - n);
+	rd->len -= n;
+	if (v == NULL || !json_is_object(v)) {
+		json_decref(v);
+		*why = "a line that is not a JSON object";
+		return NULL;
+	}
+	return v;
+}
+
+static int
+fill(struct fws_wire_rd *rd)
+{
+	ssize_t r;
+
+	if (rd->cap - rd->len < 65536) {
+		size_t cap = rd->cap ? rd->cap * 2 : 131072;
+		char *b = cap <= LINE_MAX_BYTES ? realloc(rd->buf, cap) : NULL;
+
+		if (b == NULL)
+			return -ENOMEM;
+		rd->buf = b;
+		rd->cap = cap;
+	}
+	r = read(rd->fd, rd->buf + rd->len, rd->cap - rd->len);
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	if (r == 0)
+		rd->eof = 1;
+	rd->len += (size_t)r;
+	return 0;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+json_t *
+fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd, void (*on_extra)(void *arg),
+	      void *arg, const char **why)
+{
+	int64_t end = now_ms() + timeout_ms;
+	char *nl;
+
+	for (;;) {
+		struct pollfd p[2] = {{.fd = rd->fd, .events = POLLIN},
+				      {.fd = extra_fd, .events = POLLIN}};
+		int left = timeout_ms < 0 ? -1 : (int)(end - now_ms());
+
+		if (rd->len && (nl = memchr(rd->buf, '\n', rd->len)) != NULL)
+			return take_line(rd, nl, why);
+		if (rd->eof) {
+			*why = "end of stream";
+			return NULL;
+		}
+		if (timeout_ms >= 0 && left <= 0) {
+			*why = "timeout";
+			return NULL;
+		}
+		if (poll(p, extra_fd >= 0 ? 2 : 1, left) < 0 && errno != EINTR) {
+			*why = "poll failed";
+			return NULL;
+		}
+		if (extra_fd >= 0 && (p[1].revents & (POLLIN | POLLHUP)) && on_extra)
+			on_extra(arg);
+		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) && fill(rd) < 0) {
+			*why = "read failed";
+			return NULL;
+		}
+	}
+}
+
+void
+fws_wire_rd_free(struct fws_wire_rd *rd)
+{
+	free(rd->buf);
+	rd->buf = NULL;
+	rd->len = rd->cap = 0;
+}

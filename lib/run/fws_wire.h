@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control stream between a controller and a remote agent (fwstress agent): JSON lines,
+ * one object a line. A request is {"id": N, "op": NAME, ...}; its answer {"id": N, "rc": 0
+ * or -errno, "err": {kind, msg}, ...}. The seam's structures (fws_agent.h) travel as
+ * "b": base64 of their bytes, compact for a million flows' counters; the first exchange
+ * ("hello") compares protocol major versions and the layout of those structures, so both
+ * ends must run the same fwstress build (the hello names both when they do not).
+ */
+#ifndef FWS_WIRE_H
+#define FWS_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define FWS_WIRE_MAJOR 1
+#define FWS_WIRE_MINOR 0
+
+/** Base64 of n bytes as a JSON string. */
+json_t *fws_wire_blob(const void *p, size_t n);
+/** The bytes of a blob into p: exactly n or -EINVAL. */
+int fws_wire_unblob(const json_t *v, void *p, size_t n);
+
+/** The layout of the structures that cross the stream, as one string. */
+void fws_wire_layout(char *buf, size_t len);
+
+/** A buffered reader of lines from a file descriptor. */
+struct fws_wire_rd {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	int eof;
+};
+
+/** Write msg as one line to fd (all of it, EINTR retried); 0 or -errno. msg is not freed. */
+int fws_wire_send(int fd, const json_t *msg);
+
+/** The next line as a JSON object, waiting up to timeout_ms (< 0: forever); NULL with
+ * *why: "end of stream", "timeout", or a parse error. extra_fd (>= 0) is polled beside
+ * and on_extra called when it is readable. */
+json_t *fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd,
+		      void (*on_extra)(void *arg), void *arg, const char **why);
+
+void fws_wire_rd_free(struct fws_wire_rd *rd);
+
+#endif /* FWS_WIRE_H */

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Two load clients (issue 21): the routing lab split so that fws-lan is in fwsl-tester and
+# fws-wan in fwsl-tester2, an agent in each (started by "ip netns exec NS fwstress agent",
+# the host's command), the controller in the root namespace with no port and no EAL. The
+# merged counts equal the router's interface counters; an agent killed mid-trial, a
+# command that does not start and an agent of another protocol version each end the run
+# with one clear line, a report kept, and no agent left running.
+# Clock: all namespaces share this machine's TSC, so latencies need no offset here.
+. "$(dirname "$0")/lab.sh"
+lab_start ip
+"$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
+sleep 3
+
+counters() {
+	ip netns exec fwsl-dut ip -s -j link show dev "$1" |
+		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
+}
+# cfg DURATION [SED...]: the two-client config with this binary, its duration
+cfg() {
+	local d=$1
+	shift
+	sed -e "s#\"fwstress\", \"agent\"#\"$FWSTRESS\", \"agent\"#g; s/\"duration\": 3/\"duration\": $d/; s/\"frame_size\": \[128, 1518\]/\"frame_size\": 256/" \
+		"$@" "$TOP/config/lab-two-clients.json"
+}
+agents() { pgrep -f "$FWSTRESS agent" | wc -l; }
+
+cfg 3 >"$WORK/two.json"
+read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
+read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+"$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/two.json" 2>"$WORK/err"
+rc=$?
+read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
+read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+[ $rc -eq 0 ] && ok "two agents: exit 0" || bad "two agents: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | head -5)"
+grep -q "^\[site1\] \|^\[site2\] " "$WORK/err" && ok "agents' stderr passed on, named by host" || bad "no agent stderr"
+check "status completed" 'r["status"] == "completed" and not r["partial"]'
+check "each port's facts from its own host" \
+	'[p["name"] for p in r["ports"]] == ["lan", "wan"] and all(p["link_up"] and p["driver"] == "net_af_packet" for p in r["ports"])'
+check "path check passed for all four streams, across the two hosts" \
+	'all(p["ok"] and p["received"] == p["sent"] == 50 for p in r["path_check"])'
+for s in 0 1 2 3; do
+	S="t[0][\"streams\"][$s]"
+	check "stream $s: sent on one host, every frame received on the other" \
+		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] > 25000 and $S[\"lost\"] == 0 and $S[\"latency_ns\"][\"count\"] == $S[\"offered\"][\"frames\"]"
+done
+check "latency across hosts is marked relative (clocks not aligned)" \
+	'all(s["latency_ns"]["clocks"].startswith("two hosts, not aligned") for s in t[0]["streams"])'
+check "router dut-wan sent == site2's wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
+check "router dut-lan sent == site1's lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
+check "router dut-lan received == site1's lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
+check "router dut-wan received == site2's wan sent ($((wan_rx1 - wan_rx0)))" "r['ports'][1]['tx_frames_total'] == $((wan_rx1 - wan_rx0))"
+[ "$(agents)" -eq 0 ] && ok "no agent left after the run" || bad "$(agents) agents left running"
+
+# kill -9 of site2's agent mid-trial: the trial is invalid, site1 stops, the report stays.
+cfg 8 >"$WORK/long.json"
+"$FWSTRESS" run -q -o "$WORK/killed.json" "$WORK/long.json" 2>"$WORK/err" &
+pid=$!
+sleep 4 # into the measured phase: agents up 1-2 s, path check 1 s, warm-up 0.5 s
+victim=
+for p in $(pgrep -f "$FWSTRESS agent"); do
+	[ "$(ip netns identify "$p")" = fwsl-tester2 ] && victim=$p
+done
+read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
+kill -9 "$victim"
+t0=$(date +%s.%N)
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+sleep 1
+read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
+[ $rc -eq 5 ] && ok "agent killed: exit 5 (fault)" || bad "agent killed: exit $rc"
+grep -q "host site2: agent lost: .*killed by signal 9.*the trial is invalid" "$WORK/err" && ok "agent killed: one line names the host and the signal" || bad "agent killed: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
+python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 3 else 1)" && ok "agent killed: the run ended within 3 s" || bad "agent killed: the run took $(python3 -c "print($t1 - $t0)") s to end"
+check "agent killed: report kept, marked partial, no trial half merged" \
+	'r["partial"] and r["status"] == "error" and "site2" in r["error"] and r["trials"] == []' "$WORK/killed.json"
+[ "$(agents)" -eq 0 ] && ok "agent killed: site1's agent stopped too" || bad "agent killed: $(agents) agents left"
+# site1 sends 20 kpps on lan (upload and upload6): stopped within 1 s is under 20000 frames.
+[ $((lan_rx1 - lan_rx0)) -lt 20000 ] && ok "agent killed: site1 stopped sending within 1 s ($((lan_rx1 - lan_rx0)) frames after)" || bad "agent killed: site1 sent $((lan_rx1 - lan_rx0)) frames after"
+
+# A command that does not start: one line before any traffic.
+cfg 3 "-e" 's#"ip", "netns", "exec", "fwsl-tester2", "[^"]*", "agent"#"/nonexistent/fwstress", "agent"#' >"$WORK/nocmd.json"
+"$FWSTRESS" run -q -o "$WORK/nocmd-r.json" "$WORK/nocmd.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "host site2: agent lost: .*exit status 127: cannot run /nonexistent/fwstress" "$WORK/err" \
+	&& ok "missing binary: exit 3, one line" || bad "missing binary: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
+[ "$(agents)" -eq 0 ] && ok "missing binary: site1's agent stopped" || bad "missing binary: $(agents) agents left"
+
+# An agent of another protocol major version: refused, both versions named.
+cat >"$WORK/agent2.py" <<'PY'
+import json, sys
+for line in sys.stdin:
+    q = json.loads(line)
+    print(json.dumps({"id": q["id"], "rc": 0, "proto": [2, 0], "fwstress": "9.0.0", "layout": "x"}), flush=True)
+PY
+cfg 3 "-e" "s#\"ip\", \"netns\", \"exec\", \"fwsl-tester2\", \"[^\"]*\", \"agent\"#\"python3\", \"$WORK/agent2.py\"#" >"$WORK/v2.json"
+"$FWSTRESS" run -q -o "$WORK/v2-r.json" "$WORK/v2.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 2.0 of fwstress 9.0.0, this controller 1.0 of fwstress" "$WORK/err" \
+	&& ok "other major version: exit 3, both versions named" || bad "other version: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
+[ "$(agents)" -eq 0 ] && ok "other major version: no agent left" || bad "other version: $(agents) agents left"
+finish
