@@ -104,6 +104,16 @@ op_ports(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	return blob(ans, p, sizeof(p));
 }
 
+/* First in its answer: the controller times the exchange around this reading. */
+static int
+op_tsc(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	return json_object_set_new(ans, "tsc", json_integer((json_int_t)s->a->ops->tsc(s->a)));
+}
+
 static int
 op_hugepage_peak(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
@@ -320,13 +330,14 @@ static const struct {
 } ops[] = {
 	{"hello", op_hello},       {"setup", op_setup},
 	{"ports", op_ports},       {"hugepage_peak", op_hugepage_peak},
-	{"prepare", op_prepare},   {"arm", op_arm},
-	{"launch", op_launch},     {"phase", op_phase},
-	{"poll", op_poll},         {"live", op_live},
-	{"stop", op_stop},         {"collect", op_collect},
-	{"rx_flows", op_rx_flows}, {"tx_flows", op_tx_flows},
-	{"aim", op_aim},           {"after", op_after},
-	{"retire", op_retire},     {"bye", op_bye},
+	{"tsc", op_tsc},           {"prepare", op_prepare},
+	{"arm", op_arm},           {"launch", op_launch},
+	{"phase", op_phase},       {"poll", op_poll},
+	{"live", op_live},         {"stop", op_stop},
+	{"collect", op_collect},   {"rx_flows", op_rx_flows},
+	{"tx_flows", op_tx_flows}, {"aim", op_aim},
+	{"after", op_after},       {"retire", op_retire},
+	{"bye", op_bye},
 };
 
 static int

@@ -23,7 +23,9 @@ cfg_host_free(struct fws_cfg_host *h)
 		free(h->argv[i]);
 	for (i = 0; i < h->n_eal; i++)
 		free(h->eal[i]);
-	h->n_argv = h->n_eal = 0;
+	for (i = 0; i < h->n_ssh_opts; i++)
+		free(h->ssh_opts[i]);
+	h->n_argv = h->n_eal = h->n_ssh_opts = 0;
 }
 
 /* A name others can refer to and messages can print: letters, digits, ".", "_", "-". */
@@ -77,26 +79,32 @@ host_eal(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 	return 0;
 }
 
-/* The ssh default: ssh -T -o BatchMode=yes -- DEST FWSTRESS agent. */
+static int
+push_arg(struct fws_cfg_host *h, const char *a)
+{
+	if ((h->argv[h->n_argv] = strdup(a)) == NULL)
+		return -ENOMEM;
+	h->n_argv++;
+	return 0;
+}
+
+/* The ssh default: ssh -T -o BatchMode=yes [SSH_OPTIONS] -- DEST FWSTRESS agent. */
 static int
 ssh_argv(struct fws_cfg_host *h)
 {
-	const char *a[] = {"ssh",
-			   "-T",
-			   "-o",
-			   "BatchMode=yes",
-			   "--",
-			   h->ssh[0] ? h->ssh : h->name,
-			   h->fwstress[0] ? h->fwstress : "fwstress",
-			   "agent"};
+	const char *a[] = {"ssh", "-T", "-o", "BatchMode=yes"};
+	const char *b[] = {"--", h->ssh[0] ? h->ssh : h->name,
+			   h->fwstress[0] ? h->fwstress : "fwstress", "agent"};
 	unsigned int i;
+	int rc = 0;
 
-	for (i = 0; i < RTE_DIM(a); i++) {
-		if ((h->argv[i] = strdup(a[i])) == NULL)
-			return -ENOMEM;
-		h->n_argv = i + 1;
-	}
-	return 0;
+	for (i = 0; i < RTE_DIM(a) && rc == 0; i++)
+		rc = push_arg(h, a[i]);
+	for (i = 0; i < h->n_ssh_opts && rc == 0; i++)
+		rc = push_arg(h, h->ssh_opts[i]);
+	for (i = 0; i < RTE_DIM(b) && rc == 0; i++)
+		rc = push_arg(h, b[i]);
+	return rc;
 }
 
 static int
@@ -120,7 +128,8 @@ host_string(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size
 static int
 parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 {
-	static const char *const keys[] = {"name", "command", "ssh", "fwstress", "eal", NULL};
+	static const char *const keys[] = {"name",     "command", "ssh", "ssh_options",
+					   "fwstress", "eal",     NULL};
 	const json_t *x;
 	size_t old;
 
@@ -144,11 +153,18 @@ parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
+	if ((x = json_object_get(v, "ssh_options")) != NULL) {
+		old = cfg_push_key(c, "ssh_options");
+		if (string_list(c, x, RTE_DIM(h->ssh_opts), h->ssh_opts, &h->n_ssh_opts) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
 	if ((x = json_object_get(v, "command")) == NULL)
 		return ssh_argv(h);
-	if (h->ssh[0] || h->fwstress[0])
+	if (h->ssh[0] || h->fwstress[0] || h->n_ssh_opts)
 		return cfg_fail(c,
-				"host \"%s\": give a \"command\" or \"ssh\"/\"fwstress\", not both",
+				"host \"%s\": give a \"command\" or \"ssh\"/\"ssh_options\"/"
+				"\"fwstress\", not both",
 				h->name);
 	h->command_set = true;
 	old = cfg_push_key(c, "command");
@@ -258,6 +274,9 @@ cfg_emit_hosts(const struct fws_cfg *cfg)
 			json_object_set_new(o, "command", list_json(h->argv, h->n_argv));
 		if (h->ssh[0])
 			json_object_set_new(o, "ssh", json_string(h->ssh));
+		if (h->n_ssh_opts)
+			json_object_set_new(o, "ssh_options",
+					    list_json(h->ssh_opts, h->n_ssh_opts));
 		if (h->fwstress[0])
 			json_object_set_new(o, "fwstress", json_string(h->fwstress));
 		if (h->n_eal)

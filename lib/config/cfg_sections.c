@@ -32,10 +32,11 @@ static const struct cfg_section sections[] = {
 		      "presets (both directions, NAT masquerade; ids/ips add an attack stream "
 		      "that must pass/be blocked) the config may override"),
 	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
-	SEC(hosts, "[{name, command, ssh, fwstress, eal}]: load clients whose agent (fwstress "
-		   "agent) owns the ports that name them in \"host\"; reached by command "
-		   "(a list: its stdin and stdout carry the control stream), by default ssh -T "
-		   "-o BatchMode=yes SSH FWSTRESS agent (ssh: the destination, default the name; "
+	SEC(hosts, "[{name, command, ssh, ssh_options, fwstress, eal}]: load clients whose "
+		   "agent (fwstress agent) owns the ports that name them in \"host\"; reached by "
+		   "command (a list: its stdin and stdout carry the control stream), by default "
+		   "ssh -T -o BatchMode=yes SSH_OPTIONS -- SSH FWSTRESS agent (ssh: the "
+		   "destination, default the name; ssh_options: a list, e.g. [\"-p\", \"2222\"]; "
 		   "fwstress: the binary there, default fwstress); eal: its EAL arguments "
 		   "(default the config's)"),
 	SEC(ports,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include <rte_cycles.h>
@@ -56,4 +58,23 @@ double
 fws_clock_ppm(double a, double b)
 {
 	return b > 0 ? (a - b) / b * 1e6 : 0;
+}
+
+int
+fws_affine_test_clock(const char *env, uint64_t hz, uint64_t now, struct fws_affine *a)
+{
+	double off_ns, ppm;
+	char tail;
+
+	memset(a, 0, sizeof(*a));
+	if (env == NULL || *env == '\0')
+		return 0;
+	if (sscanf(env, "%lf,%lf%c", &off_ns, &ppm, &tail) != 2 || fabs(off_ns) > 1e12 ||
+	    fabs(ppm) > 1000)
+		return -EINVAL;
+	a->on = true;
+	a->base = now;
+	a->off = (int64_t)(off_ns * (double)hz / 1e9);
+	a->q = (int64_t)(ppm * 4294.967296);
+	return 0;
 }

@@ -8,6 +8,7 @@
 #ifndef FWS_CLOCK_H
 #define FWS_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /** A TSC reading and the CLOCK_MONOTONIC_RAW time (ns) taken between two TSC reads. */
@@ -27,5 +28,44 @@ uint64_t fws_clock_calibrate(unsigned int ms);
 
 /** (a - b) / b in parts per million. */
 double fws_clock_ppm(double a, double b);
+
+/*
+ * An affine map of TSC readings, x -> x + off + (x - base) * q / 2^32: one host's ticks in
+ * another's time base (the stamps of a stream sent from one load client and received on
+ * another, fws_clocks.c), or a test-only offset and drift of a host's clock.
+ */
+struct fws_affine {
+	bool on;
+	uint64_t base;
+	int64_t off; /**< ticks at base */
+	int64_t q;   /**< rate difference, 2^-32 units (50 ppm: 214748) */
+};
+
+static inline uint64_t
+fws_affine_apply(const struct fws_affine *a, uint64_t x)
+{
+	__int128 d = (__int128)(int64_t)(x - a->base) * a->q;
+
+	return x + (uint64_t)a->off + (uint64_t)(int64_t)(d >> 32);
+}
+
+/** outer after inner, as one map (exact in its offset, to 2^-32 squared in its rate). */
+static inline struct fws_affine
+fws_affine_then(const struct fws_affine *inner, const struct fws_affine *outer)
+{
+	struct fws_affine r = {.on = inner->on || outer->on, .base = inner->base};
+
+	if (!inner->on)
+		return *outer;
+	if (!outer->on)
+		return *inner;
+	r.off = (int64_t)(fws_affine_apply(outer, fws_affine_apply(inner, r.base)) - r.base);
+	r.q = inner->q + outer->q + (int64_t)(((__int128)inner->q * outer->q) >> 32);
+	return r;
+}
+
+/** A test-only clock from FWS_TEST_CLOCK="OFFSET_NS,PPM" at hz (a.on false when unset):
+ * 0, or -EINVAL for a malformed value. */
+int fws_affine_test_clock(const char *env, uint64_t hz, uint64_t now, struct fws_affine *a);
 
 #endif /* FWS_CLOCK_H */

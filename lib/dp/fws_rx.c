@@ -569,6 +569,8 @@ fws_rx_poll(struct fws_rx_lcore *c, const struct fws_rx_queue *q)
 
 	if (n == 0)
 		return 0;
-	fws_rx_free(m, fws_rx_burst(c, q, m, n, rte_rdtsc()));
+	fws_rx_free(m, fws_rx_burst(c, q, m, n,
+				    unlikely(c->skew.on) ? fws_affine_apply(&c->skew, rte_rdtsc())
+							 : rte_rdtsc()));
 	return n;
 }

@@ -13,6 +13,7 @@
 
 #include <rte_common.h>
 
+#include "fws_clock.h"
 #include "fws_config.h"
 #include "fws_counters.h"
 #include "fws_hist.h"
@@ -78,6 +79,7 @@ struct fws_rx_queue {
 };
 
 struct fws_rx_lcore {
+	struct fws_affine skew; /**< a test-only clock of this host (FWS_TEST_CLOCK) */
 	unsigned int nb_queues;
 	struct fws_rx_queue queues[FWS_RX_MAX_QUEUES];
 	unsigned int nb_streams;

@@ -157,7 +157,7 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6, const
 	struct rte_mbuf *m[FWS_TX_MAX_BURST];
 	uint32_t n, i, sent, f = t->cur_flow, ts, ts_sum;
 	uint16_t pi = t->pat_cur;
-	uint64_t bytes = 0, tb = 0, stamp, off = 0;
+	uint64_t bytes = 0, tb = 0, stamp, sig, off = 0;
 	const bool sample = (++t->bursts & (FWS_TX_STAMP_SAMPLE - 1)) == 0;
 
 	n = fws_pacer_due(&t->pacer, now, t->burst);
@@ -173,14 +173,15 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6, const
 		return 0;
 	}
 	stamp = now + (t->lead_fp == UINT32_MAX ? 0 : ((uint64_t)t->lead_fp * n) >> 8);
-	ts = (uint32_t)(stamp >> FWS_SIG_TS_SHIFT);
+	sig = unlikely(t->clk_on) ? fws_affine_apply(&t->clk, stamp) : stamp;
+	ts = (uint32_t)(sig >> FWS_SIG_TS_SHIFT);
 	ts_sum = fws_pkt_halves(ts);
 	for (i = 0; i < n; i++) {
 		const struct fws_pkt_size *sz = &t->pattern[pi];
 		struct fws_pkt_flow *fl = &t->flows[f];
 
 		if (wire) {
-			ts = (uint32_t)((stamp + (off >> 16)) >> FWS_SIG_TS_SHIFT);
+			ts = (uint32_t)((sig + (off >> 16)) >> FWS_SIG_TS_SHIFT);
 			ts_sum = fws_pkt_halves(ts);
 			off += t->wire_fp[pi];
 		}

@@ -21,6 +21,7 @@
 
 #include <rte_common.h>
 
+#include "fws_clock.h"
 #include "fws_counters.h"
 #include "fws_pkt.h"
 #include "fws_rate.h"
@@ -49,7 +50,8 @@ struct fws_tx_task {
 	bool ipv6;
 	bool active; /**< false: this task sends nothing in the current trial */
 	bool hw_cksum;
-	bool wire; /**< stamps add the wire model's serialization times */
+	bool wire;   /**< stamps add the wire model's serialization times */
+	bool clk_on; /**< stamps are mapped by clk (another host receives, or a test clock) */
 	uint8_t stream;
 	uint8_t port_idx;
 	uint32_t lead_fp; /**< fastest build per frame so far, TSC ticks << 8; UINT32_MAX: none */
@@ -62,7 +64,8 @@ struct fws_tx_task {
 	/* Measured bursts: lag from the stamp to the end of the hand-over, in TSC ticks. */
 	uint64_t lag_sum, lag_max, lag_bursts;
 	/* Set up by the main lcore. */
-	double pps; /**< this task's share of the stream's rate; 0 = unlimited */
+	struct fws_affine clk; /**< the stamps' map into the receiving host's ticks */
+	double pps;            /**< this task's share of the stream's rate; 0 = unlimited */
 	uint8_t *tmpl;
 	uint32_t tmpl_room;
 	struct fws_pkt_hdr hdr;

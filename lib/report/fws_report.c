@@ -19,6 +19,44 @@
 #include "fws_report.h"
 #include "report_int.h"
 
+/* How sender and receiver clocks were aligned, and which figures the bound makes uncertain
+ * (more than 10 % of the figure, RFC 7679 3.8). */
+static void
+clocks_json(const struct fws_stream_result *x, json_t *o)
+{
+	const struct {
+		const char *name;
+		double v;
+	} fig[] = {{"min", (double)x->lat.min},
+		   {"avg", x->lat.avg},
+		   {"p50", (double)x->lat.p50},
+		   {"p99", (double)x->lat.p99},
+		   {"max", (double)x->lat.max}};
+	json_t *u;
+	size_t i;
+
+	if (!x->cross_host) {
+		json_object_set_new(o, "clocks", json_string("one host"));
+		return;
+	}
+	if (!x->clk_aligned) {
+		json_object_set_new(o, "clocks",
+				    json_string("two hosts, not aligned: one-way figures are "
+						"relative to the TSCs' offset"));
+		return;
+	}
+	json_object_set_new(o, "clocks",
+			    json_string("two hosts, aligned by probes over the control link"));
+	json_object_set_new(o, "clock_offset_ns", json_real(x->clk_offset_ns));
+	json_object_set_new(o, "clock_residual_ns", json_real(x->clk_residual_ns));
+	json_object_set_new(o, "clock_bound_ns", json_real(x->clk_bound_ns));
+	u = json_array();
+	for (i = 0; x->lat.count && i < RTE_DIM(fig); i++)
+		if (x->clk_bound_ns > 0.1 * fig[i].v)
+			json_array_append_new(u, json_string(fig[i].name));
+	json_object_set_new(o, "clock_uncertain", u);
+}
+
 static json_t *
 lat_json(const struct fws_stream_result *x)
 {
@@ -38,6 +76,7 @@ lat_json(const struct fws_stream_result *x)
 							   (json_int_t)fws_hist_bucket_width(i),
 							   (json_int_t)x->hist->b[i]));
 	json_object_set_new(o, "histogram", h);
+	clocks_json(x, o);
 	return o;
 }
 
@@ -230,11 +269,6 @@ stream_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "flows_lossy", json_integer((json_int_t)x->rx.flows_lossy));
 	json_object_set_new(o, "flows_split", json_integer((json_int_t)x->flows_split));
 	json_object_set_new(o, "latency_ns", lat_json(x));
-	json_object_set_new(json_object_get(o, "latency_ns"), "clocks",
-			    json_string(x->cross_host
-						? "two hosts, not aligned: one-way figures are "
-						  "relative to the TSCs' offset"
-						: "one host"));
 	if (x->active)
 		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
 	if (x->nat.observed && x->active)

@@ -43,6 +43,34 @@ fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Streams between two hosts: how their clocks were aligned, the bound it leaves. */
+static void
+text_clocks(FILE *f, const struct fws_result *r)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->cross_host && x->clk_aligned)
+			fprintf(f,
+				"  clocks: %s: sender's stamps mapped into the receiver's clock by "
+				"probes over the control link (offset %.3f us, drifted %.3f us "
+				"over "
+				"the trial): one-way figures +/- %.3f us%s\n",
+				x->name, x->clk_offset_ns / 1e3, x->clk_residual_ns / 1e3,
+				x->clk_bound_ns / 1e3,
+				x->lat.count && x->clk_bound_ns > 0.1 * (double)x->lat.p50
+					? " (more than 10 % of the median: uncertain)"
+					: "");
+		else if (x->cross_host)
+			fprintf(f,
+				"  clocks: %s: between two hosts, not aligned: one-way figures are "
+				"relative\n",
+				x->name);
+	}
+}
+
 /* The latency resolution: how the frames were stamped, and what that leaves. */
 static void
 text_stamps(FILE *f, const struct fws_result *r)
@@ -68,6 +96,7 @@ text_stamps(FILE *f, const struct fws_result *r)
 	fprintf(f,
 		"  stamps: received frames are stamped once per poll, every %.3f us on average\n",
 		r->rx_poll_ns / 1e3);
+	text_clocks(f, r);
 }
 
 /* What NAT did, per stream, and whether it was expected. */

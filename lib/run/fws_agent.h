@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fws_clock.h"
 #include "fws_hist.h"
 #include "fws_nat.h"
 #include "fws_rxstat.h"
@@ -36,6 +37,9 @@ struct fws_agent_plan {
 	uint32_t active;                     /**< bit s: stream s sends */
 	double pps[FWS_CFG_MAX_STREAMS];     /**< per stream; 0: unpaced */
 	uint64_t limit[FWS_CFG_MAX_STREAMS]; /**< > 0: exactly this many measured frames */
+	/** Per stream sent from this host and received on another: its stamps' map into the
+	 * receiver's ticks (the controller's clock alignment, fws_clocks.c). */
+	struct fws_affine clk[FWS_CFG_MAX_STREAMS];
 };
 
 /** While phases run: the host's view since its last poll. */
@@ -105,6 +109,9 @@ struct fws_agent_ops {
 	unsigned int (*ports)(struct fws_agent *a, struct fws_port_result *out);
 	/** Its TSC rate calibrated at setup and DPDK's estimate. */
 	void (*clock)(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk);
+	/** Its TSC now, as its stamps read it (a test clock applied): the controller's clock
+	 * probe times the call. */
+	uint64_t (*tsc)(struct fws_agent *a);
 	/** Largest hugepage memory its heaps held so far. */
 	uint64_t (*hugepage_peak)(struct fws_agent *a);
 	/** Before a trial, workers stopped: what the host does by itself for the streams of

@@ -33,6 +33,12 @@ local_clock(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk)
 }
 
 static uint64_t
+local_tsc(struct fws_agent *a)
+{
+	return fws_host_tsc(host(a));
+}
+
+static uint64_t
 local_hugepage_peak(struct fws_agent *a)
 {
 	return fws_host_hugepage_peak(host(a));
@@ -135,6 +141,7 @@ static const struct fws_agent_ops local_ops = {
 	.name = "local",
 	.ports = local_ports,
 	.clock = local_clock,
+	.tsc = local_tsc,
 	.hugepage_peak = local_hugepage_peak,
 	.prepare = local_prepare,
 	.arm = local_arm,

@@ -231,6 +231,16 @@ remote_clock(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk)
 }
 
 static uint64_t
+remote_tsc(struct fws_agent *a)
+{
+	json_t *ans = call(R(a), "tsc", NULL, ANSWER_MS);
+	uint64_t v = ans ? (uint64_t)json_integer_value(json_object_get(ans, "tsc")) : 0;
+
+	json_decref(ans);
+	return v;
+}
+
+static uint64_t
 remote_hugepage_peak(struct fws_agent *a)
 {
 	json_t *ans = call(R(a), "hugepage_peak", NULL, ANSWER_MS);
@@ -379,6 +389,7 @@ static const struct fws_agent_ops remote_ops = {
 	.name = "remote",
 	.ports = remote_ports,
 	.clock = remote_clock,
+	.tsc = remote_tsc,
 	.hugepage_peak = remote_hugepage_peak,
 	.prepare = remote_prepare,
 	.arm = remote_arm,

@@ -8,9 +8,11 @@ extern const struct fws_feature fws_feature_dutload; /* fws_dutprobe.c */
 extern const struct fws_feature fws_feature_nat;     /* fws_natlearn.c */
 extern const struct fws_feature fws_feature_path;    /* fws_path.c */
 extern const struct fws_feature fws_feature_blocked; /* fws_blocked.c */
+extern const struct fws_feature fws_feature_clocks;  /* fws_clocks.c */
 
 /* In the order their hooks run. */
 static const struct fws_feature *const features[] = {
+	&fws_feature_clocks,  /* map stamps between hosts' clocks; the bound of one-way figures */
 	&fws_feature_dutload, /* the DUT's CPU load over the measured phase */
 	&fws_feature_nat,     /* NAT: learn before a download, the verdict after */
 	&fws_feature_path,    /* why the path carried nothing; tunnel link bytes */

@@ -54,6 +54,12 @@ fws_host_hugepage_peak(struct fws_host *t)
 	return t->hugepage_peak;
 }
 
+uint64_t
+fws_host_tsc(const struct fws_host *t)
+{
+	return t->skew.on ? fws_affine_apply(&t->skew, rte_rdtsc()) : rte_rdtsc();
+}
+
 void
 fws_host_clock(const struct fws_host *t, uint64_t *hz, uint64_t *hz_dpdk)
 {
@@ -438,6 +444,7 @@ setup_rx(struct fws_host *t, const struct plan *pl, struct fws_err *e)
 			return nomem(e, t->cfg);
 		c->ns_per_unit = 1e9 * (double)(1u << FWS_SIG_TS_SHIFT) / (double)t->hz;
 		c->ns_mult = (uint64_t)(c->ns_per_unit * 4294967296.0);
+		c->skew = t->skew;
 		worker_of(t, pl->rx[k])->rx = c;
 	}
 	return 0;
@@ -502,6 +509,17 @@ fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e)
 		t->hz = t->hz_dpdk;
 	}
 	t->sync.hz = t->hz;
+	if (fws_affine_test_clock(getenv("FWS_TEST_CLOCK"), t->hz, rte_rdtsc(), &t->skew) < 0) {
+		fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
+			    "FWS_TEST_CLOCK: expected OFFSET_NS,PPM (a test-only clock)");
+		free(t);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (t->skew.on)
+		FWS_LOG(WARNING,
+			"FWS_TEST_CLOCK=%s: this host's clock is offset on purpose (tests only)",
+			getenv("FWS_TEST_CLOCK"));
 	t->fill_seed = rte_rand(); /* "random" fill: the same bytes for the whole run */
 	rc = setup(t, e);
 	if (rc < 0) {

@@ -32,9 +32,10 @@ extern int fws_logtype_trial;
 
 struct fws_host {
 	const struct fws_cfg *cfg;
-	uint64_t tx_mask; /**< bit s: this host sends stream s (its transmit port is here) */
-	uint64_t hz;      /**< TSC rate calibrated at setup (fws_clock) */
-	uint64_t hz_dpdk; /**< rte_get_tsc_hz(), for the report */
+	uint64_t tx_mask;       /**< bit s: this host sends stream s (its transmit port is here) */
+	struct fws_affine skew; /**< FWS_TEST_CLOCK: a test-only offset and drift of its clock */
+	uint64_t hz;            /**< TSC rate calibrated at setup (fws_clock) */
+	uint64_t hz_dpdk;       /**< rte_get_tsc_hz(), for the report */
 	uint16_t max_frame;
 	uint16_t nb_rxq; /**< receive queues of every port: one per receive lcore */
 	struct fws_port_info port[FWS_CFG_MAX_PORTS];
@@ -116,6 +117,8 @@ struct fws_natobs fws_host_observed(const struct fws_host *h, unsigned int s, ui
 void fws_host_sample_hugepages(struct fws_host *h);
 uint64_t fws_host_hugepage_peak(struct fws_host *h);
 void fws_host_clock(const struct fws_host *h, uint64_t *hz, uint64_t *hz_dpdk);
+/** Its TSC as its stamps read it (the test clock applied). */
+uint64_t fws_host_tsc(const struct fws_host *h);
 
 /* A trial on the host (fws_hostrun.c), as the agent's operations of the same names. */
 int fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e);

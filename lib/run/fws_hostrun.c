@@ -50,6 +50,9 @@ load_tasks(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e
 					   mix->name);
 		memset(&task->cnt, 0, sizeof(task->cnt));
 		task->active = (p->active >> task->stream) & 1;
+		/* Its stamps as this host's (test) clock reads them, then as the receiver's. */
+		task->clk = fws_affine_then(&h->skew, &p->clk[task->stream]);
+		task->clk_on = task->clk.on;
 		task->limit = 0;
 		task->pps = p->pps[task->stream] * task->nb_flows / cs->flows.count;
 	}

@@ -43,10 +43,7 @@ struct trial_run {
 static uint64_t
 ctl_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return fws_trial_now_ns();
 }
 
 struct phase {
@@ -400,6 +397,7 @@ plan(struct trial_run *r, unsigned int size_idx, double scale)
 		p->pps[s] =
 			cs->rate.kind == FWS_RATE_LINE && !r->pr && scale >= 1 ? 0 : r->req_pps[s];
 		p->limit[s] = !on ? 0 : r->pr ? r->pr->frames : o && o->burst ? o->burst : 0;
+		p->clk[s] = r->t->stream_clk[s];
 	}
 }
 

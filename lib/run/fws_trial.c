@@ -131,6 +131,15 @@ fws_trial_create_agents(const struct fws_cfg *cfg, struct fws_agent *const *agen
 	return t;
 }
 
+uint64_t
+fws_trial_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 bool
 fws_config_local_ports(const struct fws_cfg *cfg)
 {

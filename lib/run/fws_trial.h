@@ -114,9 +114,12 @@ struct fws_stream_result {
 	char path_reason[160];
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
-	/** Sent from one host, received on another: its one-way latency is as true as their
-	 * TSCs agree (no clock alignment yet). */
+	/** Sent from one host, received on another: its stamps were mapped into the
+	 * receiver's clock (fws_clocks.c); the offset between the two, how far the map
+	 * drifted over the trial, and the bound of every one-way latency figure. */
 	bool cross_host;
+	bool clk_aligned;
+	double clk_offset_ns, clk_residual_ns, clk_bound_ns;
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
 	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */

@@ -27,6 +27,9 @@ struct fws_trial {
 	uint64_t hz, hz_dpdk; /**< the first agent's TSC (the phase machine's deadlines) */
 	struct fws_port_result port[FWS_CFG_MAX_PORTS]; /**< facts, as the agents gave them */
 	uint32_t cookie, warm_cookie;                   /**< the current trial's */
+	/** Per stream between two hosts: its stamps' map into the receiver's ticks (the
+	 * clocks feature's, for each plan). */
+	struct fws_affine stream_clk[FWS_CFG_MAX_STREAMS];
 	/* Per stream with "expect": per flow, 1 when the DUT should block it; their count. */
 	uint8_t *blocked[FWS_CFG_MAX_STREAMS];
 	uint32_t n_blocked[FWS_CFG_MAX_STREAMS];
@@ -43,6 +46,9 @@ struct fws_trial {
 struct fws_trial *fws_trial_create_agents(const struct fws_cfg *cfg,
 					  struct fws_agent *const *agents, unsigned int n,
 					  struct fws_err *e);
+
+/** The controller's clock (CLOCK_MONOTONIC, ns): phases, clock probes. */
+uint64_t fws_trial_now_ns(void);
 
 /** Every agent a of t. */
 #define FWS_TRIAL_FOREACH_AGENT(t, i, a)                                                           \

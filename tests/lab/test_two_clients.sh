@@ -44,8 +44,8 @@ for s in 0 1 2 3; do
 	check "stream $s: sent on one host, every frame received on the other" \
 		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] > 25000 and $S[\"lost\"] == 0 and $S[\"latency_ns\"][\"count\"] == $S[\"offered\"][\"frames\"]"
 done
-check "latency across hosts is marked relative (clocks not aligned)" \
-	'all(s["latency_ns"]["clocks"].startswith("two hosts, not aligned") for s in t[0]["streams"])'
+check "latency across hosts: clocks aligned by probes, bound given (one TSC here: offset within it)" \
+	'all(s["latency_ns"]["clocks"] == "two hosts, aligned by probes over the control link" and 0 < s["latency_ns"]["clock_bound_ns"] < 1e6 and abs(s["latency_ns"]["clock_offset_ns"]) <= s["latency_ns"]["clock_bound_ns"] for s in t[0]["streams"])'
 check "router dut-wan sent == site2's wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
 check "router dut-lan sent == site1's lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
 check "router dut-lan received == site1's lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
@@ -56,13 +56,16 @@ check "router dut-wan received == site2's wan sent ($((wan_rx1 - wan_rx0)))" "r[
 cfg 8 >"$WORK/long.json"
 "$FWSTRESS" run -q -o "$WORK/killed.json" "$WORK/long.json" 2>"$WORK/err" &
 pid=$!
-sleep 4 # into the measured phase: agents up 1-2 s, path check 1 s, warm-up 0.5 s
+sleep 5 # into the measured phase: agents up 1-2 s, clock probes 1.5 s, path check 1 s, warm-up 0.5 s
+read -r lan_rxa lan_txa <<<"$(counters dut-lan)"
+sleep 1
 victim=
 for p in $(pgrep -f "$FWSTRESS agent"); do
 	[ "$(ip netns identify "$p")" = fwsl-tester2 ] && victim=$p
 done
 read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
 kill -9 "$victim"
+[ $((lan_rx0 - lan_rxa)) -gt 10000 ] && ok "agent killed: site1 was sending before ($((lan_rx0 - lan_rxa)) frames in the last second)" || bad "agent killed: site1 sent only $((lan_rx0 - lan_rxa)) frames before"
 t0=$(date +%s.%N)
 wait $pid
 rc=$?

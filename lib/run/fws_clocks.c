@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Trial feature "clocks": one-way latency across hosts (RFC 7679 3.7-3.8). A stream sent
+ * from one agent and received on another is stamped by the sender's TSC and read against
+ * the receiver's; their TSCs differ by an offset and drift. Before each trial the
+ * controller probes every agent's TSC over the control link, NTP-style: of several
+ * exchanges, the one with the smallest round trip, its reading taken as the round trip's
+ * middle, half the round trip its error. From two such points per agent (setup and now)
+ * comes each TSC's rate in the controller's time, and from them per stream the map of the
+ * sender's ticks into the receiver's, which the sender applies to its stamps. Each
+ * clock's rate is the least-squares slope of all its probes (before the first trial the
+ * controller probes for RATE_SPAN_NS, ten times a second, to have one). After the trial a
+ * second probe shows how far the map drifted: the bound of every one-way figure of the
+ * stream is the two probes' errors plus that residual.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fws_feature.h"
+#include "fws_trial_int.h"
+
+#define PROBES 8          /* exchanges per probe: the one with the smallest round trip */
+#define POINTS 64         /* probes per agent the rate is fitted over */
+#define RATE_SPAN_NS 15e8 /* the rate is fitted over at least this span */
+#define RATE_STEP_NS 1e8  /* probes while building that span */
+
+struct point {
+	double c;   /* controller time, ns */
+	uint64_t a; /* the agent's ticks at c */
+	double e;   /* half the round trip, ns */
+};
+
+struct clocks {
+	struct point pts[FWS_TRIAL_MAX_AGENTS][POINTS]; /* a ring, oldest first from n */
+	unsigned int n[FWS_TRIAL_MAX_AGENTS];
+	struct point pre[FWS_TRIAL_MAX_AGENTS];
+	double own_hz[FWS_TRIAL_MAX_AGENTS];
+	int tx_of[FWS_CFG_MAX_STREAMS], rx_of[FWS_CFG_MAX_STREAMS]; /* agent index, -1 */
+	double offset_ns[FWS_CFG_MAX_STREAMS]; /* receiver minus sender, at the last map */
+};
+
+static struct point
+probe(struct fws_agent *a)
+{
+	struct point best = {.e = INFINITY};
+	unsigned int i;
+
+	for (i = 0; i < PROBES; i++) {
+		double t1 = (double)fws_trial_now_ns();
+		uint64_t x = a->ops->tsc(a);
+		double t4 = (double)fws_trial_now_ns();
+
+		if ((t4 - t1) / 2 < best.e)
+			best = (struct point){.c = (t1 + t4) / 2, .a = x, .e = (t4 - t1) / 2};
+	}
+	return best;
+}
+
+static void
+add_point(struct clocks *c, unsigned int k, const struct point *p)
+{
+	c->pts[k][c->n[k]++ % POINTS] = *p;
+}
+
+/* The span of agent k's points, ns. */
+static double
+span(const struct clocks *c, unsigned int k)
+{
+	unsigned int n = RTE_MIN(c->n[k], (unsigned int)POINTS);
+	double lo = INFINITY, hi = -INFINITY;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		lo = RTE_MIN(lo, c->pts[k][i].c);
+		hi = RTE_MAX(hi, c->pts[k][i].c);
+	}
+	return n > 1 ? hi - lo : 0;
+}
+
+/* Ticks per controller ns of agent k: the least-squares slope of its points over at least
+ * RATE_SPAN_NS, else its own calibration against its kernel clock. */
+static double
+rate(const struct clocks *c, unsigned int k)
+{
+	unsigned int n = RTE_MIN(c->n[k], (unsigned int)POINTS), i;
+	const struct point *p0 = &c->pts[k][0];
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, x, y;
+
+	if (span(c, k) < RATE_SPAN_NS)
+		return c->own_hz[k] / 1e9;
+	for (i = 0; i < n; i++) {
+		x = c->pts[k][i].c - p0->c;
+		y = (double)(int64_t)(c->pts[k][i].a - p0->a);
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+	}
+	return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/* The sender x's ticks into the receiver y's, from their points px, py. */
+static struct fws_affine
+map(const struct clocks *c, unsigned int x, unsigned int y, const struct point *px,
+    const struct point *py)
+{
+	double rx = rate(c, x), ry = rate(c, y);
+	/* y's ticks at the controller time of x's reading */
+	double y_at = (double)(int64_t)(py->a - px->a) + (px->c - py->c) * ry;
+
+	return (struct fws_affine){.on = true,
+				   .base = px->a,
+				   .off = (int64_t)llround(y_at),
+				   .q = (int64_t)llround((ry / rx - 1) * 4294967296.0)};
+}
+
+static int
+clocks_setup(struct fws_trial *t, void **state, struct fws_err *e)
+{
+	struct clocks *c;
+	struct fws_agent *a;
+	unsigned int s, k;
+	bool cross = false;
+
+	(void)e;
+	if (t->n_agents < 2)
+		return 0;
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		if (a->ops->tsc == NULL) /* one that cannot be probed: figures stay relative */
+			return 0;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return -ENOMEM;
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		c->tx_of[s] = c->rx_of[s] = -1;
+		FWS_TRIAL_FOREACH_AGENT(t, k, a)
+		{
+			if (c->tx_of[s] < 0 && ((a->tx_streams >> s) & 1))
+				c->tx_of[s] = (int)k;
+			if (c->rx_of[s] < 0 && ((a->rx_streams >> s) & 1))
+				c->rx_of[s] = (int)k;
+		}
+		cross |= c->tx_of[s] != c->rx_of[s];
+	}
+	if (!cross) {
+		free(c);
+		return 0;
+	}
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		uint64_t hz, hz_dpdk;
+
+		a->ops->clock(a, &hz, &hz_dpdk);
+		c->own_hz[k] = (double)hz;
+		c->pre[k] = probe(a);
+		add_point(c, k, &c->pre[k]);
+	}
+	*state = c;
+	return 0;
+}
+
+static int
+clocks_prepare(struct fws_trial *t, void *state, const struct fws_trial_opts *o, uint32_t mask,
+	       unsigned int size_idx, struct fws_err *e)
+{
+	struct clocks *c = state;
+	struct fws_agent *a;
+	unsigned int s, k;
+
+	(void)o;
+	(void)mask;
+	(void)size_idx;
+	(void)e;
+	if (c == NULL) /* every stream within one host */
+		return 0;
+	for (;;) {
+		bool short_span = false;
+
+		FWS_TRIAL_FOREACH_AGENT(t, k, a)
+		{
+			c->pre[k] = probe(a);
+			add_point(c, k, &c->pre[k]);
+			short_span |= span(c, k) < RATE_SPAN_NS;
+		}
+		if (!short_span)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = (long)RATE_STEP_NS}, NULL);
+	}
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		int x = c->tx_of[s], y = c->rx_of[s];
+
+		if (x < 0 || y < 0 || x == y)
+			continue;
+		t->stream_clk[s] = map(c, (unsigned int)x, (unsigned int)y, &c->pre[x], &c->pre[y]);
+		c->offset_ns[s] = (double)t->stream_clk[s].off / rate(c, (unsigned int)y);
+	}
+	return 0;
+}
+
+/* After the trial: how far the map drifted; the bound of the stream's one-way figures. */
+static void
+clocks_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	struct point post[FWS_TRIAL_MAX_AGENTS];
+	struct clocks *c = state;
+	struct fws_agent *a;
+	unsigned int s, k;
+
+	if (c == NULL || x->probe)
+		return;
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		post[k] = probe(a);
+	}
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		int tx = c->tx_of[s], rx = c->rx_of[s];
+		struct fws_stream_result *sr = &x->res->streams[s];
+		double ry, predicted, actual;
+
+		if (tx < 0 || rx < 0 || tx == rx)
+			continue;
+		ry = rate(c, (unsigned int)rx);
+		predicted = (double)(int64_t)(fws_affine_apply(&t->stream_clk[s], post[tx].a) -
+					      post[rx].a);
+		actual = (post[tx].c - post[rx].c) * ry;
+		sr->clk_aligned = true;
+		sr->clk_offset_ns = c->offset_ns[s];
+		sr->clk_residual_ns = (predicted - actual) / ry;
+		sr->clk_bound_ns = c->pre[tx].e + c->pre[rx].e + post[tx].e + post[rx].e +
+				   fabs(sr->clk_residual_ns);
+	}
+	for (k = 0; k < t->n_agents; k++) /* the next trial's rates fit over them too */
+		add_point(c, k, &post[k]);
+}
+
+static void
+clocks_destroy(struct fws_trial *t, void *state)
+{
+	(void)t;
+	free(state);
+}
+
+const struct fws_feature fws_feature_clocks = {
+	.name = "clocks",
+	.setup = clocks_setup,
+	.prepare = clocks_prepare,
+	.on = {[FWS_FEATURE_COLLECT] = clocks_collect},
+	.destroy = clocks_destroy,
+};

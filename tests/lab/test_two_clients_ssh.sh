@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Two load clients over OpenSSH (issue 21): as test_two_clients.sh, but site2's agent is
+# reached by the default command, ssh, through a real sshd started in fwsl-tester2 (its
+# own host key, a client key made here, the authorized_keys line README shows, restricted
+# to the agent). The controller runs in fwsl-tester2 (no ports of its own, no EAL) and
+# reaches sshd at 127.0.0.1:2222 there. ssh refusing the key or the host key is one line
+# before any traffic; the control stream cut mid-trial (sshd's session killed) stops the
+# agent (its stdin ends) and invalidates the trial.
+. "$(dirname "$0")/lab.sh"
+lab_start ip ssh ssh-keygen /usr/sbin/sshd
+"$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
+S=$WORK/ssh
+mkdir -p "$S" && chmod 700 "$S"
+ssh-keygen -q -t ed25519 -N '' -f "$S/host" && ssh-keygen -q -t ed25519 -N '' -f "$S/key" &&
+	ssh-keygen -q -t ed25519 -N '' -f "$S/other" || { bad "ssh-keygen"; finish; exit 1; }
+echo "restrict,command=\"$FWSTRESS agent\" $(cat "$S/key.pub")" >"$S/authorized_keys"
+echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$S/host.pub")" >"$S/known_hosts"
+: >"$S/empty_known_hosts"
+cat >"$S/sshd_config" <<CFG
+Port 2222
+ListenAddress 127.0.0.1
+HostKey $S/host
+PidFile $S/sshd.pid
+AuthorizedKeysFile $S/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+CFG
+mkdir -p /run/sshd
+ip netns exec fwsl-tester2 /usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" &
+sshd=$!
+trap 'kill $sshd 2>/dev/null; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+for i in $(seq 1 50); do
+	ip netns exec fwsl-tester2 bash -c 'echo >/dev/tcp/127.0.0.1/2222' 2>/dev/null && break
+	sleep 0.1
+done
+sleep 2
+
+counters() {
+	ip netns exec fwsl-dut ip -s -j link show dev "$1" |
+		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
+}
+# cfg DURATION KEY KNOWN_HOSTS: site2 over ssh with this key and known_hosts
+cfg() {
+	python3 - "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$1" "$S/$2" "$S/$3" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["hosts"][0]["command"][4] = sys.argv[2]
+site2 = c["hosts"][1]
+del site2["command"]
+site2.update({"ssh": "root@127.0.0.1", "fwstress": sys.argv[2],
+              "ssh_options": ["-p", "2222", "-i", sys.argv[4], "-o", "UserKnownHostsFile=" + sys.argv[5],
+                              "-o", "StrictHostKeyChecking=yes", "-o", "IdentitiesOnly=yes"]})
+c["duration"] = float(sys.argv[3])
+c["frame_size"] = 256
+c.pop("output")
+print(json.dumps(c))
+PY
+}
+agents() { pgrep -f "$FWSTRESS agent" | wc -l; }
+ctl() { ip netns exec fwsl-tester2 "$FWSTRESS" "$@"; }
+
+cfg 3 key known_hosts >"$WORK/ssh.json"
+read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+ctl run -q -o "$WORK/report.json" "$WORK/ssh.json" 2>"$WORK/err"
+rc=$?
+read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+[ $rc -eq 0 ] && ok "over ssh: exit 0" || bad "over ssh: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | head -5)"
+grep -q 'Accepted publickey for root' "$S/sshd.log" && ok "sshd authenticated the agent's key" || bad "sshd log: $(tail -3 "$S/sshd.log")"
+for s in 0 1 2 3; do
+	S_="t[0][\"streams\"][$s]"
+	check "over ssh: stream $s: every frame received" \
+		"$S_[\"received\"][\"distinct_frames\"] == $S_[\"offered\"][\"frames\"] > 25000 and $S_[\"lost\"] == 0"
+done
+check "over ssh: router dut-wan sent == site2's wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
+check "over ssh: router dut-wan received == site2's wan sent ($((wan_rx1 - wan_rx0)))" "r['ports'][1]['tx_frames_total'] == $((wan_rx1 - wan_rx0))"
+[ "$(agents)" -eq 0 ] && ok "over ssh: no agent left" || bad "over ssh: $(agents) agents left"
+
+# ssh refuses: a key sshd does not know; a host key the controller does not know.
+cfg 3 other known_hosts >"$WORK/badkey.json"
+ctl run -q -o "$WORK/r2.json" "$WORK/badkey.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 3 ] && grep -v '^\[' "$WORK/err" | grep -q "^fwstress: host site2: agent lost: .*exit status 255: root@127.0.0.1: Permission denied (publickey)" \
+	&& ok "key refused: exit 3, ssh's message in one line" || bad "key refused: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | tail -3)"
+cfg 3 key empty_known_hosts >"$WORK/badhost.json"
+ctl run -q -o "$WORK/r3.json" "$WORK/badhost.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 3 ] && grep -v '^\[' "$WORK/err" | grep -q "^fwstress: host site2: agent lost: .*exit status 255: Host key verification failed" \
+	&& ok "host key unknown: exit 3, ssh's message in one line" || bad "host key: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | tail -3)"
+[ "$(agents)" -eq 0 ] && ok "refusals: no agent left" || bad "refusals: $(agents) agents left"
+
+# The control stream cut mid-trial: sshd's session for the agent killed. The agent's stdin
+# ends: it stops sending at once; the controller loses it: the trial is invalid.
+cfg 8 key known_hosts >"$WORK/long.json"
+ctl run -q -o "$WORK/cut.json" "$WORK/long.json" 2>"$WORK/err" &
+pid=$!
+sleep 5 # into the measured phase (ssh, clock probes, path check, warm-up)
+read -r wan_rxa wan_txa <<<"$(counters dut-wan)"
+sleep 1
+session=$(pgrep -f "sshd: root" | head -1)
+[ -n "$session" ] && kill -9 $session
+read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+[ $((wan_rx0 - wan_rxa)) -gt 10000 ] && ok "stream cut: site2 was sending before ($((wan_rx0 - wan_rxa)) frames in the last second)" || bad "stream cut: site2 sent only $((wan_rx0 - wan_rxa)) frames before the cut"
+wait $pid
+rc=$?
+sleep 1.5
+read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+[ $rc -eq 5 ] && grep -q "host site2: agent lost: .*the trial is invalid" "$WORK/err" \
+	&& ok "stream cut: exit 5, the host named" || bad "stream cut: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
+check "stream cut: report kept, partial" 'r["partial"] and r["status"] == "error" and r["trials"] == []' "$WORK/cut.json"
+sleep 1
+[ "$(agents)" -eq 0 ] && ok "stream cut: site2's agent stopped and exited (its stdin ended)" || bad "stream cut: $(agents) agents left"
+# site2 sends 20 kpps into dut-wan; once the agent stopped the router sees none of it.
+[ $((wan_rx1 - wan_rx0)) -lt 20000 ] && ok "stream cut: site2 stopped sending within 1 s ($((wan_rx1 - wan_rx0)) frames)" || bad "stream cut: $((wan_rx1 - wan_rx0)) frames after the cut"
+finish
