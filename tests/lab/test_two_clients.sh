@@ -8,7 +8,7 @@
 # with one clear line, a report kept, and no agent left running.
 # Clock: all namespaces share this machine's TSC, so latencies need no offset here.
 . "$(dirname "$0")/lab.sh"
-lab_start ip
+lab_start ip conntrack nft
 "$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
 sleep 3
 
@@ -102,4 +102,46 @@ rc=$?
 [ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 2.0 of fwstress 9.0.0, this controller 1.0 of fwstress" "$WORK/err" \
 	&& ok "other major version: exit 3, both versions named" || bad "other version: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
 [ "$(agents)" -eq 0 ] && ok "other major version: no agent left" || bad "other version: $(agents) agents left"
+
+# The firewall with NAT both ways, its two sides on two hosts: site2 sees the upload's
+# translations, the controller aims site2's download at them; the kernel's conntrack
+# table holds exactly those translations, flow for flow.
+"$LAB" down >/dev/null 2>&1
+"$LAB" up firewall >/dev/null && "$LAB" split >/dev/null || { bad "lab up firewall, split"; finish; exit 1; }
+python3 - "$TOP/config/lab-firewall.json" "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$WORK/fw.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["hosts"] = json.load(open(sys.argv[2]))["hosts"]
+for h in c["hosts"]:
+    h["command"][4] = sys.argv[3]
+c["ports"][0]["host"], c["ports"][1]["host"] = "site1", "site2"
+c.pop("output")
+c["frame_size"] = 256
+json.dump(c, open(sys.argv[4], "w"))
+PY
+sleep 2
+ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
+"$FWSTRESS" run -q -o "$WORK/fw-r.json" "$WORK/fw.json" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && ok "firewall, two hosts: exit 0" || bad "firewall, two hosts: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
+check "firewall, two hosts: both ways through NAT, every frame, translations as expected" \
+	'all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 10000 and s["nat"]["ok"] and s["nat"]["flows_seen"] == 64 for s in t[0]["streams"]) and [s["name"] for s in t[0]["streams"]] == ["upload", "download"]' "$WORK/fw-r.json"
+python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["trials"][0]["streams"]:
+    print("   ", s["name"], "sent", s["offered"]["frames"], "distinct", s["received"]["distinct_frames"], "lost", s["lost"], "nat", s["nat"]["ok"], s["nat"]["flows_seen"], s["nat"].get("reason", ""))' "$WORK/fw-r.json"
+ip netns exec fwsl-dut conntrack -L -p udp 2>/dev/null >"$WORK/conntrack"
+python3 - "$WORK/fw-r.json" "$WORK/conntrack" <<'PY' && ok "firewall, two hosts: conntrack -L holds the 64 translations the download was aimed at" || bad "firewall, two hosts: conntrack differs"
+import json, re, sys
+kernel = {}
+for line in open(sys.argv[2]):
+    m = re.findall(r"src=(\S+) dst=(\S+) sport=(\d+) dport=(\d+)", line)
+    if len(m) == 2 and m[0][0].startswith("198.18.1."):
+        (osrc, odst, osp, odp), (rsrc, rdst, rsp, rdp) = m
+        kernel[f"{osrc}:{osp}"] = f"{rdst}:{rdp}"
+r = json.load(open(sys.argv[1]))
+learn = [s for s in r["trials"][0]["streams"] if s["name"] == "download"][0]["nat"]["flows"]
+ours = {f[3]: f[1] for f in learn}
+sys.exit(0 if len(kernel) == len(ours) == 64 and kernel == ours else 1)
+PY
+[ "$(agents)" -eq 0 ] && ok "firewall, two hosts: no agent left" || bad "firewall: $(agents) agents left"
 finish
