@@ -394,10 +394,14 @@ cmd_agent(int argc, char **argv)
 		return app_help(argc, argv) ? EXIT_OK : EXIT_USAGE;
 	}
 	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
-	while (!s.bye && rc == 0 && (req = fws_wire_recv(&rd, -1, -1, NULL, NULL, &why)) != NULL) {
+	while (!s.bye && rc == 0 &&
+	       (req = fws_wire_recv(&rd, s.running ? FWS_AGENT_DEADMAN_MS : -1, -1, NULL, NULL,
+				    &why)) != NULL) {
 		rc = answer(&s, req);
 		json_decref(req);
 	}
+	if (!s.bye && rc == 0 && strcmp(why, "timeout") == 0)
+		why = "no request in " RTE_STR(FWS_AGENT_DEADMAN_MS) " ms while sending (dead man)";
 	if (!s.bye)
 		fprintf(stderr, "fwstress agent: control stream: %s: stopping\n",
 			rc < 0 ? strerror(-rc) : why);

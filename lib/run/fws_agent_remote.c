@@ -24,6 +24,9 @@
 #include "fws_wire.h"
 
 #define ANSWER_MS 10000 /* an answer to a trial's operation */
+#define PULSE_MS                                                                                   \
+	2000            /* an answer while the workers run: poll, live, phase (agents stop
+			 * by themselves after FWS_AGENT_DEADMAN_MS without a request) */
 #define SETUP_MS 120000 /* EAL, ports, gateways */
 
 struct remote {
@@ -121,10 +124,13 @@ lose(struct remote *r, const char *what)
 		}
 		usleep(20000);
 	}
-	while (r->err >= 0 && i < 60) {
-		drain_err(r);
-		i++;
+	if (r->pid > 0) { /* silent, not gone (a dead link): its own dead man stops the far end */
+		kill(r->pid, SIGKILL);
+		waitpid(r->pid, &status, 0);
+		r->pid = -1;
 	}
+	for (i = 0; r->err >= 0 && i < 10; i++)
+		drain_err(r);
 	last_err_line(r, line, sizeof(line));
 	snprintf(r->why, sizeof(r->why), "host %s: agent lost: %s%s%s%s", r->a.name, what, st,
 		 line[0] ? ": " : "", line);
@@ -199,15 +205,21 @@ answer_rc(struct remote *r, json_t *ans, struct fws_err *e)
 
 /* A call whose answer carries one blob of n bytes into out (zeroed when lost). */
 static void
-call_blob(struct remote *r, const char *op, json_t *args, void *out, size_t n)
+call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n, int ms)
 {
-	json_t *ans = call(r, op, args, ANSWER_MS);
+	json_t *ans = call(r, op, args, ms);
 
 	if (ans && fws_wire_unblob(json_object_get(ans, "b"), out, n) < 0)
 		lose(r, "an answer whose counts do not fit");
 	if (ans == NULL || r->lost)
 		memset(out, 0, n);
 	json_decref(ans);
+}
+
+static void
+call_blob(struct remote *r, const char *op, json_t *args, void *out, size_t n)
+{
+	call_blob_in(r, op, args, out, n, ANSWER_MS);
 }
 
 static unsigned int
@@ -279,19 +291,19 @@ remote_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 static void
 remote_phase(struct fws_agent *a, enum fws_phase ph)
 {
-	json_decref(call(R(a), "phase", json_pack("{s:i}", "phase", (int)ph), ANSWER_MS));
+	json_decref(call(R(a), "phase", json_pack("{s:i}", "phase", (int)ph), PULSE_MS));
 }
 
 static void
 remote_poll(struct fws_agent *a, struct fws_agent_poll *out)
 {
-	call_blob(R(a), "poll", NULL, out, sizeof(*out));
+	call_blob_in(R(a), "poll", NULL, out, sizeof(*out), PULSE_MS);
 }
 
 static void
 remote_live(struct fws_agent *a, bool warm, struct fws_agent_live *out)
 {
-	call_blob(R(a), "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out));
+	call_blob_in(R(a), "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out), PULSE_MS);
 }
 
 static void
@@ -434,6 +446,7 @@ spawn(struct remote *r, const struct fws_cfg_host *h)
 	r->to = in[1];
 	r->from = out[0];
 	r->err = err[0];
+	fcntl(r->err, F_SETFL, fcntl(r->err, F_GETFL) | O_NONBLOCK); /* read what is there */
 	r->rd.fd = r->from;
 	signal(SIGPIPE, SIG_IGN); /* a closed stream is an error to read, not a death */
 	return 0;

@@ -18,6 +18,11 @@
 #define FWS_WIRE_MAJOR 1
 #define FWS_WIRE_MINOR 0
 
+/** An agent whose workers run and that hears no request for this long stops them and
+ * exits: the controller polls every few milliseconds while they run, so silence means its
+ * control stream is cut (a dead link leaves ssh's connection open for minutes). */
+#define FWS_AGENT_DEADMAN_MS 3000
+
 /** Base64 of n bytes as a JSON string. */
 json_t *fws_wire_blob(const void *p, size_t n);
 /** The bytes of a blob into p: exactly n or -EINVAL. */

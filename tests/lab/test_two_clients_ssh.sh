@@ -94,10 +94,10 @@ rc=$?
 
 # The control stream cut mid-trial: sshd's session for the agent killed. The agent's stdin
 # ends: it stops sending at once; the controller loses it: the trial is invalid.
-cfg 8 key known_hosts >"$WORK/long.json"
+cfg 10 key known_hosts >"$WORK/long.json"
 ctl run -q -o "$WORK/cut.json" "$WORK/long.json" 2>"$WORK/err" &
 pid=$!
-sleep 5 # into the measured phase (ssh, clock probes, path check, warm-up)
+sleep 7 # into the measured phase (ssh, clock probes 1.5 s, path check, warm-up)
 read -r wan_rxa wan_txa <<<"$(counters dut-wan)"
 sleep 1
 session=$(pgrep -f "sshd: root" | head -1)
@@ -115,4 +115,31 @@ sleep 1
 [ "$(agents)" -eq 0 ] && ok "stream cut: site2's agent stopped and exited (its stdin ended)" || bad "stream cut: $(agents) agents left"
 # site2 sends 20 kpps into dut-wan; once the agent stopped the router sees none of it.
 [ $((wan_rx1 - wan_rx0)) -lt 20000 ] && ok "stream cut: site2 stopped sending within 1 s ($((wan_rx1 - wan_rx0)) frames)" || bad "stream cut: $((wan_rx1 - wan_rx0)) frames after the cut"
+
+# The link cut, not closed: every packet of the ssh connection dropped in fwsl-tester2
+# (controller and sshd meet on its loopback). Nothing ends the stream: the controller's
+# poll goes unanswered (lost within 2 s), and site2's agent, hearing nothing while it
+# sends, stops by itself (its dead-man switch, 3 s) and exits.
+if command -v iptables-nft >/dev/null; then
+	cfg 12 key known_hosts >"$WORK/cutlink.json"
+	ctl run -q -o "$WORK/cutlink-r.json" "$WORK/cutlink.json" 2>"$WORK/err" &
+	pid=$!
+	sleep 8
+	ip netns exec fwsl-tester2 iptables-nft -I INPUT -p tcp --dport 2222 -j DROP
+	ip netns exec fwsl-tester2 iptables-nft -I INPUT -p tcp --sport 2222 -j DROP
+	t0=$(date +%s.%N)
+	wait $pid
+	rc=$?
+	t1=$(date +%s.%N)
+	sleep 4 # past the dead man's 3 s
+	read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+	sleep 1
+	read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+	[ $rc -eq 5 ] && grep -q "host site2: agent lost: no answer in time" "$WORK/err" \
+		&& ok "link cut: exit 5, the silent host named" || bad "link cut: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
+	python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 6 else 1)" && ok "link cut: the run ended within 6 s" || bad "link cut: $(python3 -c "print($t1 - $t0)") s to end"
+	[ $((wan_rx1 - wan_rx0)) -lt 100 ] && ok "link cut: site2 stopped sending by itself ($((wan_rx1 - wan_rx0)) frames in the last second)" || bad "link cut: site2 still sends ($((wan_rx1 - wan_rx0)) frames a second)"
+	[ "$(agents)" -eq 0 ] && ok "link cut: site2's agent exited (dead man)" || bad "link cut: $(agents) agents left"
+	ip netns exec fwsl-tester2 iptables-nft -F INPUT
+fi
 finish
