@@ -204,10 +204,11 @@ cross_stream(struct cfg_ctx *c, const struct fws_cfg *cfg, unsigned int s)
 {
 	const struct fws_cfg_stream *cs = &cfg->streams[s];
 	const struct fws_cfg_port *tp = &cfg->ports[cs->tx_port];
+	size_t old;
 
 	if (tp->host == cfg->ports[cs->rx_port].host)
 		return 0;
-	cfg_push_key(c, "streams");
+	old = cfg_push_key(c, "streams");
 	cfg_push_idx(c, s);
 	if (cs->l4 == FWS_L4_TCP)
 		return cfg_fail(c,
@@ -219,6 +220,7 @@ cross_stream(struct cfg_ctx *c, const struct fws_cfg *cfg, unsigned int s)
 				"stream %s: its ports are on two hosts: port \"%s\" needs a %s or "
 				"a next_hop_mac (the other host's MAC is not known here)",
 				cs->name, tp->name, cs->flows.ipv6 ? "gateway6" : "gateway");
+	cfg_pop(c, old);
 	return 0;
 }
 

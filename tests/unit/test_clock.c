@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The TSC against CLOCK_MONOTONIC_RAW: the arithmetic, and two calibrations agreeing. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "fws_clock.h"
 #include "unit.h"
@@ -34,6 +36,34 @@ START_TEST(test_clock_calibrate)
 }
 END_TEST
 
+/* The affine map of stamps between hosts: offset and rate, composed with a test clock. */
+START_TEST(test_clock_affine)
+{
+	const uint64_t hz = 2000000000ull, base = 1ull << 40;
+	struct fws_affine skew, align = {.on = true, .base = base, .off = -6000000, .q = 0}, both;
+
+	/* 3 ms ahead, 50 ppm fast: a second after base it reads 3 ms + 50 us ahead. */
+	ck_assert_int_eq(fws_affine_test_clock("3000000,50", hz, base, &skew), 0);
+	ck_assert(skew.on);
+	ck_assert_int_eq((int64_t)(fws_affine_apply(&skew, base) - base), 6000000);
+	ck_assert_int_le(llabs((int64_t)(fws_affine_apply(&skew, base + hz) - base - hz) -
+			       (6000000 + 100000)),
+			 1);
+	/* Backwards across zero: the map is signed. */
+	ck_assert_int_eq((int64_t)(fws_affine_apply(&skew, base - hz) - (base - hz)),
+			 6000000 - 100000);
+	/* The alignment undoes the offset; composed, only the rate is left. */
+	both = fws_affine_then(&skew, &align);
+	ck_assert_int_le(llabs((int64_t)(fws_affine_apply(&both, base + hz) - base - hz) - 100000),
+			 1);
+	ck_assert_int_eq(fws_affine_test_clock(NULL, hz, base, &skew), 0);
+	ck_assert(!skew.on);
+	ck_assert_int_eq(fws_affine_test_clock("3ms", hz, base, &skew), -EINVAL);
+	ck_assert_int_eq(fws_affine_test_clock("1,2,3", hz, base, &skew), -EINVAL);
+	ck_assert_int_eq(fws_affine_test_clock("0,5000", hz, base, &skew), -EINVAL);
+}
+END_TEST
+
 static Suite *
 suite_clock(void)
 {
@@ -42,6 +72,7 @@ suite_clock(void)
 
 	tcase_add_test(tc, test_clock_hz);
 	tcase_add_test(tc, test_clock_calibrate);
+	tcase_add_test(tc, test_clock_affine);
 	suite_add_tcase(s, tc);
 	return s;
 }

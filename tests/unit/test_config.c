@@ -171,6 +171,61 @@ static const struct {
 	 "both (line 1)"},
 	{"{" PORTS ",\n\"path_check\": 1}", "config: path_check: expected true or false, got an "
 					    "integer (line 2)"},
+	/* hosts (two load clients) */
+	{"{\"hosts\": [{\"name\": \"s1\", \"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"a\", \"host\": \"s2\"}]}",
+	 "config: ports[0].host: no \"hosts\" entry is named \"s2\" (line 1)"},
+	{"{\"hosts\": [{\"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", \"device\": \"a\", "
+	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": \"198.18.0.1\"}, {\"name\": "
+	 "\"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[0]: a host needs a \"name\" (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s 1\"}], \"ports\": [{\"name\": \"lan\", \"device\": \"a\", "
+	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": \"198.18.0.1\"}, {\"name\": "
+	 "\"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[0].name: \"s 1\": a host name is letters, digits, \".\", \"_\", \"-\" "
+	 "(line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\"}, {\"name\": \"s1\"}], \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[1]: host name \"s1\" is used twice (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\", \"ssh\": \"-oProxyCommand=x\"}], \"ports\": [{\"name\": "
+	 "\"lan\", \"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[0].ssh: \"-oProxyCommand=x\" starts with \"-\": not a destination or path "
+	 "(line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\", \"command\": []}], \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[0].command: expected a list of 1 to 24 strings (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\", \"command\": [\"ssh\"], \"ssh\": \"h\"}], \"ports\": "
+	 "[{\"name\": \"lan\", \"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", "
+	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": "
+	 "\"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[0]: host \"s1\": give a \"command\" or "
+	 "\"ssh\"/\"ssh_options\"/\"fwstress\", not both (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\"}, {\"name\": \"s2\"}], \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[1]: host \"s2\" owns no port (no port names it in \"host\") (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\", \"ssh_options\": [\"-p\", \"\"]}], \"ports\": "
+	 "[{\"name\": \"lan\", \"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", "
+	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": "
+	 "\"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
+	 "config: hosts[0].ssh_options[1]: expected a non-empty string (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\"}], \"ports\": [{\"name\": \"lan\", \"device\": \"a\", "
+	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\"}, {\"name\": \"wan\", \"device\": \"b\"}]}",
+	 "config: streams[0]: stream upload: its ports are on two hosts: port \"lan\" needs a "
+	 "gateway or a next_hop_mac (the other host's MAC is not known here)"},
+	{"{\"hosts\": [{\"name\": \"s1\"}], \"l4\": \"tcp\", \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"gateway\": \"198.19.0.1\"}]}",
+	 "config: streams[0]: stream upload: \"l4\": \"tcp\" between two hosts is not supported "
+	 "yet (its handshake needs both ends in one process)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
 	 "config: line 1: duplicate object key near '\"duration\"'"},
 };
