@@ -30,6 +30,8 @@ struct srv {
 	bool eal;
 	bool running; /* workers launched, not yet stopped */
 	bool bye;
+	void *att; /* the answer's attachment (blob) */
+	size_t att_len;
 };
 
 typedef int (*op_fn)(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e);
@@ -83,12 +85,16 @@ op_setup(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	return 0;
 }
 
+/* The answer's attachment: a copy of n bytes at p, sent after its line. */
 static int
-blob(json_t *ans, const void *p, size_t n)
+blob(struct srv *s, const void *p, size_t n)
 {
-	json_t *b = fws_wire_blob(p, n);
-
-	return b ? json_object_set_new(ans, "b", b) : -ENOMEM;
+	free(s->att);
+	if ((s->att = malloc(n ? n : 1)) == NULL)
+		return -ENOMEM;
+	memcpy(s->att, p, n);
+	s->att_len = n;
+	return 0;
 }
 
 static int
@@ -96,12 +102,13 @@ op_ports(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	struct fws_port_result p[FWS_CFG_MAX_PORTS];
 
+	(void)ans;
 	(void)req;
 	memset(p, 0, sizeof(p));
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	s->a->ops->ports(s->a, p);
-	return blob(ans, p, sizeof(p));
+	return blob(s, p, sizeof(p));
 }
 
 /* First in its answer: the controller times the exchange around this reading. */
@@ -178,11 +185,12 @@ op_poll(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	struct fws_agent_poll p;
 
+	(void)ans;
 	(void)req;
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	s->a->ops->poll(s->a, &p);
-	return blob(ans, &p, sizeof(p));
+	return blob(s, &p, sizeof(p));
 }
 
 static int
@@ -190,10 +198,11 @@ op_live(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	struct fws_agent_live l;
 
+	(void)ans;
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	s->a->ops->live(s->a, json_is_true(json_object_get(req, "warm")), &l);
-	return blob(ans, &l, sizeof(l));
+	return blob(s, &l, sizeof(l));
 }
 
 static int
@@ -215,13 +224,14 @@ op_collect(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	struct fws_agent_counts *c;
 	int rc;
 
+	(void)ans;
 	(void)req;
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
 	s->a->ops->collect(s->a, c);
-	rc = blob(ans, c, sizeof(*c));
+	rc = blob(s, c, sizeof(*c));
 	free(c);
 	return rc;
 }
@@ -232,12 +242,13 @@ op_after(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	struct fws_agent_counts *c;
 	int rc;
 
+	(void)ans;
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
 	s->a->ops->after(s->a, json_is_true(json_object_get(req, "keep")) ? c : NULL);
-	rc = blob(ans, c, sizeof(*c));
+	rc = blob(s, c, sizeof(*c));
 	free(c);
 	return rc;
 }
@@ -269,10 +280,11 @@ op_rx_flows(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	unsigned int st;
 	uint32_t lo, n;
 
+	(void)ans;
 	if (flow_range(s, req, &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	s->a->ops->rx_flows(s->a, st, lo, n, f);
-	return blob(ans, f, sizeof(f[0]) * n);
+	return blob(s, f, sizeof(f[0]) * n);
 }
 
 static int
@@ -282,10 +294,11 @@ op_tx_flows(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	unsigned int st;
 	uint32_t lo, n;
 
+	(void)ans;
 	if (flow_range(s, req, &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	s->a->ops->tx_flows(s->a, st, lo, n, f);
-	return blob(ans, f, sizeof(f[0]) * n);
+	return blob(s, f, sizeof(f[0]) * n);
 }
 
 static int
@@ -362,7 +375,10 @@ answer(struct srv *s, const json_t *req)
 		json_object_set_new(ans, "err",
 				    json_pack("{s:i, s:s}", "kind", (int)e.kind, "msg",
 					      e.msg[0] ? e.msg : strerror(-rc)));
-	rc = fws_wire_send(s->out, ans);
+	rc = s->att && rc >= 0 ? fws_wire_send_bin(s->out, ans, s->att, s->att_len)
+			       : fws_wire_send(s->out, ans);
+	free(s->att);
+	s->att = NULL;
 	json_decref(ans);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -464,6 +465,7 @@ trial_json(const struct fws_result *r)
 	json_object_set_new(tr, "rx_poll_period_ns", json_real(r->rx_poll_ns));
 	json_object_set_new(tr, "link_events", link_events_json(r));
 	json_object_set_new(tr, "icmp_unmatched", json_integer((json_int_t)r->icmp_unmatched));
+	json_object_set_new(tr, "merge_s", json_real(r->merge_s));
 	if (r->link_events_dropped)
 		json_object_set_new(tr, "link_events_dropped",
 				    json_integer((json_int_t)r->link_events_dropped));
@@ -602,6 +604,15 @@ static const struct {
 	{"search", report_search},
 };
 
+/* This process's peak resident memory (the controller's, whatever its agents hold). */
+static uint64_t
+rss_peak(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;
+}
+
 json_t *
 fws_report_json(const struct fws_run *run)
 {
@@ -619,6 +630,7 @@ fws_report_json(const struct fws_run *run)
 		json_object_set_new(root, "error", json_string(run->error));
 	json_object_set_new(root, "hugepage_bytes_peak",
 			    json_integer((json_int_t)run->hugepage_peak));
+	json_object_set_new(root, "rss_bytes_peak", json_integer((json_int_t)rss_peak()));
 	for (i = 0; i < RTE_DIM(report_sections); i++)
 		if ((v = report_sections[i].emit(run)) != NULL)
 			json_object_set_new(root, report_sections[i].key, v);

@@ -167,6 +167,10 @@ struct fws_agent *fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e);
  * exchanged, its ports set up there. NULL with e set on failure. */
 struct fws_agent *fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e);
 
+/** Wait for a remote agent's setup (sent by fws_agent_remote, so that the agents set up at
+ * once); 0 for any other agent. 0 or -errno with e set. */
+int fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e);
+
 /** Why agent a is lost, or NULL. */
 static inline const char *
 fws_agent_lost(struct fws_agent *a)

@@ -37,6 +37,7 @@ struct remote {
 	uint64_t id;
 	uint64_t hz, hz_dpdk, huge_peak;
 	unsigned int n_ports; /* the config's */
+	bool setup_pending;   /* its setup sent, the answer not yet read */
 	bool lost;
 	char why[FWS_ERR_LEN];
 	char tail[512]; /* its stderr's last bytes */
@@ -136,26 +137,34 @@ lose(struct remote *r, const char *what)
 		 line[0] ? ": " : "", line);
 }
 
-/* One request and its answer (NULL: the agent is lost, r->why says why). */
-static json_t *
-call(struct remote *r, const char *op, json_t *args, int timeout_ms)
+/* Send a request (args is taken); 0, or -EPIPE with the agent lost. */
+static int
+send_req(struct remote *r, const char *op, json_t *args)
 {
-	json_t *req = args ? args : json_object(), *ans = NULL, *id;
-	const char *why = NULL;
+	json_t *req = args ? args : json_object();
+	int rc;
 
 	if (r->lost) {
 		json_decref(req);
-		return NULL;
+		return -EPIPE;
 	}
 	json_object_set_new(req, "id", json_integer((json_int_t)++r->id));
 	json_object_set_new(req, "op", json_string(op));
-	if (fws_wire_send(r->to, req) < 0) {
-		json_decref(req);
-		lose(r, "its control stream is closed");
-		return NULL;
-	}
+	rc = fws_wire_send(r->to, req);
 	json_decref(req);
-	while (ans == NULL) {
+	if (rc < 0)
+		lose(r, "its control stream is closed");
+	return rc < 0 ? -EPIPE : 0;
+}
+
+/* The answer to the last request (NULL: the agent is lost, r->why says why). */
+static json_t *
+await_answer(struct remote *r, const char *op, int timeout_ms)
+{
+	const char *why = NULL;
+	json_t *ans = NULL, *id;
+
+	while (ans == NULL && !r->lost) {
 		ans = fws_wire_recv(&r->rd, timeout_ms, r->err, drain_err, r, &why);
 		if (ans == NULL) {
 			char msg[96];
@@ -176,6 +185,13 @@ call(struct remote *r, const char *op, json_t *args, int timeout_ms)
 		}
 	}
 	return ans;
+}
+
+/* One request and its answer (NULL: the agent is lost, r->why says why). */
+static json_t *
+call(struct remote *r, const char *op, json_t *args, int timeout_ms)
+{
+	return send_req(r, op, args) < 0 ? NULL : await_answer(r, op, timeout_ms);
 }
 
 /* The answer's rc, its error into e. */
@@ -209,7 +225,9 @@ call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n
 {
 	json_t *ans = call(r, op, args, ms);
 
-	if (ans && fws_wire_unblob(json_object_get(ans, "b"), out, n) < 0)
+	if (ans && r->rd.bin_len == n && r->rd.bin)
+		memcpy(out, r->rd.bin, n);
+	else if (ans)
 		lose(r, "an answer whose counts do not fit");
 	if (ans == NULL || r->lost)
 		memset(out, 0, n);
@@ -376,6 +394,8 @@ remote_destroy(struct fws_agent *a)
 	struct remote *r = R(a);
 	int i, status;
 
+	if (r->setup_pending && !r->lost)
+		json_decref(await_answer(r, "setup", SETUP_MS));
 	if (!r->lost)
 		json_decref(call(r, "bye", NULL, ANSWER_MS));
 	if (r->to >= 0)
@@ -516,21 +536,34 @@ agent_config(const struct fws_cfg *cfg, const struct fws_cfg_host *h)
 	return j;
 }
 
+/* Its setup is sent: EAL, ports and gateways there take their time while the controller
+ * starts the other agents; fws_agent_remote_ready takes the answer. */
 static int
-setup(struct remote *r, const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
+send_setup(struct remote *r, const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
-	json_t *ans = call(r, "setup",
-			   json_pack("{s:o, s:i}", "config",
-				     agent_config(cfg, &cfg->hosts[host - 1]), "host", (int)host),
-			   SETUP_MS);
-	int rc;
+	if (send_req(r, "setup",
+		     json_pack("{s:o, s:i}", "config", agent_config(cfg, &cfg->hosts[host - 1]),
+			       "host", (int)host)) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
+	r->setup_pending = true;
+	return 0;
+}
 
+int
+fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e)
+{
+	struct remote *r;
+	json_t *ans;
+
+	if (a->ops != &remote_ops || !(r = R(a))->setup_pending)
+		return 0;
+	r->setup_pending = false;
+	ans = await_answer(r, "setup", SETUP_MS);
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
 		r->hz = (uint64_t)json_integer_value(json_object_get(ans, "hz"));
 		r->hz_dpdk = (uint64_t)json_integer_value(json_object_get(ans, "hz_dpdk"));
 	}
-	rc = answer_rc(r, ans, e);
-	return rc;
+	return answer_rc(r, ans, e);
 }
 
 struct fws_agent *
@@ -564,7 +597,7 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 		free(r);
 		return NULL;
 	}
-	if (hello(r, e) < 0 || setup(r, cfg, host, e) < 0) {
+	if (hello(r, e) < 0 || send_setup(r, cfg, host, e) < 0) {
 		remote_destroy(&r->a);
 		return NULL;
 	}

@@ -188,10 +188,13 @@ fws_trial_merge(struct fws_trial *t, const double *req_pps, struct fws_agent_cou
 	unsigned int s, p, k;
 	int rc = 0;
 
+	uint64_t t0 = fws_trial_now_ns();
+
 	merge_trial(t, counts, res);
 	res->n_streams = t->cfg->n_streams;
 	for (s = 0; s < t->cfg->n_streams && rc == 0; s++)
 		rc = merge_stream(t, s, req_pps[s], counts, &res->streams[s]);
+	res->merge_s = (double)(fws_trial_now_ns() - t0) / 1e9;
 	res->n_ports = t->cfg->n_ports;
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{

@@ -186,6 +186,7 @@ struct fws_result {
 	double rx_poll_ns; /**< a receiving worker's loop pass, average over the measured phase
 			    * (the slowest worker): receive stamps are taken once per poll */
 	uint64_t icmp_unmatched; /**< ICMP errors about no stream of this trial */
+	double merge_s;          /**< the controller's time to read and merge every flow's counts */
 	unsigned int n_link_events;
 	uint64_t link_events_dropped; /**< beyond FWS_LINK_EVENTS_MAX */
 	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];

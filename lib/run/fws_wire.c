@@ -95,30 +95,48 @@ fws_wire_layout(char *buf, size_t len)
 		 sizeof(struct fws_cfg));
 }
 
+static int
+write_all(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+	size_t off = 0;
+	ssize_t w;
+
+	while (off < n) {
+		w = write(fd, s + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EPIPE;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
 int
 fws_wire_send(int fd, const json_t *msg)
 {
 	char *s = json_dumps(msg, JSON_COMPACT);
-	size_t n, off = 0;
-	ssize_t w;
-	int rc = 0;
+	size_t n;
+	int rc;
 
 	if (s == NULL)
 		return -ENOMEM;
 	n = strlen(s);
 	s[n++] = '\n'; /* json_dumps' terminating NUL becomes the newline */
-	while (off < n) {
-		w = write(fd, s + off, n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EPIPE;
-			break;
-		}
-		off += (size_t)w;
-	}
+	rc = write_all(fd, s, n);
 	free(s);
 	return rc;
+}
+
+int
+fws_wire_send_bin(int fd, json_t *msg, const void *bin, size_t n)
+{
+	int rc;
+
+	json_object_set_new(msg, "bin", json_integer((json_int_t)n));
+	rc = fws_wire_send(fd, msg);
+	return rc < 0 ? rc : write_all(fd, bin, n);
 }
 
 /* A whole line in the buffer: parse it and drop it from the buffer. */
@@ -136,6 +154,47 @@ take_line(struct fws_wire_rd *rd, char *nl, const char **why)
 		*why = "a line that is not a JSON object";
 		return NULL;
 	}
+	return v;
+}
+
+/* A whole line and its whole attachment from the buffer, or NULL: with *why set on an
+ * error, "" while more must arrive. */
+static json_t *
+next_line(struct fws_wire_rd *rd, const char **why)
+{
+	const json_t *bin;
+	char *nl;
+	json_t *v;
+
+	*why = "";
+	if (rd->pending == NULL) {
+		if (rd->len == 0 || (nl = memchr(rd->buf, '\n', rd->len)) == NULL)
+			return NULL;
+		if ((v = take_line(rd, nl, why)) == NULL)
+			return NULL;
+		if ((bin = json_object_get(v, "bin")) == NULL)
+			return v;
+		if (!json_is_integer(bin) || json_integer_value(bin) < 0 ||
+		    json_integer_value(bin) > (json_int_t)LINE_MAX_BYTES / 2) {
+			json_decref(v);
+			*why = "an attachment of a bad length";
+			return NULL;
+		}
+		rd->pending = v;
+		rd->need = (size_t)json_integer_value(bin);
+	}
+	if (rd->len < rd->need)
+		return NULL;
+	if ((rd->bin = malloc(rd->need ? rd->need : 1)) == NULL) {
+		*why = "out of memory";
+		return NULL;
+	}
+	memcpy(rd->bin, rd->buf, rd->need);
+	rd->bin_len = rd->need;
+	memmove(rd->buf, rd->buf + rd->need, rd->len - rd->need);
+	rd->len -= rd->need;
+	v = rd->pending;
+	rd->pending = NULL;
 	return v;
 }
 
@@ -176,15 +235,18 @@ fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd, void (*on_ex
 	      void *arg, const char **why)
 {
 	int64_t end = now_ms() + timeout_ms;
-	char *nl;
+	json_t *v;
 
+	free(rd->bin);
+	rd->bin = NULL;
+	rd->bin_len = 0;
 	for (;;) {
 		struct pollfd p[2] = {{.fd = rd->fd, .events = POLLIN},
 				      {.fd = extra_fd, .events = POLLIN}};
 		int left = timeout_ms < 0 ? -1 : (int)(end - now_ms());
 
-		if (rd->len && (nl = memchr(rd->buf, '\n', rd->len)) != NULL)
-			return take_line(rd, nl, why);
+		if ((v = next_line(rd, why)) != NULL || **why)
+			return v;
 		if (rd->eof) {
 			*why = "end of stream";
 			return NULL;
@@ -209,6 +271,10 @@ fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd, void (*on_ex
 void
 fws_wire_rd_free(struct fws_wire_rd *rd)
 {
+	json_decref(rd->pending);
+	rd->pending = NULL;
+	free(rd->bin);
+	rd->bin = NULL;
 	free(rd->buf);
 	rd->buf = NULL;
 	rd->len = rd->cap = 0;

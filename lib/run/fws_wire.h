@@ -2,8 +2,10 @@
 /*
  * The control stream between a controller and a remote agent (fwstress agent): JSON lines,
  * one object a line. A request is {"id": N, "op": NAME, ...}; its answer {"id": N, "rc": 0
- * or -errno, "err": {kind, msg}, ...}. The seam's structures (fws_agent.h) travel as
- * "b": base64 of their bytes, compact for a million flows' counters; the first exchange
+ * or -errno, "err": {kind, msg}, ...}. The seam's structures (fws_agent.h) travel in a
+ * request as "b": base64 of their bytes; an answer carries them as an attachment:
+ * "bin": N in its line, then N raw bytes (a million flows' counters, 150 MB, without a
+ * text encoding's cost). The first exchange
  * ("hello") compares protocol major versions and the layout of those structures, so both
  * ends must run the same fwstress build (the hello names both when they do not).
  */
@@ -31,18 +33,26 @@ int fws_wire_unblob(const json_t *v, void *p, size_t n);
 /** The layout of the structures that cross the stream, as one string. */
 void fws_wire_layout(char *buf, size_t len);
 
-/** A buffered reader of lines from a file descriptor. */
+/** A buffered reader of lines (and their attachments) from a file descriptor. */
 struct fws_wire_rd {
 	int fd;
 	char *buf;
 	size_t len, cap;
 	int eof;
+	json_t *pending; /**< a line whose attachment is still arriving */
+	size_t need;     /**< its length */
+	void *bin;       /**< the last line's attachment (malloc'd; NULL: none) */
+	size_t bin_len;
 };
 
 /** Write msg as one line to fd (all of it, EINTR retried); 0 or -errno. msg is not freed. */
 int fws_wire_send(int fd, const json_t *msg);
 
-/** The next line as a JSON object, waiting up to timeout_ms (< 0: forever); NULL with
+/** Write msg with "bin": n and then the n bytes of bin. 0 or -errno. */
+int fws_wire_send_bin(int fd, json_t *msg, const void *bin, size_t n);
+
+/** The next line as a JSON object (its attachment, if any, in rd->bin and rd->bin_len until
+ * the next call), waiting up to timeout_ms (< 0: forever); NULL with
  * *why: "end of stream", "timeout", or a parse error. extra_fd (>= 0) is polled beside
  * and on_extra called when it is readable. */
 json_t *fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd,

@@ -78,6 +78,45 @@ START_TEST(test_wire_lines)
 }
 END_TEST
 
+/* An answer's attachment: raw bytes after its line, read whole however they arrive. */
+START_TEST(test_wire_attachment)
+{
+	static uint8_t big[300000];
+	struct fws_wire_rd rd = {0};
+	const char *why = NULL;
+	json_t *m = json_pack("{s:i}", "id", 1), *v;
+	unsigned int i;
+	int fd[2];
+
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 7);
+	ck_assert_int_eq(pipe(fd), 0);
+	rd.fd = fd[0];
+	if (fork() == 0) { /* a writer: the pipe holds less than the attachment */
+		close(fd[0]);
+		_exit(fws_wire_send_bin(fd[1], m, big, sizeof(big)) == 0 &&
+				      fws_wire_send_bin(fd[1], m, big, 0) == 0
+			      ? 0
+			      : 1);
+	}
+	close(fd[1]);
+	v = fws_wire_recv(&rd, 5000, -1, NULL, NULL, &why);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(rd.bin_len, sizeof(big));
+	ck_assert_mem_eq(rd.bin, big, sizeof(big));
+	json_decref(v);
+	v = fws_wire_recv(&rd, 5000, -1, NULL, NULL, &why);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(rd.bin_len, 0);
+	json_decref(v);
+	ck_assert_ptr_null(fws_wire_recv(&rd, 5000, -1, NULL, NULL, &why));
+	ck_assert_str_eq(why, "end of stream");
+	close(fd[0]);
+	fws_wire_rd_free(&rd);
+	json_decref(m);
+}
+END_TEST
+
 static Suite *
 suite_wire(void)
 {
@@ -87,6 +126,7 @@ suite_wire(void)
 	tcase_add_test(tc, test_wire_blob);
 	tcase_add_test(tc, test_wire_unblob_bad);
 	tcase_add_test(tc, test_wire_lines);
+	tcase_add_test(tc, test_wire_attachment);
 	suite_add_tcase(s, tc);
 	return s;
 }
