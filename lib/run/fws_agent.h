@@ -178,6 +178,10 @@ fws_agent_lost(struct fws_agent *a)
 	return a->ops->lost ? a->ops->lost(a) : NULL;
 }
 
+/** What host (0: this process; k: hosts[k - 1]) owns of cfg: a->ports, tx_streams (those
+ * whose transmit port it owns), rx_streams (receive port). */
+void fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host);
+
 /** The in-process agent for the ports of host (0: those naming no host; k: hosts[k - 1],
  * in that host's fwstress agent): it sends the streams whose transmit port it owns and
  * receives those whose receive port it owns. */

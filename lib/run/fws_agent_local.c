@@ -159,6 +159,23 @@ static const struct fws_agent_ops local_ops = {
 	.destroy = local_destroy,
 };
 
+void
+fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host)
+{
+	unsigned int i;
+
+	a->ports = a->tx_streams = a->rx_streams = 0;
+	for (i = 0; i < cfg->n_ports; i++)
+		if (cfg->ports[i].host == host)
+			a->ports |= 1ull << i;
+	for (i = 0; i < cfg->n_streams; i++) {
+		if (cfg->ports[cfg->streams[i].tx_port].host == host)
+			a->tx_streams |= 1ull << i;
+		if (cfg->ports[cfg->streams[i].rx_port].host == host)
+			a->rx_streams |= 1ull << i;
+	}
+}
+
 /*
  * The config as this host sets it up: each port another host owns becomes a placeholder
  * (a null device that receives nothing, no gateway to resolve) so that port and stream
@@ -192,7 +209,6 @@ struct fws_agent *
 fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
 	struct local *l = calloc(1, sizeof(*l));
-	unsigned int i;
 
 	if (l == NULL || (l->part = part_of(cfg, host)) == NULL) {
 		free(l);
@@ -202,15 +218,7 @@ fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_er
 	}
 	l->a.ops = &local_ops;
 	strlcpy(l->a.name, host ? cfg->hosts[host - 1].name : "local", sizeof(l->a.name));
-	for (i = 0; i < cfg->n_ports; i++)
-		if (cfg->ports[i].host == host)
-			l->a.ports |= 1ull << i;
-	for (i = 0; i < cfg->n_streams; i++) {
-		if (cfg->ports[cfg->streams[i].tx_port].host == host)
-			l->a.tx_streams |= 1ull << i;
-		if (cfg->ports[cfg->streams[i].rx_port].host == host)
-			l->a.rx_streams |= 1ull << i;
-	}
+	fws_agent_owns(&l->a, cfg, host);
 	l->h = fws_host_create(l->part, l->a.tx_streams, e);
 	if (l->h == NULL) {
 		free(l->part);

@@ -488,6 +488,14 @@ hello(struct remote *r, struct fws_err *e)
 		   SETUP_MS);
 	if (ans == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
+	if (json_object_get(ans, "op") || !json_is_integer(json_object_get(ans, "rc")) ||
+	    !json_is_string(json_object_get(ans, "dpdk"))) { /* an echo, or not an agent */
+		json_decref(ans);
+		return fws_err_set(e, FWS_ERR_SETUP, -EPROTO,
+				   "host %s: its command answered, but not as fwstress agent does "
+				   "(check the host's command)",
+				   r->a.name);
+	}
 	major = (int)json_integer_value(json_array_get(json_object_get(ans, "proto"), 0));
 	peer = json_string_value(json_object_get(ans, "layout"));
 	ver = json_string_value(json_object_get(ans, "fwstress"));
@@ -571,7 +579,6 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 {
 	struct remote *r = calloc(1, sizeof(*r));
 	const struct fws_cfg_host *h = &cfg->hosts[host - 1];
-	unsigned int i;
 	int rc;
 
 	if (r == NULL) {
@@ -582,15 +589,7 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 	r->to = r->from = r->err = -1;
 	r->n_ports = cfg->n_ports;
 	strlcpy(r->a.name, h->name, sizeof(r->a.name));
-	for (i = 0; i < cfg->n_ports; i++)
-		if (cfg->ports[i].host == host)
-			r->a.ports |= 1ull << i;
-	for (i = 0; i < cfg->n_streams; i++) {
-		if (cfg->ports[cfg->streams[i].tx_port].host == host)
-			r->a.tx_streams |= 1ull << i;
-		if (cfg->ports[cfg->streams[i].rx_port].host == host)
-			r->a.rx_streams |= 1ull << i;
-	}
+	fws_agent_owns(&r->a, cfg, host);
 	if ((rc = spawn(r, h)) < 0) {
 		fws_err_set(e, FWS_ERR_SETUP, rc, "host %s: cannot start %s: %s", h->name,
 			    h->argv[0], strerror(-rc));
