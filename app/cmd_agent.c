@@ -73,6 +73,14 @@ op_setup(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "%s", txt ? err : "no config");
 	if (host == 0 || host > s->cfg->n_hosts)
 		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "host %u: not in the config", host);
+	if (json_integer_value(json_object_get(req, "n_ports")) != s->cfg->n_ports ||
+	    json_integer_value(json_object_get(req, "n_streams")) != s->cfg->n_streams)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
+				   "the config parsed here has %u ports and %u streams, the "
+				   "controller's %d and %d",
+				   s->cfg->n_ports, s->cfg->n_streams,
+				   (int)json_integer_value(json_object_get(req, "n_ports")),
+				   (int)json_integer_value(json_object_get(req, "n_streams")));
 	if (app_eal_start(s->cfg, NULL, 0) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
 				   "EAL init failed (hugepages reserved, ports bound?)");

@@ -270,6 +270,12 @@ cmd_validate(int argc, char **argv)
 	j = fws_config_to_json(cfg);
 	s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	printf("%s\n", s);
+	if (fws_config_scenario_is_label(cfg))
+		fprintf(stderr,
+			"fwstress: note: scenario \"%s\" is a label only: no preset applies "
+			"(presets: firewall, ids, ips, appcontrol; also routing, wireguard, ipsec, "
+			"openvpn)\n",
+			cfg->scenario);
 	free(s);
 	json_decref(j);
 	fws_config_free(cfg);

@@ -94,6 +94,8 @@ int cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *e
 
 void cfg_host_free(struct fws_cfg_host *h);
 int cfg_hosts_check(struct cfg_ctx *c, const struct fws_cfg *cfg);
+/** A scenario that is a known name up to case or white space is refused. */
+int cfg_scenario_check(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
 /* Scenario presets (cfg_scenario.c): the default direction, then what a preset adds. */

@@ -10,6 +10,7 @@
  * Other scenarios (routing, the tunnels) are labels only. What a preset adds
  * is written out in full by validate, so a normalised config needs no preset.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_tunnel.h"
 #include "cfg_int.h"
 
 #define ATTACK_PATTERN "uid=0(root)"
@@ -44,6 +46,45 @@ preset_of(const struct fws_cfg *cfg)
 		if (strcmp(cfg->scenario, presets[i].name) == 0)
 			return &presets[i];
 	return NULL;
+}
+
+/* A name with a meaning: a preset, a tunnel scenario, or routing (plain forwarding). */
+static bool
+known(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(presets); i++)
+		if (strcmp(name, presets[i].name) == 0)
+			return true;
+	return strcmp(name, "routing") == 0 || fws_tunnel_kind_of(name) > 0;
+}
+
+bool
+fws_config_scenario_is_label(const struct fws_cfg *cfg)
+{
+	return !known(cfg->scenario);
+}
+
+int
+cfg_scenario_check(struct cfg_ctx *c, const struct fws_cfg *cfg)
+{
+	char norm[FWS_CFG_NAME_LEN];
+	const char *s = cfg->scenario;
+	size_t n = 0;
+
+	if (known(s))
+		return 0;
+	for (; *s; s++) /* without case and white space */
+		if (!isspace((unsigned char)*s) && n + 1 < sizeof(norm))
+			norm[n++] = (char)tolower((unsigned char)*s);
+	norm[n] = '\0';
+	if (!known(norm))
+		return 0; /* a free label: validate says so */
+	return cfg_fail(c,
+			"\"%s\" is not a scenario; \"%s\" is (write it so for its preset, or "
+			"choose a label that is not a scenario's name)",
+			cfg->scenario, norm);
 }
 
 const char *

@@ -132,7 +132,9 @@ cfg_defaults(struct cfg_top *t)
 int
 cfg_sec_scenario(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
-	return cfg_get_string(c, v, t->cfg->scenario, sizeof(t->cfg->scenario));
+	if (cfg_get_string(c, v, t->cfg->scenario, sizeof(t->cfg->scenario)) < 0)
+		return -EINVAL;
+	return cfg_scenario_check(c, t->cfg);
 }
 
 int

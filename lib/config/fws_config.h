@@ -310,6 +310,9 @@ void fws_config_doc_md(FILE *f);
 /** Find a port by name: its index, or -ENOENT. */
 int fws_config_port(const struct fws_cfg *cfg, const char *name);
 
+/** The scenario is a free label: no preset, no tunnel, not routing. */
+bool fws_config_scenario_is_label(const struct fws_cfg *cfg);
+
 /** The config the binary embeds (config/loopback.json) for a run without a file. */
 extern const char fws_config_default[];
 

@@ -550,8 +550,9 @@ static int
 send_setup(struct remote *r, const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
 	if (send_req(r, "setup",
-		     json_pack("{s:o, s:i}", "config", agent_config(cfg, &cfg->hosts[host - 1]),
-			       "host", (int)host)) < 0)
+		     json_pack("{s:o, s:i, s:i, s:i}", "config",
+			       agent_config(cfg, &cfg->hosts[host - 1]), "host", (int)host,
+			       "n_ports", (int)cfg->n_ports, "n_streams", (int)cfg->n_streams)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
 	r->setup_pending = true;
 	return 0;

@@ -20,6 +20,14 @@ python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["streams"]
 "$FWSTRESS" validate >"$WORK/norm.json" && expect_rc 0 "normalised config validates again" "$FWSTRESS" validate "$WORK/norm.json"
 expect_rc 0 "validate every shipped config" bash -c "for f in '$HERE'/../../config/*.json; do '$FWSTRESS' validate \"\$f\" >/dev/null || exit 1; done"
 
+# A scenario that is no preset's name is a label, and validate says so; one that is a
+# preset's up to case or white space is refused (unit suite config: the messages).
+printf '{"ports": [{"name": "lan", "device": "x"}, {"name": "wan", "device": "y"}], "scenario": "lab 7"}\n' >"$WORK/label.json"
+expect_rc 0 "a free scenario label" "$FWSTRESS" validate "$WORK/label.json"
+grep -q '^fwstress: note: scenario "lab 7" is a label only: no preset applies' "$WORK/err" && ok "validate says a label is only a label" || bad "label note: $(cat "$WORK/err")"
+sed 's/"lab 7"/"IPS"/' "$WORK/label.json" >"$WORK/ips.json"
+expect_rc 2 "scenario IPS refused" "$FWSTRESS" validate "$WORK/ips.json"
+
 printf '{"ports": [{"name": "lan", "device": "x"}],\n "flows": {"src_port": "70000-80000"}}\n' >"$WORK/bad.json"
 expect_rc 2 "bad config" "$FWSTRESS" validate "$WORK/bad.json"
 [ "$(cat "$WORK/err")" = "fwstress: config: $WORK/bad.json: flows.src_port: range \"70000-80000\" is outside 0-65535 (line 2)" ] \

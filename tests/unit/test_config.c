@@ -171,6 +171,16 @@ static const struct {
 	 "both (line 1)"},
 	{"{" PORTS ",\n\"path_check\": 1}", "config: path_check: expected true or false, got an "
 					    "integer (line 2)"},
+	/* a scenario's name up to case or white space is that scenario's, not a label */
+	{"{" PORTS ",\n\"scenario\": \"IDS\"}",
+	 "config: scenario: \"IDS\" is not a scenario; \"ids\" is (write it so for its preset, or "
+	 "choose a label that is not a scenario's name) (line 2)"},
+	{"{" PORTS ",\n\"scenario\": \" ip s\"}",
+	 "config: scenario: \" ip s\" is not a scenario; \"ips\" is (write it so for its preset, "
+	 "or choose a label that is not a scenario's name) (line 2)"},
+	{"{" PORTS ",\n\"scenario\": \"WireGuard\"}",
+	 "config: scenario: \"WireGuard\" is not a scenario; \"wireguard\" is (write it so for its "
+	 "preset, or choose a label that is not a scenario's name) (line 2)"},
 	/* hosts (two load clients) */
 	{"{\"hosts\": [{\"name\": \"s1\", \"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", "
 	 "\"device\": \"a\", \"host\": \"s2\"}]}",
