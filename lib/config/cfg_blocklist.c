@@ -22,7 +22,8 @@
 #define LINE_MAX_LEN 512
 #define NAMED_MAX 3
 
-/* "a.b.c.d/len" or "x::y/len" (the length optional: one host) into bl. */
+/* "a.b.c.d/len" or "x::y/len" (the length optional: one host) into bl: 1 when added;
+ * -EDOM for a /0, which blocks every address (the test's own traffic too). */
 static int
 add_cidr(struct fws_blocklist *bl, const char *s)
 {
@@ -40,14 +41,17 @@ add_cidr(struct fws_blocklist *bl, const char *s)
 	}
 	if (inet_pton(v6 ? AF_INET6 : AF_INET, a, addr) != 1)
 		return -EINVAL;
-	return fws_blocklist_add(bl, addr, v6, (unsigned int)len) == -ENOMEM ? -ENOMEM : 0;
+	if (len == 0)
+		return -EDOM;
+	return fws_blocklist_add(bl, addr, v6, (unsigned int)len) == -ENOMEM ? -ENOMEM : 1;
 }
 
 /* One JSON line: a DROP entry or the metadata line. */
 static int
 json_line(struct fws_blocklist *bl, const char *line, size_t len)
 {
-	json_t *o = json_loadb(line, len, 0, NULL), *cidr;
+	/* Numbers as reals: an SBL reference of twenty digits is no reason to refuse a line. */
+	json_t *o = json_loadb(line, len, JSON_DECODE_INT_AS_REAL, NULL), *cidr;
 	int rc = -EINVAL;
 
 	if (o == NULL || !json_is_object(o)) {
@@ -80,8 +84,11 @@ text_line(struct fws_blocklist *bl, char *line)
 /* Name a bad line in the message (the first few), count the rest. */
 static void
 bad_line(char *msg, size_t len, unsigned int nbad, unsigned int lineno, const char *line,
-	 size_t llen)
+	 size_t llen, int rc)
 {
+	const char *why = rc == -EDOM     ? "blocks every address, the test's own too"
+			  : rc == -EILSEQ ? "holds a NUL byte (not a text file)"
+					  : "is not a CIDR";
 	size_t used = strlen(msg);
 	char shown[48];
 
@@ -89,8 +96,8 @@ bad_line(char *msg, size_t len, unsigned int nbad, unsigned int lineno, const ch
 		return;
 	snprintf(shown, sizeof(shown), "%.*s", (int)(llen < 40 ? llen : 40), line);
 	cfg_one_line(shown);
-	snprintf(msg + used, len - used, "%sline %u: \"%s\" is not a CIDR", used ? "; " : "",
-		 lineno, shown);
+	snprintf(msg + used, len - used, "%sline %u: \"%s\" %s", used ? "; " : "", lineno, shown,
+		 why);
 }
 
 int
@@ -98,7 +105,7 @@ fws_blocklist_parse(struct fws_blocklist *bl, const char *buf, size_t len, const
 		    char *err, size_t errlen)
 {
 	char named[400] = "", line[LINE_MAX_LEN];
-	unsigned int lineno = 0, nbad = 0;
+	unsigned int lineno = 0, nbad = 0, added = 0;
 	size_t pos = 0;
 	int rc;
 
@@ -114,6 +121,8 @@ fws_blocklist_parse(struct fws_blocklist *bl, const char *buf, size_t len, const
 		}
 		if (llen >= sizeof(line))
 			rc = -EINVAL;
+		else if (memchr(p, '\0', llen) != NULL)
+			rc = -EILSEQ;
 		else if (llen && *p == '{')
 			rc = json_line(bl, p, llen);
 		else {
@@ -124,11 +133,23 @@ fws_blocklist_parse(struct fws_blocklist *bl, const char *buf, size_t len, const
 		if (rc == -ENOMEM)
 			return snprintf(err, errlen, "blocklist %s: out of memory", name), -ENOMEM;
 		if (rc < 0)
-			bad_line(named, sizeof(named), ++nbad, lineno, p, llen);
+			bad_line(named, sizeof(named), ++nbad, lineno, p, llen, rc);
+		added += rc > 0;
 	}
 	if (nbad) {
 		snprintf(err, errlen, "blocklist %s: %u bad line%s: %s%s", name, nbad,
 			 nbad > 1 ? "s" : "", named, nbad > NAMED_MAX ? "; ..." : "");
+		return -EINVAL;
+	}
+	if (added == 0 && lineno == 0) {
+		snprintf(err, errlen, "blocklist %s: empty (a failed download?)", name);
+		return -EINVAL;
+	}
+	if (added == 0) {
+		snprintf(err, errlen,
+			 "blocklist %s: no CIDR in it (%u line%s of comments or metadata only: a "
+			 "failed download?)",
+			 name, lineno, lineno == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	fws_blocklist_finish(bl);

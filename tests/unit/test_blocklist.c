@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Blocklists: Spamhaus DROP's text and JSON-lines formats, bad lines by number, lookups. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,10 +100,11 @@ START_TEST(test_bad_lines)
 }
 END_TEST
 
-/* Overlapping and adjacent ranges merge; the whole space is one range. */
+/* Overlapping and adjacent ranges merge; the two halves of the space are one range. */
 START_TEST(test_merge_and_edges)
 {
-	static const char text[] = "10.0.0.0/8\n10.1.0.0/16\n11.0.0.0/8\n0.0.0.0/0\n::/0\n";
+	static const char text[] = "10.0.0.0/8\n10.1.0.0/16\n11.0.0.0/8\n0.0.0.0/1\n128.0.0.0/1\n"
+				   "::/1\n8000::/1\n";
 	struct fws_blocklist bl = {0};
 	char err[256];
 
@@ -116,8 +118,50 @@ START_TEST(test_merge_and_edges)
 	ck_assert(has(&bl, "255.255.255.255"));
 	ck_assert(has(&bl, "ffff::1"));
 	fws_blocklist_free(&bl);
-	ck_assert_int_eq(parse(&bl, "", err), 0);
-	ck_assert(!has(&bl, "1.2.3.4"));
+}
+END_TEST
+
+/* Lists that block nothing (a failed download) or everything are refused, each with the
+ * file and the reason; an SBL reference of any length is a comment. */
+START_TEST(test_nothing_or_everything)
+{
+	static const char *const refused[][2] = {
+		{"", "blocklist t: empty (a failed download?)"},
+		{"; Spamhaus DROP\n; nothing today\n",
+		 "blocklist t: no CIDR in it (2 lines of comments or metadata only: a failed "
+		 "download?)"},
+		{"{\"type\": \"metadata\", \"timestamp\": 1}\n",
+		 "blocklist t: no CIDR in it (1 line of comments or metadata only: a failed "
+		 "download?)"},
+		{"1.2.3.0/24\n0.0.0.0/0 ; SBL1\n",
+		 "blocklist t: 1 bad line: line 2: \"0.0.0.0/0 ; SBL1\" blocks every address, the "
+		 "test's own too"},
+		{"{\"cidr\": \"::/0\"}\n", "blocklist t: 1 bad line: line 1: \"{\"cidr\": "
+					   "\"::/0\"}\" blocks every address, the "
+					   "test's own too"},
+	};
+	static const char nul[8] = {0};
+	struct fws_blocklist bl = {0};
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		ck_assert_int_eq(parse(&bl, refused[i][0], err), -EINVAL);
+		ck_assert_str_eq(err, refused[i][1]);
+		fws_blocklist_free(&bl);
+	}
+	ck_assert_int_eq(fws_blocklist_parse(&bl, nul, sizeof(nul), "t", err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "blocklist t: 1 bad line: line 1: \"\" holds a NUL byte (not a text "
+			      "file)");
+	fws_blocklist_free(&bl);
+	ck_assert_int_eq(
+		parse(&bl,
+		      "198.19.200.0/24 ; SBL9999999999999999999999999\n"
+		      "{\"cidr\": \"198.19.201.0/24\", \"sblid\": 99999999999999999999999}\n",
+		      err),
+		0);
+	ck_assert(has(&bl, "198.19.200.1") && has(&bl, "198.19.201.1"));
 	fws_blocklist_free(&bl);
 }
 END_TEST
@@ -130,8 +174,8 @@ START_TEST(test_trailing_blanks)
 	char err[256], *buf = malloc(1);
 
 	buf[0] = ' ';
-	ck_assert_int_eq(fws_blocklist_parse(&bl, buf, 1, "t", err, sizeof(err)), 0);
-	ck_assert_int_eq(fws_blocklist_parse(&bl, "1.2.3.0/24\n\t", 13, "t", err, sizeof(err)), 0);
+	ck_assert_int_eq(fws_blocklist_parse(&bl, buf, 1, "t", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(fws_blocklist_parse(&bl, "1.2.3.0/24\n\t", 12, "t", err, sizeof(err)), 0);
 	ck_assert_int_eq(bl.entries, 1);
 	free(buf);
 	fws_blocklist_free(&bl);
@@ -148,6 +192,7 @@ suite_blocklist(void)
 	tcase_add_test(tc, test_json_format);
 	tcase_add_test(tc, test_bad_lines);
 	tcase_add_test(tc, test_merge_and_edges);
+	tcase_add_test(tc, test_nothing_or_everything);
 	tcase_add_test(tc, test_trailing_blanks);
 	suite_add_tcase(s, tc);
 	return s;
