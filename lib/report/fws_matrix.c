@@ -341,7 +341,7 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 	table_str(f, x->first->size, wiki);
 	fprintf(f, wiki ? " || %s" : " | %s", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
-		const char *ge = x->limited[c] ? "&ge; " : "";
+		const char *ge = x->limited[c] ? ">= " : ""; /* text: a terminal shows no entity */
 
 		if (!x->has[c]) {
 			fprintf(f, wiki ? " || || || ||" : " | | | |");

@@ -20,6 +20,10 @@ static const struct {
 	{"[1]", "config: (top): the config must be a JSON object, got an array (line 1)"},
 	{"{", "config: line 1: string or '}' expected near end of file"},
 	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
+	{"{" PORTS ", \"durration\": 1}",
+	 "config: durration: unknown key; did you mean \"duration\"? (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gatway\": \"198.18.0.1\"}]}",
+	 "config: ports[0].gatway: unknown key; did you mean \"gateway\"? (line 1)"},
 	/* Fill and DF. */
 	{"{" PORTS ", \"payload\": {\"fill\": \"ones\"}}",
 	 "config: payload.fill: \"ones\": give \"counter\", \"zero\", \"random\" or a hex pattern "

@@ -179,7 +179,7 @@ START_TEST(test_matrix_lower_bound)
 
 	c[0].generator_limited = 1;
 	md = render(&cells, FWS_MATRIX_MARKDOWN);
-	ck_assert_ptr_nonnull(strstr(md, "| &ge; 672.0 | &ge; 1.0000 | &ge; 632.7 | - | 336.0 | "
+	ck_assert_ptr_nonnull(strstr(md, "| >= 672.0 | >= 1.0000 | >= 632.7 | - | 336.0 | "
 					 "0.5000 | 316.3 | - | upload: generator-limited, a lower "
 					 "bound (no trial lost frames) |"));
 	free(md);
