@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -81,14 +82,24 @@ lat_json(const struct fws_stream_result *x)
 	return o;
 }
 
-/* "a.b.c.d:port" of a tuple's source or destination (network order). */
+/* "a.b.c.d:port" of a tuple's source or destination (network order); for IPv6 (hi: the
+ * upper 96 bits) "[addr]:port", as conntrack and ss write them. */
 static void
-endpoint(char *buf, size_t len, uint32_t addr_be, uint16_t port_be)
+endpoint(char *buf, size_t len, const uint8_t *hi, uint32_t addr_be, uint16_t port_be)
 {
 	uint32_t a = rte_be_to_cpu_32(addr_be);
+	char ip[INET6_ADDRSTRLEN];
+	uint8_t a6[16];
 
-	snprintf(buf, len, "%u.%u.%u.%u:%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255,
-		 rte_be_to_cpu_16(port_be));
+	if (hi == NULL) {
+		snprintf(buf, len, "%u.%u.%u.%u:%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255,
+			 a & 255, rte_be_to_cpu_16(port_be));
+		return;
+	}
+	memcpy(a6, hi, 12);
+	memcpy(a6 + 12, &addr_be, 4);
+	inet_ntop(AF_INET6, a6, ip, sizeof(ip));
+	snprintf(buf, len, "[%s]:%u", ip, rte_be_to_cpu_16(port_be));
 }
 
 /* Flow by flow: [sent source, sent destination, arrived source, arrived destination]; the
@@ -96,17 +107,18 @@ endpoint(char *buf, size_t len, uint32_t addr_be, uint16_t port_be)
 static json_t *
 nat_pairs_json(const struct fws_nat_result *n)
 {
+	const uint8_t *sh = n->ipv6 ? n->src6 : NULL, *dh = n->ipv6 ? n->dst6 : NULL;
 	json_t *a = json_array();
-	char b[4][32];
+	char b[4][64];
 	uint32_t i;
 
 	for (i = 0; i < n->n_pairs; i++) {
 		const struct fws_nat_tuple *s = &n->pairs[2 * i], *r = &n->pairs[2 * i + 1];
 
-		endpoint(b[0], sizeof(b[0]), s->src, s->sport);
-		endpoint(b[1], sizeof(b[1]), s->dst, s->dport);
-		endpoint(b[2], sizeof(b[2]), r->src, r->sport);
-		endpoint(b[3], sizeof(b[3]), r->dst, r->dport);
+		endpoint(b[0], sizeof(b[0]), sh, s->src, s->sport);
+		endpoint(b[1], sizeof(b[1]), dh, s->dst, s->dport);
+		endpoint(b[2], sizeof(b[2]), sh, r->src, r->sport);
+		endpoint(b[3], sizeof(b[3]), dh, r->dst, r->dport);
 		json_array_append_new(a, r->src || r->sport
 						 ? json_pack("[s, s, s, s]", b[0], b[1], b[2], b[3])
 						 : json_pack("[s, s, n, n]", b[0], b[1]));

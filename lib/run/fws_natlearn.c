@@ -241,6 +241,9 @@ nat_collect_stream(struct fws_trial *t, unsigned int s, uint32_t aimed,
 				  t->cfg->nat.mode == FWS_NAT_NONE || answers(cs) ? want : NULL, n,
 				  scratch, &nr->sum);
 		pairs(nr, &x, n);
+		nr->ipv6 = cs->flows.ipv6;
+		memcpy(nr->src6, cs->flows.src6, sizeof(nr->src6));
+		memcpy(nr->dst6, cs->flows.dst6, sizeof(nr->dst6));
 		nr->observed = true;
 		nr->has_learn = answers(cs) && t->cfg->nat.mode == FWS_NAT_MASQUERADE;
 		nr->learned = nr->has_learn ? aimed : 0;

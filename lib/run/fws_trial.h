@@ -56,6 +56,10 @@ struct fws_nat_result {
 	 * never seen), for the report's flow-by-flow list. Owned by the result. */
 	struct fws_nat_tuple *pairs;
 	uint32_t n_pairs;
+	/* An IPv6 stream's tuples hold the addresses' low 32 bits; their upper 96 are the
+	 * config's (NAT66 is not followed), for the report's [addr]:port. */
+	bool ipv6;
+	uint8_t src6[12], dst6[12];
 };
 #define FWS_NAT_PAIRS_MAX 4096
 

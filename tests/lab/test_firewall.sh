@@ -67,4 +67,31 @@ drop1=$(ip netns exec fwsl-dut nft -j list counter inet fws_fw wan_new_dropped |
 [ $rc -eq 6 ] && [ $((drop1 - drop0)) -eq 50 ] &&
 	ok "download without NAT learning: path check failed, the firewall dropped the 50 probes" ||
 	bad "download without learning: exit $rc, firewall dropped $((drop1 - drop0))"
+
+# IPv6 beside IPv4 (no NAT66): the NAT map names IPv6 flows as [addr]:port, and they are
+# conntrack's IPv6 entries, flow for flow.
+python3 - "$TOP/config/lab-firewall.json" "$WORK/v6.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.pop("output")
+c.update(flows6={"count": 16, "ip": 6}, frame_size=256)
+json.dump(c, open(sys.argv[2], "w"))
+PY
+ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
+run v6
+[ $rc -eq 0 ] && ok "IPv6 beside IPv4 through the firewall: exit 0" || bad "v6: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/v6.err" | head -2)"
+ip netns exec fwsl-dut conntrack -L -f ipv6 -p udp 2>/dev/null >"$WORK/conntrack6"
+python3 - "$WORK/v6-r.json" "$WORK/conntrack6" <<'PY' && ok "NAT map: IPv6 flows as [addr]:port, equal to conntrack -L -f ipv6 (16 flows)" || bad "IPv6 NAT map differs from conntrack"
+import json, re, sys
+kernel = set()
+for line in open(sys.argv[2]):
+    m = re.findall(r"src=(\S+) dst=(\S+) sport=(\d+) dport=(\d+)", line)
+    if len(m) == 2 and m[0][0].startswith("2001:2:0:1::"):
+        kernel.add(("[%s]:%s" % (m[0][0], m[0][2]), "[%s]:%s" % (m[0][1], m[0][3])))
+r = json.load(open(sys.argv[1]))
+up6 = [s for s in r["trials"][0]["streams"] if s["name"] == "upload6"][0]["nat"]["flows"]
+ours = {(f[0], f[1]) for f in up6}
+print("   ", len(kernel), "in conntrack,", len(ours), "in the map, e.g.", sorted(ours)[:1])
+sys.exit(0 if len(ours) == 16 and ours == kernel and all(f[0] == f[2] and f[1] == f[3] for f in up6) else 1)
+PY
 finish
