@@ -334,8 +334,26 @@ measure(struct campaign *c, unsigned int i, bool resume)
 	}
 }
 
+/* What the scenario's command would refuse of its config, as it would say it. */
+static bool
+refused(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, char *err, size_t len)
+{
+	if (cmd == FWS_CAMPAIGN_CONNECTIONS && cfg->conn.test == FWS_CONN_NONE)
+		snprintf(err, len,
+			 "config: connections: the config has no \"connections\" section "
+			 "(test, rate, ...)");
+	else if (cmd == FWS_CAMPAIGN_CONNECTIONS && cfg->n_hosts)
+		snprintf(err, len,
+			 "config: connections: a connection test runs both ends on one "
+			 "host: no \"hosts\" yet");
+	else
+		return false;
+	return true;
+}
+
 /* Write every scenario's config into the work directory and estimate its length. A config
- * that does not validate stops the campaign before anything runs. */
+ * that does not validate, or that its command would refuse, stops the campaign before
+ * anything runs (exit 2, the scenario named). */
 static int
 prepare(struct campaign *c)
 {
@@ -364,10 +382,15 @@ prepare(struct campaign *c)
 			return -1;
 		}
 		cfg = fws_config_parse(text, strlen(text), err, sizeof(err));
-		if (cfg)
-			c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
-		fws_config_free(cfg);
 		free(text);
+		if (cfg == NULL || refused(cfg, c->p.s[i].cmd, err, sizeof(err))) {
+			fprintf(stderr, "fwstress: campaign: scenario %s: %s\n", c->p.s[i].name,
+				err);
+			fws_config_free(cfg);
+			return -1;
+		}
+		c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
+		fws_config_free(cfg);
 		c->p.s[i].exit_code = -1;
 	}
 	return 0;

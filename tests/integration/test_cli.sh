@@ -20,6 +20,19 @@ python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["streams"]
 "$FWSTRESS" validate >"$WORK/norm.json" && expect_rc 0 "normalised config validates again" "$FWSTRESS" validate "$WORK/norm.json"
 expect_rc 0 "validate every shipped config" bash -c "for f in '$HERE'/../../config/*.json; do '$FWSTRESS' validate \"\$f\" >/dev/null || exit 1; done"
 
+# A campaign checks every scenario before the first runs: the second's command would refuse
+# its config, so the first's setup never runs.
+python3 - "$HERE/loopback-test.json" "$WORK" >"$WORK/plan.json" <<'PY'
+import json, sys
+cfg, work = sys.argv[1], sys.argv[2]
+print(json.dumps({"scenarios": [
+    {"name": "first", "command": "run", "config": cfg, "setup": "touch " + work + "/setup-ran"},
+    {"name": "second", "command": "connections", "config": cfg}]}))
+PY
+expect_rc 2 "campaign with an invalid later scenario" "$FWSTRESS" campaign -o "$WORK/camp.json" "$WORK/plan.json"
+grep -q '^fwstress: campaign: scenario second: config: connections: the config has no "connections" section' "$WORK/err" && [ ! -e "$WORK/setup-ran" ] \
+	&& ok "campaign: refused at once, the scenario named, nothing run" || bad "campaign: $(cat "$WORK/err"; ls "$WORK")"
+
 # A scenario that is no preset's name is a label, and validate says so; one that is a
 # preset's up to case or white space is refused (unit suite config: the messages).
 printf '{"ports": [{"name": "lan", "device": "x"}, {"name": "wan", "device": "y"}], "scenario": "lab 7"}\n' >"$WORK/label.json"
