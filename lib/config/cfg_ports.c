@@ -630,7 +630,9 @@ cfg_sec_ports(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 				return cfg_fail(c, "port name \"%s\" is used twice",
 						cfg->ports[i].name);
 			}
-			if (strcmp(cfg->ports[j].device, cfg->ports[i].device) == 0) {
+			/* Two hosts may each have a 0000:03:00.0. */
+			if (cfg->ports[j].host == cfg->ports[i].host &&
+			    strcmp(cfg->ports[j].device, cfg->ports[i].device) == 0) {
 				cfg_push_key(c, "device");
 				return cfg_fail(c, "device \"%s\" is used by ports[%zu] too",
 						cfg->ports[i].device, j);

@@ -186,6 +186,10 @@ static const struct {
 	 "config: scenario: \"WireGuard\" is not a scenario; \"wireguard\" is (write it so for its "
 	 "preset, or choose a label that is not a scenario's name) (line 2)"},
 	/* hosts (two load clients) */
+	{"{\"hosts\": [{\"name\": \"s1\"}, {\"name\": \"s2\"}], \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"a\", \"host\": \"s1\"}, {\"name\": \"wan\", \"device\": \"a\", \"host\": "
+	 "\"s1\"}]}",
+	 "config: ports[1].device: device \"a\" is used by ports[0] too (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\", \"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", "
 	 "\"device\": \"a\", \"host\": \"s2\"}]}",
 	 "config: ports[0].host: no \"hosts\" entry is named \"s2\" (line 1)"},
