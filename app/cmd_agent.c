@@ -67,10 +67,12 @@ op_setup(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 
 	if (s->cfg)
 		return fws_err_set(e, FWS_ERR_SETUP, -EALREADY, "set up already");
-	s->cfg = txt ? fws_config_parse(txt, strlen(txt), err, sizeof(err)) : NULL;
+	if (txt == NULL)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "setup: no config");
+	s->cfg = fws_config_parse(txt, strlen(txt), err, sizeof(err));
 	free(txt);
 	if (s->cfg == NULL)
-		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "%s", txt ? err : "no config");
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "%s", err);
 	if (host == 0 || host > s->cfg->n_hosts)
 		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "host %u: not in the config", host);
 	if (json_integer_value(json_object_get(req, "n_ports")) != s->cfg->n_ports ||

@@ -261,6 +261,9 @@ fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd, void (*on_ex
 		}
 		if (extra_fd >= 0 && (p[1].revents & (POLLIN | POLLHUP)) && on_extra)
 			on_extra(arg);
+		if (extra_fd >= 0 && (p[1].revents & (POLLNVAL | POLLERR)))
+			extra_fd =
+				-1; /* closed meanwhile (on_extra saw its end): poll the stream alone */
 		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) && fill(rd) < 0) {
 			*why = "read failed";
 			return NULL;

@@ -5,10 +5,10 @@
 # FWS_TEST_CLOCK="3000000,50" (its clock 3 ms ahead and 50 ppm fast, in everything it
 # stamps, reads and answers to the clock probes). The router holds every upload packet for
 # 6 ms (NFQUEUE, tools/nfq-delay, each hold measured on CLOCK_MONOTONIC_RAW); download
-# is not held. The exact oracle per direction: the fastest frame can be no faster than the
-# path's own hold and at most 100 us above it; the report's one-way figures, within their
-# stated bound, must hold to that in both directions. Unaligned, upload would read 3 ms
-# long and download 3 ms negative (every frame "received before it was sent").
+# is not held. The oracle per direction: the fastest frame can be no faster than the path's
+# hold (less the stated bound), and no more than 1 ms above it (the path's own latency on
+# this busy 2-core machine: 15-250 us seen). Unaligned, upload would read 3 ms long and
+# download 3 ms negative (every frame "received before it was sent"), failing both.
 . "$(dirname "$0")/lab.sh"
 NFQ_DELAY=${3:-}
 if [ -z "$NFQ_DELAY" ] || [ ! -x "$NFQ_DELAY" ] || ! command -v iptables-nft >/dev/null; then
@@ -51,7 +51,7 @@ for s in r["trials"][0]["streams"]:
     lo = hold if s["name"] == "upload" else 0
     want_off = 3e6 if s["name"] == "upload" else -3e6
     print(s["name"], "count", l["count"] == s["offered"]["frames"] > 4000 and s["lost"] == 0,
-          "min", lo - b <= l["min"] <= lo + 100000 + b,
+          "min", lo - b <= l["min"] <= lo + 1000000 + b,
           "offset", abs(l["clock_offset_ns"] - want_off) < 1.2e6,
           "bound", 0 < b < 100000, "|", l["min"], lo, round(b), round(l["clock_offset_ns"]))
 PY
