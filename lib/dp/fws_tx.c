@@ -113,15 +113,27 @@ wire_times(struct fws_tx_task *t, uint64_t hz)
 }
 
 void
+fws_tx_task_lead_reset(struct fws_tx_task *t)
+{
+	t->lead_fp = UINT32_MAX;
+	t->lead_min = UINT32_MAX;
+	t->lead_n = 0;
+}
+
+/* Called at the warm-up's start and again at the measured phase's: the build time learnt in
+ * the warm-up is kept (restarting it made the measured phase's first stamps follow a single
+ * sample, which could be slow, and stamp frames after their own hand-over). */
+void
 fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz)
 {
 	uint32_t i;
 
 	wire_times(t, hz);
-	t->lead_fp = UINT32_MAX;
 	t->lag_sum = 0;
-	t->lag_max = 0;
+	t->lag_min = INT64_MAX;
+	t->lag_max = INT64_MIN;
 	t->lag_bursts = 0;
+	t->lag_late = 0;
 
 	t->cookie = cookie;
 	for (i = 0; i < t->nb_flows; i++)
@@ -133,20 +145,37 @@ fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t
 	t->t_stop = now;
 }
 
-/* After a sampled burst: the fastest build per frame so far (the next stamps' lead), and
- * in the measured phase the lag from this burst's stamp to the end of its hand-over. */
+/*
+ * After a sampled burst: the fastest build per frame of a full burst so far, which the next
+ * stamps add once FWS_TX_LEAD_SAMPLES were taken (one sample may be slow: an interrupt in the
+ * build), and in the measured phase the signed lag from this burst's stamp to the end of its
+ * hand-over. Only full bursts teach the lead: a burst costs a fixed part plus a part per
+ * frame, so the per-frame cost of the largest burst, times n, never exceeds the build of a
+ * burst of n <= t->burst frames (a lead learnt from small paced bursts stamped the rare large
+ * catch-up burst after its own hand-over). Builds of full bursts still vary by a fifth
+ * (caches, the pool), and a paced stream has few full bursts to learn from, so the stamps add
+ * three quarters of that fastest build: they may be early by a quarter of the build time (the
+ * report gives it), they must not be late.
+ */
 static void
 stamp_account(struct fws_tx_task *t, uint32_t n, uint64_t t0, uint64_t stamp, uint64_t tb,
 	      bool measured)
 {
-	uint64_t t1 = rte_rdtsc(), fp = ((tb - t0) << 8) / n, lag = t1 - stamp;
+	uint64_t t1 = rte_rdtsc(), fp = ((tb - t0) << 8) / n;
+	int64_t lag = (int64_t)(t1 - stamp);
 
-	if (fp < t->lead_fp)
-		t->lead_fp = (uint32_t)fp;
+	if (n == t->burst) {
+		if (fp < t->lead_min)
+			t->lead_min = (uint32_t)fp;
+		if (++t->lead_n >= FWS_TX_LEAD_SAMPLES)
+			t->lead_fp = t->lead_min - t->lead_min / 4;
+	}
 	if (!measured)
 		return;
 	t->lag_sum += lag;
+	t->lag_min = RTE_MIN(t->lag_min, lag);
 	t->lag_max = RTE_MAX(t->lag_max, lag);
+	t->lag_late += lag < 0;
 	t->lag_bursts++;
 }
 

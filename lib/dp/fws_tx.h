@@ -28,7 +28,8 @@
 #include "fws_size.h"
 
 #define FWS_TX_MAX_BURST 512
-#define FWS_TX_STAMP_SAMPLE 8 /**< bursts per build-time and lag sample (power of 2) */
+#define FWS_TX_STAMP_SAMPLE 8  /**< bursts per build-time and lag sample (power of 2) */
+#define FWS_TX_LEAD_SAMPLES 16 /**< build-time samples before the stamps add a build time */
 
 struct fws_engine;
 struct fws_tcp_txflow;
@@ -54,15 +55,21 @@ struct fws_tx_task {
 	bool clk_on; /**< stamps are mapped by clk (another host receives, or a test clock) */
 	uint8_t stream;
 	uint8_t port_idx;
-	uint32_t lead_fp; /**< fastest build per frame so far, TSC ticks << 8; UINT32_MAX: none */
+	uint32_t lead_fp; /**< build per frame added to stamps, TSC ticks << 8; UINT32_MAX: none */
 	struct fws_pacer pacer;
 	/* Written by the owning lcore, read by the main lcore. */
 	struct fws_tx_counters cnt;
 	uint64_t t_first, t_stop; /**< TSC at the start and end of the measured phase */
 	uint64_t limit;           /**< > 0: send exactly this many measured frames (a burst) */
 	uint32_t bursts;          /**< bursts tried, for sampling */
-	/* Measured bursts: lag from the stamp to the end of the hand-over, in TSC ticks. */
-	uint64_t lag_sum, lag_max, lag_bursts;
+	/* Sampled bursts of the trial: the fastest build per frame and how many were taken;
+	 * lead_fp follows lead_min once FWS_TX_LEAD_SAMPLES were. */
+	uint32_t lead_min;
+	uint32_t lead_n;
+	/* Measured bursts: lag from the stamp to the end of the hand-over, in TSC ticks, signed
+	 * (negative: stamped after its own hand-over ended, latencies read short). */
+	int64_t lag_sum, lag_min, lag_max;
+	uint64_t lag_bursts, lag_late;
 	/* Set up by the main lcore. */
 	struct fws_affine clk; /**< the stamps' map into the receiving host's ticks */
 	double pps;            /**< this task's share of the stream's rate; 0 = unlimited */
@@ -90,6 +97,8 @@ int fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int 
 int fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix);
 
 /** Start a phase: cookie, sequence numbers from 0, pacing from now. */
+/** A new trial: forget the build times of the last (before its warm-up starts). */
+void fws_tx_task_lead_reset(struct fws_tx_task *t);
 void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz);
 
 /**

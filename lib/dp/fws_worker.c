@@ -56,7 +56,7 @@ fws_worker_main(void *arg)
 	struct fws_worker *w = arg;
 	uint32_t seen = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE);
 	uint64_t loops = 0;
-	unsigned int i;
+	unsigned int i, k, tx0 = 0, rx0 = 0, nq = w->rx ? w->rx->nb_queues : 0;
 
 	for (;;) {
 		uint32_t ph = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE);
@@ -68,15 +68,18 @@ fws_worker_main(void *arg)
 			if (ph == FWS_PHASE_QUIT)
 				break;
 		}
-		/* Each task stamps from a reading taken after the task before it sent. */
+		/* Each task stamps from a reading taken after the task before it sent. Which task
+		 * and which queue go first turns every loop: a frame waits for the work after
+		 * its own send and before its own poll, and no stream may always wait least. */
 		if (ph <= FWS_PHASE_MEASURE)
-			for (i = 0; i < w->n_tx; i++)
+			for (k = 0, i = tx0; k < w->n_tx; k++, i = i + 1 == w->n_tx ? 0 : i + 1)
 				if (w->tx[i]->active)
-					w->tx[i]->engine->tx_burst(w->tx[i], i ? rte_rdtsc() : now,
+					w->tx[i]->engine->tx_burst(w->tx[i], k ? rte_rdtsc() : now,
 								   ph == FWS_PHASE_MEASURE);
-		if (w->rx)
-			for (i = 0; i < w->rx->nb_queues; i++)
-				fws_rx_poll(w->rx, &w->rx->queues[i]);
+		for (k = 0, i = rx0; k < nq; k++, i = i + 1 == nq ? 0 : i + 1)
+			fws_rx_poll(w->rx, &w->rx->queues[i]);
+		tx0 = tx0 + 1 >= w->n_tx ? 0 : tx0 + 1;
+		rx0 = rx0 + 1 >= nq ? 0 : rx0 + 1;
 		/* Control replies wait at most 64 loops (tens of microseconds). */
 		if (unlikely((++loops & 63) == 0))
 			for (i = 0; i < w->n_ctl; i++)

@@ -199,10 +199,12 @@ blocked_json(const struct fws_stream_result *x)
 static json_t *
 stamp_json(const struct fws_stamp_result *x)
 {
-	return json_pack("{s:s, s:I, s:f, s:f, s:f}", "model", x->wire_mbps ? "wire" : "handover",
-			 "wire_mbps", (json_int_t)x->wire_mbps, "build_ns_per_frame", x->lead_ns,
-			 "handover_lag_avg_ns", x->lag_avg_ns, "handover_lag_max_ns",
-			 x->lag_max_ns);
+	return json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "model",
+			 x->wire_mbps ? "wire" : "handover", "wire_mbps", (json_int_t)x->wire_mbps,
+			 "build_ns_per_frame", x->lead_ns, "handover_lag_avg_ns", x->lag_avg_ns,
+			 "handover_lag_min_ns", x->lag_min_ns, "handover_lag_max_ns", x->lag_max_ns,
+			 "sampled_bursts", (json_int_t)x->lag_bursts, "late_bursts",
+			 (json_int_t)x->late_bursts);
 }
 
 /* Links seen down during the trial: when, for how long, the frames sent meanwhile. */

@@ -90,11 +90,21 @@ text_stamps(FILE *f, const struct fws_result *r)
 				r->streams[s].name);
 		fprintf(f,
 			", build %.1f ns/frame); hand-over ended %.3f us after a burst's stamp "
-			"on average, %.3f us at most\n",
-			x->lead_ns, x->lag_avg_ns / 1e3, x->lag_max_ns / 1e3);
+			"on average (%.3f to %.3f us)\n",
+			x->lead_ns, x->lag_avg_ns / 1e3, x->lag_min_ns / 1e3, x->lag_max_ns / 1e3);
+		if (x->late_bursts)
+			fprintf(f,
+				"  note: %s: %" PRIu64 " of %" PRIu64
+				" sampled bursts were stamped "
+				"after their hand-over ended: their latencies read up to %.3f us "
+				"short\n",
+				r->streams[s].name, x->late_bursts, x->lag_bursts,
+				-x->lag_min_ns / 1e3);
 	}
 	fprintf(f,
-		"  stamps: received frames are stamped once per poll, every %.3f us on average\n",
+		"  stamps: received frames are stamped once per poll, every %.3f us on average: a "
+		"latency may read up to a poll late (its resolution); the streams of one lcore "
+		"take turns being served first\n",
 		r->rx_poll_ns / 1e3);
 	text_clocks(f, r);
 }

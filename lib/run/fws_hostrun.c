@@ -85,9 +85,11 @@ fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err 
 			memset(&h->before[i], 0, sizeof(h->before[i]));
 	start = rte_rdtsc();
 	fws_host_features_on(h, FWS_FEATURE_START, start);
-	for (i = 0; i < h->n_tasks; i++)
+	for (i = 0; i < h->n_tasks; i++) {
+		fws_tx_task_lead_reset(&h->tasks[i]);
 		fws_engine_start(&h->tasks[i], p->warmup ? p->warm_cookie : p->cookie, start,
 				 h->hz);
+	}
 	return 0;
 }
 

@@ -28,6 +28,29 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 	sr->lat.jitter = jitter;
 }
 
+/* Two senders' stamps: the extremes of both, the mean over both senders' samples. */
+static void
+add_stamp(struct fws_stamp_result *into, const struct fws_stamp_result *o)
+{
+	uint64_t n = into->lag_bursts + o->lag_bursts;
+
+	if (o->lag_bursts == 0 && into->lag_bursts != 0)
+		return;
+	if (into->lag_bursts == 0) {
+		*into = *o;
+		return;
+	}
+	into->wire_mbps = RTE_MAX(into->wire_mbps, o->wire_mbps);
+	into->lead_ns = RTE_MAX(into->lead_ns, o->lead_ns);
+	into->lag_avg_ns = (into->lag_avg_ns * (double)into->lag_bursts +
+			    o->lag_avg_ns * (double)o->lag_bursts) /
+			   (double)n;
+	into->lag_min_ns = RTE_MIN(into->lag_min_ns, o->lag_min_ns);
+	into->lag_max_ns = RTE_MAX(into->lag_max_ns, o->lag_max_ns);
+	into->lag_bursts = n;
+	into->late_bursts += o->late_bursts;
+}
+
 /* The sending side of a stream from one agent. */
 static void
 add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
@@ -39,8 +62,7 @@ add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
 	sr->unlimited |= as->unlimited;
 	sr->active |= as->active;
 	sr->duration = RTE_MAX(sr->duration, as->duration);
-	if (as->stamp.lag_max_ns >= sr->stamp.lag_max_ns)
-		sr->stamp = as->stamp; /* the worst sender's */
+	add_stamp(&sr->stamp, &as->stamp);
 }
 
 static void

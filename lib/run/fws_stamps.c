@@ -39,7 +39,8 @@ stamps_setup(struct fws_host *t, void **state, struct fws_err *e)
 static void
 collect_stamp(const struct fws_host *t, unsigned int s, double hz, struct fws_stamp_result *st)
 {
-	uint64_t lag_sum = 0, bursts = 0;
+	int64_t lag_sum = 0, lag_min = INT64_MAX, lag_max = INT64_MIN;
+	uint64_t bursts = 0;
 	unsigned int i;
 
 	memset(st, 0, sizeof(*st));
@@ -51,11 +52,20 @@ collect_stamp(const struct fws_host *t, unsigned int s, double hz, struct fws_st
 		st->wire_mbps = task->wire_mbps;
 		if (task->lead_fp != UINT32_MAX)
 			st->lead_ns = RTE_MAX(st->lead_ns, task->lead_fp / 256.0 * 1e9 / hz);
-		st->lag_max_ns = RTE_MAX(st->lag_max_ns, (double)task->lag_max * 1e9 / hz);
+		if (task->lag_bursts == 0)
+			continue;
+		lag_min = RTE_MIN(lag_min, task->lag_min);
+		lag_max = RTE_MAX(lag_max, task->lag_max);
 		lag_sum += task->lag_sum;
 		bursts += task->lag_bursts;
+		st->late_bursts += task->lag_late;
 	}
-	st->lag_avg_ns = bursts ? (double)lag_sum / (double)bursts * 1e9 / hz : 0;
+	st->lag_bursts = bursts;
+	if (bursts == 0)
+		return;
+	st->lag_avg_ns = (double)lag_sum / (double)bursts * 1e9 / hz;
+	st->lag_min_ns = (double)lag_min * 1e9 / hz;
+	st->lag_max_ns = (double)lag_max * 1e9 / hz;
 }
 
 static void

@@ -38,8 +38,11 @@ struct fws_lat {
 struct fws_stamp_result {
 	uint32_t wire_mbps; /**< the wire model's link speed; 0: stamped at the hand-over */
 	double lead_ns;     /**< build time per frame added to each stamp (the fastest seen) */
-	double lag_avg_ns;  /**< from a burst's stamp to the end of its hand-over */
+	double lag_avg_ns;  /**< from a burst's stamp to the end of its hand-over (signed) */
+	double lag_min_ns;  /**< < 0: a burst stamped after its hand-over ended */
 	double lag_max_ns;
+	uint64_t lag_bursts;  /**< sampled measured bursts behind the three */
+	uint64_t late_bursts; /**< of them, stamped after their hand-over ended */
 };
 
 /** What NAT did to a stream and whether that was what the config expected ("nat"). */
