@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_report.h"
+#include "fws_spawn.h"
 
 static volatile sig_atomic_t stop;
 
@@ -34,6 +36,9 @@ on_signal(int sig)
 }
 
 /* The campaign's state between scenarios. */
+/* A setup or teardown command asked to stop gets this long before SIGKILL. */
+#define FWS_CAMPAIGN_GRACE_MS 5000
+
 struct campaign {
 	struct fws_campaign p;
 	struct fws_cells cells[FWS_CAMPAIGN_MAX_SCENARIOS];
@@ -135,19 +140,49 @@ last_line(const char *path, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* A setup or teardown command through the shell. 0, or its status with the reason. */
+/* The status of a lingering guard's command; a stop request is passed on once. */
 static int
-shell(struct campaign *c, unsigned int i, const char *what, const char *cmd, char *reason,
-      size_t len)
+reap_status(struct fws_guard *g)
+{
+	bool passed = false;
+
+	for (;;) {
+		struct pollfd p = {.fd = g->status_fd, .events = POLLIN};
+
+		if (poll(&p, 1, 200) > 0)
+			return fws_guard_status(g);
+		if (stop && !passed) {
+			kill(g->pid, SIGTERM);
+			passed = true;
+		}
+	}
+}
+
+/* A setup or teardown command through the shell, in its own process group under a guard:
+ * nothing it started outlives it. With keep (a setup) what it left running (a daemon) lives
+ * until fws_guard_end(keep), after the teardown. 0, or its status with the reason. */
+static int
+shell(struct campaign *c, unsigned int i, const char *what, const char *cmd, struct fws_guard *keep,
+      char *reason, size_t len)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
 	char log[FWS_CFG_PATH_LEN + 32], tail[200];
-	int st, n;
+	struct fws_guard g;
+	int st, n, fd, rc;
 
 	if (!cmd[0])
 		return 0;
 	work_file(c, i, what, log, sizeof(log));
-	st = reap(spawn(argv, log), NULL, NULL);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	rc = fws_spawn_guarded(argv, fd, FWS_CAMPAIGN_GRACE_MS, keep != NULL, keep ? keep : &g);
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		st = -1;
+	else if (keep)
+		st = reap_status(keep);
+	else
+		st = reap(g.pid, NULL, NULL);
 	if (st == 0)
 		return 0;
 	last_line(log, tail, sizeof(tail));
@@ -445,18 +480,21 @@ static int
 scenario(struct campaign *c, unsigned int i, bool resume)
 {
 	struct fws_campaign_scenario *s = &c->p.s[i];
+	struct fws_guard setup = {.pid = -1, .status_fd = -1};
 	char reason[sizeof(s->reason)];
 
 	s->reason[0] = '\0';
-	if (shell(c, i, "setup", s->setup, s->reason, sizeof(s->reason)) != 0) {
+	if (shell(c, i, "setup", s->setup, &setup, s->reason, sizeof(s->reason)) != 0) {
 		s->status = stop ? FWS_CAMPAIGN_ST_INTERRUPTED : FWS_CAMPAIGN_ST_SETUP_FAILED;
-		shell(c, i, "teardown", s->teardown, reason, sizeof(reason));
+		shell(c, i, "teardown", s->teardown, NULL, reason, sizeof(reason));
+		fws_guard_end(&setup);
 		fprintf(stderr, "fwstress: campaign: scenario %s: %s\n", s->name, s->reason);
 		return -1;
 	}
 	measure(c, i, resume);
-	if (shell(c, i, "teardown", s->teardown, reason, sizeof(reason)) != 0)
+	if (shell(c, i, "teardown", s->teardown, NULL, reason, sizeof(reason)) != 0)
 		fprintf(stderr, "fwstress: campaign: scenario %s: %s\n", s->name, reason);
+	fws_guard_end(&setup); /* what the setup left running ends with its scenario */
 	if (s->status == FWS_CAMPAIGN_ST_FAILED)
 		fprintf(stderr, "fwstress: campaign: scenario %s failed (exit %d): %s\n", s->name,
 			s->exit_code, s->reason);

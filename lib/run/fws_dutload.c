@@ -12,6 +12,7 @@
 
 #include "fws_compat.h"
 #include "fws_dutload.h"
+#include "fws_spawn.h"
 
 #define MAX_TOKENS 64
 
@@ -89,6 +90,8 @@ int
 fws_dutload_start(struct fws_dutload_proc *p, const char *cmd_template, double seconds)
 {
 	const char *at = strstr(cmd_template, "{seconds}");
+	char *argv[] = {"/bin/sh", "-c", p->cmd, NULL};
+	struct fws_guard g;
 	int fds[2];
 
 	memset(p, 0, sizeof(*p));
@@ -101,23 +104,14 @@ fws_dutload_start(struct fws_dutload_proc *p, const char *cmd_template, double s
 		strlcpy(p->cmd, cmd_template, sizeof(p->cmd));
 	if (pipe(fds) < 0)
 		return -errno;
-	p->pid = fork();
-	if (p->pid < 0) {
+	/* Its own process group under a guard: a hung probe ends with everything it started,
+	 * also when fwstress itself is killed. */
+	if (fws_spawn_guarded(argv, fds[1], 1000, false, &g) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		return -errno;
 	}
-	if (p->pid == 0) {
-		/* Its own process group: a hung probe is killed with everything it started. */
-		setpgid(0, 0);
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
-		_exit(127);
-	}
-	setpgid(p->pid, p->pid); /* also here: no race with the child's own call */
+	p->pid = g.pid;
 	close(fds[1]);
 	p->fd = fds[0];
 	fcntl(p->fd, F_SETFL, O_NONBLOCK);
@@ -182,12 +176,12 @@ fws_dutload_finish(struct fws_dutload_proc *p, double timeout_s, struct fws_dutl
 		if (exited && (!open || !(pfd.revents & POLLIN)))
 			break;
 		if (!exited && now_s() > end) {
-			kill(-p->pid, SIGKILL); /* the group: sh and whatever it started */
+			kill(p->pid, SIGTERM); /* the guard ends sh and whatever it started */
 			waitpid(p->pid, &status, 0);
 			exited = killed = true;
 		}
 	}
-	kill(-p->pid, SIGKILL); /* what it left running in the background goes too */
+	/* What it left running in the background went with it (the guard ends the group). */
 	p->out[p->len] = '\0';
 	close(p->fd);
 	if (killed) {

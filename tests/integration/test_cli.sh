@@ -33,6 +33,51 @@ expect_rc 2 "campaign with an invalid later scenario" "$FWSTRESS" campaign -o "$
 grep -q '^fwstress: campaign: scenario second: config: connections: the config has no "connections" section' "$WORK/err" && [ ! -e "$WORK/setup-ran" ] \
 	&& ok "campaign: refused at once, the scenario named, nothing run" || bad "campaign: $(cat "$WORK/err"; ls "$WORK")"
 
+# Setup and teardown commands leave no orphans (issue 23): each runs in its own process group
+# under a guard, ended with TERM then KILL; on SIGINT, on SIGTERM, and when the campaign is
+# killed with SIGKILL (the guard dies with it and ends the group). A daemon the setup left
+# running lives through its scenario and ends with it. The sleeps' odd lengths name them.
+orphans() { pgrep -f "sleep $1" >/dev/null; }
+gone_within() { # PATTERN SECONDS
+	local i
+	for i in $(seq 1 $(($2 * 10))); do orphans "$1" || return 0; sleep 0.1; done
+	return 1
+}
+plan() { # SETUP [TEARDOWN]
+	python3 - "$HERE/loopback-test.json" "$1" "${2:-}" >"$WORK/hang.json" <<'PY'
+import json, sys
+s = {"name": "hang", "command": "run", "config": sys.argv[1], "setup": sys.argv[2]}
+if sys.argv[3]:
+    s["teardown"] = sys.argv[3]
+print(json.dumps({"scenarios": [s]}))
+PY
+}
+for sig in INT TERM KILL; do
+	tag=10005$(printf '%d' "'${sig:0:1}")
+	plan "sleep ${tag}1 & sleep ${tag}2"
+	"$FWSTRESS" campaign -o "$WORK/hang-r.json" "$WORK/hang.json" >/dev/null 2>"$WORK/hang.err" &
+	pid=$!
+	for i in $(seq 1 50); do orphans "${tag}2" && break; sleep 0.1; done
+	orphans "${tag}1" && orphans "${tag}2" || bad "$sig: the setup's sleeps did not start"
+	kill -$sig $pid
+	wait $pid
+	gone_within "${tag}[12]" 8 && ok "SIG$sig during a hanging setup: its children end too" ||
+		{ bad "SIG$sig: orphans: $(pgrep -af "sleep ${tag}")"; pkill -f "sleep ${tag}"; }
+done
+plan "sleep 1000071 >/dev/null 2>&1 &" "pgrep -f 'sleep 1000071' >$WORK/daemon-seen"
+expect_rc 0 "a setup that leaves a daemon" "$FWSTRESS" campaign -o "$WORK/hang-r.json" "$WORK/hang.json"
+[ -s "$WORK/daemon-seen" ] && ok "the daemon lived through its scenario" || bad "the setup's daemon was gone before the teardown"
+gone_within 1000071 8 && ok "the setup's daemon ended with its scenario" ||
+	{ bad "the setup's daemon outlived the campaign"; pkill -f "sleep 1000071"; }
+plan "true" "sleep 1000081 & sleep 1000082"
+"$FWSTRESS" campaign -o "$WORK/hang-r.json" "$WORK/hang.json" >/dev/null 2>"$WORK/hang.err" &
+pid=$!
+for i in $(seq 1 200); do orphans 1000082 && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+gone_within "100008[12]" 8 && ok "SIGINT during a hanging teardown: its children end too" ||
+	{ bad "teardown orphans: $(pgrep -af "sleep 100008")"; pkill -f "sleep 100008"; }
+
 # A scenario that is no preset's name is a label, and validate says so; one that is a
 # preset's up to case or white space is refused (unit suite config: the messages).
 printf '{"ports": [{"name": "lan", "device": "x"}, {"name": "wan", "device": "y"}], "scenario": "lab 7"}\n' >"$WORK/label.json"

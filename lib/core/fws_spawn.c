@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Guarded commands (fws_spawn.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fws_spawn.h"
+
+#define STEP_MS 20
+
+static void
+sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+/* Reap every child the guard has (the command, and as a subreaper its orphans). True once
+ * the command itself has ended; *st is then its status. */
+static bool
+reap(pid_t cmd, int *st, bool *done)
+{
+	pid_t p;
+	int s;
+
+	while ((p = waitpid(-1, &s, WNOHANG)) > 0)
+		if (p == cmd) {
+			*st = s;
+			*done = true;
+		}
+	return *done;
+}
+
+/* End the command's group: SIGTERM (and SIGCONT, for a stopped member), SIGKILL to what is
+ * left after grace_ms; returns when the group is empty and reaped. */
+static void
+end_group(pid_t g, int *st, bool *done, unsigned int grace_ms)
+{
+	unsigned int waited = 0;
+
+	kill(-g, SIGTERM);
+	kill(-g, SIGCONT);
+	for (;;) {
+		reap(g, st, done);
+		if (kill(-g, 0) < 0 && errno == ESRCH)
+			break;
+		if (waited >= grace_ms) {
+			kill(-g, SIGKILL);
+			grace_ms = UINT32_MAX; /* once */
+		}
+		sleep_ms(STEP_MS);
+		waited += STEP_MS;
+	}
+	while (!*done && waitpid(g, st, 0) == g)
+		*done = true;
+}
+
+/* The guard's status is the command's: the same exit code, or death by the same signal. */
+static void __attribute__((noreturn)) exit_like(int st, const sigset_t *old)
+{
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		sigprocmask(SIG_SETMASK, old, NULL);
+		kill(getpid(), WTERMSIG(st));
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + SIGTERM);
+}
+
+static void
+command(char *const *argv, const sigset_t *old)
+{
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	execvp(argv[0], argv);
+	fprintf(stderr, "fwstress: %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Wait for the command; true when a stop signal came first. */
+static bool
+wait_command(const sigset_t *set, pid_t cmd, int *st, bool *done)
+{
+	for (;;) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = 100 * 1000000L};
+		int sig = sigtimedwait(set, NULL, &ts);
+
+		if (reap(cmd, st, done))
+			return false;
+		if (sig > 0 && sig != SIGCHLD)
+			return true;
+	}
+}
+
+static void
+send_status(int fd, int st)
+{
+	if (write(fd, &st, sizeof(st)) != (ssize_t)sizeof(st))
+		return; /* nobody reads it any more */
+}
+
+/* The command ended and its status went out: keep its group until asked to end it (or until
+ * it empties by itself). */
+static void
+linger(const sigset_t *set, pid_t cmd, int *st, bool *done)
+{
+	for (;;) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = 200 * 1000000L};
+		int sig = sigtimedwait(set, NULL, &ts);
+
+		reap(cmd, st, done);
+		if ((sig > 0 && sig != SIGCHLD) || (kill(-cmd, 0) < 0 && errno == ESRCH))
+			return;
+	}
+}
+
+static void
+block_signals(sigset_t *set, sigset_t *old)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, set, old);
+}
+
+static void
+redirect(int out_fd)
+{
+	int in = open("/dev/null", O_RDONLY);
+
+	if (in >= 0)
+		dup2(in, STDIN_FILENO);
+	if (out_fd >= 0) {
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(out_fd, STDERR_FILENO);
+	}
+}
+
+static void __attribute__((noreturn))
+guard(char *const *argv, int out_fd, unsigned int grace_ms, int status_fd, pid_t parent)
+{
+	sigset_t set, old;
+	int st = (128 + SIGTERM) << 8;
+	bool done = false, lingering = status_fd >= 0;
+	pid_t cmd;
+
+	block_signals(&set, &old);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(128 + SIGTERM); /* fwstress is gone already: start nothing */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	redirect(out_fd);
+	cmd = fork();
+	if (cmd < 0)
+		_exit(127);
+	if (cmd == 0)
+		command(argv, &old);
+	setpgid(cmd, cmd); /* also here: no race with the command's own call */
+	if (!wait_command(&set, cmd, &st, &done) && status_fd >= 0) {
+		send_status(status_fd, st);
+		close(status_fd);
+		status_fd = -1;
+		linger(&set, cmd, &st, &done);
+	}
+	end_group(cmd, &st, &done, grace_ms);
+	if (status_fd >= 0)
+		send_status(status_fd, st); /* stopped before the command ended */
+	if (lingering)
+		_exit(0);
+	exit_like(st, &old);
+}
+
+int
+fws_spawn_guarded(char *const *argv, int out_fd, unsigned int grace_ms, bool linger_on,
+		  struct fws_guard *g)
+{
+	pid_t parent = getpid();
+	int fds[2] = {-1, -1};
+
+	g->status_fd = -1;
+	if (linger_on && pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	g->pid = fork();
+	if (g->pid == 0) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		guard(argv, out_fd, grace_ms, fds[1], parent);
+	}
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (g->pid < 0) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		return -1;
+	}
+	g->status_fd = fds[0];
+	return 0;
+}
+
+int
+fws_guard_status(struct fws_guard *g)
+{
+	int st;
+	ssize_t n;
+
+	do
+		n = read(g->status_fd, &st, sizeof(st));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(st) ? st : -1;
+}
+
+void
+fws_guard_end(struct fws_guard *g)
+{
+	int st;
+
+	if (g->pid <= 0)
+		return;
+	kill(g->pid, SIGTERM);
+	while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (g->status_fd >= 0)
+		close(g->status_fd);
+	g->pid = -1;
+	g->status_fd = -1;
+}
