@@ -233,15 +233,27 @@ matrix_row_notes(const struct matrix *m, const struct row *x, char *buf, size_t 
 		buf[len - 1] = '\0';
 }
 
-/* Text from a report file into a Markdown or MediaWiki cell: no column breaks, no lines. */
+/*
+ * Text from a report file into a Markdown or MediaWiki cell: no column breaks, no lines, and
+ * no markup of its own (a DUT name is the user's text, not the page's): what either syntax
+ * would read as a link, a template, emphasis or a tag is written as an entity or escaped.
+ */
 static void
 table_str(FILE *f, const char *s, bool wiki)
 {
 	for (; *s; s++) {
-		if (*s == '|')
-			fputs(wiki ? "&#124;" : "\\|", f);
-		else if (*s == '\n' || *s == '\r')
+		if (*s == '\n' || *s == '\r')
 			fputc(' ', f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (wiki && strchr("|{}[]'~_=!", *s))
+			fprintf(f, "&#%d;", *s);
+		else if (!wiki && strchr("|\\`*_[]#!~", *s))
+			fprintf(f, "\\%c", *s);
 		else
 			fputc(*s, f);
 	}
@@ -383,15 +395,24 @@ table(FILE *f, const struct matrix *m, bool wiki)
 			m->left_out, MAX_COLS);
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+/*
+ * A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A field a
+ * spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return:
+ * OWASP's rule for CSV injection) is quoted and starts with a single quote, so it reads as
+ * the text it is.
+ */
 static void
 csv_str(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"\r\n") == NULL) {
+	bool formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+
+	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);

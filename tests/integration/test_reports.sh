@@ -152,4 +152,36 @@ sed 's/"load_command": "vmstat {seconds} 2"/"load_command": "echo no route to fw
 [ $rc -eq 0 ] && ok "failing probe: run still exit 0" || bad "failing probe: exit $rc"
 check "failing probe: reported with its status" \
 	'"exited with status 3: no route to fw" in t[0]["dut_load"]["error"] and t[0]["streams"][0]["lost"] == 0' "$WORK/bp.json"
+# Text from the config reaches every format as text (issue 23): a DUT name or scenario label
+# a spreadsheet would run as a formula is neutralised in CSV (OWASP: quoted, a leading
+# single quote), and no format lets it add markup of its own (HTML tags, wiki templates and
+# links, Markdown links).
+python3 - "$HERE/reports.json" >"$WORK/evil.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["dut"] = {"name": '=HYPERLINK("http://198.18.0.1/x","click")', "firmware": "+1<script>alert(1)</script>{{Delete}}[[Main]]|x"}
+c["scenario"] = "@SUM(1+1)*cmd|' /C calc'!A0"
+c["frame_size"] = [64]
+json.dump(c, sys.stdout)
+PY
+"$FWSTRESS" run -q -o "$WORK/evil-r.json" "$WORK/evil.json" 2>/dev/null || bad "evil names: run failed"
+"$FWSTRESS" report --format csv "$WORK/evil-r.json" >"$WORK/evil.csv" 2>"$WORK/err"
+python3 - "$WORK/evil.csv" <<'PY' && ok "csv: formula-like cells start with a quote" || bad "csv injection: $(head -3 "$WORK/evil.csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+cells = [v for row in rows[1:] for v in row]
+assert rows[1][0] == "'=HYPERLINK(\"http://198.18.0.1/x\",\"click\")", rows[1][0]
+assert rows[1][1].startswith("'+1<script>"), rows[1][1]
+assert "'@SUM(1+1)*cmd|' /C calc'!A0" in cells
+assert not any(v[:1] in ("=", "+", "@", "\t", "\r") or (v[:1] == "-" and not v[1:2].isdigit()) for v in cells), cells
+PY
+"$FWSTRESS" report --format html "$WORK/evil-r.json" "$WORK/report.json" >"$WORK/evil.html"
+! grep -q "<script>alert" "$WORK/evil.html" && grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$WORK/evil.html" &&
+	ok "html: the names' tags are escaped" || bad "html: $(grep -o '.\{20\}script.\{20\}' "$WORK/evil.html" | head -3)"
+"$FWSTRESS" report --format wiki "$WORK/evil-r.json" "$WORK/report.json" >"$WORK/evil.wiki"
+! grep -Eq "<script|\{\{Delete|\[\[Main" "$WORK/evil.wiki" && grep -q "&#123;&#123;Delete&#125;&#125;" "$WORK/evil.wiki" &&
+	ok "wiki: no template, link or tag from the names" || bad "wiki: $(grep -i 'delete' "$WORK/evil.wiki" | head -2)"
+"$FWSTRESS" report --format md "$WORK/evil-r.json" "$WORK/report.json" >"$WORK/evil.md"
+! grep -q "<script" "$WORK/evil.md" && grep -Fq '\[\[Main\]\]\|x' "$WORK/evil.md" &&
+	ok "md: no tag or link from the names" || bad "md: $(grep -i 'main' "$WORK/evil.md" | head -2)"
 finish
