@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers every subcommand uses: config loading, EAL start. */
+#include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +15,41 @@ bool
 app_help(int argc, char **argv)
 {
 	return argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0);
+}
+
+/* Standard output's first failure, whoever wrote: told once, at the end. */
+static int stdout_err;
+static bool stdout_told;
+
+void
+app_out_check(FILE *f, int *err)
+{
+	errno = 0;
+	if ((fflush(f) != 0 || ferror(f)) && *err == 0)
+		*err = errno ? errno : EIO;
+	if (f == stdout && *err && stdout_err == 0)
+		stdout_err = *err;
+}
+
+int
+app_out_close(FILE *f, const char *what, const char *name, int err)
+{
+	app_out_check(f, &err);
+	if (f == stdout) {
+		if (stdout_told)
+			return err ? -1 : 0;
+		err = stdout_err ? stdout_err : err;
+		stdout_told = err != 0;
+	} else {
+		errno = 0;
+		if (fclose(f) != 0 && err == 0)
+			err = errno ? errno : EIO;
+	}
+	if (err == 0)
+		return 0;
+	fprintf(stderr, "fwstress: %s%s%s: cannot write: %s\n", what, what[0] ? " " : "", name,
+		strerror(err));
+	return -1;
 }
 
 struct fws_cfg *

@@ -60,6 +60,7 @@ struct conn_args {
 struct saver {
 	const struct fws_cfg *cfg;
 	FILE *stats;
+	int *stats_err; /**< the first failed --stats write */
 	time_t t0;
 };
 
@@ -136,7 +137,7 @@ save(void *arg, const struct fws_connrun *run)
 			(unsigned long)t->st.attempted, (unsigned long)t->st.established,
 			(unsigned long)t->st.closed, (unsigned long)t->st.held,
 			(unsigned long)fws_conn_failed(&t->st), (unsigned long)t->impaired);
-		fflush(v->stats);
+		app_out_check(v->stats, v->stats_err);
 	}
 	if (!v->cfg->json_out[0])
 		return;
@@ -148,10 +149,10 @@ save(void *arg, const struct fws_connrun *run)
 
 /* With EAL up: the ports, the tester, the method, the report. */
 static int
-conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats)
+conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats, int *stats_err)
 {
 	struct fws_connrun run = {.cfg = cfg, .started = time(NULL), .fixed_rate = a->at};
-	struct saver v = {.cfg = cfg, .stats = stats, .t0 = run.started};
+	struct saver v = {.cfg = cfg, .stats = stats, .stats_err = stats_err, .t0 = run.started};
 	struct fws_connops ops = {.saved = save, .saved_arg = &v, .log = stderr};
 	struct fws_conntester *x;
 	struct fws_trial *t;
@@ -204,6 +205,7 @@ cmd_connections(int argc, char **argv)
 	struct conn_args a = {.progress = -1};
 	struct fws_cfg *cfg;
 	FILE *stats = NULL;
+	int stats_err = 0;
 	bool eal;
 	int code;
 
@@ -247,9 +249,10 @@ cmd_connections(int argc, char **argv)
 		a.progress = isatty(STDERR_FILENO);
 	app_catch_stop_signals();
 	eal = app_eal_start(cfg, a.cli_eal, a.n_cli_eal) == 0;
-	code = eal ? conn_with_eal(cfg, &a, stats) : fws_err_exit_code(FWS_ERR_SETUP);
-	if (stats && stats != stdout)
-		fclose(stats);
+	code = eal ? conn_with_eal(cfg, &a, stats, &stats_err) : fws_err_exit_code(FWS_ERR_SETUP);
+	if (stats && app_out_close(stats, "--stats", a.stats, stats_err) < 0 &&
+	    (code == EXIT_OK || code == EXIT_EXPECT))
+		code = EXIT_OUTPUT;
 	fws_config_free(cfg);
 	if (eal)
 		rte_eal_cleanup();

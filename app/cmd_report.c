@@ -98,13 +98,16 @@ cmd_report(int argc, char **argv)
 		rc = -EIO;
 	} else {
 		rc = fws_matrix_render(f, sets, (unsigned int)n, (enum fws_matrix_format)fmt);
-		if (out && fclose(f) != 0)
+		if (rc < 0)
+			fprintf(stderr, "fwstress: report: %s: %s\n", out ? out : "standard output",
+				strerror(-rc));
+		else if (app_out_close(f, "report", out ? out : "standard output", 0) < 0)
 			rc = -EIO;
 	}
 	for (i = 0; i < n; i++)
 		fws_cells_free(&sets[i]);
 	free(sets);
-	return rc < 0 ? fws_err_exit_code(FWS_ERR_FAULT) : EXIT_OK;
+	return rc < 0 ? EXIT_OUTPUT : EXIT_OK;
 }
 
 static const char *const verdict_names[] = {"same", "BETTER", "WORSE", "gone", "new"};

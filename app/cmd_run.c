@@ -86,6 +86,7 @@ struct run_args {
 	int n_cli_eal;
 	const char *config, *json, *text, *stats;
 	FILE *stats_f;
+	int stats_err; /**< the first failed --stats write */
 	double duration, final_s, short_s;
 	int progress; /**< -1: when stderr is a terminal */
 	bool quiet, resume;
@@ -238,8 +239,10 @@ write_reports(const struct fws_cfg *cfg, struct fws_run *run, bool quiet)
 		rc = r;
 	}
 	if (!quiet) {
+		int err = 0;
+
 		fws_report_text(stdout, run);
-		fflush(stdout);
+		app_out_check(stdout, &err); /* told at the end, with its errno */
 	}
 	return rc;
 }
@@ -326,7 +329,7 @@ expectations(const struct fws_run *run)
 
 /* With EAL up: the trial, the run, the reports. Returns the exit status. */
 static int
-run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
+run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 {
 	struct progress_ctx pctx = {.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}};
 	struct fws_trial_opts topts = {.stop = &app_stop_requests, .progress_arg = &pctx};
@@ -374,6 +377,7 @@ run_with_eal(struct fws_cfg *cfg, const struct run_args *a)
 		if (code == EXIT_OK)
 			code = expectations(&run);
 	}
+	a->stats_err = pctx.live.err;
 	fws_run_free(&run);
 	fws_cells_free(&carried);
 	json_decref(run.carried_json);
@@ -426,8 +430,10 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 	if (eal)
 		app_live_register();
 	code = run_with_eal(cfg, &a);
-	if (a.stats_f && a.stats_f != stdout)
-		fclose(a.stats_f);
+	/* A failed --stats write is told at the end; the measurement is in the report. */
+	if (a.stats_f && app_out_close(a.stats_f, "--stats", a.stats, a.stats_err) < 0 &&
+	    (code == EXIT_OK || code == EXIT_EXPECT))
+		code = EXIT_OUTPUT;
 	fws_config_free(cfg);
 	if (eal)
 		rte_eal_cleanup();

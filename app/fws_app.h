@@ -17,7 +17,20 @@ enum {
 	EXIT_WORSE = 7, /* compare: a cell got worse beyond the tolerance */
 	/* completed, but the DUT did not do what the config expects (NAT, blocking) */
 	EXIT_EXPECT = 8,
+	/* an output asked for (stdout, report -o, --stats) could not be written; each is named
+	 * on stderr (a run's JSON report that cannot be written is 5: the measurement is lost) */
+	EXIT_OUTPUT = 9,
 };
+
+/** After a write to an output the user asked for: keep the first failure's errno in *err. */
+void app_out_check(FILE *f, int *err);
+
+/**
+ * Close f (stdout is flushed, not closed); when it or any earlier write failed (err, or the
+ * stream's error flag) print one line "fwstress: WHAT NAME: cannot write: REASON".
+ * Returns 0 or -1.
+ */
+int app_out_close(FILE *f, const char *what, const char *name, int err);
 
 /** Live statistics (live.c): NDJSON lines on f (NULL: none) and the telemetry snapshot. */
 struct app_live {
@@ -26,6 +39,7 @@ struct app_live {
 	unsigned int trial; /**< results so far */
 	const char *last_phase;
 	double last_t;
+	int err; /**< the first failed write to f (errno), 0: none */
 	struct fws_live_stream last[FWS_CFG_MAX_STREAMS];
 };
 

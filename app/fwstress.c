@@ -53,19 +53,33 @@ usage_main(FILE *f)
 		   "flow.\n\nSubcommands:\n");
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		fprintf(f, "  %s\n      %s\n", subcommands[i].synopsis, subcommands[i].doc);
-	fprintf(f, "\nOptions: -h, --help (also after a subcommand), -V, --version\n"
-		   "\nExit status:\n"
-		   "  0  run completed (read the report for loss)\n"
-		   "  1  bad command line\n"
-		   "  2  bad config (the message names the JSON path, value and line)\n"
-		   "  3  setup failed (EAL, hugepages, ports, lcores)\n"
-		   "  4  interrupted (SIGINT/SIGTERM): the report holds what was measured, "
-		   "partial\n"
-		   "  5  a trial failed: the report holds what was measured, partial\n"
-		   "  6  path check failed: a stream's probe did not arrive where it should; no "
-		   "load\n     was sent\n"
-		   "  7  compare: at least one cell got worse beyond the tolerance\n"
-		   "  8  completed, but the DUT did not do what the config's \"nat\" expects\n");
+	fprintf(f,
+		"\nOptions: -h, --help (also after a subcommand), -V, --version\n"
+		"\nExit status:\n"
+		"  0  run completed (read the report for loss)\n"
+		"  1  bad command line\n"
+		"  2  bad config (the message names the JSON path, value and line)\n"
+		"  3  setup failed (EAL, hugepages, ports, lcores)\n"
+		"  4  interrupted (SIGINT/SIGTERM): the report holds what was measured, "
+		"partial\n"
+		"  5  a trial failed: the report holds what was measured, partial (or the report\n"
+		"     itself could not be written: the message names it)\n"
+		"  6  path check failed: a stream's probe did not arrive where it should; no "
+		"load\n     was sent\n"
+		"  7  compare: at least one cell got worse beyond the tolerance\n"
+		"  8  completed, but the DUT did not do what the config's \"nat\" expects\n"
+		"  9  an output could not be written (stdout, report -o, --stats; each named on\n"
+		"     stderr): the measurement is in the JSON report\n");
+}
+
+/* What a command printed on stdout must have reached it (a full disk, a closed pipe): one
+ * line and exit 9 when not, unless the command failed already. */
+static int
+stdout_done(int code)
+{
+	if (app_out_close(stdout, "", "standard output", 0) < 0 && code == EXIT_OK)
+		return EXIT_OUTPUT;
+	return code;
 }
 
 int
@@ -79,15 +93,15 @@ main(int argc, char **argv)
 	}
 	if (app_help(argc, argv) || strcmp(argv[1], "help") == 0) {
 		usage_main(stdout);
-		return EXIT_OK;
+		return stdout_done(EXIT_OK);
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("fwstress %s\n", FWS_VERSION);
-		return EXIT_OK;
+		return stdout_done(EXIT_OK);
 	}
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		if (strcmp(argv[1], subcommands[i].name) == 0)
-			return subcommands[i].fn(argc - 1, argv + 1);
+			return stdout_done(subcommands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "fwstress: unknown subcommand \"%s\" (see fwstress --help)\n", argv[1]);
 	return EXIT_USAGE;
 }

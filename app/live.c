@@ -155,7 +155,7 @@ app_live_progress(struct app_live *l, const struct fws_progress *p)
 	j = p->result ? result_line(l, p->result, t) : live_line(l, p, t);
 	if (json_dumpf(j, l->f, JSON_COMPACT) == 0)
 		fputc('\n', l->f);
-	fflush(l->f);
+	app_out_check(l->f, &l->err);
 	json_decref(j);
 done:
 	if (p->result) {

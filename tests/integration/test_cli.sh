@@ -78,6 +78,27 @@ wait $pid
 gone_within "100008[12]" 8 && ok "SIGINT during a hanging teardown: its children end too" ||
 	{ bad "teardown orphans: $(pgrep -af "sleep 100008")"; pkill -f "sleep 100008"; }
 
+# Write failures are never silent (issue 23): every output asked for that cannot be written
+# gets one line naming it and the errno, and exit 9; the run's JSON report is still whole.
+one_line() { # PATTERN: exactly one fwstress line on stderr, and it matches
+	[ "$(grep -c '^fwstress:' "$WORK/err")" -eq 1 ] && grep -q "$1" "$WORK/err"
+}
+"$FWSTRESS" run -q -o "$WORK/r0.json" -d 0.2 "$HERE/loopback-test.json" 2>/dev/null
+expect_rc 9 "report -o /dev/full" "$FWSTRESS" report -o /dev/full "$WORK/r0.json"
+one_line "report /dev/full: cannot write: No space left on device" && ok "report -o /dev/full: said so" || bad "report -o: $(cat "$WORK/err")"
+expect_rc 9 "report onto a full stdout" sh -c '"$0" report "$1" >/dev/full' "$FWSTRESS" "$WORK/r0.json"
+one_line "standard output: cannot write: No space left on device" && ok "report >/dev/full: said so" || bad "report >full: $(cat "$WORK/err")"
+expect_rc 9 "validate onto a full stdout" sh -c '"$0" validate >/dev/full' "$FWSTRESS"
+one_line "standard output: cannot write: No space left on device" && ok "validate >/dev/full: said so" || bad "validate >full: $(cat "$WORK/err")"
+for f in /dev/full /proc/version; do
+	expect_rc 9 "run --stats $f" "$FWSTRESS" run -q -d 0.2 --stats $f -o "$WORK/rs.json" "$HERE/loopback-test.json"
+	grep -q "^fwstress: --stats $f: cannot write: " "$WORK/err" && ok "--stats $f: said so, at the end" || bad "--stats $f: $(cat "$WORK/err")"
+	check "--stats $f: the measurement is still saved" 'r["partial"] is False and len(t) == 2' "$WORK/rs.json"
+done
+expect_rc 9 "run's text report onto a full stdout" sh -c '"$0" run -d 0.2 -o "$1" "$2" >/dev/full' "$FWSTRESS" "$WORK/rt.json" "$HERE/loopback-test.json"
+one_line "standard output: cannot write: No space left on device" && ok "run >/dev/full: said so" || bad "run >full: $(grep fwstress "$WORK/err")"
+check "run >/dev/full: the JSON report is whole" 'r["partial"] is False and len(t) == 2' "$WORK/rt.json"
+
 # A scenario that is no preset's name is a label, and validate says so; one that is a
 # preset's up to case or white space is refused (unit suite config: the messages).
 printf '{"ports": [{"name": "lan", "device": "x"}, {"name": "wan", "device": "y"}], "scenario": "lab 7"}\n' >"$WORK/label.json"
