@@ -50,7 +50,9 @@ static const struct cfg_section sections[] = {
 			  "src_port, dst_port}"),
 	SEC_FOLDED(flows6, "with \"direction\": IPv6 flows for upload6/download6 streams"),
 	SEC(rate_layer, "\"l1\" (preamble and IFG count, default) or \"l2\""),
-	SEC_FOLDED(rate, "the rate streams inherit: \"line\", \"50%\", \"1Mpps\", \"900Mbit\""),
+	SEC_FOLDED(rate, "the rate streams inherit: \"line\" (the link's speed: a NIC paces "
+			 "itself, a virtual port is paced to its reported speed), \"max\" "
+			 "(unpaced, as fast as the generator), \"50%\", \"1Mpps\", \"900Mbit\""),
 	SEC_FOLDED(direction, "\"upload\" (default), \"download\" or \"bidir\" between ports "
 			      "lan and wan"),
 	SEC(blocklist, "a file or a list of up to 4 in Spamhaus DROP's text or JSON-lines "

@@ -154,8 +154,8 @@ cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r)
 			json_string_value(v), FWS_RATE_MAX_PPS, FWS_RATE_MAX_BPS);
 	if (fws_rate_parse(json_string_value(v), r) < 0)
 		return cfg_fail(c,
-				"\"%s\" is not a rate (\"line\", \"1-100%%\", \"1.5Mpps\", "
-				"\"800kpps\", \"9.5Gbit\", \"100Mbit\")",
+				"\"%s\" is not a rate (\"line\", \"max\", \"1-100%%\", "
+				"\"1.5Mpps\", \"800kpps\", \"9.5Gbit\", \"100Mbit\")",
 				json_string_value(v));
 	r->layer = layer;
 	return 0;

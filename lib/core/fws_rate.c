@@ -30,8 +30,8 @@ fws_rate_parse(const char *s, struct fws_rate *r)
 
 	if (s == NULL)
 		return -EINVAL;
-	if (strcasecmp(s, "line") == 0) {
-		r->kind = FWS_RATE_LINE;
+	if (strcasecmp(s, "line") == 0 || strcasecmp(s, "max") == 0) {
+		r->kind = strcasecmp(s, "max") == 0 ? FWS_RATE_MAX : FWS_RATE_LINE;
 		r->value = 100;
 		return 0;
 	}
@@ -61,6 +61,8 @@ fws_rate_format(const struct fws_rate *r, char *buf, unsigned int len)
 	switch (r->kind) {
 	case FWS_RATE_LINE:
 		return snprintf(buf, len, "line");
+	case FWS_RATE_MAX:
+		return snprintf(buf, len, "max");
 	case FWS_RATE_PERCENT:
 		return snprintf(buf, len, "%.10g%%", r->value);
 	case FWS_RATE_PPS:
@@ -90,6 +92,7 @@ fws_rate_pps(const struct fws_rate *r, uint64_t link_bps, double avg_frame)
 
 	switch (r->kind) {
 	case FWS_RATE_LINE:
+	case FWS_RATE_MAX:
 		return link_bps ? fws_rate_line_pps(link_bps, avg_frame) : 0;
 	case FWS_RATE_PERCENT:
 		if (link_bps == 0)

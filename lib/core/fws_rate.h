@@ -16,10 +16,12 @@
 #define FWS_RATE_MAX_BPS 1e13
 
 enum fws_rate_kind {
-	FWS_RATE_LINE = 0, /**< as fast as the link (or, without a known speed, the generator) */
+	FWS_RATE_LINE = 0, /**< the link's speed: a NIC paces itself, a virtual port with a
+			    * reported speed is paced to it; without a speed, the generator's */
 	FWS_RATE_PERCENT,  /**< percent of link speed */
 	FWS_RATE_PPS,      /**< frames per second */
 	FWS_RATE_BPS,      /**< bits per second at the layer given */
+	FWS_RATE_MAX,      /**< unpaced, as fast as the generator (its share: of the link's) */
 };
 
 enum fws_rate_layer {

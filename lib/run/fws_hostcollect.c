@@ -109,6 +109,7 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->link_speed_mbps = t->port[p].link_speed_mbps;
 	out->link_up = t->port[p].link_up;
 	out->hw_cksum = t->port[p].hw_cksum;
+	out->physical = t->port[p].physical;
 	out->ctl = io->port[p].cnt;
 	for (w = 0; w < t->n_workers; w++)
 		for (q = 0; q < t->workers[w].n_ctl; q++)

@@ -374,8 +374,22 @@ stream_rates(struct trial_run *r, double scale, double avg, struct fws_err *e)
 	return 0;
 }
 
-/* The plan every agent is armed with: each stream's rate (line rate at full scale is
- * unpaced: the NIC sets the pace), which streams send, their frame limits. */
+/* A stream sent as fast as it goes: "max" at full scale, and "line" at full scale where the
+ * link sets the pace (a NIC) or no speed is known. A virtual port with a reported speed
+ * (net_ring says 10 Gbit/s) is paced to it: "line" never sends above its own link rate. */
+static bool
+unpaced(const struct trial_run *r, const struct fws_cfg_stream *cs, double scale)
+{
+	const struct fws_port_result *tx = &r->t->port[cs->tx_port];
+
+	if (r->pr || scale < 1)
+		return false;
+	return cs->rate.kind == FWS_RATE_MAX ||
+	       (cs->rate.kind == FWS_RATE_LINE && (tx->physical || tx->link_speed_mbps == 0));
+}
+
+/* The plan every agent is armed with: each stream's rate, which streams send, their frame
+ * limits. */
 static void
 plan(struct trial_run *r, unsigned int size_idx, double scale)
 {
@@ -394,8 +408,7 @@ plan(struct trial_run *r, unsigned int size_idx, double scale)
 				: !cs->learn_only && (!o || !o->streams || (o->streams >> s) & 1);
 
 		p->active |= (uint32_t)on << s;
-		p->pps[s] =
-			cs->rate.kind == FWS_RATE_LINE && !r->pr && scale >= 1 ? 0 : r->req_pps[s];
+		p->pps[s] = unpaced(r, cs, scale) ? 0 : r->req_pps[s];
 		p->limit[s] = !on ? 0 : r->pr ? r->pr->frames : o && o->burst ? o->burst : 0;
 		p->clk[s] = r->t->stream_clk[s];
 	}

@@ -145,6 +145,7 @@ struct fws_port_result {
 	uint32_t link_speed_mbps;
 	bool link_up;
 	bool hw_cksum;
+	bool physical; /**< on a hardware bus: the wire paces what is sent */
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
 	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */

@@ -118,8 +118,8 @@ static const struct {
 	{"{" PORTS ",\n\"rate\": 50}", "config: rate: 50 has no unit: write \"line\", \"50%\", "
 				       "\"1Mpps\" or \"900Mbit\" (line 2)"},
 	{"{" PORTS ",\n\"rate\": \"150%\"}",
-	 "config: rate: \"150%\" is not a rate (\"line\", \"1-100%\", \"1.5Mpps\", \"800kpps\", "
-	 "\"9.5Gbit\", \"100Mbit\") (line 2)"},
+	 "config: rate: \"150%\" is not a rate (\"line\", \"max\", \"1-100%\", \"1.5Mpps\", "
+	 "\"800kpps\", \"9.5Gbit\", \"100Mbit\") (line 2)"},
 	{"{" PORTS ",\n\"rate_layer\": \"l3\"}",
 	 "config: rate_layer: \"l3\" is not a layer (l1 counts preamble and IFG, l2 does not) "
 	 "(line 2)"},

@@ -64,6 +64,8 @@ START_TEST(test_rate_parse)
 		double value;
 	} cases[] = {
 		{"line", 0, FWS_RATE_LINE, 100},
+		{"max", 0, FWS_RATE_MAX, 100},
+		{"MAX", 0, FWS_RATE_MAX, 100},
 		{"50%", 0, FWS_RATE_PERCENT, 50},
 		{"0.5%", 0, FWS_RATE_PERCENT, 0.5},
 		{"100%", 0, FWS_RATE_PERCENT, 100},
