@@ -17,25 +17,63 @@
 #include "fws_method.h"
 #include "fws_report.h"
 
+/* Per command: what it does, its own options, the config sections it reads beyond the
+ * common ones (every command reads ports, streams, flows, rate, frame_size, duration,
+ * warmup, drain, dut, scenario, eal, hosts, output). */
+static const struct {
+	const char *what, *options, *sections;
+} k_usage[] = {
+	[FWS_METHOD_RUN] =
+		{"Runs one trial per frame-size entry of CONFIG at the configured rate: the loss,\n"
+		 "latency and throughput at that load.\n",
+		 "", "nat, expect, blocklist, payload, tunnel, tcp"},
+	[FWS_METHOD_SEARCH] =
+		{"Finds, per frame-size entry, the highest share of the configured rate whose "
+		 "loss\n"
+		 "stays at 0 (NDR) and at or under search.pdr (PDR, default 0.5 %): short trials\n"
+		 "narrow the interval to search.width, then the result must hold in a trial of\n"
+		 "search.final seconds (RFC 2544 section 24: 60). The report holds every trial of\n"
+		 "the search and the two trials NDR and PDR stand on.\n",
+		 "      --short SEC      duration of narrowing trials (config search.short, 1)\n"
+		 "      --final SEC      duration of confirming trials (config search.final, 60)\n",
+		 "search {short, final, width, pdr, min, max_trials}; as run: nat, expect, "
+		 "blocklist, payload, tunnel, tcp"},
+	[FWS_METHOD_SWEEP] =
+		{"Measures the qualification matrix: every frame size (\"frame_size\": "
+		 "\"rfc2544\"\n"
+		 "gives 64...1518) in each of sweep.directions (upload, download, bidir), "
+		 "searched\n"
+		 "(sweep.mode \"search\", the default: NDR and PDR as search finds them) or at "
+		 "the\n"
+		 "configured rate (\"fixed\"); then a latency trial at each sweep.latency_at "
+		 "share\n"
+		 "of the NDR (e.g. [0.5, 0.9]) and sweep.back_to_back bursts ({repeat, seconds}:\n"
+		 "the longest loss-free burst, repeated, with avg/min/max/stddev).\n",
+		 "      --short SEC      duration of narrowing trials (config search.short, 1)\n"
+		 "      --final SEC      duration of confirming trials (config search.final, 60)\n"
+		 "      --resume         keep the cells of the existing JSON report and run only\n"
+		 "                       the ones it does not have\n",
+		 "sweep {directions, mode, latency_at, back_to_back}, search; as run: nat, "
+		 "expect, blocklist, payload, tunnel, tcp"},
+};
+
+static const char *mode_name(enum fws_method_mode mode);
+
 static void
-usage_run(FILE *f)
+usage_run(FILE *f, enum fws_method_mode mode)
 {
+	const char *name = mode_name(mode);
+
+	fprintf(f, "Usage: fwstress %s [EAL ARGS --] [OPTIONS] [CONFIG]\n\n", name);
+	fputs(k_usage[mode].what, f);
 	fprintf(f,
-		"Usage: fwstress run [EAL ARGS --] [OPTIONS] [CONFIG]\n"
-		"       fwstress search [EAL ARGS --] [OPTIONS] [CONFIG]\n"
-		"\n"
-		"search finds, per frame-size entry, the highest share of the config's rate whose\n"
-		"loss stays at 0 (NDR) and at or under search.pdr (PDR, default 0.5 %%): short\n"
-		"trials narrow the interval to search.width, then the result must hold in a trial\n"
-		"of search.final seconds. The report holds every trial of the search and the two\n"
-		"trials NDR and PDR stand on.\n"
-		"\n"
-		"Runs one trial per frame-size entry of CONFIG (JSON; see config/), prints a text\n"
-		"report on stdout and writes the JSON report (output.json in the config, default\n"
-		"fwstress-report.json). Without CONFIG the embedded loopback config runs.\n"
-		"EAL arguments come from the command line before \"--\" when it has any, else "
-		"from\n"
-		"the config's \"eal\" list. Unless given, --in-memory is added (no shared files).\n"
+		"\nCONFIG is JSON (see config/ and docs/configuration.md); without it the "
+		"embedded\n"
+		"loopback config runs. It prints a text report on stdout and writes the JSON "
+		"report\n"
+		"(output.json in the config, default fwstress-report.json). EAL arguments come\n"
+		"from the command line before \"--\" when it has any, else from the config's\n"
+		"\"eal\" list. Unless given, --in-memory is added (no shared files).\n"
 		"\n"
 		"Options:\n"
 		"  -o, --json FILE      write the JSON report to FILE (\"\" for none)\n"
@@ -49,18 +87,18 @@ usage_run(FILE *f)
 		"                       and one per trial with its totals; also on DPDK's "
 		"telemetry\n"
 		"                       socket as /fwstress/streams (dpdk-telemetry.py)\n"
-		"  -q, --quiet          no text report on stdout\n"
-		"      --short SEC      search: duration of narrowing trials (config "
-		"search.short)\n"
-		"      --final SEC      search: duration of confirming trials (config "
-		"search.final,\n"
-		"                       default 60 as RFC 2544 asks)\n"
-		"      --resume         sweep: keep the cells of the existing JSON report and run\n"
-		"                       only the ones it does not have\n"
+		"  -q, --quiet          no text report on stdout\n");
+	fputs(k_usage[mode].options, f);
+	fprintf(f,
 		"  -h, --help           this help\n"
 		"\n"
+		"Config sections %s reads beyond the common ones (ports, streams or direction,\n"
+		"flows, rate, frame_size, duration, warmup, drain, dut, scenario, eal, hosts,\n"
+		"output, lcores): %s.\n"
+		"\n"
 		"Ctrl-C ends the trial early (a second one skips the drain); the report is still\n"
-		"written and marked partial. Exit status: see fwstress --help.\n");
+		"written and marked partial. Exit status: see fwstress --help.\n",
+		name, k_usage[mode].sections);
 }
 
 /* What the progress callback drives: the line on stderr and the live statistics. */
@@ -105,6 +143,27 @@ seconds_arg(const char *opt, const char *val, double lo, double hi, double *out)
 	return 0;
 }
 
+static const char *
+mode_name(enum fws_method_mode mode)
+{
+	static const char *const names[] = {
+#define MODE_NAME(name, cmd, doc) [FWS_METHOD_##name] = cmd,
+		FWS_METHOD_MODES(MODE_NAME)
+#undef MODE_NAME
+	};
+
+	return names[mode];
+}
+
+/* An option of another of the three commands. */
+static int
+not_here(enum fws_method_mode mode, const char *opt)
+{
+	fprintf(stderr, "fwstress %s: --%s is an option of %s\n", mode_name(mode), opt,
+		strcmp(opt, "resume") == 0 ? "sweep" : "search and sweep");
+	return -1;
+}
+
 /* Parse options into a; returns -1 to exit with *code. */
 static int
 parse_run_args(int argc, char **argv, struct run_args *a, int *code)
@@ -134,16 +193,16 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 			break;
 		case 'F':
 			rc = a->mode == FWS_METHOD_RUN
-				     ? -1
+				     ? not_here(a->mode, "final")
 				     : seconds_arg("final", optarg, 0.1, 86400, &a->final_s);
 			break;
 		case 'S':
 			rc = a->mode == FWS_METHOD_RUN
-				     ? -1
+				     ? not_here(a->mode, "short")
 				     : seconds_arg("short", optarg, 0.1, 86400, &a->short_s);
 			break;
 		case 'R':
-			rc = a->mode == FWS_METHOD_SWEEP ? 0 : -1;
+			rc = a->mode == FWS_METHOD_SWEEP ? 0 : not_here(a->mode, "resume");
 			a->resume = true;
 			break;
 		case 's':
@@ -159,7 +218,7 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 			a->quiet = true;
 			break;
 		case 'h':
-			usage_run(stdout);
+			usage_run(stdout, a->mode);
 			*code = EXIT_OK;
 			return -1;
 		default:
@@ -171,7 +230,7 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 		return -1;
 	}
 	if (rc < 0) {
-		usage_run(stderr);
+		usage_run(stderr, a->mode);
 		return -1;
 	}
 	a->config = optind < argc ? argv[optind] : NULL;
