@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -175,6 +176,60 @@ static int
 port_name(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
 	return cfg_get_string(c, x, p->name, sizeof(p->name));
+}
+
+/* DPDK 22.11's virtual ethdev drivers (their PMD_INFO_STRING names), and the aliases it
+ * registers: a device that is no PCI address and no ringpair must start with one. */
+static const char *const vdev_drivers[] = {
+	"net_af_packet", "net_af_xdp",      "net_bonding", "net_failsafe",    "net_memif",
+	"net_null",      "net_pcap",        "net_ring",    "net_softnic",     "net_tap",
+	"net_tun",       "net_vdev_netvsc", "net_vhost",   "net_virtio_user", "eth_af_packet",
+	"eth_bond",      "eth_null",        "eth_pcap",    "eth_ring",        "eth_vhost",
+	"virtio_user",
+};
+
+/* [DDDD:]BB:DD.F in hex, the rest (devargs) after a comma. */
+static bool
+pci_address(const char *d, char *full, size_t len)
+{
+	unsigned int dom = 0, bus, dev, fn;
+	int n = 0;
+
+	if (sscanf(d, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &n) != 4 || n != 12) {
+		n = 0;
+		dom = 0;
+		if (sscanf(d, "%2x:%2x.%1x%n", &bus, &dev, &fn, &n) != 3 || n != 7)
+			return false;
+	}
+	if (d[n] != '\0' && d[n] != ',')
+		return false;
+	snprintf(full, len, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+	return true;
+}
+
+/* What validate can know without EAL: a PCI address is on this host's bus (when the config
+ * has no other hosts: an agent's ports are its own), a vdev names a driver DPDK has. */
+static int
+device_known(struct cfg_ctx *c, const struct fws_cfg *cfg, const char *d)
+{
+	char full[16], path[64];
+	size_t i;
+
+	if (pci_address(d, full, sizeof(full))) {
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", full);
+		if (cfg->n_hosts == 0 && access(path, F_OK) != 0)
+			return cfg_fail(c, "device \"%s\": no PCI device %s on this host (%s)", d,
+					full, path);
+		return 0;
+	}
+	for (i = 0; i < RTE_DIM(vdev_drivers); i++)
+		if (strncmp(d, vdev_drivers[i], strlen(vdev_drivers[i])) == 0)
+			return 0;
+	return cfg_fail(c,
+			"device \"%s\": not a PCI address ([DDDD:]BB:DD.F), a virtual device of "
+			"a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+			"net_ring0, net_tap0, ...) or ringpair:NAME:a|b",
+			d);
 }
 
 static int
@@ -624,6 +679,13 @@ cfg_sec_ports(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		if (cfg_parse_port(c, e, &cfg->ports[i]) < 0 ||
 		    port_host_ref(c, cfg, &cfg->ports[i]) < 0)
 			return -EINVAL;
+		if (strncmp(cfg->ports[i].device, "ringpair:", 9) != 0) {
+			size_t o3 = cfg_push_key(c, "device");
+
+			if (device_known(c, cfg, cfg->ports[i].device) < 0)
+				return -EINVAL;
+			cfg_pop(c, o3);
+		}
 		for (j = 0; j < i; j++) {
 			if (strcmp(cfg->ports[j].name, cfg->ports[i].name) == 0) {
 				cfg_push_key(c, "name");

@@ -22,7 +22,8 @@ static const struct {
 	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
 	{"{" PORTS ", \"durration\": 1}",
 	 "config: durration: unknown key; did you mean \"duration\"? (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gatway\": \"198.18.0.1\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"gatway\": "
+	 "\"198.18.0.1\"}]}",
 	 "config: ports[0].gatway: unknown key; did you mean \"gateway\"? (line 1)"},
 	/* Fill and DF. */
 	{"{" PORTS ", \"payload\": {\"fill\": \"ones\"}}",
@@ -61,28 +62,49 @@ static const struct {
 	{"{\"seq_window\": 32, " PORTS "}", "config: seq_window: 32 is outside 64-65536 (line 1)"},
 	{"{\"duration\": 5}", "config: (top): a config needs \"ports\" (line 1)"},
 	{"{\"ports\": []}", "config: ports: expected a list of 1 to 8 ports (line 1)"},
-	{"{\"ports\": [{\"device\": \"x\"}]}",
+	{"{\"ports\": [{\"device\": \"net_null2\"}]}",
 	 "config: ports[0]: a port needs a \"name\" (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\"}]}",
 	 "config: ports[0]: port \"lan\" needs a \"device\" (PCI address or vdev) (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": 5}]}",
 	 "config: ports[0].device: expected a string, got an integer (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"speed\": 1}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"speed\": 1}]}",
 	 "config: ports[0].speed: unknown key (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\"}, {\"name\": \"lan\", \"device\": "
-	 "\"b\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\"}, {\"name\": \"lan\", "
+	 "\"device\": "
+	 "\"net_null1\"}]}",
 	 "config: ports[1].name: port name \"lan\" is used twice (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\"}, {\"name\": \"wan\", \"device\": "
-	 "\"a\"}]}",
-	 "config: ports[1].device: device \"a\" is used by ports[0] too (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"mac\": \"02:00:00:00:00\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\"}, {\"name\": \"wan\", "
+	 "\"device\": "
+	 "\"net_null0\"}]}",
+	 "config: ports[1].device: device \"net_null0\" is used by ports[0] too (line 1)"},
+	/* What validate knows without EAL (issue 24): the driver of a vdev, a PCI address. */
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpar:loop:b\"}]}",
+	 "config: ports[0].device: device \"ringpar:loop:b\": not a PCI address ([DDDD:]BB:DD.F), "
+	 "a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_nul0\"}]}",
+	 "config: ports[0].device: device \"net_nul0\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"0000:ff:1f.7,rxq=2\"}]}",
+	 "config: ports[0].device: device \"0000:ff:1f.7,rxq=2\": no PCI device 0000:ff:1f.7 on "
+	 "this "
+	 "host (/sys/bus/pci/devices/0000:ff:1f.7) (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"ff:1f.7\"}]}",
+	 "config: ports[0].device: device \"ff:1f.7\": no PCI device 0000:ff:1f.7 on this host "
+	 "(/sys/bus/pci/devices/0000:ff:1f.7) (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"mac\": "
+	 "\"02:00:00:00:00\"}]}",
 	 "config: ports[0].mac: \"02:00:00:00:00\" is not a MAC address (xx:xx:xx:xx:xx:xx) "
 	 "(line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"ipv4\": \"198.18.0.256\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"ipv4\": "
+	 "\"198.18.0.256\"}]}",
 	 "config: ports[0].ipv4: \"198.18.0.256\" is not an IPv4 address (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"rx_descriptors\": 10}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"rx_descriptors\": 10}]}",
 	 "config: ports[0].rx_descriptors: 10 is outside 64-32768 (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\"}]}",
 	 "config: direction: direction \"upload\" needs ports named \"lan\" and \"wan\""},
 	{"{" PORTS ", \"direction\": \"sideways\"}",
 	 "config: direction: \"sideways\" is not a direction (upload, download, bidir) (line 1)"},
@@ -156,20 +178,22 @@ static const struct {
 	{"{" PORTS ",\n\"flows6\": {\"ip\": 6}, \"frame_size\": [128, 64]}",
 	 "config: frame_size[1]: 64 is below the 84-byte minimum of stream \"upload6\" "
 	 "(Ethernet/IPv6/UDP with the 18-byte signature) (line 2)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"vlan\": 10}, {\"name\": "
-	 "\"wan\", \"device\": \"b\"}],\n\"frame_size\": 64}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"vlan\": 10}, {\"name\": "
+	 "\"wan\", \"device\": \"net_null1\"}],\n\"frame_size\": 64}",
 	 "config: frame_size: 64 is below the 68-byte minimum of stream \"upload\" "
 	 "(Ethernet/802.1Q/IPv4/UDP with the 18-byte signature) (line 2)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"vlan\": 4095}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"vlan\": 4095}]}",
 	 "config: ports[0].vlan: 4095 is outside 1-4094 (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"1.2.3\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"gateway\": \"1.2.3\"}]}",
 	 "config: ports[0].gateway: \"1.2.3\" is not an IPv4 address (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"ipv6\": [\"2001:2::1/129\"]}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"ipv6\": "
+	 "[\"2001:2::1/129\"]}]}",
 	 "config: ports[0].ipv6[0]: \"2001:2::1/129\": bad prefix length (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"198.18.0.1\"}]}",
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"gateway\": "
+	 "\"198.18.0.1\"}]}",
 	 "config: ports[0]: port \"lan\": a gateway needs an ipv4 address of the port to ask from "
 	 "(line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"a\", \"gateway\": \"198.18.0.1\", "
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"gateway\": \"198.18.0.1\", "
 	 "\"ipv4\": \"198.18.0.2/24\", \"next_hop_mac\": \"02:00:00:00:00:01\"}]}",
 	 "config: ports[0]: port \"lan\": give a gateway to resolve or a static next_hop_mac, not "
 	 "both (line 1)"},
@@ -187,60 +211,75 @@ static const struct {
 	 "preset, or choose a label that is not a scenario's name) (line 2)"},
 	/* hosts (two load clients) */
 	{"{\"hosts\": [{\"name\": \"s1\"}, {\"name\": \"s2\"}], \"ports\": [{\"name\": \"lan\", "
-	 "\"device\": \"a\", \"host\": \"s1\"}, {\"name\": \"wan\", \"device\": \"a\", \"host\": "
+	 "\"device\": \"net_null0\", \"host\": \"s1\"}, {\"name\": \"wan\", \"device\": "
+	 "\"net_null0\", \"host\": "
 	 "\"s1\"}]}",
-	 "config: ports[1].device: device \"a\" is used by ports[0] too (line 1)"},
+	 "config: ports[1].device: device \"net_null0\" is used by ports[0] too (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\", \"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", "
-	 "\"device\": \"a\", \"host\": \"s2\"}]}",
+	 "\"device\": \"net_null0\", \"host\": \"s2\"}]}",
 	 "config: ports[0].host: no \"hosts\" entry is named \"s2\" (line 1)"},
-	{"{\"hosts\": [{\"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", \"device\": \"a\", "
+	{"{\"hosts\": [{\"command\": [\"x\"]}], \"ports\": [{\"name\": \"lan\", \"device\": "
+	 "\"net_null0\", "
 	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": \"198.18.0.1\"}, {\"name\": "
-	 "\"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
+	 "\"wan\", \"device\": \"net_null1\", \"ipv4\": \"198.19.0.2/16\", \"gateway\": "
+	 "\"198.19.0.1\"}]}",
 	 "config: hosts[0]: a host needs a \"name\" (line 1)"},
-	{"{\"hosts\": [{\"name\": \"s 1\"}], \"ports\": [{\"name\": \"lan\", \"device\": \"a\", "
+	{"{\"hosts\": [{\"name\": \"s 1\"}], \"ports\": [{\"name\": \"lan\", \"device\": "
+	 "\"net_null0\", "
 	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": \"198.18.0.1\"}, {\"name\": "
-	 "\"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
+	 "\"wan\", \"device\": \"net_null1\", \"ipv4\": \"198.19.0.2/16\", \"gateway\": "
+	 "\"198.19.0.1\"}]}",
 	 "config: hosts[0].name: \"s 1\": a host name is letters, digits, \".\", \"_\", \"-\" "
 	 "(line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\"}, {\"name\": \"s1\"}], \"ports\": [{\"name\": \"lan\", "
-	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
-	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
+	 "\"198.19.0.2/16\", "
 	 "\"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[1]: host name \"s1\" is used twice (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\", \"ssh\": \"-oProxyCommand=x\"}], \"ports\": [{\"name\": "
-	 "\"lan\", \"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
-	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"lan\", \"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", "
+	 "\"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
+	 "\"198.19.0.2/16\", "
 	 "\"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[0].ssh: \"-oProxyCommand=x\" starts with \"-\": not a destination or path "
 	 "(line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\", \"command\": []}], \"ports\": [{\"name\": \"lan\", "
-	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
-	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
+	 "\"198.19.0.2/16\", "
 	 "\"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[0].command: expected a list of 1 to 24 strings (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\", \"command\": [\"ssh\"], \"ssh\": \"h\"}], \"ports\": "
-	 "[{\"name\": \"lan\", \"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", "
-	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": "
+	 "[{\"name\": \"lan\", \"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": "
+	 "\"198.18.0.2/16\", "
+	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
 	 "\"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[0]: host \"s1\": give a \"command\" or "
 	 "\"ssh\"/\"ssh_options\"/\"fwstress\", not both (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\"}, {\"name\": \"s2\"}], \"ports\": [{\"name\": \"lan\", "
-	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
-	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
+	 "\"198.19.0.2/16\", "
 	 "\"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[1]: host \"s2\" owns no port (no port names it in \"host\") (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\", \"ssh_options\": [\"-p\", \"\"]}], \"ports\": "
-	 "[{\"name\": \"lan\", \"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", "
-	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": "
+	 "[{\"name\": \"lan\", \"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": "
+	 "\"198.18.0.2/16\", "
+	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
 	 "\"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[0].ssh_options[1]: expected a non-empty string (line 1)"},
-	{"{\"hosts\": [{\"name\": \"s1\"}], \"ports\": [{\"name\": \"lan\", \"device\": \"a\", "
-	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\"}, {\"name\": \"wan\", \"device\": \"b\"}]}",
+	{"{\"hosts\": [{\"name\": \"s1\"}], \"ports\": [{\"name\": \"lan\", \"device\": "
+	 "\"net_null0\", "
+	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\"}, {\"name\": \"wan\", \"device\": "
+	 "\"net_null1\"}]}",
 	 "config: streams[0]: stream upload: its ports are on two hosts: port \"lan\" needs a "
 	 "gateway or a next_hop_mac (the other host's MAC is not known here)"},
 	{"{\"hosts\": [{\"name\": \"s1\"}], \"l4\": \"tcp\", \"ports\": [{\"name\": \"lan\", "
-	 "\"device\": \"a\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
-	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"b\", \"ipv4\": \"198.19.0.2/16\", "
+	 "\"device\": \"net_null0\", \"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\", \"gateway\": "
+	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
+	 "\"198.19.0.2/16\", "
 	 "\"gateway\": \"198.19.0.1\"}]}",
 	 "config: streams[0]: stream upload: \"l4\": \"tcp\" between two hosts is not supported "
 	 "yet (its handshake needs both ends in one process)"},
@@ -431,7 +470,8 @@ START_TEST(test_config_presets)
 		 "config: streams[0].expect: \"blocklist\" needs a top-level \"blocklist\" file"},
 		{"{\"nat\": \"sometimes\", " PORTS "}",
 		 "config: nat: expected \"none\" or \"masquerade\""},
-		{"{\"scenario\": \"ids\", \"ports\": [{\"name\": \"a\", \"device\": \"x\"}], "
+		{"{\"scenario\": \"ids\", \"ports\": [{\"name\": \"a\", \"device\": "
+		 "\"net_null2\"}], "
 		 "\"streams\": [{\"name\": \"s\", \"tx_port\": \"a\", \"rx_port\": \"a\"}]}",
 		 "config: scenario: \"ids\" adds an attack stream from port lan to port wan"},
 	};
