@@ -175,11 +175,11 @@ cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (fws_report_load_cells(argv[optind], &a, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fwstress: %s\n", err);
+		fprintf(stderr, "fwstress: compare: %s\n", err);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
 	if (fws_report_load_cells(argv[optind + 1], &b, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fwstress: %s\n", err);
+		fprintf(stderr, "fwstress: compare: %s\n", err);
 		fws_cells_free(&a);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}

@@ -184,4 +184,8 @@ PY
 "$FWSTRESS" report --format md "$WORK/evil-r.json" "$WORK/report.json" >"$WORK/evil.md"
 ! grep -q "<script" "$WORK/evil.md" && grep -Fq '\[\[Main\]\]\|x' "$WORK/evil.md" &&
 	ok "md: no tag or link from the names" || bad "md: $(grep -i 'main' "$WORK/evil.md" | head -2)"
+# Each command names itself in its errors (issue 24): compare, not "report", for a missing file.
+"$FWSTRESS" compare "$WORK/none.json" "$WORK/report.json" >/dev/null 2>"$WORK/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "^fwstress: compare: report: $WORK/none.json: No such file or directory" "$WORK/err" &&
+	ok "compare with a missing file: exit 2, compare named" || bad "compare missing: $rc $(cat "$WORK/err")"
 finish
