@@ -113,7 +113,7 @@ progress_cb(void *arg, const struct fws_progress *p)
 	struct progress_ctx *x = arg;
 
 	if (x->line)
-		fws_report_progress(stderr, p);
+		fws_report_progress(stderr, p, x->live.trial + 1);
 	app_live_progress(&x->live, p);
 }
 

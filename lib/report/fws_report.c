@@ -776,7 +776,7 @@ fws_report_write_text(const char *path, const struct fws_run *run)
 }
 
 void
-fws_report_progress(FILE *f, const struct fws_progress *p)
+fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial)
 {
 	double loss = p->tx_frames > p->rx_frames && p->tx_frames
 			      ? (double)(p->tx_frames - p->rx_frames) * 100.0 / (double)p->tx_frames
@@ -784,9 +784,12 @@ fws_report_progress(FILE *f, const struct fws_progress *p)
 
 	if (p->result)
 		return; /* the trial's end: the report says it */
-	fprintf(f, "[%6.1f/%.1f s] %-7s TX %9.4f Mpps %8.3f Gbit/s | RX %9.4f Mpps %8.3f Gbit/s",
-		p->elapsed, p->total, p->phase, p->tx_pps / 1e6, p->tx_bps / 1e9, p->rx_pps / 1e6,
-		p->rx_bps / 1e9);
+	fprintf(f,
+		"[%6.1f/%.1f s] trial %u (%s%s%s) %-7s TX %9.4f Mpps %8.3f Gbit/s L1 | RX %9.4f "
+		"Mpps %8.3f Gbit/s L1",
+		p->elapsed, p->total, trial, p->frame_size ? p->frame_size : "?",
+		p->direction ? ", " : "", p->direction ? p->direction : "", p->phase,
+		p->tx_pps / 1e6, p->tx_bps / 1e9, p->rx_pps / 1e6, p->rx_bps / 1e9);
 	/* During warm-up nothing is measured: received test frames count from the measured
 	 * phase on. */
 	if (strcmp(p->phase, "measure") == 0)

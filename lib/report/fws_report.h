@@ -53,7 +53,8 @@ int fws_report_write_text(const char *path, const struct fws_run *run);
 int fws_report_check_path(const char *path);
 
 /** One progress line (stderr while running). */
-void fws_report_progress(FILE *f, const struct fws_progress *p);
+/** The live line on f: trial (1-based), frame size, direction, phase, rates in L1. */
+void fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial);
 
 struct fws_connrun;
 

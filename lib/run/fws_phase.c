@@ -235,6 +235,16 @@ static const struct phase phases[] = {
 	{"drain", FWS_PHASE_STOP, 2, NULL, enter_drain, deadline_done},
 };
 
+/* L1 bit/s of the progress line (the layer the tables and the matrix lead with): the bytes
+ * counted, or in the warm-up, which counts frames only, the trial's average frame. */
+static double
+l1_bps(double pps, uint64_t bytes, double dt, double avg_frame)
+{
+	double l2 = bytes ? (double)bytes * 8 / dt : pps * avg_frame * 8;
+
+	return l2 + pps * FWS_RATE_L1_OVERHEAD * 8;
+}
+
 static void
 progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 {
@@ -257,8 +267,10 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	p.total = r->warmup + r->duration;
 	p.tx_pps = (double)(p.tx_frames - RTE_MIN(r->last_tx, p.tx_frames)) / dt;
 	p.rx_pps = (double)(p.rx_frames - RTE_MIN(r->last_rx, p.rx_frames)) / dt;
-	p.tx_bps = (double)(p.tx_bytes - RTE_MIN(r->last_txb, p.tx_bytes)) * 8 / dt;
-	p.rx_bps = (double)(p.rx_bytes - RTE_MIN(r->last_rxb, p.rx_bytes)) * 8 / dt;
+	p.tx_bps = l1_bps(p.tx_pps, p.tx_bytes - RTE_MIN(r->last_txb, p.tx_bytes), dt,
+			  r->res->avg_frame);
+	p.rx_bps = l1_bps(p.rx_pps, p.rx_bytes - RTE_MIN(r->last_rxb, p.rx_bytes), dt,
+			  r->res->avg_frame);
 	r->last_tx = p.tx_frames;
 	r->last_rx = p.rx_frames;
 	r->last_txb = p.tx_bytes;

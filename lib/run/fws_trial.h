@@ -218,7 +218,7 @@ struct fws_progress {
 	const char *phase; /**< "warm-up", "measure", or "result" (result is set) */
 	double elapsed, total;
 	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes; /**< since the phase began */
-	double tx_pps, rx_pps, tx_bps, rx_bps;             /**< over the last second, L2 */
+	double tx_pps, rx_pps, tx_bps, rx_bps; /**< over the last second; bit/s are L1 */
 	unsigned int n_streams;
 	const struct fws_live_stream *streams; /**< per config stream */
 	const struct fws_result *result;       /**< phase "result": the trial just collected */

@@ -56,4 +56,11 @@ json.dump(c, sys.stdout)' >"$WORK/max.json"
 expect_rc 0 "rate max" "$FWSTRESS" run -q -o "$WORK/max-r.json" -t "$WORK/max.txt" -d 1 "$WORK/max.json"
 check "max: unpaced, above the link on a ring" 'all(s["offered"]["l1_bps"] > 10e9 * 1.05 for s in t[0]["streams"])' "$WORK/max-r.json"
 grep -q "sent above the reported link rate" "$WORK/max.txt" && ok "max: the report says it went above the link" || bad "max: no note"
+# The live line says which trial, frame size and layer (issue 24), also in the warm-up.
+sed 's/"warmup": 0.5/"warmup": 1.5/' "$HERE/loopback-test.json" >"$WORK/warm.json"
+"$FWSTRESS" run --progress -q -o "$WORK/p.json" -d 1.2 "$WORK/warm.json" 2>"$WORK/progress" >/dev/null
+grep -Eq '^\[ +[0-9.]+/[0-9.]+ s\] trial 2 \(imix\) measure TX +[0-9.]+ Mpps +[0-9.]+ Gbit/s L1 \| RX' "$WORK/progress" &&
+	ok "progress: trial, frame size, phase, L1" || bad "progress: $(head -3 "$WORK/progress")"
+awk '/trial 1 \(64\) warm-up TX/ { if ($9 + 0 > 0) ok = 1 } END { exit !ok }' "$WORK/progress" &&
+	ok "progress: the warm-up's Gbit/s is not 0" || bad "progress warm-up: $(grep warm-up "$WORK/progress" | head -1)"
 finish
