@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +119,9 @@ build(struct matrix *m)
 			r->line[col] += c->line_pps;
 			r->cpu[col] = c->dut_cpu;
 			r->limited[col] |= c->generator_limited != 0;
+			r->loss[col] = fmax(r->loss[col], c->loss_pct);
+			r->p50[col] = fmax(r->p50[col], c->p50_ns);
+			r->p99[col] = fmax(r->p99[col], c->p99_ns);
 			/* The same in every cell of a trial: taken once, not summed. */
 			r->attack[col] = c->attack_frames;
 			r->attack_leaked[col] = c->attack_leaked;
@@ -144,8 +149,17 @@ matrix_kind_name(const char *k)
 			return conn[i].name;
 	if (!strcmp(k, "ndr"))
 		return "NDR (0 loss)";
+	static char lat[48]; /* one report is rendered at a time */
+	unsigned int pct;
+
 	if (!strcmp(k, "pdr"))
 		return "PDR";
+	if (!strcmp(k, "b2b"))
+		return "back-to-back bursts";
+	if (sscanf(k, "lat%u", &pct) == 1) {
+		snprintf(lat, sizeof(lat), "latency at %u %% of NDR", pct);
+		return lat;
+	}
 	return "fixed rate";
 }
 
@@ -190,6 +204,11 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 	const char *scn = x->first->scenario;
 
 	n->col_open = false;
+	/* At a fixed load loss is the result; a latency point's figures come first. */
+	if (!goal)
+		note(n, label, "loss %.4g %%", x->loss[c]);
+	if (x->p50[c] > 0)
+		note(n, label, "latency p50 %.1f / p99 %.1f us", x->p50[c] / 1e3, x->p99[c] / 1e3);
 	if (x->limited[c])
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"

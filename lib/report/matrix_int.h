@@ -27,6 +27,8 @@ struct row {
 	bool limited[MAX_COLS];                         /**< a cell of it was generator-limited */
 	double conn[MAX_COLS], conn_failed[MAX_COLS];   /**< connection tests' figures */
 	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
+	double loss[MAX_COLS];                          /**< %, the column's worst stream */
+	double p50[MAX_COLS], p99[MAX_COLS];            /**< ns, the worst stream's; 0: none */
 };
 
 struct col {

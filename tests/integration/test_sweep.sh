@@ -18,6 +18,22 @@ check "only upload streams sent" 'all(c["direction"] == "upload" for c in r["cel
 
 # Resume with a second direction: the upload cells stay as measured, download is added.
 sed 's/"directions": \["upload"\]/"directions": ["upload", "download"]/' "$HERE/sweep.json" >"$WORK/sweep2.json"
+# The matrix gives what a cell measured (issue 24): a latency point is named for its load and
+# shows its latency; a fixed-load cell shows its loss. Checked against the cells themselves.
+"$FWSTRESS" report "$WORK/report.json" >"$WORK/m.md"
+python3 - "$WORK/report.json" "$WORK/m.md" <<'PY' && ok "matrix: latency points named and their p50/p99 and loss shown" || bad "matrix: $(grep -i latency "$WORK/m.md" | head -2)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+lat = [c for c in r["cells"] if c["kind"].startswith("lat")]
+assert lat, "no latency cells"
+for c in lat:
+    pct = int(c["kind"][3:])
+    row = [l for l in md.splitlines() if f"| latency at {pct} % of NDR |" in l and f"| {c['frame_size']} |" in l]
+    assert len(row) == 1, (pct, row)
+    assert f"latency p50 {c['latency_p50_ns'] / 1e3:.1f} / p99 {c['latency_p99_ns'] / 1e3:.1f} us" in row[0], row[0]
+    assert f"loss {c['loss_pct']:.4g} %" in row[0], row[0]
+PY
 cp "$WORK/report.json" "$WORK/first.json"
 "$FWSTRESS" sweep -q --resume -o "$WORK/report.json" "$WORK/sweep2.json" 2>"$WORK/err"
 rc=$?

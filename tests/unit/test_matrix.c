@@ -95,8 +95,9 @@ START_TEST(test_matrix_markdown)
 				     "| firewall | 64 | NDR (0 loss) | 1001.3 | 1.4900 | 942.7 | "
 				     "- | 336.0 | 0.5000 | 316.3 | 97 % | upload: line rate "
 				     "reached; download: DUT CPU above 95 % |"));
-	ck_assert_ptr_nonnull(
-		strstr(md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | | | | |  |"));
+	ck_assert_ptr_nonnull(strstr(
+		md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | 63.3 | - | | | | | upload: "
+		    "loss 0 % |"));
 	ck_assert_ptr_nonnull(strstr(md, "\n* iperf Mbit/s: the TCP goodput iperf reports at MTU "
 					 "1500 for that L1 rate, derived (not measured): L1 x "
 					 "1448 / 1538"));
@@ -307,25 +308,27 @@ START_TEST(test_matrix_notes)
 		double pps, cpu, attack, attack_leaked, blocked_leaked;
 		const char *notes;
 	} cases[] = {
-		{"routing", 1000, -1, -1, -1, -1, ""},
-		{"routing", 1480000, -1, -1, -1, -1, "upload: line rate reached"},
-		{"routing", 1470000, -1, -1, -1, -1, ""}, /* 98.8 %: not within 1 % */
-		{"routing", 1000, 95, -1, -1, -1, ""},
-		{"routing", 1000, 95.5, -1, -1, -1, "upload: DUT CPU above 95 %"},
-		{"firewall", 1000, -1, -1, -1, 0, ""},
+		{"routing", 1000, -1, -1, -1, -1, "upload: loss 0 %"},
+		{"routing", 1480000, -1, -1, -1, -1, "upload: loss 0 %, line rate reached"},
+		{"routing", 1470000, -1, -1, -1, -1,
+		 "upload: loss 0 %"}, /* 98.8 %: not within 1 % */
+		{"routing", 1000, 95, -1, -1, -1, "upload: loss 0 %"},
+		{"routing", 1000, 95.5, -1, -1, -1, "upload: loss 0 %, DUT CPU above 95 %"},
+		{"firewall", 1000, -1, -1, -1, 0, "upload: loss 0 %"},
 		{"firewall", 1000, -1, -1, -1, 7,
-		 "upload: 7 frames leaked to destinations expected "
+		 "upload: loss 0 %, 7 frames leaked to destinations expected "
 		 "blocked"},
-		{"ips", 1000, -1, 500, 0, -1, ""},
-		{"ips", 1000, -1, 500, 3, -1, "upload: IPS leaked 3 of 500 attack frames"},
+		{"ips", 1000, -1, 500, 0, -1, "upload: loss 0 %"},
+		{"ips", 1000, -1, 500, 3, -1,
+		 "upload: loss 0 %, IPS leaked 3 of 500 attack frames"},
 		{"ips", 1000, -1, -1, -1, -1,
-		 "upload: inspection not proven (no attack frames in the "
+		 "upload: loss 0 %, inspection not proven (no attack frames in the "
 		 "trial)"},
 		{"ids", 1000, -1, 500, -1, -1,
-		 "upload: inspection not proven (attack frames pass by "
+		 "upload: loss 0 %, inspection not proven (attack frames pass by "
 		 "design: see the DUT's alerts)"},
 		{"appcontrol", 1000, -1, 0, -1, -1,
-		 "upload: inspection not proven (no attack frames "
+		 "upload: loss 0 %, inspection not proven (no attack frames "
 		 "in the trial)"},
 	};
 	unsigned int i;
@@ -348,6 +351,25 @@ START_TEST(test_matrix_notes)
 }
 END_TEST
 
+/* A latency point is named for its load; its loss and latency are in the notes. */
+START_TEST(test_matrix_latency_point)
+{
+	struct fws_cell c = cell("routing", "lat50", "upload", "upload", 100000);
+	struct fws_cells cells = {.n = 1, .c = &c};
+	char *md;
+
+	c.loss_pct = 0.125;
+	c.p50_ns = 1500;
+	c.p99_ns = 12340;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_msg(strstr(md,
+			     "| routing | 64 | latency at 50 % of NDR | 67.2 | 0.1000 | 63.3 | "
+			     "- | upload: loss 0.125 %, latency p50 1.5 / p99 12.3 us |") != NULL,
+		      "%s", md);
+	free(md);
+}
+END_TEST
+
 /* A TCP stream's cell: its measured payload rate in the goodput column, and a note. */
 START_TEST(test_matrix_tcp_goodput)
 {
@@ -361,8 +383,8 @@ START_TEST(test_matrix_tcp_goodput)
 	md = render(&cells, FWS_MATRIX_MARKDOWN);
 	ck_assert_ptr_nonnull(strstr(md,
 				     "| firewall | 64 | fixed rate | 67.2 | 0.1000 | 17.6 | - | "
-				     "67.2 | 0.1000 | 63.3 | - | upload: TCP goodput measured, "
-				     "not derived |"));
+				     "67.2 | 0.1000 | 63.3 | - | upload: loss 0 %, TCP goodput "
+				     "measured, not derived; download: loss 0 % |"));
 	free(md);
 }
 END_TEST
@@ -382,6 +404,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_appliances);
 	tcase_add_test(tc, test_matrix_notes);
 	tcase_add_test(tc, test_matrix_tcp_goodput);
+	tcase_add_test(tc, test_matrix_latency_point);
 	tcase_add_test(tc, test_matrix_lower_bound);
 	tcase_add_test(tc, test_matrix_table_escapes);
 	suite_add_tcase(s, tc);
