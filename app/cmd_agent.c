@@ -45,11 +45,15 @@ need_agent(struct srv *s, struct fws_err *e)
 static int
 op_hello(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
+	struct fws_host_info me;
 	char layout[256];
 
 	(void)s;
 	(void)req;
 	(void)e;
+	fws_agent_info_self(&me);
+	json_object_set_new(ans, "hostname", json_string(me.hostname));
+	json_object_set_new(ans, "kernel", json_string(me.kernel));
 	fws_wire_layout(layout, sizeof(layout));
 	json_object_set_new(ans, "proto", json_pack("[i,i]", FWS_WIRE_MAJOR, FWS_WIRE_MINOR));
 	json_object_set_new(ans, "fwstress", json_string(FWS_VERSION));

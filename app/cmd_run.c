@@ -404,6 +404,8 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 		return fws_err_exit_code(e.kind);
 	}
 	fws_trial_clock(run.trial, &run.tsc_hz, &run.tsc_hz_dpdk);
+	if (cfg->n_hosts)
+		run.n_hosts = fws_trial_hosts(run.trial, run.hosts, FWS_CFG_MAX_HOSTS + 1);
 	if (a->resume && access(cfg->json_out, R_OK) == 0) {
 		if (fws_report_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);

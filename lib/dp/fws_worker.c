@@ -71,7 +71,7 @@ fws_worker_main(void *arg)
 		/* Each task stamps from a reading taken after the task before it sent. Which task
 		 * and which queue go first turns every loop: a frame waits for the work after
 		 * its own send and before its own poll, and no stream may always wait least. */
-		if (ph <= FWS_PHASE_MEASURE)
+		if (ph == FWS_PHASE_WARMUP || ph == FWS_PHASE_MEASURE)
 			for (k = 0, i = tx0; k < w->n_tx; k++, i = i + 1 == w->n_tx ? 0 : i + 1)
 				if (w->tx[i]->active)
 					w->tx[i]->engine->tx_burst(w->tx[i], k ? rte_rdtsc() : now,

@@ -18,7 +18,7 @@
 #include "fws_err.h"
 
 enum fws_phase {
-	FWS_PHASE_IDLE = 0,
+	FWS_PHASE_IDLE = 0, /**< launched, receiving, not sending yet */
 	FWS_PHASE_WARMUP,
 	FWS_PHASE_MEASURE,
 	FWS_PHASE_STOP,

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -606,8 +604,10 @@ static const struct {
 	const char *key;
 	json_t *(*emit)(const struct fws_run *run);
 } report_sections[] = {
+	/* clang-format off */
 	{"clock", report_clock},
 	{"config", report_config},
+	{"hosts", fws_report_hosts},
 	{"ports", report_ports},
 	{"path_check", report_path_check},
 	{"trials", report_trials},
@@ -616,6 +616,7 @@ static const struct {
 	{"sweep_done", report_sweep_done},
 	{"back_to_back", report_back_to_back},
 	{"search", report_search},
+	/* clang-format on */
 };
 
 /* This process's peak resident memory (the controller's, whatever its agents hold). */
@@ -649,105 +650,6 @@ fws_report_json(const struct fws_run *run)
 		if ((v = report_sections[i].emit(run)) != NULL)
 			json_object_set_new(root, report_sections[i].key, v);
 	return root;
-}
-
-/* Write through a temporary file in the same directory, then rename over path. */
-/* A device or FIFO is written into, never renamed over (-o /dev/null stays a device). */
-static int
-write_special(const char *path, int (*emit)(FILE *f, const void *arg), const void *run)
-{
-	int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC), rc;
-	FILE *f;
-
-	if (fd < 0)
-		return errno == ENXIO ? -EPIPE : -errno; /* a FIFO nobody reads */
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	rc = emit(f, run);
-	if (fflush(f) != 0)
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
-int
-fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *arg), const void *run)
-{
-	char tmp[4096];
-	struct stat st;
-	FILE *f;
-	int rc, rc_emit;
-
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return write_special(path, emit, run);
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "w");
-	if (f == NULL)
-		return -errno;
-	rc_emit = emit(f, run);
-	/* The reason from the system (ENOSPC, EDQUOT) beats the emitter's generic EIO. */
-	rc = 0;
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0)
-		rc = rc_emit;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
-}
-
-int
-fws_report_check_path(const char *path)
-{
-	char dir[4096], *slash;
-	struct stat st;
-
-	if (strlen(path) + 32 >= sizeof(dir))
-		return -ENAMETOOLONG;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return -EISDIR;
-		if (!S_ISREG(st.st_mode))
-			return access(path, W_OK) == 0 ? 0 : -errno;
-	}
-	strlcpy(dir, path, sizeof(dir));
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		strlcpy(dir, ".", sizeof(dir));
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (stat(dir, &st) != 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	return access(dir, W_OK | X_OK) == 0 ? 0 : -errno;
-}
-
-int
-fws_report_dump(FILE *f, json_t *j)
-{
-	int rc;
-
-	if (j == NULL)
-		return -ENOMEM;
-	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : -EIO;
-	fputc('\n', f);
-	json_decref(j);
-	return rc;
 }
 
 static int

@@ -415,6 +415,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			"%+.0f ppm)\n",
 			(double)run->tsc_hz / 1e6, (double)run->tsc_hz_dpdk / 1e6,
 			fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz));
+	fws_report_hosts_text(f, run);
 	for (i = 0; i < run->n_ports; i++) {
 		const struct fws_port_result *p = &run->ports[i];
 

@@ -157,7 +157,11 @@ struct fws_agent {
 	char name[FWS_CFG_NAME_LEN]; /**< the host's, for messages */
 	/** Bit p: the agent owns config port p; bit s of tx/rx: it sends / receives stream s. */
 	uint64_t ports, tx_streams, rx_streams;
+	struct fws_host_info info; /**< who it is (hello), for the report */
 };
+
+/** This process as a load client: its host name, kernel, fwstress and DPDK versions. */
+void fws_agent_info_self(struct fws_host_info *out);
 
 /** The in-process agent over this process's EAL and the config's ports. NULL with errno
  * and e set on failure. */

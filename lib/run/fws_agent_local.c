@@ -4,6 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <rte_version.h>
 
 #include "fws_compat.h"
 #include "fws_host.h"
@@ -205,6 +209,26 @@ part_of(const struct fws_cfg *cfg, unsigned int host)
 	return c;
 }
 
+void
+fws_agent_info_self(struct fws_host_info *out)
+{
+	struct utsname u;
+
+	memset(out, 0, sizeof(*out));
+	if (gethostname(out->hostname, sizeof(out->hostname) - 1) < 0)
+		strlcpy(out->hostname, "?", sizeof(out->hostname));
+	if (uname(&u) == 0) { /* "Linux 6.1.0-26-amd64 x86_64" */
+		strlcpy(out->kernel, u.sysname, sizeof(out->kernel));
+		strlcat(out->kernel, " ", sizeof(out->kernel));
+		strlcat(out->kernel, u.release, sizeof(out->kernel));
+		strlcat(out->kernel, " ", sizeof(out->kernel));
+		strlcat(out->kernel, u.machine, sizeof(out->kernel));
+	}
+	strlcpy(out->fwstress, FWS_VERSION, sizeof(out->fwstress));
+	strlcpy(out->dpdk, rte_version(), sizeof(out->dpdk));
+	strlcpy(out->via, "in process", sizeof(out->via));
+}
+
 struct fws_agent *
 fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
@@ -217,6 +241,7 @@ fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_er
 		return NULL;
 	}
 	l->a.ops = &local_ops;
+	fws_agent_info_self(&l->a.info);
 	strlcpy(l->a.name, host ? cfg->hosts[host - 1].name : "local", sizeof(l->a.name));
 	fws_agent_owns(&l->a, cfg, host);
 	l->h = fws_host_create(l->part, l->a.tx_streams, e);

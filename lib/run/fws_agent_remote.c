@@ -472,6 +472,41 @@ spawn(struct remote *r, const struct fws_cfg_host *h)
 	return 0;
 }
 
+static void
+copy_str(char *dst, size_t n, const json_t *v)
+{
+	strlcpy(dst, json_is_string(v) ? json_string_value(v) : "?", n);
+}
+
+/* Who answered hello, for the report: an agent of minor version 0 names no host or kernel. */
+static void
+hello_info(struct remote *r, const json_t *ans)
+{
+	struct fws_host_info *in = &r->a.info;
+	const json_t *pr = json_object_get(ans, "proto");
+
+	copy_str(in->hostname, sizeof(in->hostname), json_object_get(ans, "hostname"));
+	copy_str(in->kernel, sizeof(in->kernel), json_object_get(ans, "kernel"));
+	copy_str(in->fwstress, sizeof(in->fwstress), json_object_get(ans, "fwstress"));
+	copy_str(in->dpdk, sizeof(in->dpdk), json_object_get(ans, "dpdk"));
+	in->proto[0] = (int)json_integer_value(json_array_get(pr, 0));
+	in->proto[1] = (int)json_integer_value(json_array_get(pr, 1));
+}
+
+/* The command that reaches host h, as one line: its arguments joined by spaces. */
+static void
+via(const struct fws_cfg_host *h, char *out, size_t n)
+{
+	unsigned int i;
+
+	out[0] = '\0';
+	for (i = 0; i < h->n_argv; i++) {
+		if (i)
+			strlcat(out, " ", n);
+		strlcat(out, h->argv[i], n);
+	}
+}
+
 /* hello: the protocol's major version and the structures' layout must match. */
 static int
 hello(struct remote *r, struct fws_err *e)
@@ -511,6 +546,7 @@ hello(struct remote *r, struct fws_err *e)
 		json_decref(ans);
 		return -EPROTO;
 	}
+	hello_info(r, ans);
 	json_decref(ans);
 	return 0;
 }
@@ -590,6 +626,7 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 	r->to = r->from = r->err = -1;
 	r->n_ports = cfg->n_ports;
 	strlcpy(r->a.name, h->name, sizeof(r->a.name));
+	via(h, r->a.info.via, sizeof(r->a.info.via));
 	fws_agent_owns(&r->a, cfg, host);
 	if ((rc = spawn(r, h)) < 0) {
 		fws_err_set(e, FWS_ERR_SETUP, rc, "host %s: cannot start %s: %s", h->name,

@@ -303,7 +303,9 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 	}
 }
 
-/* Launch every agent in phase ph; on a failure the ones launched are stopped. */
+/* Launch every agent idle (receiving, not sending), then move them all to phase ph: no
+ * sender starts before every receiver polls (an agent not yet launched would take the first
+ * frames in its idle loop, as idle_frames). On a failure the ones launched are stopped. */
 static int
 launch(struct trial_run *r, enum fws_phase ph, struct fws_err *e)
 {
@@ -313,12 +315,13 @@ launch(struct trial_run *r, enum fws_phase ph, struct fws_err *e)
 
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
-		if ((rc = a->ops->launch(a, ph, e)) < 0) {
+		if ((rc = a->ops->launch(a, FWS_PHASE_IDLE, e)) < 0) {
 			for (j = 0; j < k; j++)
 				r->t->agents[j]->ops->stop(r->t->agents[j], false);
 			return rc;
 		}
 	}
+	agents_phase(r, ph);
 	return 0;
 }
 

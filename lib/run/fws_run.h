@@ -78,6 +78,8 @@ struct fws_run {
 	struct fws_cell_done *done;
 	uint64_t hugepage_peak;
 	uint64_t tsc_hz, tsc_hz_dpdk; /**< measured at setup (fws_clock), DPDK's estimate */
+	unsigned int n_hosts;         /**< load clients with agents (0: this process only) */
+	struct fws_host_info hosts[FWS_CFG_MAX_HOSTS + 1];
 };
 
 #endif /* FWS_RUN_H */

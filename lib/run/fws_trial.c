@@ -222,6 +222,26 @@ fws_trial_clock(const struct fws_trial *t, uint64_t *hz, uint64_t *hz_dpdk)
 }
 
 unsigned int
+fws_trial_hosts(const struct fws_trial *t, struct fws_host_info *out, unsigned int max)
+{
+	struct fws_agent *a;
+	unsigned int i;
+
+	FWS_TRIAL_FOREACH_AGENT(t, i, a)
+	{
+		if (i == max)
+			break;
+		out[i] = a->info;
+		strlcpy(out[i].name, a->name, sizeof(out[i].name));
+		a->ops->clock(a, &out[i].tsc_hz, &(uint64_t){0});
+		out[i].ports = a->ports;
+		out[i].tx_streams = a->tx_streams;
+		out[i].rx_streams = a->rx_streams;
+	}
+	return i;
+}
+
+unsigned int
 fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out)
 {
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];

@@ -226,6 +226,17 @@ struct fws_progress {
 	const char *direction;                 /**< a sweep cell's direction, or NULL */
 };
 
+/** A load client as the report names it: who its agent is and where it ran. */
+struct fws_host_info {
+	char name[FWS_CFG_NAME_LEN]; /**< the config's host, "local" for this process */
+	char via[256];               /**< how the controller reached it: its command */
+	char hostname[64], kernel[96];
+	char fwstress[32], dpdk[64];
+	int proto[2];    /**< the control protocol it spoke (0.0: in process) */
+	uint64_t tsc_hz; /**< its TSC rate calibrated at setup */
+	uint64_t ports, tx_streams, rx_streams; /**< bit masks, as struct fws_agent's */
+};
+
 /** Options of a trial run. */
 struct fws_trial_opts {
 	volatile int *stop; /**< set (by a signal handler) to end the trial early, partial */
@@ -276,6 +287,11 @@ uint64_t fws_trial_hugepage_peak(struct fws_trial *t);
 
 /** The TSC rate measured at setup against CLOCK_MONOTONIC_RAW, and DPDK's estimate. */
 void fws_trial_clock(const struct fws_trial *t, uint64_t *hz, uint64_t *hz_dpdk);
+
+/** The load clients of the trial, in config order (with no hosts: this process); their
+ * count. */
+unsigned int fws_trial_hosts(const struct fws_trial *t, struct fws_host_info *out,
+			     unsigned int max);
 
 /** Port facts for the report header. */
 unsigned int fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out);

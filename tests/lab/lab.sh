@@ -45,3 +45,66 @@ open(sys.argv[3], "w").write(repr(diff))
 sys.exit(0 if len(kernel) == len(ours) == 64 and not diff else 1)
 PY
 }
+
+# Two sites (FWS_LAB_SITES=2: the "two sites" variants of the lab tests, issue 21): each
+# load client is its own namespace, fws-lan in fwsl-tester (site1: behind the peer firewall
+# in the tunnel labs, the LAN side otherwise), fws-wan in fwsl-tester2 (site2: behind the
+# DUT). fws runs the controller in the root namespace, one agent per site started by
+# "ip netns exec"; the oracles (the DUT's counters, conntrack, string matches) are the same.
+SITES=${FWS_LAB_SITES:-1}
+[ "$SITES" = 1 ] || [ "$SITES" = 2 ] || { echo "FWS_LAB_SITES must be 1 or 2"; exit 1; }
+
+# lab_topo TOPOLOGY: the lab up, and split into two load clients with two sites.
+lab_topo() {
+	"$LAB" up "$1" >/dev/null || return 1
+	[ "$SITES" = 1 ] || "$LAB" split >/dev/null
+}
+
+# two_sites CONFIG: rewrite CONFIG in place for two agents (once): a host per site, each
+# port on the site its interface is in, the config's EAL arguments each agent's.
+two_sites() {
+	python3 - "$1" "$FWSTRESS" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+if "hosts" not in c:
+    eal = c.pop("eal", ["-l", "0-1", "--no-pci"])
+    c["hosts"] = [{"name": f"site{k}", "command": ["ip", "netns", "exec", ns, sys.argv[2], "agent"],
+                   "eal": eal + ["--file-prefix", f"fwsl-site{k}"]}
+                  for k, ns in ((1, "fwsl-tester"), (2, "fwsl-tester2"))]
+    for p in c["ports"]:
+        p["host"] = "site1" if "iface=fws-lan" in p["device"] else "site2"
+    json.dump(c, open(sys.argv[1], "w"))
+PY
+}
+
+# sites_seen REPORT: with two sites, the report names both agents, each with its own port,
+# on fd 3 (the test's output, whatever the caller redirected).
+sites_seen() {
+	python3 - "$1" <<'PY' && return 0
+import json, sys
+h = json.load(open(sys.argv[1])).get("hosts", [])
+sys.exit(0 if [(x["name"], x["ports"]) for x in h] == [("site1", ["lan"]), ("site2", ["wan"])]
+         and all(x["protocol"] != "in process" and x["hostname"] for x in h) else 1)
+PY
+	bad "two sites: $1 does not name the two agents as its hosts" >&3
+}
+
+# fws COMMAND ARGS... CONFIG: fwstress COMMAND in the tester namespace, or with two sites
+# the controller here and CONFIG rewritten for the two agents (and the report, -o, checked
+# to come from both).
+fws() {
+	local rc a out=
+	if [ "$SITES" = 1 ]; then
+		"$LAB" exec "$FWSTRESS" "$@"
+		return
+	fi
+	two_sites "${!#}" || return 1
+	"$FWSTRESS" "$@"
+	rc=$?
+	for a; do
+		[ "$a" = -o ] && out=next || { [ "$out" = next ] && out=$a; }
+	done
+	[ -z "$out" ] || [ ! -s "$out" ] || sites_seen "$out"
+	return $rc
+}
+exec 3>&1

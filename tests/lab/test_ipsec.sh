@@ -11,7 +11,7 @@
 . "$(dirname "$0")/tunnel.sh"
 CFG=$TOP/config/lab-ipsec.json
 lab_start swanctl /usr/lib/ipsec/charon
-"$LAB" up ipsec >/dev/null || { bad "lab up ipsec"; finish; exit 1; }
+lab_topo ipsec || { bad "lab up ipsec"; finish; exit 1; }
 tunnel_dirs '[128, 1024, 1418]'
 tunnel_overhead 128
 tunnel_overhead 1418

@@ -14,14 +14,14 @@
 . "$(dirname "$0")/tunnel.sh"
 CFG=$TOP/config/lab-openvpn.json
 lab_start openvpn openssl
-"$LAB" up openvpn >/dev/null || { bad "lab up openvpn"; finish; exit 1; }
+lab_topo openvpn || { bad "lab up openvpn"; finish; exit 1; }
 tunnel_dirs '[128, 1024, 1418]'
 tunnel_overhead 128
 tunnel_overhead 1418
 tunnel_df 1400
 
 "$LAB" down >/dev/null
-FWS_LAB_OVPN_LZO=1 "$LAB" up openvpn >/dev/null || { bad "lab up openvpn (lzo)"; finish; exit 1; }
+FWS_LAB_OVPN_LZO=1 lab_topo openvpn || { bad "lab up openvpn (lzo)"; finish; exit 1; }
 # Per packet, at the IP layer: the WAN's bytes less Ethernet's 14 against the inner 1000.
 per_packet() { echo $((WAN_BYTES / (WAN_PACKETS > 0 ? WAN_PACKETS : 1) - 14)); }
 # The random fill with 53 bytes of overhead (52 + the compression byte), within 2 %.

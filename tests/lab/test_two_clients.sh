@@ -28,13 +28,17 @@ agents() { pgrep -f "$FWSTRESS agent" | wc -l; }
 cfg 3 >"$WORK/two.json"
 read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
 read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
-"$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/two.json" 2>"$WORK/err"
+"$FWSTRESS" run -o "$WORK/report.json" "$WORK/two.json" >"$WORK/text" 2>"$WORK/err"
 rc=$?
 read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
 read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
 [ $rc -eq 0 ] && ok "two agents: exit 0" || bad "two agents: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | head -5)"
 grep -q "^\[site1\] \|^\[site2\] " "$WORK/err" && ok "agents' stderr passed on, named by host" || bad "no agent stderr"
 check "status completed" 'r["status"] == "completed" and not r["partial"]'
+check "the report names each agent: where it ran, its versions, what it owned" \
+	'[(h["name"], h["ports"], h["sends"], h["receives"]) for h in r["hosts"]] == [("site1", ["lan"], ["upload", "upload6"], ["download", "download6"]), ("site2", ["wan"], ["download", "download6"], ["upload", "upload6"])] and all(h["protocol"] == "1.1" and h["fwstress"] == r["tool"]["version"] and h["dpdk"] == r["dpdk"] and h["hostname"] == "'"$(hostname)"'" and h["via"].startswith("ip netns exec fwsl-tester") and h["tsc_hz"] > 0 for h in r["hosts"])'
+grep -q "^host site2    $(hostname) (Linux .*), fwstress .*, protocol 1.1; ports wan; sends download, download6; receives upload, upload6$" "$WORK/text" &&
+	ok "text report: one line per host" || bad "text report hosts: $(grep '^host' "$WORK/text")"
 check "each port's facts from its own host" \
 	'[p["name"] for p in r["ports"]] == ["lan", "wan"] and all(p["link_up"] and p["driver"] == "net_af_packet" for p in r["ports"])'
 check "path check passed for all four streams, across the two hosts" \
@@ -99,7 +103,7 @@ PY
 cfg 3 "-e" "s#\"ip\", \"netns\", \"exec\", \"fwsl-tester2\", \"[^\"]*\", \"agent\"#\"python3\", \"$WORK/agent2.py\"#" >"$WORK/v2.json"
 "$FWSTRESS" run -q -o "$WORK/v2-r.json" "$WORK/v2.json" >/dev/null 2>"$WORK/err"
 rc=$?
-[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 2.0 of fwstress 9.0.0, this controller 1.0 of fwstress" "$WORK/err" \
+[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 2.0 of fwstress 9.0.0, this controller 1.1 of fwstress" "$WORK/err" \
 	&& ok "other major version: exit 3, both versions named" || bad "other version: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
 [ "$(agents)" -eq 0 ] && ok "other major version: no agent left" || bad "other version: $(agents) agents left"
 

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/tunnel.sh"
 CFG=$TOP/config/lab-wireguard.json
 lab_start wireguard-go wg
-"$LAB" up wireguard >/dev/null || { bad "lab up wireguard"; finish; exit 1; }
+lab_topo wireguard || { bad "lab up wireguard"; finish; exit 1; }
 tunnel_dirs '[128, 1024, 1438]'
 tunnel_overhead 128
 tunnel_overhead 1438

@@ -25,7 +25,7 @@ tunnel_dirs() {
 	local dir
 	for dir in bidir upload download; do
 		tcfg "$dir" "$dir" "$1"
-		expect_rc 0 "$dir through the tunnel" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/$dir-r.json" "$WORK/$dir.json"
+		expect_rc 0 "$dir through the tunnel" fws run -q -o "$WORK/$dir-r.json" "$WORK/$dir.json"
 		check "$dir: every frame of every size through the tunnel, none lost" \
 			'all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 1500 for tr in t for s in tr["streams"])' "$WORK/$dir-r.json"
 	done
@@ -37,7 +37,7 @@ wan_run() {
 	local b0 p0 b1 p1
 	tcfg "$1" upload "[$2]" "${3:-{\"path_check\": false\}}"
 	read -r b0 p0 <<<"$(wan)"
-	expect_rc 0 "$1: $2 bytes, upload, for the WAN counters" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/$1-r.json" "$WORK/$1.json"
+	expect_rc 0 "$1: $2 bytes, upload, for the WAN counters" fws run -q -o "$WORK/$1-r.json" "$WORK/$1.json"
 	read -r b1 p1 <<<"$(wan)"
 	WAN_BYTES=$((b1 - b0)) WAN_PACKETS=$((p1 - p0))
 }
@@ -73,7 +73,7 @@ tunnel_df() {
 	local u0 du ok0 cr0 fok fcr
 	tcfg df-set download '[1518]' '{"path_check": false, "warmup": 0, "payload": {"df": true}}'
 	u0=$(snmp fwsl-dut Icmp OutDestUnreachs)
-	expect_rc 0 "DF set, 1518 bytes into the $1-byte tunnel" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/df-set-r.json" "$WORK/df-set.json"
+	expect_rc 0 "DF set, 1518 bytes into the $1-byte tunnel" fws run -q -o "$WORK/df-set-r.json" "$WORK/df-set.json"
 	du=$(($(snmp fwsl-dut Icmp OutDestUnreachs) - u0))
 	check "DF set: every frame lost, the DUT's $du \"fragmentation needed\" matched to the stream, path MTU $1" \
 		"(lambda s: s['lost'] == s['offered']['frames'] > 900 and s['icmp']['too_big'] == $du > 0 and s['icmp']['path_mtu'] == $1)(t[0]['streams'][0]) and t[0]['icmp_unmatched'] == 0" "$WORK/df-set-r.json"
@@ -88,7 +88,7 @@ c["ports"][0]["device"] = "net_pcap0,iface=fws-lan"
 json.dump(c, open(sys.argv[1], "w"))
 PY
 	ok0=$(snmp fwsl-dut Ip FragOKs) cr0=$(snmp fwsl-dut Ip FragCreates)
-	expect_rc 0 "DF clear, 1518 bytes into the $1-byte tunnel" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/df-clear-r.json" "$WORK/df-clear.json"
+	expect_rc 0 "DF clear, 1518 bytes into the $1-byte tunnel" fws run -q -o "$WORK/df-clear-r.json" "$WORK/df-clear.json"
 	fok=$(($(snmp fwsl-dut Ip FragOKs) - ok0)) fcr=$(($(snmp fwsl-dut Ip FragCreates) - cr0))
 	check "DF clear: every packet received once and counted reassembled, as many as the DUT fragmented ($fok)" \
 		"(lambda s: s['lost'] == 0 and s['received']['distinct_frames'] == s['received']['reassembled'] == s['offered']['frames'] == $fok > 900 and s['received']['reassembly_given_up'] == s['received']['reassembly_refused'] == 0)(t[0]['streams'][0])" "$WORK/df-clear-r.json"
