@@ -410,6 +410,25 @@ usage_agent(FILE *f)
 		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n");
 }
 
+/* Started by a key restricted to the agent (restrict,command="fwstress agent"), which runs
+ * it whatever the client asked: a command that is not the agent (a campaign's setup sent
+ * over that key) must fail saying so, not end as an agent whose stream closed. */
+static bool
+asked_other(void)
+{
+	const char *o = getenv("SSH_ORIGINAL_COMMAND");
+	size_t n = o ? strlen(o) : 0;
+
+	if (o == NULL || (n >= 5 && strcmp(o + n - 5, "agent") == 0))
+		return false;
+	fprintf(stderr,
+		"fwstress agent: this ssh key runs only the agent, and was asked to run "
+		"\"%.200s\": "
+		"a host's setup or teardown needs a \"shell\" with another key\n",
+		o);
+	return true;
+}
+
 int
 cmd_agent(int argc, char **argv)
 {
@@ -423,6 +442,8 @@ cmd_agent(int argc, char **argv)
 		usage_agent(argc > 1 && !app_help(argc, argv) ? stderr : stdout);
 		return app_help(argc, argv) ? EXIT_OK : EXIT_USAGE;
 	}
+	if (asked_other())
+		return EXIT_USAGE;
 	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
 	while (!s.bye && rc == 0 &&
 	       (req = fws_wire_recv(&rd, s.running ? FWS_AGENT_DEADMAN_MS : -1, -1, NULL, NULL,

@@ -39,8 +39,17 @@ on_signal(int sig)
 /* A setup or teardown command asked to stop gets this long before SIGKILL. */
 #define FWS_CAMPAIGN_GRACE_MS 5000
 
+/* Where a setup or teardown runs: the command that runs shell text on its host; n 0: here,
+ * through /bin/sh -c. */
+struct where {
+	char host[FWS_CFG_NAME_LEN];
+	unsigned int n;
+	char *argv[FWS_CFG_MAX_ARGV];
+};
+
 struct campaign {
 	struct fws_campaign p;
+	struct where on[FWS_CAMPAIGN_MAX_SCENARIOS][2]; /**< its setup's, its teardown's */
 	struct fws_cells cells[FWS_CAMPAIGN_MAX_SCENARIOS];
 	double est[FWS_CAMPAIGN_MAX_SCENARIOS]; /**< seconds, from the configs */
 	unsigned int trials[FWS_CAMPAIGN_MAX_SCENARIOS];
@@ -165,13 +174,22 @@ static int
 shell(struct campaign *c, unsigned int i, const char *what, const char *cmd, struct fws_guard *keep,
       char *reason, size_t len)
 {
-	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	char log[FWS_CFG_PATH_LEN + 32], tail[200];
+	const struct where *w = &c->on[i][strcmp(what, "setup") != 0];
+	char *argv[FWS_CFG_MAX_ARGV + 3], log[FWS_CFG_PATH_LEN + 32], tail[200];
 	struct fws_guard g;
+	unsigned int k = 0;
 	int st, n, fd, rc;
 
 	if (!cmd[0])
 		return 0;
+	if (w->n == 0) {
+		argv[k++] = "/bin/sh";
+		argv[k++] = "-c";
+	}
+	for (; k < w->n; k++)
+		argv[k] = w->argv[k];
+	argv[k++] = (char *)cmd;
+	argv[k] = NULL;
 	work_file(c, i, what, log, sizeof(log));
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	rc = fws_spawn_guarded(argv, fd, FWS_CAMPAIGN_GRACE_MS, keep != NULL, keep ? keep : &g);
@@ -186,8 +204,8 @@ shell(struct campaign *c, unsigned int i, const char *what, const char *cmd, str
 	if (st == 0)
 		return 0;
 	last_line(log, tail, sizeof(tail));
-	n = snprintf(reason, len, "%s \"%s\" %s %d%s%s (log: %s)", what, cmd,
-		     WIFSIGNALED(st) ? "killed by signal" : "exited with status",
+	n = snprintf(reason, len, "%s%s%s \"%s\" %s %d%s%s (log: %s)", what, w->n ? " on " : "",
+		     w->host, cmd, WIFSIGNALED(st) ? "killed by signal" : "exited with status",
 		     WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), tail[0] ? ": " : "", tail,
 		     log);
 	(void)n; /* a long reason is cut, not an error */
@@ -386,6 +404,45 @@ refused(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, char *err, size_t 
 	return true;
 }
 
+/* Where scenario i's setup (k 0) or teardown (1) runs: on the host of cfg it names. 0, or
+ * -1 with the reason in err. */
+static int
+resolve(struct campaign *c, unsigned int i, unsigned int k, const struct fws_cfg *cfg, char *err,
+	size_t len)
+{
+	const char *host = k ? c->p.s[i].teardown_host : c->p.s[i].setup_host;
+	const char *argv[FWS_CFG_MAX_ARGV];
+	struct where *w = &c->on[i][k];
+	unsigned int h, n, j;
+
+	if (!host[0])
+		return 0;
+	for (h = 0; h < cfg->n_hosts && strcmp(cfg->hosts[h].name, host) != 0; h++)
+		;
+	if (h == cfg->n_hosts) {
+		snprintf(err, len, "%s: host \"%s\" is not one of the config's \"hosts\"",
+			 k ? "teardown" : "setup", host);
+		return -1;
+	}
+	n = fws_config_host_shell(&cfg->hosts[h], argv, FWS_CFG_MAX_ARGV);
+	if (n == 0) {
+		snprintf(
+			err, len,
+			"%s: host \"%s\" is reached by a \"command\": give it a \"shell\" (what "
+			"runs shell text there, e.g. [\"ip\", \"netns\", \"exec\", \"NS\", \"sh\", "
+			"\"-c\"])",
+			k ? "teardown" : "setup", host);
+		return -1;
+	}
+	strlcpy(w->host, host, sizeof(w->host));
+	for (j = 0; j < n; j++, w->n++)
+		if ((w->argv[j] = strdup(argv[j])) == NULL) {
+			snprintf(err, len, "out of memory");
+			return -1;
+		}
+	return 0;
+}
+
 /* Write every scenario's config into the work directory and estimate its length. A config
  * that does not validate, or that its command would refuse, stops the campaign before
  * anything runs (exit 2, the scenario named). */
@@ -418,7 +475,9 @@ prepare(struct campaign *c)
 		}
 		cfg = fws_config_parse(text, strlen(text), err, sizeof(err));
 		free(text);
-		if (cfg == NULL || refused(cfg, c->p.s[i].cmd, err, sizeof(err))) {
+		if (cfg == NULL || refused(cfg, c->p.s[i].cmd, err, sizeof(err)) ||
+		    resolve(c, i, 0, cfg, err, sizeof(err)) < 0 ||
+		    resolve(c, i, 1, cfg, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: campaign: scenario %s: %s\n", c->p.s[i].name,
 				err);
 			fws_config_free(cfg);
@@ -617,10 +676,14 @@ load(struct campaign *c, const char *path, const char *out)
 static void
 campaign_free(struct campaign *c)
 {
-	unsigned int i;
+	unsigned int i, j, k;
 
-	for (i = 0; i < c->p.n; i++)
+	for (i = 0; i < c->p.n; i++) {
 		fws_cells_free(&c->cells[i]);
+		for (k = 0; k < 2; k++)
+			for (j = 0; j < c->on[i][k].n; j++)
+				free(c->on[i][k].argv[j]);
+	}
 	fws_campaign_free(&c->p);
 	free(c);
 }

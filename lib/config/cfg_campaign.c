@@ -60,6 +60,35 @@ opt_string(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size_
 	return rc;
 }
 
+/* A setup or teardown: a shell command run here, or {"host": NAME, "command": TEXT} run on
+ * a host of the scenario's config (through its "shell"). */
+static int
+step(struct cfg_ctx *c, const json_t *o, const char *key, char *cmd, size_t len,
+     char host[FWS_CFG_NAME_LEN])
+{
+	static const char *const keys[] = {"host", "command", NULL};
+	const json_t *v = json_object_get(o, key);
+	size_t old;
+	int rc;
+
+	host[0] = '\0';
+	if (v == NULL || json_is_string(v))
+		return opt_string(c, o, key, cmd, len);
+	old = cfg_push_key(c, key);
+	rc = cfg_want_type(c, v, JSON_OBJECT,
+			   "a shell command, or {\"host\": NAME, \"command\": TEXT}");
+	if (rc == 0)
+		rc = cfg_check_keys(c, v, keys);
+	if (rc == 0 && (json_object_get(v, "host") == NULL || !json_object_get(v, "command")))
+		rc = cfg_fail(c, "needs both \"host\" (a host of the config) and \"command\"");
+	if (rc == 0)
+		rc = opt_string(c, v, "host", host, FWS_CFG_NAME_LEN);
+	if (rc == 0)
+		rc = opt_string(c, v, "command", cmd, len);
+	cfg_pop(c, old);
+	return rc;
+}
+
 static int
 parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_campaign *p)
 {
@@ -169,9 +198,9 @@ parse_scenario(struct cfg_ctx *c, const json_t *v, const char *base_cfg, struct 
 		cfg_pop(c, old);
 	}
 	if (rc == 0)
-		rc = opt_string(c, v, "setup", s->setup, sizeof(s->setup));
+		rc = step(c, v, "setup", s->setup, sizeof(s->setup), s->setup_host);
 	if (rc == 0)
-		rc = opt_string(c, v, "teardown", s->teardown, sizeof(s->teardown));
+		rc = step(c, v, "teardown", s->teardown, sizeof(s->teardown), s->teardown_host);
 	return rc;
 }
 

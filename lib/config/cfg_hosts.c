@@ -25,7 +25,9 @@ cfg_host_free(struct fws_cfg_host *h)
 		free(h->eal[i]);
 	for (i = 0; i < h->n_ssh_opts; i++)
 		free(h->ssh_opts[i]);
-	h->n_argv = h->n_eal = h->n_ssh_opts = 0;
+	for (i = 0; i < h->n_shell; i++)
+		free(h->shell[i]);
+	h->n_argv = h->n_eal = h->n_ssh_opts = h->n_shell = 0;
 }
 
 /* A name others can refer to and messages can print: letters, digits, ".", "_", "-". */
@@ -107,6 +109,24 @@ ssh_argv(struct fws_cfg_host *h)
 	return rc;
 }
 
+unsigned int
+fws_config_host_shell(const struct fws_cfg_host *h, const char **argv, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	if (h->n_shell) {
+		for (i = 0; i < h->n_shell && n < max; i++)
+			argv[n++] = h->shell[i];
+		return n;
+	}
+	if (h->command_set)
+		return 0;
+	/* The agent's ssh command up to its destination: "--", DEST. */
+	for (i = 0; i + 2 < h->n_argv && n < max; i++)
+		argv[n++] = h->argv[i];
+	return n;
+}
+
 static int
 host_string(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size_t len)
 {
@@ -128,8 +148,8 @@ host_string(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size
 static int
 parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 {
-	static const char *const keys[] = {"name",     "command", "ssh", "ssh_options",
-					   "fwstress", "eal",     NULL};
+	static const char *const keys[] = {"name",     "command", "ssh",   "ssh_options",
+					   "fwstress", "eal",     "shell", NULL};
 	const json_t *x;
 	size_t old;
 
@@ -156,6 +176,12 @@ parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 	if ((x = json_object_get(v, "ssh_options")) != NULL) {
 		old = cfg_push_key(c, "ssh_options");
 		if (string_list(c, x, RTE_DIM(h->ssh_opts), h->ssh_opts, &h->n_ssh_opts) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "shell")) != NULL) {
+		old = cfg_push_key(c, "shell");
+		if (string_list(c, x, RTE_DIM(h->shell), h->shell, &h->n_shell) < 0)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
@@ -283,6 +309,8 @@ cfg_emit_hosts(const struct fws_cfg *cfg)
 			json_object_set_new(o, "fwstress", json_string(h->fwstress));
 		if (h->n_eal)
 			json_object_set_new(o, "eal", list_json(h->eal, h->n_eal));
+		if (h->n_shell)
+			json_object_set_new(o, "shell", list_json(h->shell, h->n_shell));
 		json_array_append_new(a, o);
 	}
 	return a;

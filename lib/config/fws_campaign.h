@@ -47,6 +47,8 @@ struct fws_campaign_scenario {
 	char config[FWS_CFG_PATH_LEN]; /**< resolved against the plan's directory */
 	char *overrides;               /**< JSON text of the overrides object, or NULL */
 	char setup[FWS_CAMPAIGN_CMD_LEN], teardown[FWS_CAMPAIGN_CMD_LEN]; /**< "" = none */
+	/** The config's host each runs on ({"host": ..., "command": ...}); "": this one. */
+	char setup_host[FWS_CFG_NAME_LEN], teardown_host[FWS_CFG_NAME_LEN];
 	/* What happened (kept from the campaign report on --resume). */
 	enum fws_campaign_status status;
 	double seconds;                /**< how long it took */

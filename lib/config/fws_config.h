@@ -88,7 +88,19 @@ struct fws_cfg_host {
 	char fwstress[FWS_CFG_PATH_LEN]; /**< "fwstress": the binary there, default fwstress */
 	unsigned int n_eal;              /**< "eal": its EAL arguments (0: the config's) */
 	char *eal[FWS_CFG_MAX_EAL];
+	/** "shell": the command that runs a shell command there (the text appended as one
+	 * argument) for a campaign's setup and teardown; 0: ssh's, for an ssh host. */
+	unsigned int n_shell;
+	char *shell[FWS_CFG_MAX_ARGV - 1];
 };
+
+/**
+ * The command that runs a shell command on host h, the text to be appended as one last
+ * argument: its "shell", or for a host reached by ssh ssh -T -o BatchMode=yes [SSH_OPTIONS]
+ * -- DEST. Pointers into h; the count, 0 when h has a "command" and no "shell".
+ */
+unsigned int fws_config_host_shell(const struct fws_cfg_host *h, const char **argv,
+				   unsigned int max);
 
 /** Directions: of a stream (upload, download, custom), of a sweep cell (also bidir). */
 #define FWS_DIRS(X)                                                                                \

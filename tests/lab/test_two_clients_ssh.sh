@@ -13,8 +13,10 @@ lab_start ip ssh ssh-keygen /usr/sbin/sshd
 S=$WORK/ssh
 mkdir -p "$S" && chmod 700 "$S"
 ssh-keygen -q -t ed25519 -N '' -f "$S/host" && ssh-keygen -q -t ed25519 -N '' -f "$S/key" &&
-	ssh-keygen -q -t ed25519 -N '' -f "$S/other" || { bad "ssh-keygen"; finish; exit 1; }
+	ssh-keygen -q -t ed25519 -N '' -f "$S/other" && ssh-keygen -q -t ed25519 -N '' -f "$S/admin" ||
+	{ bad "ssh-keygen"; finish; exit 1; }
 echo "restrict,command=\"$FWSTRESS agent\" $(cat "$S/key.pub")" >"$S/authorized_keys"
+cat "$S/admin.pub" >>"$S/authorized_keys" # a key that may run commands: the campaign's setup
 echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$S/host.pub")" >"$S/known_hosts"
 : >"$S/empty_known_hosts"
 cat >"$S/sshd_config" <<CFG
@@ -91,6 +93,45 @@ rc=$?
 [ $rc -eq 3 ] && grep -v '^\[' "$WORK/err" | grep -q "^fwstress: host site2: agent lost: .*exit status 255: Host key verification failed" \
 	&& ok "host key unknown: exit 3, ssh's message in one line" || bad "host key: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | tail -3)"
 [ "$(agents)" -eq 0 ] && ok "refusals: no agent left" || bad "refusals: $(agents) agents left"
+
+# A campaign whose setup and teardown run on the load clients (issue 21, part 7): the setup
+# on site2 through its "shell" (ssh with the admin key, to the sshd in fwsl-tester2), the
+# teardown on site1 (reached by "ip netns exec", its shell the same). Each records the
+# namespace it ran in. Over the agent's restricted key (site2's default shell) the setup
+# fails in one line that says the key runs only the agent.
+campaign_plan() { # PLAN SITE2-SHELL(JSON or "")
+	python3 - "$WORK/ssh.json" "$1" "$2" "$WORK" "$S" <<'PY'
+import json, sys
+cfg, plan, shell, work, s = sys.argv[1:]
+c = json.load(open(cfg))
+c["hosts"][0]["shell"] = ["ip", "netns", "exec", "fwsl-tester", "sh", "-c"]
+if shell:
+    c["hosts"][1]["shell"] = json.loads(shell)
+json.dump(c, open(work + "/campaign-cfg.json", "w"))
+json.dump({"scenarios": [{"name": "routing", "command": "run", "config": work + "/campaign-cfg.json",
+                          "overrides": {"duration": 1, "warmup": 0.2, "drain": 0.3},
+                          "setup": {"host": "site2", "command": f"ip netns identify $$ >{work}/setup-ns"},
+                          "teardown": {"host": "site1", "command": f"ip netns identify $$ >{work}/teardown-ns"}}]},
+          open(plan, "w"))
+PY
+}
+campaign_plan "$WORK/plan.json" '["ssh", "-T", "-o", "BatchMode=yes", "-p", "2222", "-i", "'"$S/admin"'", "-o", "UserKnownHostsFile='"$S/known_hosts"'", "-o", "IdentitiesOnly=yes", "--", "root@127.0.0.1"]'
+ctl campaign -o "$WORK/campaign.json" "$WORK/plan.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] && ok "campaign over two clients: exit 0" || bad "campaign: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | tail -3)"
+[ "$(cat "$WORK/setup-ns" 2>/dev/null)" = fwsl-tester2 ] && [ "$(cat "$WORK/teardown-ns" 2>/dev/null)" = fwsl-tester ] &&
+	ok "campaign: the setup ran on site2 (over ssh), the teardown on site1" ||
+	bad "campaign: setup ran in '$(cat "$WORK/setup-ns" 2>/dev/null)', teardown in '$(cat "$WORK/teardown-ns" 2>/dev/null)'"
+check "campaign: the scenario measured across the two clients" \
+	'r["campaign"]["scenarios"][0]["status"] == "done" and len(r["cells"]) > 0' "$WORK/campaign.json"
+rm -f "$WORK/setup-ns" "$WORK/teardown-ns"
+campaign_plan "$WORK/plan2.json" ""
+ctl campaign -o "$WORK/campaign2.json" "$WORK/plan2.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "^fwstress: campaign: scenario routing: setup on site2 .* exited with status .*this ssh key runs only the agent" "$WORK/err" &&
+	[ ! -e "$WORK/setup-ns" ] && ok "campaign over the agent's key: the setup refused in one line (exit $rc), nothing ran" ||
+	bad "campaign over the agent's key: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | tail -3)"
+[ "$(agents)" -eq 0 ] && ok "campaigns: no agent left" || bad "campaigns: $(agents) agents left"
 
 # The control stream cut mid-trial: sshd's session for the agent killed. The agent's stdin
 # ends: it stops sending at once; the controller loses it: the trial is invalid.

@@ -28,7 +28,9 @@ START_TEST(test_campaign_plan)
 		" \"wrap\": [\"tools/lab\", \"exec\"], \"base\": \"base.json\", \"scenarios\": ["
 		"{\"name\": \"routing\", \"command\": \"run\", \"setup\": \"up routing\"},"
 		"{\"name\": \"fw+nat\", \"config\": \"/abs/fw.json\", \"overrides\": {\"rate\": "
-		"\"1kpps\"}, \"teardown\": \"down\"}]}";
+		"\"1kpps\"}, \"teardown\": \"down\"},"
+		"{\"name\": \"site2\", \"setup\": {\"host\": \"site2\", \"command\": \"up\"},"
+		" \"teardown\": {\"command\": \"down\", \"host\": \"site1\"}}]}";
 	struct fws_campaign p;
 	char err[600];
 
@@ -39,7 +41,7 @@ START_TEST(test_campaign_plan)
 	ck_assert_str_eq(p.workdir, "/plans/out.json.d");
 	ck_assert_uint_eq(p.n_wrap, 2);
 	ck_assert_str_eq(p.wrap[1], "exec");
-	ck_assert_uint_eq(p.n, 2);
+	ck_assert_uint_eq(p.n, 3);
 	ck_assert_str_eq(p.s[0].config, "/plans/base.json");
 	ck_assert_int_eq(p.s[0].cmd, FWS_CAMPAIGN_RUN);
 	ck_assert_str_eq(p.s[0].setup, "up routing");
@@ -48,6 +50,11 @@ START_TEST(test_campaign_plan)
 	ck_assert_int_eq(p.s[1].cmd, FWS_CAMPAIGN_SWEEP); /* the default */
 	ck_assert_str_eq(p.s[1].overrides, "{\"rate\":\"1kpps\"}");
 	ck_assert_str_eq(p.s[1].teardown, "down");
+	ck_assert_str_eq(p.s[1].setup_host, "");
+	ck_assert_str_eq(p.s[2].setup, "up"); /* on a load client */
+	ck_assert_str_eq(p.s[2].setup_host, "site2");
+	ck_assert_str_eq(p.s[2].teardown, "down");
+	ck_assert_str_eq(p.s[2].teardown_host, "site1");
 	fws_campaign_free(&p);
 }
 END_TEST
@@ -81,6 +88,16 @@ START_TEST(test_campaign_errors)
 		 "campaign: plan: wrap: expected a list of strings"},
 		{"{\"dut\": {\"nam\": 1}, \"scenarios\": [{\"name\": \"a\", \"config\": \"c\"}]}",
 		 "campaign: plan: dut.nam: unknown key"},
+		{"{\"scenarios\": [{\"name\": \"a\", \"config\": \"c\", \"setup\": 3}]}",
+		 "campaign: plan: scenarios[0].setup: expected a shell command, or {\"host\": "
+		 "NAME, "
+		 "\"command\": TEXT}"},
+		{"{\"scenarios\": [{\"name\": \"a\", \"config\": \"c\", \"setup\": {\"host\": "
+		 "\"x\"}}]}",
+		 "campaign: plan: scenarios[0].setup: needs both \"host\""},
+		{"{\"scenarios\": [{\"name\": \"a\", \"config\": \"c\", \"teardown\": {\"host\": "
+		 "\"x\", \"command\": \"c\", \"on\": 1}}]}",
+		 "campaign: plan: scenarios[0].teardown.on: unknown key"},
 		{"{\"scenarios\": [{\"name\": \"a\", \"config\": \"c\"}], \"scenarios\": []}",
 		 "campaign: line 1: duplicate object key"},
 	};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -397,6 +398,52 @@ START_TEST(test_config_defaults)
 }
 END_TEST
 
+/* Where a campaign's setup runs on a load client: its "shell", or ssh's own command up to
+ * the destination; none for a host with a "command" and no "shell". */
+START_TEST(test_config_host_shell)
+{
+	const char *js =
+		"{\"hosts\": [{\"name\": \"s1\", \"ssh\": \"root@a\", \"ssh_options\": [\"-p\", "
+		"\"2222\"], \"fwstress\": \"/opt/fwstress\"}, {\"name\": \"s2\", \"command\": "
+		"[\"x\", "
+		"\"agent\"], \"shell\": [\"ip\", \"netns\", \"exec\", \"n\", \"sh\", \"-c\"]}, "
+		"{\"name\": \"s3\", \"command\": [\"y\"]}], \"ports\": [{\"name\": \"lan\", "
+		"\"device\": \"net_null0\", \"host\": \"s1\", \"gateway\": \"198.18.0.1\", "
+		"\"ipv4\": "
+		"\"198.18.0.2/24\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"host\": "
+		"\"s2\", "
+		"\"gateway\": \"198.19.0.1\", \"ipv4\": \"198.19.0.2/24\"}, {\"name\": \"x\", "
+		"\"device\": "
+		"\"net_null2\", \"host\": \"s3\"}]}";
+	static const char *const ssh[] = {"ssh", "-T",   "-o", "BatchMode=yes",
+					  "-p",  "2222", "--", "root@a"};
+	const char *argv[FWS_CFG_MAX_ARGV];
+	char err[512], *txt;
+	json_t *j;
+	struct fws_cfg *cfg = fws_config_parse(js, strlen(js), err, sizeof(err)), *again;
+	unsigned int i, n;
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	n = fws_config_host_shell(&cfg->hosts[0], argv, FWS_CFG_MAX_ARGV);
+	ck_assert_uint_eq(n, sizeof(ssh) / sizeof(ssh[0]));
+	for (i = 0; i < n; i++)
+		ck_assert_str_eq(argv[i], ssh[i]);
+	ck_assert_uint_eq(fws_config_host_shell(&cfg->hosts[1], argv, FWS_CFG_MAX_ARGV), 6);
+	ck_assert_str_eq(argv[5], "-c");
+	ck_assert_uint_eq(fws_config_host_shell(&cfg->hosts[2], argv, FWS_CFG_MAX_ARGV), 0);
+	/* The normalised config keeps the shell. */
+	j = fws_config_to_json(cfg);
+	txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	again = fws_config_parse(txt, strlen(txt), err, sizeof(err));
+	ck_assert_msg(again != NULL, "%s", err);
+	ck_assert_uint_eq(again->hosts[1].n_shell, 6);
+	free(txt);
+	fws_config_free(again);
+	fws_config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_config_bidir_and_mix)
 {
 	const char *js = "{" PORTS ", \"direction\": \"bidir\", \"rate\": \"25%\", "
@@ -552,6 +599,7 @@ suite_config(void)
 	tcase_add_test(tc, test_config_too_many_ranges);
 	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_config_defaults);
+	tcase_add_test(tc, test_config_host_shell);
 	tcase_add_test(tc, test_config_fill);
 	tcase_add_test(tc, test_config_tunnel_preset);
 	tcase_add_test(tc, test_config_bidir_and_mix);
