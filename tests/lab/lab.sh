@@ -108,3 +108,33 @@ fws() {
 	return $rc
 }
 exec 3>&1
+
+# sshd_start DIR: a real OpenSSH server in fwsl-tester2 (site2) on 127.0.0.1:2222, its host
+# key made here ($DIR/host), authorized_keys $DIR/authorized_keys, its log $DIR/sshd.log;
+# $DIR/known_hosts knows it. Sets SSHD (its PID) and waits until it accepts connections.
+sshd_start() {
+	local d=$1
+	mkdir -p "$d" /run/sshd && chmod 700 "$d"
+	[ -f "$d/host" ] || ssh-keygen -q -t ed25519 -N '' -f "$d/host" || return 1
+	echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$d/host.pub")" >"$d/known_hosts"
+	cat >"$d/sshd_config" <<CFG
+Port 2222
+ListenAddress 127.0.0.1
+HostKey $d/host
+PidFile $d/sshd.pid
+AuthorizedKeysFile $d/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+Subsystem sftp internal-sftp
+CFG
+	ip netns exec fwsl-tester2 /usr/sbin/sshd -D -f "$d/sshd_config" -E "$d/sshd.log" &
+	SSHD=$!
+	for _ in $(seq 1 50); do
+		ip netns exec fwsl-tester2 bash -c 'echo >/dev/tcp/127.0.0.1/2222' 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}

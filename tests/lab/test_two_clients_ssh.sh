@@ -12,33 +12,14 @@ lab_start ip ssh ssh-keygen /usr/sbin/sshd
 "$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
 S=$WORK/ssh
 mkdir -p "$S" && chmod 700 "$S"
-ssh-keygen -q -t ed25519 -N '' -f "$S/host" && ssh-keygen -q -t ed25519 -N '' -f "$S/key" &&
-	ssh-keygen -q -t ed25519 -N '' -f "$S/other" && ssh-keygen -q -t ed25519 -N '' -f "$S/admin" ||
-	{ bad "ssh-keygen"; finish; exit 1; }
+ssh-keygen -q -t ed25519 -N '' -f "$S/key" && ssh-keygen -q -t ed25519 -N '' -f "$S/other" &&
+	ssh-keygen -q -t ed25519 -N '' -f "$S/admin" || { bad "ssh-keygen"; finish; exit 1; }
 echo "restrict,command=\"$FWSTRESS agent\" $(cat "$S/key.pub")" >"$S/authorized_keys"
 cat "$S/admin.pub" >>"$S/authorized_keys" # a key that may run commands: the campaign's setup
-echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$S/host.pub")" >"$S/known_hosts"
 : >"$S/empty_known_hosts"
-cat >"$S/sshd_config" <<CFG
-Port 2222
-ListenAddress 127.0.0.1
-HostKey $S/host
-PidFile $S/sshd.pid
-AuthorizedKeysFile $S/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-CFG
-mkdir -p /run/sshd
-ip netns exec fwsl-tester2 /usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" &
-sshd=$!
-trap 'kill $sshd 2>/dev/null; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-for i in $(seq 1 50); do
-	ip netns exec fwsl-tester2 bash -c 'echo >/dev/tcp/127.0.0.1/2222' 2>/dev/null && break
-	sleep 0.1
-done
+SSHD=
+trap 'kill $SSHD 2>/dev/null; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+sshd_start "$S" || { bad "sshd in fwsl-tester2"; finish; exit 1; }
 sleep 2
 
 counters() {

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Load clients prepared by Ansible (issue 21, part 8): tools/ansible/loadclients.yml, run by
+# ansible-playbook (Debian's ansible-core) over a real sshd in fwsl-tester2 (site2) with an
+# admin key, installs there the packages and hugepages (tools/setup --no-build, already
+# satisfied here), their boot settings, the controller's binary and the controller's key
+# restricted to the agent. A second run changes nothing. Then a two-client run reaches
+# site2's agent over ssh with the installed key and binary: every frame through the
+# router, as its counters say. The boot settings, the binary and the key go to files of
+# this test (the playbook's variables), never to this machine's /etc.
+. "$(dirname "$0")/lab.sh"
+lab_start ip ssh ssh-keygen /usr/sbin/sshd ansible-playbook
+"$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
+S=$WORK/ssh
+mkdir -p "$S" "$WORK/client" && chmod 700 "$S"
+ssh-keygen -q -t ed25519 -N '' -f "$S/admin" && ssh-keygen -q -t ed25519 -N '' -f "$S/key" ||
+	{ bad "ssh-keygen"; finish; exit 1; }
+cp "$S/admin.pub" "$S/authorized_keys" # before the playbook: only the admin may log in
+SSHD=
+trap 'kill $SSHD 2>/dev/null; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+sshd_start "$S" || { bad "sshd in fwsl-tester2"; finish; exit 1; }
+
+cat >"$WORK/inventory.ini" <<INV
+[loadclients]
+site2 ansible_host=127.0.0.1 ansible_port=2222 ansible_user=root ansible_ssh_private_key_file=$S/admin ansible_ssh_common_args='-o UserKnownHostsFile=$S/known_hosts -o IdentitiesOnly=yes'
+INV
+C=$WORK/client
+play() { # LOG: the playbook against site2, from inside fwsl-tester2 (where its sshd listens)
+	ip netns exec fwsl-tester2 env ANSIBLE_LOCAL_TEMP="$WORK/ansible-local" ANSIBLE_REMOTE_TEMP="$WORK/ansible-remote" \
+		ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 \
+		ansible-playbook -i "$WORK/inventory.ini" "$TOP/tools/ansible/loadclients.yml" \
+		-e "fwstress_binary=$FWSTRESS" -e "fwstress_bin=$C/bin/fwstress" -e "fwstress_libexec=$C/lib" \
+		-e "fwstress_hugepages=$(cat /proc/sys/vm/nr_hugepages)" -e "fwstress_authorized_keys=$S/authorized_keys" \
+		-e "fwstress_sysctl_file=$C/sysctl.conf" -e "fwstress_fstab=$C/fstab" \
+		-e "fwstress_controller_key='$(cat "$S/key.pub")'" >"$1" 2>&1
+}
+recap() { grep -o "site2 *: ok=[0-9]* *changed=[0-9]* *unreachable=[0-9]* *failed=[0-9]*" "$1" | tr -s ' '; }
+play "$WORK/play1.log"
+rc=$?
+[ $rc -eq 0 ] && ok "playbook: exit 0 ($(recap "$WORK/play1.log"))" || bad "playbook: exit $rc: $(tail -15 "$WORK/play1.log")"
+cmp -s "$FWSTRESS" "$C/bin/fwstress" && ok "the controller's binary installed on the client" || bad "binary not installed"
+grep -qx "restrict,command=\"$C/bin/fwstress agent\" $(cat "$S/key.pub")" "$S/authorized_keys" &&
+	ok "the controller's key installed, restricted to the agent" || bad "authorized_keys: $(cat "$S/authorized_keys")"
+[ "$(cat "$C/sysctl.conf")" = "vm.nr_hugepages = $(cat /proc/sys/vm/nr_hugepages)" ] && grep -qx "nodev /dev/hugepages hugetlbfs defaults 0 0" "$C/fstab" &&
+	ok "hugepages and hugetlbfs kept for the next boot" || bad "boot settings: $(cat "$C/sysctl.conf" "$C/fstab")"
+play "$WORK/play2.log"
+rc=$?
+recap "$WORK/play2.log" | grep -q "changed=0 unreachable=0 failed=0" && [ $rc -eq 0 ] &&
+	ok "playbook again: nothing changed ($(recap "$WORK/play2.log"))" || bad "playbook again: exit $rc, $(recap "$WORK/play2.log")"
+[ "$(grep -c "agent\" " "$S/authorized_keys")" -eq 1 ] && ok "the key line is there once" || bad "key lines: $(grep -c agent "$S/authorized_keys")"
+
+# The prepared client in use: site2 over ssh with the installed key and binary.
+python3 - "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$C/bin/fwstress" "$S" >"$WORK/two.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["hosts"][0]["command"][4] = sys.argv[2]
+site2 = c["hosts"][1]
+del site2["command"]
+site2.update({"ssh": "root@127.0.0.1", "fwstress": sys.argv[3],
+              "ssh_options": ["-p", "2222", "-i", sys.argv[4] + "/key", "-o", "UserKnownHostsFile=" + sys.argv[4] + "/known_hosts",
+                              "-o", "IdentitiesOnly=yes"]})
+c.update(duration=2, frame_size=256)
+c.pop("output")
+print(json.dumps(c))
+PY
+wan() { ip netns exec fwsl-dut ip -s -j link show dev dut-wan | python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'; }
+read -r rx0 tx0 <<<"$(wan)"
+ip netns exec fwsl-tester2 "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/two.json" 2>"$WORK/err"
+rc=$?
+read -r rx1 tx1 <<<"$(wan)"
+[ $rc -eq 0 ] && ok "two clients, site2 as the playbook left it: exit 0" || bad "run: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | tail -3)"
+check "every frame through, site2's agent the installed binary over ssh" \
+	'all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 15000 for s in t[0]["streams"]) and r["hosts"][1]["via"].endswith("'"$C/bin/fwstress"' agent")'
+check "router dut-wan: sent == site2 received ($((tx1 - tx0))), received == site2 sent ($((rx1 - rx0)))" \
+	"r['ports'][1]['rx_frames_total'] == $((tx1 - tx0)) and r['ports'][1]['tx_frames_total'] == $((rx1 - rx0))"
+finish
