@@ -74,10 +74,41 @@ py(const struct plot *p, double y)
 	return p->h - MB - y / p->ymax * (p->h - MB - MT);
 }
 
-/* Both axes, five value ticks on y (in units of div), the axis titles. */
+/* A round tick step (1, 2, 2.5 or 5 times a power of ten) giving at most four steps up to
+ * top. */
+static double
+tick_step(double top)
+{
+	static const double m[] = {1, 2, 2.5, 5, 10};
+	double raw = top / 4, mag = pow(10, floor(log10(raw)));
+	unsigned int i;
+
+	for (i = 0; i + 1 < sizeof(m) / sizeof(m[0]) && m[i] * mag < raw; i++)
+		;
+	return m[i] * mag;
+}
+
+/* Decimals that print step and its multiples exactly (2.5: 1, 0.05: 2). */
+static int
+tick_decimals(double step)
+{
+	int d;
+
+	for (d = 0; d < 6; d++) {
+		double x = step * pow(10, d);
+
+		if (fabs(x - round(x)) < 1e-6 * x)
+			return d;
+	}
+	return d;
+}
+
+/* Both axes, value ticks on y at round numbers (in units of div), the axis titles. */
 static void
 axes(FILE *f, const struct plot *p, double div, const char *ytitle, const char *xtitle)
 {
+	double step = tick_step(p->ymax / div);
+	int dec = tick_decimals(step);
 	unsigned int k;
 
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", p->w,
@@ -88,15 +119,15 @@ axes(FILE *f, const struct plot *p, double div, const char *ytitle, const char *
 	fprintf(f,
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		ML, MT, ML, p->h - MB);
-	for (k = 0; k <= 4; k++) {
-		double y = py(p, p->ymax * k / 4);
+	for (k = 0; k * step * div <= p->ymax * (1 + 1e-9); k++) {
+		double y = py(p, k * step * div);
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n",
 			ML - 4, y, ML, y);
 		fprintf(f,
 			"<text class=\"ytick\" x=\"%d\" y=\"%.1f\" font-size=\"11\" "
 			"text-anchor=\"end\">%.*f</text>\n",
-			ML - 6, y + 4, p->ymax / div < 10 ? 3 : 0, p->ymax * k / 4 / div);
+			ML - 6, y + 4, dec, k * step);
 	}
 	fprintf(f,
 		"<text x=\"12\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" "
@@ -464,8 +495,10 @@ page_head(FILE *f, const struct matrix *m)
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		   "<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
-		   "2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
-		   "text-align:right}th{background:#eee}</style></head><body>\n<h1>fwstress: ");
+		   "2em}.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border:1px "
+		   "solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}"
+		   "td.notes{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
+		   "th{background:#eee}</style></head><body>\n<h1>fwstress: ");
 	if (m->n_sets == 1)
 		html_escape(f, m->sets[0].dut[0] ? m->sets[0].dut : "report");
 	else
@@ -495,7 +528,7 @@ page_table_head(FILE *f, const struct matrix *m)
 	unsigned int s, c, first, n;
 	char name[80];
 
-	fprintf(f, "<table id=\"matrix\">");
+	fprintf(f, "<div class=\"wide\"><table id=\"matrix\">");
 	if (m->n_sets > 1) {
 		fprintf(f, "<tr><th colspan=\"3\"></th>");
 		for (s = 0; s < m->n_sets; s++) {
@@ -546,7 +579,7 @@ page_row(FILE *f, const struct matrix *m, const struct row *x)
 		fprintf(f, "</td>");
 	}
 	matrix_row_notes(m, x, notes, sizeof(notes));
-	fprintf(f, "<td>");
+	fprintf(f, "<td class=\"notes\">");
 	html_escape(f, notes);
 	fprintf(f, "</td></tr>\n");
 }
@@ -560,7 +593,7 @@ matrix_html(FILE *f, const struct matrix *m)
 	page_table_head(f, m);
 	for (r = 0; r < m->n_rows; r++)
 		page_row(f, m, &m->rows[r]);
-	fprintf(f, "</table>\n<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
+	fprintf(f, "</table></div>\n<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
 	matrix_conn_table(f, m, FWS_MATRIX_HTML);
 	fprintf(f, "<h2>Throughput against frame size</h2>\n");
 	chart_throughput(f, m, false);

@@ -54,6 +54,33 @@ want = sorted(float(c[k]) for c in cells for k in ("latency_p50_ns", "latency_p9
 assert sorted(p.pct) == want, (p.pct, want)
 PY
 	[ "$(stat -c %s "$WORK/r.png" 2>/dev/null || echo 0)" -gt 10000 ] && ok "screenshot rendered" || bad "screenshot: $(tail -3 "$WORK/chrome.err")"
+	# At a normal window width (1400 px) the page is laid out by the browser and measured by a
+	# script added to a copy: the matrix fits the window or scrolls inside its own box, its
+	# Notes column stays readable (20 em or more), and every axis tick is a round number.
+	sed 's#</body>#<script>addEventListener("load", function () { var t = document.getElementById("matrix"), n = t.querySelector("td.notes"); document.body.setAttribute("data-layout", JSON.stringify({win: innerWidth, page: document.documentElement.scrollWidth, box: t.parentElement.getBoundingClientRect().right, notes: n.getBoundingClientRect().width / parseFloat(getComputedStyle(n).fontSize)})); });</script></body>#' \
+		"$WORK/r.html" >"$WORK/measure.html"
+	timeout 60 "$CHROME" $flags --window-size=1400,900 --virtual-time-budget=2000 --dump-dom "file://$WORK/measure.html" >"$WORK/measure-dom.html" 2>>"$WORK/chrome.err"
+	python3 - "$WORK/measure-dom.html" <<'PY' && ok "at 1400 px: the matrix fits or scrolls in its box, notes 15 em or wider, ticks round ($(cat "$WORK/layout"))" || bad "layout at 1400 px: $(cat "$WORK/layout")"
+import html, json, re, sys
+dom = open(sys.argv[1]).read()
+m = re.search(r'data-layout="([^"]*)"', dom)
+if not m:
+    open(sys.argv[1].replace("measure-dom.html", "layout"), "w").write("nothing measured: no Notes cell (td.notes) in the matrix")
+    sys.exit(1)
+lay = json.loads(html.unescape(m.group(1)))
+ticks = {}
+for svg in re.findall(r'<svg[^>]*id="([^"]+)"[^>]*>(.*?)</svg>', dom, re.S):
+    ticks[svg[0]] = [float(v) for v in re.findall(r'class="ytick"[^>]*>([^<]*)<', svg[1])]
+def round_step(v):
+    d = v[1] - v[0]
+    m = d / 10 ** __import__("math").floor(__import__("math").log10(d))
+    return any(abs(m - x) < 1e-6 for x in (1, 2, 2.5, 5)) and all(abs(b - a - d) < 1e-6 * d for a, b in zip(v, v[1:]))
+bad = [k for k, v in ticks.items() if len(v) < 2 or v[0] != 0 or not round_step(v)]
+open(sys.argv[1].replace("measure-dom.html", "layout"), "w").write(
+    f"window {lay['win']} px, page {lay['page']} px, matrix box to {lay['box']:.0f} px, notes {lay['notes']:.1f} em; "
+    f"ticks {ticks.get('throughput-mbps')}; not round: {bad}")
+sys.exit(0 if lay["page"] <= lay["win"] and lay["box"] <= lay["win"] and lay["notes"] >= 15 and not bad and ticks else 1)
+PY
 else
 	bad "chromium is not installed (tools/setup installs it)"
 fi
