@@ -21,6 +21,7 @@
 #include "fws_app.h"
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_host.h"
 #include "fws_wire.h"
 
 struct srv {
@@ -149,11 +150,16 @@ static int
 op_prepare(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	static volatile int never;
+	json_int_t st = json_integer_value(json_object_get(req, "stage"));
 
 	(void)ans;
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
-	return s->a->ops->prepare(s->a, (uint32_t)json_integer_value(json_object_get(req, "mask")),
+	if (st < 0 || st >= FWS_PREP_STAGES)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "prepare: no stage %lld",
+				   (long long)st);
+	return s->a->ops->prepare(s->a, (enum fws_prep_stage)st,
+				  (uint32_t)json_integer_value(json_object_get(req, "mask")),
 				  &never, e);
 }
 
@@ -410,6 +416,19 @@ usage_agent(FILE *f)
 		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n");
 }
 
+/* Set up, its workers stopped: its ports polled this often while it waits for a request
+ * (TCP connections whose other end is on another host open and close meanwhile). */
+#define IDLE_MS 1
+
+static void
+idle(struct srv *s)
+{
+	struct fws_host *h = fws_agent_local_host(s->a);
+
+	if (h)
+		fws_host_idle(h);
+}
+
 /* Started by a key restricted to the agent (restrict,command="fwstress agent"), which runs
  * it whatever the client asked: a command that is not the agent (a campaign's setup sent
  * over that key) must fail saying so, not end as an agent whose stream closed. */
@@ -445,9 +464,18 @@ cmd_agent(int argc, char **argv)
 	if (asked_other())
 		return EXIT_USAGE;
 	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
-	while (!s.bye && rc == 0 &&
-	       (req = fws_wire_recv(&rd, s.running ? FWS_AGENT_DEADMAN_MS : -1, -1, NULL, NULL,
-				    &why)) != NULL) {
+	while (!s.bye && rc == 0) {
+		req = fws_wire_recv(&rd,
+				    s.running ? FWS_AGENT_DEADMAN_MS
+				    : s.a     ? IDLE_MS
+					      : -1,
+				    -1, NULL, NULL, &why);
+		if (req == NULL && !s.running && s.a && strcmp(why, "timeout") == 0) {
+			idle(&s); /* between requests: ARP, ND, the far end's TCP segments */
+			continue;
+		}
+		if (req == NULL)
+			break;
 		rc = answer(&s, req);
 		json_decref(req);
 	}

@@ -148,8 +148,9 @@ host_string(struct cfg_ctx *c, const json_t *o, const char *key, char *out, size
 static int
 parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 {
-	static const char *const keys[] = {"name",     "command", "ssh",   "ssh_options",
-					   "fwstress", "eal",     "shell", NULL};
+	static const char *const keys[] = {"name",        "command",   "ssh",
+					   "ssh_options", "fwstress",  "eal",
+					   "shell",       "inventory", NULL};
 	const json_t *x;
 	size_t old;
 
@@ -185,6 +186,8 @@ parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
+	if (json_object_get(v, "inventory") && cfg_host_inventory(c, v, h) < 0)
+		return -EINVAL;
 	if ((x = json_object_get(v, "command")) == NULL)
 		return ssh_argv(h);
 	if (h->ssh[0] || h->fwstress[0] || h->n_ssh_opts)
@@ -236,10 +239,11 @@ cross_stream(struct cfg_ctx *c, const struct fws_cfg *cfg, unsigned int s)
 		return 0;
 	old = cfg_push_key(c, "streams");
 	cfg_push_idx(c, s);
-	if (cs->l4 == FWS_L4_TCP)
+	if (cs->l4 == FWS_L4_TCP && (tp->host == 0 || cfg->ports[cs->rx_port].host == 0))
 		return cfg_fail(c,
-				"stream %s: \"l4\": \"tcp\" between two hosts is not supported "
-				"yet (its handshake needs both ends in one process)",
+				"stream %s: \"l4\": \"tcp\" between this process's port and an "
+				"agent's is not supported: give both ports a host (the idle agent "
+				"answers the other end's segments, this process does not)",
 				cs->name);
 	if (!tp->next_hop_set && !(cs->flows.ipv6 ? tp->gateway6_set : tp->gateway != 0))
 		return cfg_fail(c,

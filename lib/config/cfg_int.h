@@ -22,6 +22,10 @@ struct cfg_ctx {
 };
 
 int cfg_fail(struct cfg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct fws_cfg_host;
+/** A host's ssh destination, options, binary and EAL from its "inventory" (cfg_inventory.c). */
+int cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h);
 /** Replace control characters (line breaks, ESC) with '?'. */
 void cfg_one_line(char *s);
 size_t cfg_push_key(struct cfg_ctx *c, const char *key);

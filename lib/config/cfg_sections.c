@@ -32,16 +32,22 @@ static const struct cfg_section sections[] = {
 		      "presets (both directions, NAT masquerade; ids/ips add an attack stream "
 		      "that must pass/be blocked) the config may override"),
 	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
-	SEC(hosts, "[{name, command, ssh, ssh_options, fwstress, eal, shell}]: load clients whose "
-		   "agent (fwstress agent) owns the ports that name them in \"host\"; reached by "
-		   "command (a list: its stdin and stdout carry the control stream), by default "
-		   "ssh -T -o BatchMode=yes SSH_OPTIONS -- SSH FWSTRESS agent (ssh: the "
-		   "destination, default the name; ssh_options: a list, e.g. [\"-p\", \"2222\"]; "
-		   "fwstress: the binary there, default fwstress); eal: its EAL arguments "
-		   "(default the config's); shell: the command that runs a campaign's setup or "
-		   "teardown there, the shell text appended as one argument (default for an ssh "
-		   "host: ssh -T -o BatchMode=yes SSH_OPTIONS -- SSH), e.g. [\"ip\", \"netns\", "
-		   "\"exec\", \"NS\", \"sh\", \"-c\"]"),
+	SEC(hosts,
+	    "[{name, command, ssh, ssh_options, fwstress, eal, shell, inventory}]: load "
+	    "clients whose "
+	    "agent (fwstress agent) owns the ports that name them in \"host\"; reached by "
+	    "command (a list: its stdin and stdout carry the control stream), by default "
+	    "ssh -T -o BatchMode=yes SSH_OPTIONS -- SSH FWSTRESS agent (ssh: the "
+	    "destination, default the name; ssh_options: a list, e.g. [\"-p\", \"2222\"]; "
+	    "fwstress: the binary there, default fwstress); eal: its EAL arguments "
+	    "(default the config's); shell: the command that runs a campaign's setup or "
+	    "teardown there, the shell text appended as one argument (default for an ssh "
+	    "host: ssh -T -o BatchMode=yes SSH_OPTIONS -- SSH), e.g. [\"ip\", \"netns\", "
+	    "\"exec\", \"NS\", \"sh\", \"-c\"]; inventory: an Ansible inventory whose host of "
+	    "this name gives ssh's destination and options (ansible_host, ansible_user, "
+	    "ansible_port, fwstress_ssh_key or ansible_ssh_private_key_file, "
+	    "ansible_ssh_common_args), "
+	    "fwstress (fwstress_bin) and eal (fwstress_eal)"),
 	SEC(ports,
 	    "required: [{name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, "
 	    "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; host: the hosts entry "

@@ -100,6 +100,16 @@ struct fws_agent_txflow {
 	struct fws_nat_tuple sent; /**< its addresses and ports as sent, network order */
 };
 
+/** The stages of prepare: the controller runs each on every agent before the next, so that
+ * TCP connections between two hosts find both ends reset before the first SYN and every
+ * handshake done before the data senders take their verdicts. */
+enum fws_prep_stage {
+	FWS_PREP_RESET,  /**< forget the last trial's connections */
+	FWS_PREP_OPEN,   /**< the clients' handshakes (the servers answer while idle) */
+	FWS_PREP_SETTLE, /**< the senders' verdicts, the clients' preambles */
+	FWS_PREP_STAGES
+};
+
 /** Flows per chunk of the per-flow calls: a bounded buffer for any number of flows. */
 #define FWS_AGENT_CHUNK 4096
 
@@ -115,8 +125,9 @@ struct fws_agent_ops {
 	/** Largest hugepage memory its heaps held so far. */
 	uint64_t (*hugepage_peak)(struct fws_agent *a);
 	/** Before a trial, workers stopped: what the host does by itself for the streams of
-	 * mask (TCP handshakes). stop: a stop request ends it (-EINTR). */
-	int (*prepare)(struct fws_agent *a, uint32_t mask, volatile int *stop, struct fws_err *e);
+	 * mask (TCP handshakes), in stage st. stop: a stop request ends it (-EINTR). */
+	int (*prepare)(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask,
+		       volatile int *stop, struct fws_err *e);
 	/** Load the plan: sizes, rates, limits, cookies; counters zeroed. */
 	int (*arm)(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e);
 	/** Start the workers in phase ph. */

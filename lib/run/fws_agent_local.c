@@ -49,9 +49,10 @@ local_hugepage_peak(struct fws_agent *a)
 }
 
 static int
-local_prepare(struct fws_agent *a, uint32_t mask, volatile int *stop, struct fws_err *e)
+local_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volatile int *stop,
+	      struct fws_err *e)
 {
-	return fws_host_features_prepare(host(a), mask, stop, e);
+	return fws_host_features_prepare(host(a), st, mask, stop, e);
 }
 
 static int
@@ -250,6 +251,7 @@ fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_er
 		free(l);
 		return NULL;
 	}
+	l->h->port_mask = l->a.ports;
 	return &l->a;
 }
 

@@ -282,12 +282,15 @@ remote_hugepage_peak(struct fws_agent *a)
 }
 
 static int
-remote_prepare(struct fws_agent *a, uint32_t mask, volatile int *stop, struct fws_err *e)
+remote_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volatile int *stop,
+	       struct fws_err *e)
 {
 	(void)stop;
-	return answer_rc(
-		R(a), call(R(a), "prepare", json_pack("{s:I}", "mask", (json_int_t)mask), SETUP_MS),
-		e);
+	return answer_rc(R(a),
+			 call(R(a), "prepare",
+			      json_pack("{s:I, s:i}", "mask", (json_int_t)mask, "stage", (int)st),
+			      SETUP_MS),
+			 e);
 }
 
 static int
@@ -478,7 +481,7 @@ copy_str(char *dst, size_t n, const json_t *v)
 	strlcpy(dst, json_is_string(v) ? json_string_value(v) : "?", n);
 }
 
-/* Who answered hello, for the report: an agent of minor version 0 names no host or kernel. */
+/* Who answered hello, for the report ("?" where it did not say). */
 static void
 hello_info(struct remote *r, const json_t *ans)
 {

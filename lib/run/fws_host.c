@@ -498,6 +498,7 @@ fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e)
 	}
 	t->cfg = cfg;
 	t->tx_mask = tx_mask;
+	t->port_mask = cfg->n_ports >= 64 ? ~0ull : (1ull << cfg->n_ports) - 1;
 	/* The TSC rate as the kernel's clock measures it, not DPDK's rounded estimate. */
 	t->hz_dpdk = rte_get_tsc_hz();
 	t->hz = fws_clock_calibrate(200);

@@ -33,6 +33,7 @@ extern int fws_logtype_trial;
 struct fws_host {
 	const struct fws_cfg *cfg;
 	uint64_t tx_mask;       /**< bit s: this host sends stream s (its transmit port is here) */
+	uint64_t port_mask;     /**< bit p: port p is this host's (an agent's: not a placeholder) */
 	struct fws_affine skew; /**< FWS_TEST_CLOCK: a test-only offset and drift of its clock */
 	uint64_t hz;            /**< TSC rate calibrated at setup (fws_clock) */
 	uint64_t hz_dpdk;       /**< rte_get_tsc_hz(), for the report */
@@ -77,9 +78,10 @@ struct fws_host_feature {
 	const char *name;
 	/** Once, after the ports, tasks and receive lcores exist. 0 or -errno with e set. */
 	int (*setup)(struct fws_host *h, void **state, struct fws_err *e);
-	/** Before a trial, workers stopped, for the streams of mask (bit s; 0: all). */
-	int (*prepare)(struct fws_host *h, void *state, uint32_t mask, volatile int *stop,
-		       struct fws_err *e);
+	/** Before a trial, workers stopped, for the streams of mask (bit s; 0: all), in stage
+	 * st (each stage on every host before the next: fws_agent.h). */
+	int (*prepare)(struct fws_host *h, void *state, enum fws_prep_stage st, uint32_t mask,
+		       volatile int *stop, struct fws_err *e);
 	/** At the events of fws_feature.h (start: armed; collect: after the core counts). */
 	void (*on[FWS_FEATURE_EVENTS_N])(struct fws_host *h, void *state,
 					 struct fws_agent_counts *c, uint64_t now);
@@ -89,8 +91,8 @@ struct fws_host_feature {
 };
 
 int fws_host_features_setup(struct fws_host *h, struct fws_err *e);
-int fws_host_features_prepare(struct fws_host *h, uint32_t mask, volatile int *stop,
-			      struct fws_err *e);
+int fws_host_features_prepare(struct fws_host *h, enum fws_prep_stage st, uint32_t mask,
+			      volatile int *stop, struct fws_err *e);
 void fws_host_features_on(struct fws_host *h, enum fws_feature_event ev, uint64_t now);
 void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
 void fws_host_features_destroy(struct fws_host *h);
@@ -125,6 +127,10 @@ int fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_
 int fws_host_launch(struct fws_host *h, enum fws_phase ph, struct fws_err *e);
 void fws_host_phase(struct fws_host *h, enum fws_phase ph);
 void fws_host_poll(struct fws_host *h, struct fws_agent_poll *out);
+
+/** Workers stopped, between requests: the ports polled once (ARP, ND, echo, the TCP
+ * segments of connections whose other end is on another host). */
+void fws_host_idle(struct fws_host *h);
 void fws_host_stop(struct fws_host *h, bool measured);
 
 /* Its counts (fws_hostcollect.c). */

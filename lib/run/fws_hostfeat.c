@@ -34,14 +34,15 @@ fws_host_features_setup(struct fws_host *h, struct fws_err *e)
 }
 
 int
-fws_host_features_prepare(struct fws_host *h, uint32_t mask, volatile int *stop, struct fws_err *e)
+fws_host_features_prepare(struct fws_host *h, enum fws_prep_stage st, uint32_t mask,
+			  volatile int *stop, struct fws_err *e)
 {
 	unsigned int i;
 	int rc;
 
 	for (i = 0; i < RTE_DIM(features); i++)
 		if (features[i]->prepare &&
-		    (rc = features[i]->prepare(h, h->feat[i], mask, stop, e)) < 0)
+		    (rc = features[i]->prepare(h, h->feat[i], st, mask, stop, e)) < 0)
 			return rc;
 	return 0;
 }

@@ -144,6 +144,13 @@ fws_host_poll(struct fws_host *h, struct fws_agent_poll *out)
 }
 
 void
+fws_host_idle(struct fws_host *h)
+{
+	if (!h->ctl.running)
+		fws_ctlio_poll_idle(&h->ctl);
+}
+
+void
 fws_host_stop(struct fws_host *h, bool measured)
 {
 	unsigned int s, i;

@@ -226,3 +226,33 @@ fws_trial_merge(struct fws_trial *t, const double *req_pps, struct fws_agent_cou
 	}
 	return rc;
 }
+
+void
+fws_tcp_result_merge(struct fws_tcp_result *d, const struct fws_tcp_result *x)
+{
+	uint32_t n = d->established + x->established;
+
+	if (!d->present) {
+		*d = *x;
+		return;
+	}
+	if (x->established) {
+		d->est_min_us =
+			d->established ? RTE_MIN(d->est_min_us, x->est_min_us) : x->est_min_us;
+		d->est_max_us = RTE_MAX(d->est_max_us, x->est_max_us);
+		d->est_avg_us =
+			(d->est_avg_us * d->established + x->est_avg_us * x->established) / n;
+	}
+	d->established = n;
+	d->attempted = RTE_MAX(d->attempted, x->attempted);
+	d->min_frame = RTE_MAX(d->min_frame, x->min_frame);
+	d->failed_rst += x->failed_rst;
+	d->failed_timeout += x->failed_timeout;
+	d->closed += x->closed;
+	d->preambles_sent += x->preambles_sent;
+	d->preambles_received += x->preambles_received;
+	d->acks_sent += x->acks_sent;
+	d->acks_received += x->acks_received;
+	d->rst_received += x->rst_received;
+	d->window_full += x->window_full;
+}

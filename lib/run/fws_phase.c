@@ -568,23 +568,29 @@ fws_trial_run_streams(struct fws_trial *t, unsigned int size_idx, const struct f
 {
 	struct fws_agent_counts *c = calloc(1, sizeof(*c));
 	struct fws_agent *a;
-	unsigned int k, s;
+	unsigned int k, s, st;
 	int rc = fws_features_prepare(t, o, mask, size_idx, e);
 
-	FWS_TRIAL_FOREACH_AGENT(t, k, a)
-	{
-		if (rc == 0)
-			rc = a->ops->prepare(a, mask, o ? o->stop : NULL, e);
-	}
+	for (st = 0; st < FWS_PREP_STAGES; st++)
+		FWS_TRIAL_FOREACH_AGENT(t, k, a)
+		{
+			if (rc == 0)
+				rc = a->ops->prepare(a, (enum fws_prep_stage)st, mask,
+						     o ? o->stop : NULL, e);
+		}
 	if (rc == 0)
 		rc = fws_trial_run_probe(t, size_idx, o, pr, res, e);
 	fws_features_after(t, rc == 0 && !pr ? res : NULL);
+	for (s = 0; rc == 0 && !pr && s < res->n_streams; s++) /* summed over the hosts below */
+		memset(&res->streams[s].tcp, 0, sizeof(res->streams[s].tcp));
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
+		for (s = 0; c && s < t->cfg->n_streams; s++) /* each host's own */
+			memset(&c->streams[s].tcp, 0, sizeof(c->streams[s].tcp));
 		a->ops->after(a, rc == 0 && !pr ? c : NULL);
 		for (s = 0; c && rc == 0 && !pr && s < res->n_streams; s++)
 			if (c->streams[s].tcp.present)
-				res->streams[s].tcp = c->streams[s].tcp;
+				fws_tcp_result_merge(&res->streams[s].tcp, &c->streams[s].tcp);
 	}
 	free(c);
 	return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 
 #include "fws_tcps.h"
@@ -153,6 +154,11 @@ on_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_
 	k->s_sport_be = ti->sport_be;
 	k->s_dport_be = ti->dport_be;
 	k->s_rcv = ti->seq + 1;
+	if (!k->syn_seen && !tc->st[s].is_client) /* its SYN's time is the client's, elsewhere */
+		k->t_syn = rte_rdtsc();
+	k->syn_seen = true;
+	if (tc->st[s].client_sends) /* the server receives: its FIN and ACKs follow its ISN */
+		k->r_nxt = k->s_isn + 1;
 	g.seq = k->s_isn;
 	g.ack = k->s_rcv;
 	server_seg(tc, s, i, &g);
@@ -169,6 +175,8 @@ on_synack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_t
 		return; /* not an answer to our SYN */
 	k->c_rcv = ti->seq + 1;
 	k->synack = true;
+	if (!tc->st[s].client_sends) /* the client receives */
+		k->r_nxt = k->c_isn + 1;
 	g.seq = k->c_isn + 1;
 	g.ack = k->c_rcv;
 	fws_tcps_client_seg(tc, s, i, &g);
@@ -196,7 +204,9 @@ on_sender_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct f
 	uint32_t limit = ti->ack + ((uint32_t)ti->window << FWS_TCP_WSCALE);
 
 	tc->st[s].res.acks_received++;
-	if (k->state == C_SYN_SENT && k->synack) {
+	/* Handshaken: the client got the SYN-ACK; a server on its own host answered the SYN. */
+	if (tc->st[s].is_client ? k->state == C_SYN_SENT && k->synack
+				: k->state == C_IDLE && k->syn_seen) {
 		/* The receiver's first ACK after the handshake acknowledges the ISN. */
 		if (ti->ack != (tc->st[s].client_sends ? k->c_isn : k->s_isn) + 1)
 			return;

@@ -28,6 +28,7 @@ enum conn_state { C_IDLE = 0, C_SYN_SENT, C_OPEN, C_FAILED_RST, C_FAILED_TIMEOUT
 struct conn {
 	uint8_t state;
 	bool synack, windowed, closed, fin_sent, pre_seen;
+	bool syn_seen;         /**< the server got its SYN (and answered) */
 	uint8_t tries;         /**< SYNs sent */
 	uint32_t c_isn, c_rcv; /**< client: its ISN, the server's ISN + 1 as it saw it */
 	uint32_t s_isn, s_rcv; /**< server: its ISN, the client's ISN + 1 as it saw it */
@@ -44,6 +45,9 @@ struct tcp_stream {
 	uint32_t n;
 	bool client_sends; /**< upload: the client is the data sender */
 	uint8_t client_port, server_port;
+	/** The ends this host plays (its ports; one host: all of them). The client sends the
+	 * SYNs and preambles, the data sender takes the verdicts and closes. */
+	bool is_client, is_server, is_sender;
 	uint32_t next_ack; /**< round-robin position of the ACK pump */
 	uint16_t pre_len;  /**< the application preamble every connection opens with */
 	uint8_t pre[512];

@@ -132,6 +132,13 @@ wanted(const struct fws_tcpconn *tc, uint32_t mask, unsigned int s)
 	return fws_tcps_is_tcp(tc->t->cfg, s) && (!mask || ((mask >> s) & 1));
 }
 
+/* Stream s is active and this host its data sender. */
+static bool
+sends(const struct fws_tcpconn *tc, unsigned int s)
+{
+	return ((tc->active >> s) & 1) && tc->st[s].is_sender;
+}
+
 /* A fresh set of connections for stream s: new ISNs, nothing open. */
 static void
 reset_stream(struct fws_tcpconn *tc, unsigned int s)
@@ -142,6 +149,9 @@ reset_stream(struct fws_tcpconn *tc, unsigned int s)
 
 	memset(ts->conn, 0, sizeof(*ts->conn) * ts->n);
 	memset(tc->tx[s], 0, sizeof(*tc->tx[s]) * ts->n);
+	ts->is_client = (tc->t->port_mask >> ts->client_port) & 1;
+	ts->is_server = (tc->t->port_mask >> ts->server_port) & 1;
+	ts->is_sender = ts->client_sends ? ts->is_client : ts->is_server;
 	for (i = 0; i < ts->n; i++) {
 		ts->conn[i].c_isn = (uint32_t)rte_rand();
 		ts->conn[i].s_isn = (uint32_t)rte_rand();
@@ -166,13 +176,13 @@ open_step(struct fws_tcpconn *tc, uint32_t mask, uint64_t now, uint64_t *last_sy
 	uint32_t i;
 
 	for (s = 0; s < tc->t->cfg->n_streams; s++)
-		for (i = 0; wanted(tc, mask, s) && i < tc->st[s].n; i++)
+		for (i = 0; wanted(tc, mask, s) && tc->st[s].is_client && i < tc->st[s].n; i++)
 			opening += tc->st[s].conn[i].state == C_SYN_SENT;
 	budget = opening >= MAX_OPENING ? 0 : RTE_MIN(budget, MAX_OPENING - opening);
 	for (s = 0; s < tc->t->cfg->n_streams; s++) {
 		struct tcp_stream *ts = &tc->st[s];
 
-		for (i = 0; wanted(tc, mask, s) && i < ts->n; i++) {
+		for (i = 0; wanted(tc, mask, s) && ts->is_client && i < ts->n; i++) {
 			struct conn *k = &ts->conn[i];
 
 			if (k->state == C_IDLE && budget) {
@@ -183,7 +193,9 @@ open_step(struct fws_tcpconn *tc, uint32_t mask, uint64_t now, uint64_t *last_sy
 				   now - k->t_try > retry) {
 				fws_tcps_send_syn(tc, s, i, now);
 			}
-			pending |= k->state == C_IDLE || k->state == C_SYN_SENT;
+			/* A client that receives is done at the SYN-ACK: its sender is elsewhere. */
+			pending |= k->state == C_IDLE ||
+				   (k->state == C_SYN_SENT && (ts->is_sender || !k->synack));
 		}
 	}
 	return pending;
@@ -263,7 +275,7 @@ send_preambles(struct fws_tcpconn *tc)
 	for (s = 0; s < tc->t->cfg->n_streams; s++) {
 		struct tcp_stream *ts = &tc->st[s];
 
-		if (!((tc->active >> s) & 1) || ts->pre_len == 0)
+		if (!((tc->active >> s) & 1) || ts->pre_len == 0 || !ts->is_client)
 			continue;
 		for (i = 0; i < ts->n; i++) {
 			struct fws_tcp_txflow *tf = &tc->tx[s][i];
@@ -302,21 +314,12 @@ syn_init(struct fws_tcpconn *tc, unsigned int s)
 	}
 }
 
-/*
- * Prepare: open every connection of the TCP streams of mask (bit s, 0: all), workers
- * stopped: SYN, SYN-ACK, ACK, the receiver's window. Connections that do not open are
- * counted by reason and send anyway. 0, or -EINTR on a stop request.
- */
-static int
-tcp_open(struct fws_host *t, void *state, uint32_t mask, volatile int *stop, struct fws_err *e)
+/* Stage reset: new numbers (every host's nonce moves with its resets), nothing open. */
+static void
+open_reset(struct fws_tcpconn *tc, uint32_t mask)
 {
-	struct fws_tcpconn *tc = state;
-	uint64_t now = rte_rdtsc(), last_syn = now;
-	uint64_t wait = (uint64_t)(HANDSHAKE_S * (double)t->hz);
 	unsigned int s;
 
-	if (tc == NULL)
-		return 0;
 	tc->nonce++;
 	tc->active = 0;
 	for (s = 0; s < tc->t->cfg->n_streams; s++) {
@@ -328,18 +331,70 @@ tcp_open(struct fws_host *t, void *state, uint32_t mask, volatile int *stop, str
 		reset_stream(tc, s);
 		tc->active |= 1u << s;
 	}
-	while (open_step(tc, mask, now, &last_syn) && now - last_syn < wait) {
-		if (stop && *stop)
-			return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "TCP: interrupted");
-		fws_ctlio_poll_idle(&tc->t->ctl);
-		rte_delay_us_sleep(100);
-		now = rte_rdtsc();
+}
+
+/* A data sender whose clients are on another host: their last ACKs may still be on the
+ * way when its verdicts are due; a moment for the handshakes under way. */
+static void
+await_handshakes(struct fws_tcpconn *tc)
+{
+	uint64_t end = rte_rdtsc() + tc->t->hz / 5;
+	unsigned int s;
+	uint32_t i;
+	bool pending = true;
+
+	while (pending && rte_rdtsc() < end) {
+		pending = false;
+		for (s = 0; s < tc->t->cfg->n_streams; s++)
+			for (i = 0; sends(tc, s) && !tc->st[s].is_client && i < tc->st[s].n; i++)
+				pending |= tc->st[s].conn[i].syn_seen &&
+					   tc->st[s].conn[i].state != C_OPEN;
+		if (pending) {
+			fws_ctlio_poll_idle(&tc->t->ctl);
+			rte_delay_us_sleep(100);
+		}
 	}
+}
+
+/*
+ * Prepare, stage by stage (each on every host before the next): reset; open every
+ * connection of the TCP streams of mask (bit s, 0: all) whose client is here, workers
+ * stopped: SYN, SYN-ACK, ACK, the receiver's window (a server on another host answers
+ * from its idle loop); settle: the verdicts where the data sender is here (connections
+ * that did not open are counted by reason and send anyway), the clients' preambles. 0,
+ * or -EINTR on a stop request.
+ */
+static int
+tcp_open(struct fws_host *t, void *state, enum fws_prep_stage st, uint32_t mask, volatile int *stop,
+	 struct fws_err *e)
+{
+	struct fws_tcpconn *tc = state;
+	uint64_t now = rte_rdtsc(), last_syn = now;
+	uint64_t wait = (uint64_t)(HANDSHAKE_S * (double)t->hz);
+	unsigned int s;
+
+	if (tc == NULL)
+		return 0;
+	if (st == FWS_PREP_RESET) {
+		open_reset(tc, mask);
+		return 0;
+	}
+	if (st == FWS_PREP_OPEN) {
+		while (open_step(tc, mask, now, &last_syn) && now - last_syn < wait) {
+			if (stop && *stop)
+				return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR,
+						   "TCP: interrupted");
+			fws_ctlio_poll_idle(&tc->t->ctl);
+			rte_delay_us_sleep(100);
+			now = rte_rdtsc();
+		}
+		return 0;
+	}
+	await_handshakes(tc);
 	for (s = 0; s < tc->t->cfg->n_streams; s++)
-		if ((tc->active >> s) & 1)
-			if (open_result(tc, s) < 0)
-				return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
-						   "setup: out of memory (TCP download)");
+		if (sends(tc, s) && open_result(tc, s) < 0)
+			return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
+					   "setup: out of memory (TCP download)");
 	send_preambles(tc);
 	return 0;
 }
@@ -380,7 +435,10 @@ ack_pump(struct fws_tcpconn *tc)
 			struct conn *k = &ts->conn[i];
 
 			ts->next_ack = i + 1 == ts->n ? 0 : i + 1;
-			if (k->state != C_OPEN || !newest(tc, s, i, &hi) || hi == k->acked)
+			if (!(ts->is_sender      ? k->state == C_OPEN
+			      : ts->client_sends ? k->windowed
+						 : k->synack) ||
+			    !newest(tc, s, i, &hi) || hi == k->acked)
 				continue;
 			fws_tcps_receiver_seg(tc, s, i, FWS_TCP_ACK, hi);
 			k->acked = hi;
@@ -402,12 +460,12 @@ fin_step(struct fws_tcpconn *tc, uint64_t now)
 	uint32_t i;
 
 	for (s = 0; s < tc->t->cfg->n_streams; s++)
-		for (i = 0; ((tc->active >> s) & 1) && i < tc->st[s].n; i++)
+		for (i = 0; sends(tc, s) && i < tc->st[s].n; i++)
 			closing += tc->st[s].conn[i].fin_sent && !tc->st[s].conn[i].closed;
 	budget = closing >= MAX_OPENING ? 0
 					: RTE_MIN((unsigned int)SYN_BATCH, MAX_OPENING - closing);
 	for (s = 0; s < tc->t->cfg->n_streams; s++) {
-		for (i = 0; ((tc->active >> s) & 1) && i < tc->st[s].n; i++) {
+		for (i = 0; sends(tc, s) && i < tc->st[s].n; i++) {
 			struct conn *k = &tc->st[s].conn[i];
 			const struct fws_tcp_txflow *tf = &tc->tx[s][i];
 			struct fws_tcp_seg g = {.seq = tf->seq,
@@ -439,7 +497,7 @@ all_closed(const struct fws_tcpconn *tc)
 	unsigned int s;
 
 	for (s = 0; s < tc->t->cfg->n_streams; s++)
-		if (((tc->active >> s) & 1) && tc->st[s].res.closed < tc->st[s].res.established)
+		if (sends(tc, s) && tc->st[s].res.closed < tc->st[s].res.established)
 			return false;
 	return true;
 }

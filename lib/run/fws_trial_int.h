@@ -87,6 +87,11 @@ typedef void (*fws_trial_flow_fn)(void *arg, unsigned int s, uint32_t lo, uint32
 int fws_trial_flows(struct fws_trial *t, unsigned int s, fws_trial_flow_fn fn, void *arg);
 
 /** Fill res from the agents' counts after a trial; req_pps per stream as it was asked. */
+/** A stream's TCP results from one more host into d: each host counts its own end's
+ * (the client its SYNs and preambles, the server what it received, the data sender the
+ * verdicts, ACKs back and closes), so counts add; the times are the senders'. */
+void fws_tcp_result_merge(struct fws_tcp_result *d, const struct fws_tcp_result *x);
+
 int fws_trial_merge(struct fws_trial *t, const double *req_pps,
 		    struct fws_agent_counts *const *counts, struct fws_result *res);
 

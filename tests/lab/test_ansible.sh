@@ -22,7 +22,7 @@ sshd_start "$S" || { bad "sshd in fwsl-tester2"; finish; exit 1; }
 
 cat >"$WORK/inventory.ini" <<INV
 [loadclients]
-site2 ansible_host=127.0.0.1 ansible_port=2222 ansible_user=root ansible_ssh_private_key_file=$S/admin ansible_ssh_common_args='-o UserKnownHostsFile=$S/known_hosts -o IdentitiesOnly=yes'
+site2 ansible_host=127.0.0.1 ansible_port=2222 ansible_user=root ansible_ssh_private_key_file=$S/admin ansible_ssh_common_args='-o UserKnownHostsFile=$S/known_hosts -o IdentitiesOnly=yes' fwstress_ssh_key=$S/key fwstress_bin=$WORK/client/bin/fwstress
 INV
 C=$WORK/client
 play() { # LOG: the playbook against site2, from inside fwsl-tester2 (where its sshd listens)
@@ -49,20 +49,21 @@ recap "$WORK/play2.log" | grep -q "changed=0 unreachable=0 failed=0" && [ $rc -e
 	ok "playbook again: nothing changed ($(recap "$WORK/play2.log"))" || bad "playbook again: exit $rc, $(recap "$WORK/play2.log")"
 [ "$(grep -c "agent\" " "$S/authorized_keys")" -eq 1 ] && ok "the key line is there once" || bad "key lines: $(grep -c agent "$S/authorized_keys")"
 
-# The prepared client in use: site2 over ssh with the installed key and binary.
-python3 - "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$C/bin/fwstress" "$S" >"$WORK/two.json" <<'PY'
+# The prepared client in use: site2 named by the same inventory (its ssh destination,
+# options, the agent's key and the installed binary from there).
+python3 - "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$WORK/inventory.ini" >"$WORK/two.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["hosts"][0]["command"][4] = sys.argv[2]
-site2 = c["hosts"][1]
-del site2["command"]
-site2.update({"ssh": "root@127.0.0.1", "fwstress": sys.argv[3],
-              "ssh_options": ["-p", "2222", "-i", sys.argv[4] + "/key", "-o", "UserKnownHostsFile=" + sys.argv[4] + "/known_hosts",
-                              "-o", "IdentitiesOnly=yes"]})
+c["hosts"][1] = {"name": "site2", "inventory": sys.argv[3], "eal": c["hosts"][1]["eal"]}
 c.update(duration=2, frame_size=256)
 c.pop("output")
 print(json.dumps(c))
 PY
+sed 's/"name": "site2"/"name": "site3"/; s/"host": "site2"/"host": "site3"/' "$WORK/two.json" >"$WORK/nohost.json"
+expect_rc 2 "a host the inventory does not have" "$FWSTRESS" validate "$WORK/nohost.json"
+grep -q "^fwstress: config: .*hosts\[1\].inventory: .*inventory.ini: host \"site3\": ansible-inventory found no such host in it" "$WORK/err" &&
+	[ "$(grep -vc '^$' "$WORK/err")" -eq 1 ] && ok "  ... refused in one line naming the inventory and the host" || bad "no such host: $(cat "$WORK/err")"
 wan() { ip netns exec fwsl-dut ip -s -j link show dev dut-wan | python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'; }
 read -r rx0 tx0 <<<"$(wan)"
 ip netns exec fwsl-tester2 "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/two.json" 2>"$WORK/err"
@@ -71,6 +72,8 @@ read -r rx1 tx1 <<<"$(wan)"
 [ $rc -eq 0 ] && ok "two clients, site2 as the playbook left it: exit 0" || bad "run: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | tail -3)"
 check "every frame through, site2's agent the installed binary over ssh" \
 	'all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 15000 for s in t[0]["streams"]) and r["hosts"][1]["via"].endswith("'"$C/bin/fwstress"' agent")'
+check "the report's config holds what the inventory said, written out" \
+	'(h := r["config"]["hosts"][1])["ssh"] == "root@127.0.0.1" and h["ssh_options"][:4] == ["-p", "2222", "-i", "'"$S/key"'"] and h["fwstress"] == "'"$C/bin/fwstress"'" and "inventory" not in h'
 check "router dut-wan: sent == site2 received ($((tx1 - tx0))), received == site2 sent ($((rx1 - rx0)))" \
 	"r['ports'][1]['rx_frames_total'] == $((tx1 - tx0)) and r['ports'][1]['tx_frames_total'] == $((rx1 - rx0))"
 finish

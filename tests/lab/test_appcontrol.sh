@@ -30,9 +30,9 @@ for l4 in - udp; do
 	name=tcp
 	[ "$l4" = udp ] && name=udp
 	"$LAB" down >/dev/null 2>&1
-	"$LAB" up appcontrol >/dev/null || { bad "lab up appcontrol"; continue; }
+	lab_topo appcontrol || { bad "lab up appcontrol"; continue; }
 	cfg $name $l4
-	"$LAB" exec "$FWSTRESS" run -q -o "$WORK/$name-r.json" "$WORK/$name.json" >/dev/null 2>"$WORK/$name.err"
+	fws run -q -o "$WORK/$name-r.json" "$WORK/$name.json" >/dev/null 2>"$WORK/$name.err"
 	rc=$?
 	[ $rc -eq 0 ] && ok "$name: exit 0" || bad "$name: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/$name.err" | head -3)"
 	check "$name: the measured streams delivered every frame, both directions" \

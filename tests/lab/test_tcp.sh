@@ -11,7 +11,7 @@
 # the segments sent and the FINs (each sent twice), and fwstress counts them all lost.
 . "$(dirname "$0")/lab.sh"
 lab_start nft conntrack
-"$LAB" up firewall >/dev/null || { bad "lab up firewall"; finish; exit 1; }
+lab_topo firewall || { bad "lab up firewall"; finish; exit 1; }
 
 # cfg NAME DIRECTION WARMUP [SEQ_OFFSET]: the lab's firewall config with TCP, short trials.
 cfg() {
@@ -33,7 +33,7 @@ invalid() {
 cfg bidir bidir 0.3
 ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
 inv0=$(invalid)
-"$LAB" exec "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/bidir.json" >/dev/null 2>"$WORK/err"
+fws run -q -o "$WORK/report.json" "$WORK/bidir.json" >/dev/null 2>"$WORK/err"
 rc=$?
 [ $rc -eq 0 ] && ok "bidir TCP through the NAT firewall: exit 0" || bad "bidir: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -3)"
 check "every connection opened and closed with FIN, both directions, both sizes" \
@@ -71,7 +71,7 @@ cp "$WORK/conntrack.cmp" "$WORK/cmp" 2>/dev/null
 # data sent back to where each SYN came from).
 for dir in upload download; do
 	cfg $dir $dir 0.3
-	"$LAB" exec "$FWSTRESS" run -q -o "$WORK/$dir-r.json" "$WORK/$dir.json" >/dev/null 2>"$WORK/err"
+	fws run -q -o "$WORK/$dir-r.json" "$WORK/$dir.json" >/dev/null 2>"$WORK/err"
 	rc=$?
 	[ $rc -eq 0 ] && ok "$dir alone: exit 0" || bad "$dir alone: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -2)"
 	check "$dir alone: 64 connections opened and closed, every segment delivered, NAT as expected" \
@@ -87,7 +87,7 @@ c.update(flows6={"count": 16}, frame_size=[128, 1518])
 json.dump(c, open(sys.argv[1], "w"))
 PY
 inv0=$(invalid)
-"$LAB" exec "$FWSTRESS" run -q -o "$WORK/v6-r.json" "$WORK/v6.json" >/dev/null 2>"$WORK/err"
+fws run -q -o "$WORK/v6-r.json" "$WORK/v6.json" >/dev/null 2>"$WORK/err"
 rc=$?
 [ $rc -eq 0 ] && ok "IPv4 and IPv6 TCP both ways: exit 0" || bad "v6: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -2)"
 check "IPv6 TCP: every connection opened and closed, every segment delivered, as IPv4 beside it" \
@@ -97,7 +97,7 @@ check "IPv6 TCP: every connection opened and closed, every segment delivered, as
 # Wrong sequence numbers: the firewall must drop them, and fwstress must see it.
 cfg wrong upload 0 $((1 << 30))
 inv0=$(invalid)
-"$LAB" exec "$FWSTRESS" run -q -o "$WORK/wrong.json" "$WORK/wrong.json" >/dev/null 2>"$WORK/err"
+fws run -q -o "$WORK/wrong.json" "$WORK/wrong.json" >/dev/null 2>"$WORK/err"
 rc=$?
 inv1=$(invalid)
 [ $rc -eq 0 ] && ok "wrong sequence numbers: the run completes (exit 0)" || bad "wrong seq: exit $rc"

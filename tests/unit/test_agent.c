@@ -66,8 +66,10 @@ m_hugepage_peak(struct fws_agent *a)
 }
 
 static int
-m_prepare(struct fws_agent *a, uint32_t mask, volatile int *stop, struct fws_err *e)
+m_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volatile int *stop,
+	  struct fws_err *e)
 {
+	(void)st;
 	(void)a;
 	(void)mask;
 	(void)stop;

@@ -271,6 +271,13 @@ static const struct {
 	 "\"gateway\": \"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
 	 "\"198.19.0.2/16\", \"gateway\": \"198.19.0.1\"}]}",
 	 "config: hosts[0].ssh_options[1]: expected a non-empty string (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\", \"inventory\": \"inv.ini\", \"ssh\": \"h\"}], "
+	 "\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"host\": \"s1\"}]}",
+	 "config: hosts[0]: host \"s1\": give an \"inventory\" or \"ssh\"/\"ssh_options\"/"
+	 "\"command\", not both (line 1)"},
+	{"{\"hosts\": [{\"name\": \"s1\", \"inventory\": 3}], \"ports\": [{\"name\": \"lan\", "
+	 "\"device\": \"net_null0\", \"host\": \"s1\"}]}",
+	 "config: hosts[0].inventory: expected a string, got an integer (line 1)"},
 	{"{\"hosts\": [{\"name\": \"s1\"}], \"ports\": [{\"name\": \"lan\", \"device\": "
 	 "\"net_null0\", "
 	 "\"host\": \"s1\", \"ipv4\": \"198.18.0.2/16\"}, {\"name\": \"wan\", \"device\": "
@@ -282,8 +289,9 @@ static const struct {
 	 "\"198.18.0.1\"}, {\"name\": \"wan\", \"device\": \"net_null1\", \"ipv4\": "
 	 "\"198.19.0.2/16\", "
 	 "\"gateway\": \"198.19.0.1\"}]}",
-	 "config: streams[0]: stream upload: \"l4\": \"tcp\" between two hosts is not supported "
-	 "yet (its handshake needs both ends in one process)"},
+	 "config: streams[0]: stream upload: \"l4\": \"tcp\" between this process's port and an "
+	 "agent's is not supported: give both ports a host (the idle agent answers the other "
+	 "end's segments, this process does not)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
 	 "config: line 1: duplicate object key near '\"duration\"'"},
 };

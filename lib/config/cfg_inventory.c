@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A host of "hosts" taken from an Ansible inventory ("inventory": the file the playbook
+ * tools/ansible/loadclients.yml prepared the clients from): ansible-inventory --host NAME
+ * gives its variables, and ansible_host, ansible_user, ansible_port,
+ * ansible_ssh_private_key_file (or fwstress_ssh_key, the controller's key restricted to the
+ * agent) and ansible_ssh_common_args (split at spaces) become its ssh destination and
+ * options, fwstress_bin the binary there, fwstress_eal its EAL arguments. The config then holds them as if written out (the normalised config and the
+ * report show them; an agent never reads the inventory).
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "fws_compat.h"
+#include "fws_config.h"
+#include "cfg_int.h"
+
+#define INVENTORY_OUT_MAX (1 << 20)
+
+/* ansible-inventory -i path --host name: its standard output, or NULL (why in err). */
+static char *
+inventory_vars(const char *path, const char *name, char *err, size_t len)
+{
+	char *const argv[] = {"ansible-inventory", "-i", (char *)path, "--host",
+			      (char *)name,        NULL};
+	char *buf = malloc(INVENTORY_OUT_MAX);
+	size_t n = 0;
+	ssize_t r;
+	int p[2], st = 0;
+	pid_t pid;
+
+	if (buf == NULL || pipe2(p, O_CLOEXEC) < 0) {
+		free(buf);
+		snprintf(err, len, "%s", strerror(errno));
+		return NULL;
+	}
+	if ((pid = fork()) == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(p[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while (pid > 0 && n + 1 < INVENTORY_OUT_MAX &&
+	       (r = read(p[0], buf + n, INVENTORY_OUT_MAX - 1 - n)) > 0)
+		n += (size_t)r;
+	close(p[0]);
+	buf[n] = '\0';
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(err, len, "%s",
+			 pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127
+				 ? "ansible-inventory is missing (Debian's ansible-core)"
+				 : "ansible-inventory found no such host in it");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static const char *
+var(const json_t *vars, const char *key)
+{
+	const json_t *v = json_object_get(vars, key);
+	static char num[24];
+
+	if (json_is_integer(v)) { /* ansible_port: 2222 */
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+		return num;
+	}
+	return json_is_string(v) && json_string_length(v) ? json_string_value(v) : NULL;
+}
+
+static int
+push_opt(struct fws_cfg_host *h, const char *a)
+{
+	if (h->n_ssh_opts == sizeof(h->ssh_opts) / sizeof(h->ssh_opts[0]))
+		return -E2BIG;
+	if ((h->ssh_opts[h->n_ssh_opts] = strdup(a)) == NULL)
+		return -ENOMEM;
+	h->n_ssh_opts++;
+	return 0;
+}
+
+/* ssh's options from the variables: -p, -i, then the common arguments word by word. */
+static int
+ssh_options(const json_t *vars, struct fws_cfg_host *h)
+{
+	const char *port = var(vars, "ansible_port"), *key, *common;
+	char words[1024], *w, *save;
+	int rc = 0;
+
+	if (port && ((rc = push_opt(h, "-p")) < 0 || (rc = push_opt(h, port)) < 0))
+		return rc;
+	/* The controller's key for the agent (restricted to it) may differ from Ansible's. */
+	if ((key = var(vars, "fwstress_ssh_key")) == NULL)
+		key = var(vars, "ansible_ssh_private_key_file");
+	if (key != NULL && ((rc = push_opt(h, "-i")) < 0 || (rc = push_opt(h, key)) < 0))
+		return rc;
+	if ((common = var(vars, "ansible_ssh_common_args")) == NULL)
+		return 0;
+	strlcpy(words, common, sizeof(words));
+	for (w = strtok_r(words, " \t", &save); w && rc == 0; w = strtok_r(NULL, " \t", &save))
+		rc = push_opt(h, w);
+	return rc;
+}
+
+/* fwstress_eal: a list of strings, the host's EAL arguments (unless the config gives them). */
+static int
+eal(const json_t *vars, struct fws_cfg_host *h)
+{
+	const json_t *l = json_object_get(vars, "fwstress_eal"), *e;
+	size_t i;
+
+	if (h->n_eal || !json_is_array(l))
+		return 0;
+	json_array_foreach(l, i, e)
+	{
+		if (!json_is_string(e) || i >= FWS_CFG_MAX_EAL)
+			return -EINVAL;
+		if ((h->eal[i] = strdup(json_string_value(e))) == NULL)
+			return -ENOMEM;
+		h->n_eal = (unsigned int)i + 1;
+	}
+	return 0;
+}
+
+int
+cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
+{
+	const json_t *x = json_object_get(v, "inventory");
+	const char *host, *user, *bin;
+	char path[FWS_CFG_PATH_LEN], err[160], *out;
+	json_t *vars;
+	size_t old;
+	int rc;
+
+	if (json_object_get(v, "ssh") || json_object_get(v, "ssh_options") ||
+	    json_object_get(v, "command"))
+		return cfg_fail(c,
+				"host \"%s\": give an \"inventory\" or \"ssh\"/\"ssh_options\"/"
+				"\"command\", not both",
+				h->name);
+	old = cfg_push_key(c, "inventory");
+	if (cfg_get_string(c, x, path, sizeof(path)) < 0)
+		return -EINVAL;
+#ifdef FWS_FUZZING
+	return cfg_fail(c, "not read in a fuzzing build");
+#endif
+	if ((out = inventory_vars(path, h->name, err, sizeof(err))) == NULL)
+		return cfg_fail(c, "%s: host \"%s\": %s", path, h->name, err);
+	vars = json_loads(out, 0, NULL);
+	free(out);
+	if (!json_is_object(vars)) {
+		json_decref(vars);
+		return cfg_fail(c, "%s: ansible-inventory's answer is not JSON", path);
+	}
+	host = var(vars, "ansible_host") ? var(vars, "ansible_host") : h->name;
+	user = var(vars, "ansible_user");
+	snprintf(h->ssh, sizeof(h->ssh), "%s%s%s", user ? user : "", user ? "@" : "", host);
+	if ((bin = var(vars, "fwstress_bin")) != NULL && !h->fwstress[0])
+		strlcpy(h->fwstress, bin, sizeof(h->fwstress));
+	rc = ssh_options(vars, h);
+	if (rc == 0)
+		rc = eal(vars, h);
+	json_decref(vars);
+	if (rc < 0)
+		return cfg_fail(c, "%s: host \"%s\": %s", path, h->name,
+				rc == -E2BIG    ? "too many ssh options"
+				: rc == -EINVAL ? "fwstress_eal is not a list of strings"
+						: strerror(-rc));
+	if (h->ssh[0] == '-')
+		return cfg_fail(c, "%s: host \"%s\": ansible_host starts with \"-\"", path,
+				h->name);
+	cfg_pop(c, old);
+	return 0;
+}
