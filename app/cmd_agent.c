@@ -136,6 +136,24 @@ op_tsc(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	return json_object_set_new(ans, "tsc", json_integer((json_int_t)s->a->ops->tsc(s->a)));
 }
 
+/* The clock under PTP: ptp4l's socket on this host is the controller's word (a path, for
+ * pmc; nothing else runs), the answer one fws_ptp_point. */
+static int
+op_ptp(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	const char *sock = json_string_value(json_object_get(req, "socket"));
+	struct fws_ptp_point p;
+
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if (sock == NULL || sock[0] != '/')
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "ptp: a socket path is absolute");
+	if (s->a->ops->ptp(s->a, sock, &p, e) < 0)
+		return -EINVAL;
+	return blob(s, &p, sizeof(p));
+}
+
 static int
 op_hugepage_peak(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
@@ -363,14 +381,14 @@ static const struct {
 } ops[] = {
 	{"hello", op_hello},       {"setup", op_setup},
 	{"ports", op_ports},       {"hugepage_peak", op_hugepage_peak},
-	{"tsc", op_tsc},           {"prepare", op_prepare},
-	{"arm", op_arm},           {"launch", op_launch},
-	{"phase", op_phase},       {"poll", op_poll},
-	{"live", op_live},         {"stop", op_stop},
-	{"collect", op_collect},   {"rx_flows", op_rx_flows},
-	{"tx_flows", op_tx_flows}, {"aim", op_aim},
-	{"after", op_after},       {"retire", op_retire},
-	{"bye", op_bye},
+	{"tsc", op_tsc},           {"ptp", op_ptp},
+	{"prepare", op_prepare},   {"arm", op_arm},
+	{"launch", op_launch},     {"phase", op_phase},
+	{"poll", op_poll},         {"live", op_live},
+	{"stop", op_stop},         {"collect", op_collect},
+	{"rx_flows", op_rx_flows}, {"tx_flows", op_tx_flows},
+	{"aim", op_aim},           {"after", op_after},
+	{"retire", op_retire},     {"bye", op_bye},
 };
 
 static int

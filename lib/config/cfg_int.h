@@ -131,6 +131,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(scenario) \
 	X(eal) \
 	X(hosts) \
+	X(clocks) \
 	X(ports) \
 	X(flows) \
 	X(flows6) \

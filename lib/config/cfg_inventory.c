@@ -8,22 +8,21 @@
  * options, fwstress_bin the binary there, fwstress_eal its EAL arguments. The config then holds them as if written out (the normalised config and the
  * report show them; an agent never reads the inventory).
  */
-#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_spawn.h"
 #include "cfg_int.h"
 
 #define INVENTORY_OUT_MAX (1 << 20)
+#define INVENTORY_TIMEOUT_MS 60000
 
 /* ansible-inventory -i path --host name: its standard output, or NULL (why in err). */
 static char *
@@ -32,36 +31,19 @@ inventory_vars(const char *path, const char *name, char *err, size_t len)
 	char *const argv[] = {"ansible-inventory", "-i", (char *)path, "--host",
 			      (char *)name,        NULL};
 	char *buf = malloc(INVENTORY_OUT_MAX);
-	size_t n = 0;
-	ssize_t r;
-	int p[2], st = 0;
-	pid_t pid;
+	int st = 0, rc;
 
-	if (buf == NULL || pipe2(p, O_CLOEXEC) < 0) {
-		free(buf);
-		snprintf(err, len, "%s", strerror(errno));
+	if (buf == NULL) {
+		snprintf(err, len, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	if ((pid = fork()) == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(p[1], 1);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	while (pid > 0 && n + 1 < INVENTORY_OUT_MAX &&
-	       (r = read(p[0], buf + n, INVENTORY_OUT_MAX - 1 - n)) > 0)
-		n += (size_t)r;
-	close(p[0]);
-	buf[n] = '\0';
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	rc = fws_spawn_capture(argv, buf, INVENTORY_OUT_MAX, INVENTORY_TIMEOUT_MS, &st) < 0 ? errno
+											    : 0;
+	if (rc != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, len, "%s",
-			 pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127
+			 rc == ETIMEDOUT ? "ansible-inventory did not answer in 60 s"
+			 : rc != 0       ? strerror(rc)
+			 : WIFEXITED(st) && WEXITSTATUS(st) == 127
 				 ? "ansible-inventory is missing (Debian's ansible-core)"
 				 : "ansible-inventory found no such host in it");
 		free(buf);

@@ -47,7 +47,14 @@ static const struct cfg_section sections[] = {
 	    "this name gives ssh's destination and options (ansible_host, ansible_user, "
 	    "ansible_port, fwstress_ssh_key or ansible_ssh_private_key_file, "
 	    "ansible_ssh_common_args), "
-	    "fwstress (fwstress_bin) and eal (fwstress_eal)"),
+	    "fwstress (fwstress_bin) and eal (fwstress_eal); ptp_socket: ptp4l's management "
+	    "socket there (default the one of \"clocks\")"),
+	SEC(clocks, "how the hosts' clocks are aligned for one-way latency: \"probe\" (default: "
+		    "time probes over the control link before and after each trial), \"ptp\" "
+		    "(every host's CLOCK_REALTIME disciplined by PTP: its ptp4l must be SLAVE to "
+		    "one grandmaster, or be it; the bound from ptp4l's offsets and each agent's "
+		    "clock reads), \"none\" (one-way figures relative), or {mode, socket: "
+		    "ptp4l's uds_address, default /var/run/ptp4l}"),
 	SEC(ports,
 	    "required: [{name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, "
 	    "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; host: the hosts entry "

@@ -30,6 +30,7 @@
 #define FWS_CFG_MAX_EAL 64
 #define FWS_CFG_NAME_LEN 32
 #define FWS_CFG_PATH_LEN 256
+#define FWS_PTP_SOCKET_DEFAULT "/var/run/ptp4l" /* ptp4l's uds_address */
 #define FWS_CFG_MAX_ADDRS 8
 /** Address ranges a port answers ARP/ND for: its own addresses, its streams' sources and
  * destinations (the control plane's table, lib/ctl). */
@@ -92,7 +93,27 @@ struct fws_cfg_host {
 	 * argument) for a campaign's setup and teardown; 0: ssh's, for an ssh host. */
 	unsigned int n_shell;
 	char *shell[FWS_CFG_MAX_ARGV - 1];
+	char ptp_socket[FWS_CFG_PATH_LEN]; /**< "ptp_socket": ptp4l's there ("": the config's) */
 };
+
+/** How the clocks of several hosts are aligned for one-way latency ("clocks"). */
+#define FWS_CLOCK_SYNCS(X)                                                                         \
+	X(PROBE, "probe")                                                                          \
+	X(PTP, "ptp")                                                                              \
+	X(NONE, "none")
+enum fws_clock_sync {
+#define FWS_CLOCK_SYNC_ENUM(n, s) FWS_CLOCK_SYNC_##n,
+	FWS_CLOCK_SYNCS(FWS_CLOCK_SYNC_ENUM)
+#undef FWS_CLOCK_SYNC_ENUM
+};
+
+/** The mode's name. */
+const char *fws_clock_sync_name(enum fws_clock_sync m);
+
+struct fws_cfg;
+
+/** ptp4l's management socket on host k (0: this process's host). */
+const char *fws_config_ptp_socket(const struct fws_cfg *cfg, unsigned int k);
 
 /**
  * The command that runs a shell command on host h, the text to be appended as one last
@@ -251,6 +272,8 @@ struct fws_cfg {
 	char *eal[FWS_CFG_MAX_EAL];
 	unsigned int n_hosts;
 	struct fws_cfg_host hosts[FWS_CFG_MAX_HOSTS];
+	enum fws_clock_sync clock_sync;    /**< "clocks": how hosts' clocks are aligned */
+	char ptp_socket[FWS_CFG_PATH_LEN]; /**< "clocks".socket: ptp4l's on every host */
 	unsigned int n_ports;
 	struct fws_cfg_port ports[FWS_CFG_MAX_PORTS];
 	unsigned int n_streams;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -239,4 +240,89 @@ fws_guard_end(struct fws_guard *g)
 		close(g->status_fd);
 	g->pid = -1;
 	g->status_fd = -1;
+}
+
+/* The capture's child: its own group, stdin and stderr on /dev/null, stdout on fd. */
+static void __attribute__((noreturn)) capture_child(char *const *argv, int fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	setpgid(0, 0);
+	dup2(fd, 1);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 2);
+	}
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* Read fd into buf until it ends, the buffer fills or the deadline passes. */
+static size_t
+capture_read(int fd, char *buf, size_t len, unsigned int timeout_ms, bool *late)
+{
+	struct timespec t0, now;
+	size_t n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		long left;
+		ssize_t r;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (long)timeout_ms - (long)((now.tv_sec - t0.tv_sec) * 1000 +
+						 (now.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0) {
+			*late = true;
+			return n;
+		}
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;
+		if (n + 1 >= len || (r = read(fd, buf + n, len - 1 - n)) <= 0)
+			return n;
+		n += (size_t)r;
+	}
+}
+
+int
+fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout_ms, int *status)
+{
+	bool late = false;
+	size_t n;
+	int p[2];
+	pid_t pid;
+
+	if (len == 0 || pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0)
+		capture_child(argv, p[1]);
+	close(p[1]);
+	setpgid(pid, pid); /* also here: no race with the child's own call */
+	n = capture_read(p[0], buf, len, timeout_ms, &late);
+	close(p[0]);
+	buf[n] = '\0';
+	if (n + 1 >= len) /* buf is full: what more it writes is not read */
+		kill(-pid, SIGKILL);
+	/* Its output ended: a grace period to exit, then its group ends. */
+	for (unsigned int ms = 0; !late && waitpid(pid, status, WNOHANG) == 0; ms += STEP_MS) {
+		if (ms >= timeout_ms) {
+			late = true;
+			break;
+		}
+		sleep_ms(STEP_MS);
+	}
+	kill(-pid, SIGKILL); /* with what it left running in its group */
+	if (late) {
+		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+			;
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
 }

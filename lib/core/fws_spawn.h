@@ -10,6 +10,7 @@
 #define FWS_SPAWN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /** A guarded command. */
@@ -34,5 +35,15 @@ int fws_guard_status(struct fws_guard *g);
 
 /** End the group of g (SIGTERM, SIGKILL after the grace period) and reap the guard. */
 void fws_guard_end(struct fws_guard *g);
+
+/**
+ * Run argv (execvp) in a process group of its own, stdin and stderr on /dev/null, and
+ * capture its standard output into buf (NUL-terminated, at most len - 1 bytes; one that
+ * writes more is killed then). After
+ * timeout_ms its group is killed. Returns 0 with its wait status in *status (127: it could
+ * not be started), or -1 with errno (ETIMEDOUT: it did not end in time).
+ */
+int fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout_ms,
+		      int *status);
 
 #endif

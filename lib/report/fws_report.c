@@ -39,14 +39,22 @@ clocks_json(const struct fws_stream_result *x, json_t *o)
 		json_object_set_new(o, "clocks", json_string("one host"));
 		return;
 	}
+	json_object_set_new(o, "clock_sync",
+			    json_string(fws_clock_sync_name((enum fws_clock_sync)x->clk_sync)));
 	if (!x->clk_aligned) {
 		json_object_set_new(o, "clocks",
 				    json_string("two hosts, not aligned: one-way figures are "
 						"relative to the TSCs' offset"));
 		return;
 	}
-	json_object_set_new(o, "clocks",
-			    json_string("two hosts, aligned by probes over the control link"));
+	json_object_set_new(
+		o, "clocks",
+		json_string(x->clk_sync == FWS_CLOCK_SYNC_PTP
+				    ? "two hosts, aligned by PTP: each host's TSC read "
+				      "against its CLOCK_REALTIME"
+				    : "two hosts, aligned by probes over the control link"));
+	if (x->clk_sync == FWS_CLOCK_SYNC_PTP)
+		json_object_set_new(o, "clock_ptp_ns", json_real(x->clk_ptp_ns));
 	json_object_set_new(o, "clock_offset_ns", json_real(x->clk_offset_ns));
 	json_object_set_new(o, "clock_residual_ns", json_real(x->clk_residual_ns));
 	json_object_set_new(o, "clock_bound_ns", json_real(x->clk_bound_ns));

@@ -52,22 +52,31 @@ text_clocks(FILE *f, const struct fws_result *r)
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
+		bool ptp = x->clk_sync == FWS_CLOCK_SYNC_PTP;
+		char how[96];
+
+		if (ptp)
+			snprintf(how, sizeof(how),
+				 "PTP (the hosts' ptp4l offsets from the master %.3f us)",
+				 x->clk_ptp_ns / 1e3);
 		if (x->cross_host && x->clk_aligned)
 			fprintf(f,
 				"  clocks: %s: sender's stamps mapped into the receiver's clock by "
-				"probes over the control link (offset %.3f us, drifted %.3f us "
-				"over "
-				"the trial): one-way figures +/- %.3f us%s\n",
-				x->name, x->clk_offset_ns / 1e3, x->clk_residual_ns / 1e3,
+				"%s (offset %.3f us, drifted %.3f us over the trial): one-way "
+				"figures +/- %.3f us%s\n",
+				x->name, ptp ? how : "probes over the control link",
+				x->clk_offset_ns / 1e3, x->clk_residual_ns / 1e3,
 				x->clk_bound_ns / 1e3,
 				x->lat.count && x->clk_bound_ns > 0.1 * (double)x->lat.p50
 					? " (more than 10 % of the median: uncertain)"
 					: "");
 		else if (x->cross_host)
 			fprintf(f,
-				"  clocks: %s: between two hosts, not aligned: one-way figures are "
-				"relative\n",
-				x->name);
+				"  clocks: %s: between two hosts, not aligned%s: one-way figures "
+				"are relative\n",
+				x->name,
+				x->clk_sync == FWS_CLOCK_SYNC_NONE ? " (\"clocks\": \"none\")"
+								   : "");
 	}
 }
 

@@ -22,6 +22,7 @@
 #include "fws_clock.h"
 #include "fws_hist.h"
 #include "fws_nat.h"
+#include "fws_ptp.h"
 #include "fws_rxstat.h"
 #include "fws_trial.h"
 #include "fws_worker.h"
@@ -122,6 +123,10 @@ struct fws_agent_ops {
 	/** Its TSC now, as its stamps read it (a test clock applied): the controller's clock
 	 * probe times the call. */
 	uint64_t (*tsc)(struct fws_agent *a);
+	/** Its clock under PTP ("clocks": "ptp"): ptp4l's state through pmc on socket, checked,
+	 * and its TSC beside CLOCK_REALTIME. 0, or -1 with why in e. */
+	int (*ptp)(struct fws_agent *a, const char *socket, struct fws_ptp_point *out,
+		   struct fws_err *e);
 	/** Largest hugepage memory its heaps held so far. */
 	uint64_t (*hugepage_peak)(struct fws_agent *a);
 	/** Before a trial, workers stopped: what the host does by itself for the streams of
@@ -166,6 +171,7 @@ struct fws_agent_ops {
 struct fws_agent {
 	const struct fws_agent_ops *ops;
 	char name[FWS_CFG_NAME_LEN]; /**< the host's, for messages */
+	unsigned int host;           /**< its config host: 0 this process, k hosts[k - 1] */
 	/** Bit p: the agent owns config port p; bit s of tx/rx: it sends / receives stream s. */
 	uint64_t ports, tx_streams, rx_streams;
 	struct fws_host_info info; /**< who it is (hello), for the report */

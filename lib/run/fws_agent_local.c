@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The in-process agent: the seam's operations (fws_agent.h) over this process's host. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_version.h>
 
 #include "fws_compat.h"
 #include "fws_host.h"
+
+#define PTP_READS 16 /* reads of the clock pair: the one with the smallest window */
 
 struct local {
 	struct fws_agent a; /* first: the agent is the local */
@@ -40,6 +44,38 @@ static uint64_t
 local_tsc(struct fws_agent *a)
 {
 	return fws_host_tsc(host(a));
+}
+
+/* ptp4l's state, then the tightest of PTP_READS reads of CLOCK_REALTIME around the TSC. */
+static int
+local_ptp(struct fws_agent *a, const char *socket, struct fws_ptp_point *out, struct fws_err *e)
+{
+	char msg[240];
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	if (fws_ptp_query(socket, &out->st, &out->error_ns, msg, sizeof(msg)) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "%s", msg);
+	out->read_ns = INFINITY;
+	for (i = 0; i < PTP_READS; i++) {
+		struct timespec t1, t2;
+		uint64_t x;
+		double w;
+
+		clock_gettime(CLOCK_REALTIME, &t1);
+		x = local_tsc(a);
+		clock_gettime(CLOCK_REALTIME, &t2);
+		w = (double)(t2.tv_sec - t1.tv_sec) * 1e9 + (double)(t2.tv_nsec - t1.tv_nsec);
+		if (w >= 0 && w < out->read_ns) {
+			out->read_ns = w;
+			out->tsc = x;
+			out->realtime_ns =
+				(int64_t)t1.tv_sec * 1000000000 + t1.tv_nsec + (int64_t)(w / 2);
+		}
+	}
+	return isfinite(out->read_ns) ? 0
+				      : fws_err_set(e, FWS_ERR_SETUP, -EIO,
+						    "CLOCK_REALTIME went back in every read");
 }
 
 static uint64_t
@@ -147,6 +183,7 @@ static const struct fws_agent_ops local_ops = {
 	.ports = local_ports,
 	.clock = local_clock,
 	.tsc = local_tsc,
+	.ptp = local_ptp,
 	.hugepage_peak = local_hugepage_peak,
 	.prepare = local_prepare,
 	.arm = local_arm,
@@ -170,6 +207,7 @@ fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host
 	unsigned int i;
 
 	a->ports = a->tx_streams = a->rx_streams = 0;
+	a->host = host;
 	for (i = 0; i < cfg->n_ports; i++)
 		if (cfg->ports[i].host == host)
 			a->ports |= 1ull << i;

@@ -270,6 +270,24 @@ remote_tsc(struct fws_agent *a)
 	return v;
 }
 
+static int
+remote_ptp(struct fws_agent *a, const char *socket, struct fws_ptp_point *out, struct fws_err *e)
+{
+	struct remote *r = R(a);
+	json_t *ans = call(r, "ptp", json_pack("{s:s}", "socket", socket), SETUP_MS);
+
+	memset(out, 0, sizeof(*out));
+	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
+		if (r->rd.bin_len != sizeof(*out) || r->rd.bin == NULL) {
+			json_decref(ans);
+			lose(r, "an answer whose clock does not fit");
+			return answer_rc(r, NULL, e);
+		}
+		memcpy(out, r->rd.bin, sizeof(*out));
+	}
+	return answer_rc(r, ans, e);
+}
+
 static uint64_t
 remote_hugepage_peak(struct fws_agent *a)
 {
@@ -425,6 +443,7 @@ static const struct fws_agent_ops remote_ops = {
 	.ports = remote_ports,
 	.clock = remote_clock,
 	.tsc = remote_tsc,
+	.ptp = remote_ptp,
 	.hugepage_peak = remote_hugepage_peak,
 	.prepare = remote_prepare,
 	.arm = remote_arm,

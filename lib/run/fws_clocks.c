@@ -12,14 +12,24 @@
  * controller probes for RATE_SPAN_NS, ten times a second, to have one). After the trial a
  * second probe shows how far the map drifted: the bound of every one-way figure of the
  * stream is the two probes' errors plus that residual.
+ *
+ * With "clocks": "ptp" the hosts' CLOCK_REALTIME are one time (PTP disciplines them to a
+ * grandmaster): a point is then an agent's own reading of its TSC beside CLOCK_REALTIME,
+ * its error half the reads' window plus ptp4l's last offset from the master, and the rest is
+ * as above with that time for the controller's. Every agent must follow one grandmaster (or
+ * be it), checked at each point. With "none" nothing is aligned: one-way figures stay
+ * relative.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "fws_compat.h"
 #include "fws_feature.h"
+#include "fws_ptp.h"
 #include "fws_trial_int.h"
 
 #define PROBES 8          /* exchanges per probe: the one with the smallest round trip */
@@ -40,6 +50,11 @@ struct clocks {
 	double own_hz[FWS_TRIAL_MAX_AGENTS];
 	int tx_of[FWS_CFG_MAX_STREAMS], rx_of[FWS_CFG_MAX_STREAMS]; /* agent index, -1 */
 	double offset_ns[FWS_CFG_MAX_STREAMS]; /* receiver minus sender, at the last map */
+	/* "ptp": each agent's config host, the grandmaster all follow, the time's origin */
+	unsigned int host[FWS_TRIAL_MAX_AGENTS];
+	double ptp_ns[FWS_TRIAL_MAX_AGENTS]; /* its last point's offset from the master */
+	char gm[FWS_PTP_ID_LEN];
+	int64_t epoch_ns;
 };
 
 static struct point
@@ -57,6 +72,57 @@ probe(struct fws_agent *a)
 			best = (struct point){.c = (t1 + t4) / 2, .a = x, .e = (t4 - t1) / 2};
 	}
 	return best;
+}
+
+/* Agent k's clock under PTP now: its point on CLOCK_REALTIME since the first. */
+static int
+ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *out,
+	  struct fws_err *e)
+{
+	struct fws_agent *a = t->agents[k];
+	struct fws_ptp_point p;
+
+	if (a->ops->ptp == NULL)
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOTSUP, "host %s: no PTP clock to read",
+				   a->name);
+	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, c->host[k]), &p, e) < 0)
+		return -EINVAL;
+	if (c->gm[0] == '\0') {
+		strlcpy(c->gm, p.st.gm, sizeof(c->gm));
+		c->epoch_ns = p.realtime_ns;
+	} else if (strcmp(c->gm, p.st.gm) != 0) {
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "host %s follows grandmaster %s, another host %s: their clocks "
+				   "are not one time",
+				   a->name, p.st.gm, c->gm);
+	}
+	c->ptp_ns[k] = p.error_ns;
+	*out = (struct point){.c = (double)(p.realtime_ns - c->epoch_ns),
+			      .a = p.tsc,
+			      .e = p.read_ns / 2 + p.error_ns};
+	return 0;
+}
+
+/* Agent k's point: probed over the control link, or read under PTP. */
+static int
+point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *out, struct fws_err *e)
+{
+	if (t->cfg->clock_sync == FWS_CLOCK_SYNC_PTP)
+		return ptp_point(t, c, k, out, e);
+	*out = probe(t->agents[k]);
+	return 0;
+}
+
+/* A new point of every agent into pts. */
+static int
+points(struct fws_trial *t, struct clocks *c, struct point *pts, struct fws_err *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < t->n_agents; k++)
+		if (point(t, c, k, &pts[k], e) < 0)
+			return -EINVAL;
+	return 0;
 }
 
 static void
@@ -117,24 +183,14 @@ map(const struct clocks *c, unsigned int x, unsigned int y, const struct point *
 				   .q = (int64_t)llround((ry / rx - 1) * 4294967296.0)};
 }
 
-static int
-clocks_setup(struct fws_trial *t, void **state, struct fws_err *e)
+/* Which agent sends and which receives each stream: false when none crosses hosts. */
+static bool
+roles(struct fws_trial *t, struct clocks *c)
 {
-	struct clocks *c;
 	struct fws_agent *a;
 	unsigned int s, k;
 	bool cross = false;
 
-	(void)e;
-	if (t->n_agents < 2)
-		return 0;
-	FWS_TRIAL_FOREACH_AGENT(t, k, a)
-	{
-		if (a->ops->tsc == NULL) /* one that cannot be probed: figures stay relative */
-			return 0;
-	}
-	if ((c = calloc(1, sizeof(*c))) == NULL)
-		return -ENOMEM;
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		c->tx_of[s] = c->rx_of[s] = -1;
 		FWS_TRIAL_FOREACH_AGENT(t, k, a)
@@ -146,7 +202,26 @@ clocks_setup(struct fws_trial *t, void **state, struct fws_err *e)
 		}
 		cross |= c->tx_of[s] != c->rx_of[s];
 	}
-	if (!cross) {
+	return cross;
+}
+
+static int
+clocks_setup(struct fws_trial *t, void **state, struct fws_err *e)
+{
+	struct clocks *c;
+	struct fws_agent *a;
+	unsigned int k;
+
+	if (t->n_agents < 2 || t->cfg->clock_sync == FWS_CLOCK_SYNC_NONE)
+		return 0;
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		if (a->ops->tsc == NULL) /* one that cannot be probed: figures stay relative */
+			return 0;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return -ENOMEM;
+	if (!roles(t, c)) {
 		free(c);
 		return 0;
 	}
@@ -156,9 +231,14 @@ clocks_setup(struct fws_trial *t, void **state, struct fws_err *e)
 
 		a->ops->clock(a, &hz, &hz_dpdk);
 		c->own_hz[k] = (double)hz;
-		c->pre[k] = probe(a);
-		add_point(c, k, &c->pre[k]);
+		c->host[k] = a->host;
 	}
+	if (points(t, c, c->pre, e) < 0) { /* under PTP: not in sync is refused before traffic */
+		free(c);
+		return -EINVAL;
+	}
+	for (k = 0; k < t->n_agents; k++)
+		add_point(c, k, &c->pre[k]);
 	*state = c;
 	return 0;
 }
@@ -168,21 +248,19 @@ clocks_prepare(struct fws_trial *t, void *state, const struct fws_trial_opts *o,
 	       unsigned int size_idx, struct fws_err *e)
 {
 	struct clocks *c = state;
-	struct fws_agent *a;
 	unsigned int s, k;
 
 	(void)o;
 	(void)mask;
 	(void)size_idx;
-	(void)e;
 	if (c == NULL) /* every stream within one host */
 		return 0;
 	for (;;) {
 		bool short_span = false;
 
-		FWS_TRIAL_FOREACH_AGENT(t, k, a)
-		{
-			c->pre[k] = probe(a);
+		if (points(t, c, c->pre, e) < 0)
+			return -EINVAL;
+		for (k = 0; k < t->n_agents; k++) {
 			add_point(c, k, &c->pre[k]);
 			short_span |= span(c, k) < RATE_SPAN_NS;
 		}
@@ -201,38 +279,48 @@ clocks_prepare(struct fws_trial *t, void *state, const struct fws_trial_opts *o,
 	return 0;
 }
 
-/* After the trial: how far the map drifted; the bound of the stream's one-way figures. */
+/* Stream s's figures after the trial, from the points after it. */
+static void
+stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s, const struct point *post,
+	     struct fws_stream_result *sr)
+{
+	int tx = c->tx_of[s], rx = c->rx_of[s];
+	double ry = rate(c, (unsigned int)rx);
+	double predicted =
+		(double)(int64_t)(fws_affine_apply(&t->stream_clk[s], post[tx].a) - post[rx].a);
+	double actual = (post[tx].c - post[rx].c) * ry;
+
+	sr->clk_aligned = true;
+	sr->clk_offset_ns = c->offset_ns[s];
+	sr->clk_residual_ns = (predicted - actual) / ry;
+	sr->clk_bound_ns =
+		c->pre[tx].e + c->pre[rx].e + post[tx].e + post[rx].e + fabs(sr->clk_residual_ns);
+	sr->clk_ptp_ns =
+		t->cfg->clock_sync == FWS_CLOCK_SYNC_PTP ? c->ptp_ns[tx] + c->ptp_ns[rx] : 0;
+}
+
+/* After the trial: how far the map drifted; the bound of the stream's one-way figures. A
+ * clock that cannot be read now (PTP lost its master) leaves the trial's figures relative,
+ * said on stderr and in the report. */
 static void
 clocks_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 {
 	struct point post[FWS_TRIAL_MAX_AGENTS];
 	struct clocks *c = state;
-	struct fws_agent *a;
+	struct fws_err e = {0};
 	unsigned int s, k;
 
 	if (c == NULL || x->probe)
 		return;
-	FWS_TRIAL_FOREACH_AGENT(t, k, a)
-	{
-		post[k] = probe(a);
+	if (points(t, c, post, &e) < 0) {
+		fprintf(stderr,
+			"fwstress: clocks after the trial: %s: its one-way figures are relative\n",
+			e.msg);
+		return;
 	}
-	for (s = 0; s < t->cfg->n_streams; s++) {
-		int tx = c->tx_of[s], rx = c->rx_of[s];
-		struct fws_stream_result *sr = &x->res->streams[s];
-		double ry, predicted, actual;
-
-		if (tx < 0 || rx < 0 || tx == rx)
-			continue;
-		ry = rate(c, (unsigned int)rx);
-		predicted = (double)(int64_t)(fws_affine_apply(&t->stream_clk[s], post[tx].a) -
-					      post[rx].a);
-		actual = (post[tx].c - post[rx].c) * ry;
-		sr->clk_aligned = true;
-		sr->clk_offset_ns = c->offset_ns[s];
-		sr->clk_residual_ns = (predicted - actual) / ry;
-		sr->clk_bound_ns = c->pre[tx].e + c->pre[rx].e + post[tx].e + post[rx].e +
-				   fabs(sr->clk_residual_ns);
-	}
+	for (s = 0; s < t->cfg->n_streams; s++)
+		if (c->tx_of[s] >= 0 && c->rx_of[s] >= 0 && c->tx_of[s] != c->rx_of[s])
+			stream_bound(t, c, s, post, &x->res->streams[s]);
 	for (k = 0; k < t->n_agents; k++) /* the next trial's rates fit over them too */
 		add_point(c, k, &post[k]);
 }

@@ -157,6 +157,7 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	if ((sr->hist = calloc(1, sizeof(*sr->hist))) == NULL)
 		return -ENOMEM;
 	fws_hist_reset(sr->hist);
+	sr->clk_sync = (uint8_t)t->cfg->clock_sync;
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
 		sr->cross_host |= ((a->tx_streams ^ a->rx_streams) >> s) & 1;

@@ -126,10 +126,12 @@ struct fws_stream_result {
 	 * drifted over the trial, and the bound of every one-way latency figure. */
 	bool cross_host;
 	bool clk_aligned;
+	uint8_t clk_sync; /**< enum fws_clock_sync: how they were to be aligned */
 	double clk_offset_ns, clk_residual_ns, clk_bound_ns;
-	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
+	double clk_ptp_ns; /**< of the bound: the two hosts' PTP offsets ("clocks": "ptp") */
+	bool proof;        /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
-	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
+	bool syn_flood;    /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
 	uint32_t blk_flows;
 	struct fws_rxstat_sum blk;
 	bool blk_ok;

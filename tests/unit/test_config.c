@@ -292,6 +292,15 @@ static const struct {
 	 "config: streams[0]: stream upload: \"l4\": \"tcp\" between this process's port and an "
 	 "agent's is not supported: give both ports a host (the idle agent answers the other "
 	 "end's segments, this process does not)"},
+	{"{" PORTS ", \"clocks\": \"ntp\"}",
+	 "config: clocks: \"ntp\" is not a way to align clocks (probe, ptp or none) (line 1)"},
+	{"{" PORTS ", \"clocks\": {\"mode\": \"ptp\", \"socket\": \"var/run/ptp4l\"}}",
+	 "config: clocks.socket: \"var/run/ptp4l\": ptp4l's socket is an absolute path (its "
+	 "uds_address) (line 1)"},
+	{"{" PORTS ", \"clocks\": {\"socket\": \"/x\"}}",
+	 "config: clocks: \"clocks\" needs a \"mode\" (line 1)"},
+	{"{" PORTS ", \"clocks\": {\"mode\": \"ptp\", \"sock\": \"/x\"}}",
+	 "config: clocks.sock: unknown key; did you mean \"socket\"? (line 1)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
 	 "config: line 1: duplicate object key near '\"duration\"'"},
 };
@@ -447,6 +456,44 @@ START_TEST(test_config_host_shell)
 	ck_assert_msg(again != NULL, "%s", err);
 	ck_assert_uint_eq(again->hosts[1].n_shell, 6);
 	free(txt);
+	fws_config_free(again);
+	fws_config_free(cfg);
+}
+END_TEST
+
+/* "clocks": the mode, the socket every host's ptp4l has unless the host names its own. */
+START_TEST(test_config_clocks)
+{
+	const char *js =
+		"{\"clocks\": {\"mode\": \"ptp\", \"socket\": \"/run/ptp\"}, \"hosts\": "
+		"[{\"name\": \"s1\", \"ptp_socket\": \"/tmp/s1.sock\"}, {\"name\": \"s2\"}], "
+		"\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"host\": \"s1\", "
+		"\"gateway\": \"198.18.0.1\", \"ipv4\": \"198.18.0.2/24\"}, {\"name\": \"wan\", "
+		"\"device\": \"net_null1\", \"host\": \"s2\", \"gateway\": \"198.19.0.1\", "
+		"\"ipv4\": \"198.19.0.2/24\"}]}";
+	char err[512], *txt;
+	struct fws_cfg *cfg = fws_config_parse(js, strlen(js), err, sizeof(err)), *again, *dflt;
+	json_t *j;
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_int_eq(cfg->clock_sync, FWS_CLOCK_SYNC_PTP);
+	ck_assert_str_eq(fws_config_ptp_socket(cfg, 1), "/tmp/s1.sock");
+	ck_assert_str_eq(fws_config_ptp_socket(cfg, 2), "/run/ptp");
+	ck_assert_str_eq(fws_config_ptp_socket(cfg, 0), "/run/ptp");
+	j = fws_config_to_json(cfg);
+	txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	again = fws_config_parse(txt, strlen(txt), err, sizeof(err));
+	ck_assert_msg(again != NULL, "%s", err);
+	ck_assert_int_eq(again->clock_sync, FWS_CLOCK_SYNC_PTP);
+	ck_assert_str_eq(fws_config_ptp_socket(again, 1), "/tmp/s1.sock");
+	ck_assert_str_eq(fws_config_ptp_socket(again, 2), "/run/ptp");
+	free(txt);
+	dflt = fws_config_parse(fws_config_default, strlen(fws_config_default), err, sizeof(err));
+	ck_assert_msg(dflt != NULL, "%s", err);
+	ck_assert_int_eq(dflt->clock_sync, FWS_CLOCK_SYNC_PROBE);
+	ck_assert_str_eq(fws_config_ptp_socket(dflt, 0), "/var/run/ptp4l");
+	fws_config_free(dflt);
 	fws_config_free(again);
 	fws_config_free(cfg);
 }
@@ -608,6 +655,7 @@ suite_config(void)
 	tcase_add_loop_test(tc, test_config_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_host_shell);
+	tcase_add_test(tc, test_config_clocks);
 	tcase_add_test(tc, test_config_fill);
 	tcase_add_test(tc, test_config_tunnel_preset);
 	tcase_add_test(tc, test_config_bidir_and_mix);
