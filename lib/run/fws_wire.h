@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #define FWS_WIRE_MAJOR 2
-#define FWS_WIRE_MINOR 0
+#define FWS_WIRE_MINOR 1
 
 /** An agent whose workers run and that hears no request for this long stops them and
  * exits: the controller polls every few milliseconds while they run, so silence means its

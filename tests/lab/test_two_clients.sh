@@ -36,8 +36,8 @@ read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
 grep -q "^\[site1\] \|^\[site2\] " "$WORK/err" && ok "agents' stderr passed on, named by host" || bad "no agent stderr"
 check "status completed" 'r["status"] == "completed" and not r["partial"]'
 check "the report names each agent: where it ran, its versions, what it owned" \
-	'[(h["name"], h["ports"], h["sends"], h["receives"]) for h in r["hosts"]] == [("site1", ["lan"], ["upload", "upload6"], ["download", "download6"]), ("site2", ["wan"], ["download", "download6"], ["upload", "upload6"])] and all(h["protocol"] == "2.0" and h["fwstress"] == r["tool"]["version"] and h["dpdk"] == r["dpdk"] and h["hostname"] == "'"$(hostname)"'" and h["via"].startswith("ip netns exec fwsl-tester") and h["tsc_hz"] > 0 for h in r["hosts"])'
-grep -q "^host site2    $(hostname) (Linux .*), fwstress .*, protocol 2.0; ports wan; sends download, download6; receives upload, upload6$" "$WORK/text" &&
+	'[(h["name"], h["ports"], h["sends"], h["receives"]) for h in r["hosts"]] == [("site1", ["lan"], ["upload", "upload6"], ["download", "download6"]), ("site2", ["wan"], ["download", "download6"], ["upload", "upload6"])] and all(h["protocol"] == "2.1" and h["fwstress"] == r["tool"]["version"] and h["dpdk"] == r["dpdk"] and h["hostname"] == "'"$(hostname)"'" and h["via"].startswith("ip netns exec fwsl-tester") and h["tsc_hz"] > 0 for h in r["hosts"])'
+grep -q "^host site2    $(hostname) (Linux .*), fwstress .*, protocol 2.1; ports wan; sends download, download6; receives upload, upload6$" "$WORK/text" &&
 	ok "text report: one line per host" || bad "text report hosts: $(grep '^host' "$WORK/text")"
 check "each port's facts from its own host" \
 	'[p["name"] for p in r["ports"]] == ["lan", "wan"] and all(p["link_up"] and p["driver"] == "net_af_packet" for p in r["ports"])'
@@ -103,7 +103,7 @@ PY
 cfg 3 "-e" "s#\"ip\", \"netns\", \"exec\", \"fwsl-tester2\", \"[^\"]*\", \"agent\"#\"python3\", \"$WORK/agent2.py\"#" >"$WORK/v2.json"
 "$FWSTRESS" run -q -o "$WORK/v2-r.json" "$WORK/v2.json" >/dev/null 2>"$WORK/err"
 rc=$?
-[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 3.0 of fwstress 9.0.0, this controller 2.0 of fwstress" "$WORK/err" \
+[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 3.0 of fwstress 9.0.0, this controller 2.1 of fwstress" "$WORK/err" \
 	&& ok "other major version: exit 3, both versions named" || bad "other version: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
 [ "$(agents)" -eq 0 ] && ok "other major version: no agent left" || bad "other version: $(agents) agents left"
 
