@@ -126,7 +126,7 @@ fws_ptp_query(const char *socket, struct fws_ptp_state *out, double *error_ns, c
 	if (rc < 0) {
 		snprintf(msg, len,
 			 "pmc -s %s: no answer from ptp4l (is it running, with that "
-			 "uds_address?)",
+			 "uds_address, in PTP domain 0?)",
 			 socket);
 		return -1;
 	}

@@ -12,7 +12,8 @@
 #
 # Then the same with "clocks": "ptp": linuxptp's ptp4l runs on a spare link between the two
 # sites (a veth pair, layer 2, software timestamps), site1 the grandmaster. A slave whose
-# servo is not locked (free_running) is refused before any traffic, naming its port state.
+# servo is not locked (free_running) is refused before any traffic, naming its port state,
+# and so are two sites that are each their own grandmaster (site2's ptp4l alone on a link).
 # Locked, the slave disciplines CLOCK_REALTIME, which every namespace shares: its own
 # master's clock, so the offsets it sees are its timestamping noise (~1 us) and its
 # corrections stay under max_frequency (5 ppm); the test puts back the kernel clock's
@@ -122,10 +123,11 @@ ptp_conf "$WORK/gm.cfg" "$WORK/ptp1" "priority1 1" "free_running 1"
 ptp_conf "$WORK/free.cfg" "$WORK/ptp2" "slaveOnly 1" "free_running 1"
 ptp_conf "$WORK/slave.cfg" "$WORK/ptp2" "slaveOnly 1" "pi_proportional_const 0.1" \
 	"pi_integral_const 0.05" "max_frequency 5000"
-ptp_start() { # the grandmaster in site1, a slave with config $1 in site2
+ptp_conf "$WORK/gm2.cfg" "$WORK/ptp2" "priority1 1" "free_running 1"
+ptp_start() { # the grandmaster in site1, a slave with config $1 in site2 [on interface $2]
 	ip netns exec fwsl-tester ptp4l -2 -S -i fwsp1 -f "$WORK/gm.cfg" >"$WORK/gm.log" 2>&1 &
 	PTPS="$!"
-	ip netns exec fwsl-tester2 ptp4l -2 -S -i fwsp2 -f "$1" >"$WORK/slave.log" 2>&1 &
+	ip netns exec fwsl-tester2 ptp4l -2 -S -i "${2:-fwsp2}" -f "$1" >"$WORK/slave.log" 2>&1 &
 	PTPS="$PTPS $!"
 }
 port_state() {
@@ -157,6 +159,18 @@ rc=$?
 msg=$(grep -v 'EAL\|TELEMETRY\|^\[site\|this host.s clock is offset' "$WORK/err")
 [ $rc -eq 3 ] && [ "$(echo "$msg" | wc -l)" -eq 1 ] && echo "$msg" | grep -q "host site2: ptp4l's port is UNCALIBRATED" &&
 	[ ! -e "$WORK/free.json" ] && ok "an unlocked PTP slave: refused before traffic (exit 3, setup): $msg" || bad "free: exit $rc: $msg"
+ptp_end
+# Each site its own grandmaster (site2's ptp4l on a link of its own): each clock is "in
+# sync", with itself.
+ip -n fwsl-tester2 link add fwsq1 type veth peer name fwsq2 && ip -n fwsl-tester2 link set fwsq1 up &&
+	ip -n fwsl-tester2 link set fwsq2 up || bad "site2's own link"
+ptp_start "$WORK/gm2.cfg" fwsq1
+wait_state MASTER || bad "site2 as a grandmaster: $(port_state)"
+"$FWSTRESS" run -o "$WORK/gm2.json" "$WORK/ptp.json" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+msg=$(grep -v 'EAL\|TELEMETRY\|^\[site\|this host.s clock is offset' "$WORK/err")
+[ $rc -eq 3 ] && [ "$(echo "$msg" | wc -l)" -eq 1 ] && echo "$msg" | grep -q "host site2 follows grandmaster .*, another host .*: their clocks are not one time" &&
+	[ ! -e "$WORK/gm2.json" ] && ok "two grandmasters: refused before traffic: $msg" || bad "two grandmasters: exit $rc: $msg"
 ptp_end
 ptp_start "$WORK/slave.cfg"
 wait_state SLAVE && ok "ptp4l in site2: SLAVE to site1" || bad "no SLAVE: $(port_state): $(tail -3 "$WORK/slave.log")"
