@@ -284,6 +284,9 @@ remote_ptp(struct fws_agent *a, const char *socket, struct fws_ptp_point *out, s
 			return answer_rc(r, NULL, e);
 		}
 		memcpy(out, r->rd.bin, sizeof(*out));
+		out->st.gm[sizeof(out->st.gm) - 1] = '\0'; /* names printed and compared */
+		out->st.identity[sizeof(out->st.identity) - 1] = '\0';
+		out->st.port_state[sizeof(out->st.port_state) - 1] = '\0';
 	}
 	return answer_rc(r, ans, e);
 }
