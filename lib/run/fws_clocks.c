@@ -85,8 +85,15 @@ ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *o
 	if (a->ops->ptp == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOTSUP, "host %s: no PTP clock to read",
 				   a->name);
-	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, c->host[k]), &p, e) < 0)
+	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, c->host[k]), &p, e) < 0) {
+		if (a->host == 0) { /* a remote agent's error names its host already */
+			char m[FWS_ERR_LEN];
+
+			strlcpy(m, e->msg, sizeof(m));
+			fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "this host: %s", m);
+		}
 		return -EINVAL;
+	}
 	if (c->gm[0] == '\0') {
 		strlcpy(c->gm, p.st.gm, sizeof(c->gm));
 		c->epoch_ns = p.realtime_ns;
