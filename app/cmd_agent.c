@@ -142,6 +142,7 @@ static int
 op_ptp(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	const char *sock = json_string_value(json_object_get(req, "socket"));
+	json_int_t dom = json_integer_value(json_object_get(req, "domain"));
 	struct fws_ptp_point p;
 
 	(void)ans;
@@ -149,7 +150,10 @@ op_ptp(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 		return -EINVAL;
 	if (sock == NULL || sock[0] != '/')
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "ptp: a socket path is absolute");
-	if (s->a->ops->ptp(s->a, sock, &p, e) < 0)
+	if (dom < 0 || dom > 255)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "ptp: no PTP domain %lld",
+				   (long long)dom);
+	if (s->a->ops->ptp(s->a, sock, (unsigned int)dom, &p, e) < 0)
 		return -EINVAL;
 	return blob(s, &p, sizeof(p));
 }

@@ -54,7 +54,8 @@ static const struct cfg_section sections[] = {
 		    "(every host's CLOCK_REALTIME disciplined by PTP: its ptp4l must be SLAVE to "
 		    "one grandmaster, or be it; the bound from ptp4l's offsets and each agent's "
 		    "clock reads), \"none\" (one-way figures relative), or {mode, socket: "
-		    "ptp4l's uds_address, default /var/run/ptp4l}"),
+		    "ptp4l's uds_address, default /var/run/ptp4l; domain: its domainNumber, "
+		    "default 0}"),
 	SEC(ports,
 	    "required: [{name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, "
 	    "gateway6, vlan, rx_descriptors, tx_descriptors, tx_stamp}]; host: the hosts entry "

@@ -274,6 +274,7 @@ struct fws_cfg {
 	struct fws_cfg_host hosts[FWS_CFG_MAX_HOSTS];
 	enum fws_clock_sync clock_sync;    /**< "clocks": how hosts' clocks are aligned */
 	char ptp_socket[FWS_CFG_PATH_LEN]; /**< "clocks".socket: ptp4l's on every host */
+	uint8_t ptp_domain;                /**< "clocks".domain: the PTP domain they are in */
 	unsigned int n_ports;
 	struct fws_cfg_port ports[FWS_CFG_MAX_PORTS];
 	unsigned int n_streams;

@@ -123,10 +123,11 @@ struct fws_agent_ops {
 	/** Its TSC now, as its stamps read it (a test clock applied): the controller's clock
 	 * probe times the call. */
 	uint64_t (*tsc)(struct fws_agent *a);
-	/** Its clock under PTP ("clocks": "ptp"): ptp4l's state through pmc on socket, checked,
+	/** Its clock under PTP ("clocks": "ptp"): ptp4l's state through pmc on socket in PTP
+	 * domain domain, checked,
 	 * and its TSC beside CLOCK_REALTIME. 0, or -1 with why in e. */
-	int (*ptp)(struct fws_agent *a, const char *socket, struct fws_ptp_point *out,
-		   struct fws_err *e);
+	int (*ptp)(struct fws_agent *a, const char *socket, unsigned int domain,
+		   struct fws_ptp_point *out, struct fws_err *e);
 	/** Largest hugepage memory its heaps held so far. */
 	uint64_t (*hugepage_peak)(struct fws_agent *a);
 	/** Before a trial, workers stopped: what the host does by itself for the streams of

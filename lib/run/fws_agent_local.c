@@ -48,13 +48,14 @@ local_tsc(struct fws_agent *a)
 
 /* ptp4l's state, then the tightest of PTP_READS reads of CLOCK_REALTIME around the TSC. */
 static int
-local_ptp(struct fws_agent *a, const char *socket, struct fws_ptp_point *out, struct fws_err *e)
+local_ptp(struct fws_agent *a, const char *socket, unsigned int domain, struct fws_ptp_point *out,
+	  struct fws_err *e)
 {
 	char msg[240];
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
-	if (fws_ptp_query(socket, &out->st, &out->error_ns, msg, sizeof(msg)) < 0)
+	if (fws_ptp_query(socket, domain, &out->st, &out->error_ns, msg, sizeof(msg)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "%s", msg);
 	out->read_ns = INFINITY;
 	for (i = 0; i < PTP_READS; i++) {

@@ -271,10 +271,13 @@ remote_tsc(struct fws_agent *a)
 }
 
 static int
-remote_ptp(struct fws_agent *a, const char *socket, struct fws_ptp_point *out, struct fws_err *e)
+remote_ptp(struct fws_agent *a, const char *socket, unsigned int domain, struct fws_ptp_point *out,
+	   struct fws_err *e)
 {
 	struct remote *r = R(a);
-	json_t *ans = call(r, "ptp", json_pack("{s:s}", "socket", socket), SETUP_MS);
+	json_t *ans = call(r, "ptp",
+			   json_pack("{s:s, s:I}", "socket", socket, "domain", (json_int_t)domain),
+			   SETUP_MS);
 
 	memset(out, 0, sizeof(*out));
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {

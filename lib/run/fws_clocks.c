@@ -85,7 +85,8 @@ ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *o
 	if (a->ops->ptp == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOTSUP, "host %s: no PTP clock to read",
 				   a->name);
-	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, c->host[k]), &p, e) < 0) {
+	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, c->host[k]), t->cfg->ptp_domain, &p, e) <
+	    0) {
 		if (a->host == 0) { /* a remote agent's error names its host already */
 			char m[FWS_ERR_LEN];
 

@@ -92,13 +92,16 @@ fws_ptp_check(const struct fws_ptp_state *s, double *error_ns, char *msg, size_t
 }
 
 int
-fws_ptp_query(const char *socket, struct fws_ptp_state *out, double *error_ns, char *msg,
-	      size_t len)
+fws_ptp_query(const char *socket, unsigned int domain, struct fws_ptp_state *out, double *error_ns,
+	      char *msg, size_t len)
 {
+	char dom[8];
 	char *const argv[] = {"pmc",
 			      "-u",
 			      "-b",
 			      "0",
+			      "-d",
+			      dom,
 			      "-s",
 			      (char *)socket,
 			      "GET TIME_STATUS_NP",
@@ -108,6 +111,7 @@ fws_ptp_query(const char *socket, struct fws_ptp_state *out, double *error_ns, c
 	char *buf = malloc(PMC_OUT_MAX);
 	int st = 0, rc;
 
+	snprintf(dom, sizeof(dom), "%u", domain & 0xff);
 	if (buf == NULL) {
 		snprintf(msg, len, "%s", strerror(ENOMEM));
 		return -1;
@@ -126,8 +130,8 @@ fws_ptp_query(const char *socket, struct fws_ptp_state *out, double *error_ns, c
 	if (rc < 0) {
 		snprintf(msg, len,
 			 "pmc -s %s: no answer from ptp4l (is it running, with that "
-			 "uds_address, in PTP domain 0?)",
-			 socket);
+			 "uds_address, in PTP domain %u?)",
+			 socket, domain & 0xff);
 		return -1;
 	}
 	return fws_ptp_check(out, error_ns, msg, len);

@@ -41,8 +41,9 @@ int fws_ptp_parse(const char *text, struct fws_ptp_state *out);
  * why in msg. *error_ns: the clock's error against the grandmaster's. */
 int fws_ptp_check(const struct fws_ptp_state *s, double *error_ns, char *msg, size_t len);
 
-/** Ask ptp4l through pmc (-u -b 0 -s socket) and check it: 0, or -1 with why in msg. */
-int fws_ptp_query(const char *socket, struct fws_ptp_state *out, double *error_ns, char *msg,
-		  size_t len);
+/** Ask ptp4l through pmc (-u -b 0 -d domain -s socket) and check it: 0, or -1 with why in
+ * msg. */
+int fws_ptp_query(const char *socket, unsigned int domain, struct fws_ptp_state *out,
+		  double *error_ns, char *msg, size_t len);
 
 #endif

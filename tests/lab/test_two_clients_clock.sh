@@ -11,7 +11,8 @@
 # download 3 ms negative (every frame "received before it was sent"), failing both.
 #
 # Then the same with "clocks": "ptp": linuxptp's ptp4l runs on a spare link between the two
-# sites (a veth pair, layer 2, software timestamps), site1 the grandmaster. A slave whose
+# sites (a veth pair, layer 2, software timestamps, PTP domain 24: "clocks".domain), site1
+# the grandmaster. A slave whose
 # servo is not locked (free_running) is refused before any traffic, naming its port state,
 # and so are two sites that are each their own grandmaster (site2's ptp4l alone on a link).
 # Locked, the slave disciplines CLOCK_REALTIME, which every namespace shares: its own
@@ -119,11 +120,11 @@ ptp_conf() { # FILE SOCKET [key value]...: ptp4l's config, fast intervals
 			"announceReceiptTimeout 3" "uds_address $sock" "$@"
 	} >"$f"
 }
-ptp_conf "$WORK/gm.cfg" "$WORK/ptp1" "priority1 1" "free_running 1"
-ptp_conf "$WORK/free.cfg" "$WORK/ptp2" "slaveOnly 1" "free_running 1"
+ptp_conf "$WORK/gm.cfg" "$WORK/ptp1" "priority1 1" "free_running 1" "domainNumber 24"
+ptp_conf "$WORK/free.cfg" "$WORK/ptp2" "slaveOnly 1" "free_running 1" "domainNumber 24"
 ptp_conf "$WORK/slave.cfg" "$WORK/ptp2" "slaveOnly 1" "pi_proportional_const 0.1" \
-	"pi_integral_const 0.05" "max_frequency 5000"
-ptp_conf "$WORK/gm2.cfg" "$WORK/ptp2" "priority1 1" "free_running 1"
+	"pi_integral_const 0.05" "max_frequency 5000" "domainNumber 24"
+ptp_conf "$WORK/gm2.cfg" "$WORK/ptp2" "priority1 1" "free_running 1" "domainNumber 24"
 ptp_start() { # the grandmaster in site1, a slave with config $1 in site2 [on interface $2]
 	ip netns exec fwsl-tester ptp4l -2 -S -i fwsp1 -f "$WORK/gm.cfg" >"$WORK/gm.log" 2>&1 &
 	PTPS="$!"
@@ -131,7 +132,7 @@ ptp_start() { # the grandmaster in site1, a slave with config $1 in site2 [on in
 	PTPS="$PTPS $!"
 }
 port_state() {
-	ip netns exec fwsl-tester2 pmc -u -b 0 -s "$WORK/ptp2" 'GET PORT_DATA_SET' 2>/dev/null |
+	ip netns exec fwsl-tester2 pmc -u -b 0 -d 24 -s "$WORK/ptp2" 'GET PORT_DATA_SET' 2>/dev/null |
 		awk '/portState/ {print $2}'
 }
 wait_state() { # STATE: up to 20 s
@@ -146,7 +147,7 @@ python3 - "$WORK/clock.json" "$WORK" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 for mode in ("ptp", "none"):
-    c["clocks"] = mode
+    c["clocks"] = {"mode": mode, "domain": 24} if mode == "ptp" else mode
     if mode == "ptp":
         for k, h in enumerate(c["hosts"]):
             h["ptp_socket"] = "%s/ptp%d" % (sys.argv[2], k + 1)
@@ -179,7 +180,7 @@ hp=$!
 sleep 0.5
 "$FWSTRESS" run -o "$WORK/ptp-report.json" "$WORK/ptp.json" >"$WORK/out" 2>"$WORK/err"
 rc=$?
-offs=$(for i in 1 2 3 4 5; do ip netns exec fwsl-tester2 pmc -u -b 0 -s "$WORK/ptp2" 'GET TIME_STATUS_NP' 2>/dev/null | awk '/master_offset/ {print $2}'; sleep 0.2; done)
+offs=$(for i in 1 2 3 4 5; do ip netns exec fwsl-tester2 pmc -u -b 0 -d 24 -s "$WORK/ptp2" 'GET TIME_STATUS_NP' 2>/dev/null | awk '/master_offset/ {print $2}'; sleep 0.2; done)
 [ $rc -eq 0 ] && ok "ptp: exit 0" || bad "ptp: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | head -5)"
 "$FWSTRESS" run -o "$WORK/none-report.json" "$WORK/none.json" >"$WORK/out-none" 2>"$WORK/err"
 rc=$?

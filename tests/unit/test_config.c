@@ -297,6 +297,9 @@ static const struct {
 	{"{" PORTS ", \"clocks\": {\"mode\": \"ptp\", \"socket\": \"var/run/ptp4l\"}}",
 	 "config: clocks.socket: \"var/run/ptp4l\": ptp4l's socket is an absolute path (its "
 	 "uds_address) (line 1)"},
+	{"{" PORTS ", \"clocks\": {\"mode\": \"ptp\", \"domain\": 256}}",
+	 "config: clocks.domain: a PTP domain is a number from 0 to 255 (ptp4l's domainNumber) "
+	 "(line 1)"},
 	{"{" PORTS ", \"clocks\": {\"socket\": \"/x\"}}",
 	 "config: clocks: \"clocks\" needs a \"mode\" (line 1)"},
 	{"{" PORTS ", \"clocks\": {\"mode\": \"ptp\", \"sock\": \"/x\"}}",
@@ -465,7 +468,8 @@ END_TEST
 START_TEST(test_config_clocks)
 {
 	const char *js =
-		"{\"clocks\": {\"mode\": \"ptp\", \"socket\": \"/run/ptp\"}, \"hosts\": "
+		"{\"clocks\": {\"mode\": \"ptp\", \"socket\": \"/run/ptp\", \"domain\": 24}, "
+		"\"hosts\": "
 		"[{\"name\": \"s1\", \"ptp_socket\": \"/tmp/s1.sock\"}, {\"name\": \"s2\"}], "
 		"\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"host\": \"s1\", "
 		"\"gateway\": \"198.18.0.1\", \"ipv4\": \"198.18.0.2/24\"}, {\"name\": \"wan\", "
@@ -477,6 +481,7 @@ START_TEST(test_config_clocks)
 
 	ck_assert_msg(cfg != NULL, "%s", err);
 	ck_assert_int_eq(cfg->clock_sync, FWS_CLOCK_SYNC_PTP);
+	ck_assert_uint_eq(cfg->ptp_domain, 24);
 	ck_assert_str_eq(fws_config_ptp_socket(cfg, 1), "/tmp/s1.sock");
 	ck_assert_str_eq(fws_config_ptp_socket(cfg, 2), "/run/ptp");
 	ck_assert_str_eq(fws_config_ptp_socket(cfg, 0), "/run/ptp");
@@ -486,6 +491,7 @@ START_TEST(test_config_clocks)
 	again = fws_config_parse(txt, strlen(txt), err, sizeof(err));
 	ck_assert_msg(again != NULL, "%s", err);
 	ck_assert_int_eq(again->clock_sync, FWS_CLOCK_SYNC_PTP);
+	ck_assert_uint_eq(again->ptp_domain, 24);
 	ck_assert_str_eq(fws_config_ptp_socket(again, 1), "/tmp/s1.sock");
 	ck_assert_str_eq(fws_config_ptp_socket(again, 2), "/run/ptp");
 	free(txt);

@@ -113,8 +113,10 @@ START_TEST(test_ptp_query_no_ptp4l)
 	char msg[256];
 	double err;
 
-	ck_assert_int_eq(fws_ptp_query("/nonexistent/ptp4l", &s, &err, msg, sizeof(msg)), -1);
-	ck_assert(strstr(msg, "no answer from ptp4l") || strstr(msg, "pmc: not found"));
+	ck_assert_int_eq(fws_ptp_query("/nonexistent/ptp4l", 24, &s, &err, msg, sizeof(msg)), -1);
+	ck_assert(strstr(msg, "no answer from ptp4l (is it running, with that uds_address, in PTP "
+			      "domain 24?)") ||
+		  strstr(msg, "pmc: not found"));
 	ck_assert_ptr_null(strchr(msg, '\n'));
 }
 END_TEST
