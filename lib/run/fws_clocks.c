@@ -50,8 +50,7 @@ struct clocks {
 	double own_hz[FWS_TRIAL_MAX_AGENTS];
 	int tx_of[FWS_CFG_MAX_STREAMS], rx_of[FWS_CFG_MAX_STREAMS]; /* agent index, -1 */
 	double offset_ns[FWS_CFG_MAX_STREAMS]; /* receiver minus sender, at the last map */
-	/* "ptp": each agent's config host, the grandmaster all follow, the time's origin */
-	unsigned int host[FWS_TRIAL_MAX_AGENTS];
+	/* "ptp": the grandmaster all follow, the time's origin */
 	double ptp_ns[FWS_TRIAL_MAX_AGENTS]; /* its last point's offset from the master */
 	char gm[FWS_PTP_ID_LEN];
 	int64_t epoch_ns;
@@ -85,8 +84,7 @@ ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *o
 	if (a->ops->ptp == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOTSUP, "host %s: no PTP clock to read",
 				   a->name);
-	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, c->host[k]), t->cfg->ptp_domain, &p, e) <
-	    0) {
+	if (a->ops->ptp(a, fws_config_ptp_socket(t->cfg, a->host), t->cfg->ptp_domain, &p, e) < 0) {
 		if (a->host == 0) { /* a remote agent's error names its host already */
 			char m[FWS_ERR_LEN];
 
@@ -239,7 +237,6 @@ clocks_setup(struct fws_trial *t, void **state, struct fws_err *e)
 
 		a->ops->clock(a, &hz, &hz_dpdk);
 		c->own_hz[k] = (double)hz;
-		c->host[k] = a->host;
 	}
 	if (points(t, c, c->pre, e) < 0) { /* under PTP: not in sync is refused before traffic */
 		free(c);
