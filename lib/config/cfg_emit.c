@@ -206,6 +206,21 @@ cfg_emit_rate_layer(const struct fws_cfg *cfg)
 	return json_string(l2 ? "l2" : "l1");
 }
 
+/* "tx_port": a name, or the list a stream's flows are split over. */
+static json_t *
+senders_json(const struct fws_cfg *cfg, const struct fws_cfg_stream *s)
+{
+	json_t *a;
+	unsigned int j;
+
+	if (s->n_tx < 2)
+		return json_string(cfg->ports[s->tx_port].name);
+	a = json_array();
+	for (j = 0; j < s->n_tx; j++)
+		json_array_append_new(a, json_string(cfg->ports[s->tx_ports[j]].name));
+	return a;
+}
+
 json_t *
 cfg_emit_streams(const struct fws_cfg *cfg)
 {
@@ -219,9 +234,9 @@ cfg_emit_streams(const struct fws_cfg *cfg)
 		json_t *o;
 
 		fws_rate_format(&s->rate, buf, sizeof(buf));
-		o = json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", s->name, "tx_port",
-			      cfg->ports[s->tx_port].name, "rx_port", cfg->ports[s->rx_port].name,
-			      "flows", flows_json(&s->flows), "rate", buf);
+		o = json_pack("{s:s, s:o, s:s, s:o, s:s}", "name", s->name, "tx_port",
+			      senders_json(cfg, s), "rx_port", cfg->ports[s->rx_port].name, "flows",
+			      flows_json(&s->flows), "rate", buf);
 		/* Kept so the normalised config pairs NAT streams again. */
 		if (s->dir == FWS_DIR_UPLOAD || s->dir == FWS_DIR_DOWNLOAD)
 			json_object_set_new(o, "direction", json_string(fws_dir_name(s->dir)));

@@ -233,12 +233,12 @@ cfg_sec_hosts(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	return 0;
 }
 
-/* A stream from one host to another: what its sender cannot learn from the receiver. */
+/* A stream from one host to another: what its sender j cannot learn from the receiver. */
 static int
-cross_stream(struct cfg_ctx *c, const struct fws_cfg *cfg, unsigned int s)
+cross_sender(struct cfg_ctx *c, const struct fws_cfg *cfg, unsigned int s, unsigned int j)
 {
 	const struct fws_cfg_stream *cs = &cfg->streams[s];
-	const struct fws_cfg_port *tp = &cfg->ports[cs->tx_port];
+	const struct fws_cfg_port *tp = &cfg->ports[cs->tx_ports[j]];
 	size_t old;
 
 	if (tp->host == cfg->ports[cs->rx_port].host)
@@ -267,8 +267,9 @@ cfg_hosts_check(struct cfg_ctx *c, const struct fws_cfg *cfg)
 	unsigned int k, p;
 
 	for (k = 0; k < cfg->n_streams; k++)
-		if (cross_stream(c, cfg, k) < 0)
-			return -EINVAL;
+		for (p = 0; p < cfg->streams[k].n_tx; p++)
+			if (cross_sender(c, cfg, k, p) < 0)
+				return -EINVAL;
 
 	for (k = 0; k < cfg->n_hosts; k++) {
 		for (p = 0; p < cfg->n_ports && cfg->ports[p].host != k + 1; p++)

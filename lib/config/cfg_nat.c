@@ -69,7 +69,7 @@ add_learner(struct cfg_ctx *c, struct fws_cfg *cfg, unsigned int d)
 	snprintf(name, sizeof(name), "learn-%.20s", ds->name);
 	strlcpy(l->name, name, sizeof(l->name));
 	l->dir = FWS_DIR_UPLOAD;
-	l->tx_port = ds->rx_port;
+	fws_cfg_stream_tx(l, ds->rx_port);
 	l->rx_port = ds->tx_port;
 	l->learn_only = true;
 	l->learner = -1;

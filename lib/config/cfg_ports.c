@@ -450,7 +450,7 @@ cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p)
 	return port_check(c, p);
 }
 
-static int
+int
 cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint8_t *out)
 {
 	int i;
@@ -553,7 +553,7 @@ cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg, struct
 	if ((x = json_object_get(v, "tx_port")) == NULL)
 		return cfg_fail(c, "stream \"%s\" needs a \"tx_port\"", s->name);
 	old = cfg_push_key(c, "tx_port");
-	if (cfg_port_ref(c, cfg, x, &s->tx_port) < 0)
+	if (cfg_stream_senders(c, x, cfg, s) < 0)
 		return -EINVAL;
 	cfg_pop(c, old);
 	if ((x = json_object_get(v, "rx_port")) == NULL)
@@ -600,7 +600,7 @@ cfg_add_stream(struct fws_cfg *cfg, const char *name, enum fws_dir dir, int tx, 
 
 	strlcpy(s->name, name, sizeof(s->name));
 	s->dir = dir;
-	s->tx_port = (uint8_t)tx;
+	fws_cfg_stream_tx(s, (unsigned int)tx);
 	s->rx_port = (uint8_t)rx;
 	if (reverse)
 		cfg_reverse_flows(flows, &s->flows);
@@ -747,7 +747,8 @@ cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg)
 	for (p = 0; p < cfg->n_ports; p++) {
 		n = cfg->ports[p].n_ipv4 + cfg->ports[p].n_ipv6;
 		for (s = 0; s < cfg->n_streams; s++)
-			n += (cfg->streams[s].tx_port == p) + (cfg->streams[s].rx_port == p);
+			n += (fws_cfg_sender(&cfg->streams[s], p) >= 0) +
+			     (cfg->streams[s].rx_port == p);
 		if (n > FWS_CFG_MAX_RANGES) {
 			cfg_push_key(c, "ports");
 			cfg_push_idx(c, p);

@@ -117,7 +117,7 @@ add_attack(struct cfg_ctx *c, struct fws_cfg *cfg, enum fws_expect expect)
 	memset(s, 0, sizeof(*s));
 	strlcpy(s->name, "attack", sizeof(s->name));
 	s->dir = FWS_DIR_UPLOAD;
-	s->tx_port = (uint8_t)lan;
+	fws_cfg_stream_tx(s, (unsigned int)lan);
 	s->rx_port = (uint8_t)wan;
 	s->learner = -1;
 	s->flows = (struct fws_flow_spec){.count = 16,
@@ -158,7 +158,7 @@ add_app(struct cfg_ctx *c, struct fws_cfg *cfg, const char *name, unsigned int n
 	memset(s, 0, sizeof(*s));
 	strlcpy(s->name, name, sizeof(s->name));
 	s->dir = FWS_DIR_UPLOAD;
-	s->tx_port = (uint8_t)lan;
+	fws_cfg_stream_tx(s, (unsigned int)lan);
 	s->rx_port = (uint8_t)wan;
 	s->learner = -1;
 	s->l4 = FWS_L4_TCP;

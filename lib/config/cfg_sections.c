@@ -76,8 +76,11 @@ static const struct cfg_section sections[] = {
 		       "format: the destinations streams with \"expect\": \"blocklist\" are "
 		       "expected to be blocked at"),
 	SEC(streams, "[{name, tx_port, rx_port, flows, rate, expect, l4}], or use \"direction\"; "
-		     "expect: \"pass\" (default), \"blocked\", \"blocklist\"; l4 \"syn\": a SYN "
-		     "flood from the flows' sources beside the other streams (RFC 3511 5.5)"),
+		     "tx_port: a port, or a list of ports (on one host or several) that split the "
+		     "flows in contiguous shares in list order, each sending its share at that "
+		     "share of the rate (UDP streams); expect: \"pass\" (default), \"blocked\", "
+		     "\"blocklist\"; l4 \"syn\": a SYN flood from the flows' sources beside the "
+		     "other streams (RFC 3511 5.5)"),
 	SEC(frame_size, "bytes with FCS, \"imix\", {name, mix: [[size, weight]]}, a list, or "
 			"\"rfc2544\""),
 	SEC(duration, "seconds of one measured trial (default 10)"),
@@ -277,7 +280,8 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 	if (cfg_apply_scenario(c, &t) < 0 || cfg_tunnel_preset(c, root, cfg) < 0 ||
 	    cfg_apply_l4(c, cfg) < 0 || cfg_apply_connections(c, cfg) < 0 ||
 	    cfg_apply_fill(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 ||
-	    cfg_check_ranges(c, cfg) < 0 || cfg_hosts_check(c, cfg) < 0)
+	    cfg_check_senders(c, cfg) < 0 || cfg_check_ranges(c, cfg) < 0 ||
+	    cfg_hosts_check(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);
 }

@@ -320,6 +320,18 @@ cfg_sec_eal(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	return 0;
 }
 
+/* Any of the stream's transmit ports tags its frames. */
+static bool
+sent_tagged(const struct fws_cfg *cfg, const struct fws_cfg_stream *st)
+{
+	unsigned int j;
+
+	for (j = 0; j < st->n_tx; j++)
+		if (cfg->ports[st->tx_ports[j]].vlan)
+			return true;
+	return false;
+}
+
 /* Every stream's headers (VLAN tag, IPv6) and the signature must fit every frame size. */
 int
 cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
@@ -330,7 +342,7 @@ cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *c
 		return 0; /* a connection test sends its own segments, no frame_size */
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *st = &cfg->streams[s];
-		bool vlan = cfg->ports[st->tx_port].vlan != 0, tcp = st->l4 != FWS_L4_UDP;
+		bool vlan = sent_tagged(cfg, st), tcp = st->l4 != FWS_L4_UDP;
 		uint16_t need = tcp ? fws_pkt_min_frame_tcp(vlan, st->flows.ipv6)
 				    : fws_pkt_min_frame(vlan, st->flows.ipv6);
 		/* TCP: the payload of a segment fits the MSS less the timestamp option. */

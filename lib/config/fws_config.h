@@ -194,7 +194,10 @@ struct fws_cfg_fill {
 struct fws_cfg_stream {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;         /**< upload, download, or custom (explicit streams) */
-	uint8_t tx_port, rx_port; /**< indexes into ports */
+	uint8_t tx_port, rx_port; /**< indexes into ports; tx_port: the first sender */
+	uint8_t n_tx;             /**< ports its flows are split over: tx_ports[0..n_tx) */
+	uint8_t tx_ports[FWS_CFG_MAX_PORTS]; /**< sender j sends the flows fws_cfg_sender_flows
+					      * gives it, at that share of the rate */
 	int8_t learner;  /**< NAT download: the stream whose flows teach it where to send; -1 */
 	bool learn_only; /**< sends only to teach NAT translations, never measured */
 	enum fws_expect expect; /**< blocked: every flow; blocklist: flows whose destination
@@ -345,6 +348,27 @@ void fws_config_doc_md(FILE *f);
 
 /** Find a port by name: its index, or -ENOENT. */
 int fws_config_port(const struct fws_cfg *cfg, const char *name);
+
+/** Flows [lo, hi) of a stream that its sender j sends: contiguous shares in sender order. */
+static inline void
+fws_cfg_sender_flows(const struct fws_cfg_stream *s, unsigned int j, uint32_t *lo, uint32_t *hi)
+{
+	unsigned int n = s->n_tx ? s->n_tx : 1;
+
+	*lo = (uint32_t)((uint64_t)s->flows.count * j / n);
+	*hi = (uint32_t)((uint64_t)s->flows.count * (j + 1) / n);
+}
+
+/** The sender index of port p in a stream's tx_ports, or -1: p does not send it. */
+int fws_cfg_sender(const struct fws_cfg_stream *s, unsigned int p);
+
+/** A stream sent from one port only. */
+void fws_cfg_stream_tx(struct fws_cfg_stream *s, unsigned int p);
+
+/** A stream's transmit ports' names joined by "+" ("lan" or "lan+lan2"), into buf. */
+#define FWS_CFG_SENDERS_NAME_LEN (FWS_CFG_NAME_LEN * FWS_CFG_MAX_PORTS)
+const char *fws_cfg_senders_name(const struct fws_cfg *cfg, const struct fws_cfg_stream *s,
+				 char *buf, size_t len);
 
 /** The scenario is a free label: no preset, no tunnel, not routing. */
 bool fws_config_scenario_is_label(const struct fws_cfg *cfg);

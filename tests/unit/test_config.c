@@ -13,6 +13,11 @@
 	"\"ports\": [{\"name\": \"lan\", \"device\": \"net_ring0\"}, "                             \
 	"{\"name\": \"wan\", \"device\": \"net_ring1\"}]"
 
+#define PORTS3                                                                                     \
+	"\"ports\": [{\"name\": \"lan\", \"device\": \"net_ring0\"}, "                             \
+	"{\"name\": \"wan\", \"device\": \"net_ring1\"}, {\"name\": \"dmz\", \"device\": "         \
+	"\"net_ring2\"}]"
+
 /* Each bad config and the exact message it must give. */
 static const struct {
 	const char *json;
@@ -162,6 +167,25 @@ static const struct {
 	{"{" PORTS ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": \"lan\", \"rx_port\": "
 	 "\"wan\"},\n{\"name\": \"s\", \"tx_port\": \"wan\", \"rx_port\": \"lan\"}]}",
 	 "config: streams[1].name: stream name \"s\" is used twice (line 3)"},
+	/* A stream split over several transmit ports. */
+	{"{" PORTS3 ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": [\"lan\", \"lan\"], "
+	 "\"rx_port\": \"wan\"}]}",
+	 "config: streams[0].tx_port[1]: port \"lan\" is named twice (line 2)"},
+	{"{" PORTS3 ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": [], \"rx_port\": \"wan\"}]}",
+	 "config: streams[0].tx_port: expected a port name or a list of 1 to 7 port names (line "
+	 "2)"},
+	{"{" PORTS3 ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": [\"lan\", 2], "
+	 "\"rx_port\": \"wan\"}]}",
+	 "config: streams[0].tx_port[1]: expected a port name, got an integer (line 2)"},
+	{"{" PORTS3 ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": [\"lan\", \"dmz\"], "
+	 "\"rx_port\": \"wan\", \"l4\": \"tcp\"}]}",
+	 "config: streams[0].tx_port: stream s is split over 2 ports: a tcp stream is sent from "
+	 "one "
+	 "port (\"l4\": \"udp\" streams may be split) (line 2)"},
+	{"{" PORTS3 ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": [\"lan\", \"dmz\"], "
+	 "\"rx_port\": \"wan\", \"flows\": {\"count\": 1}}]}",
+	 "config: streams[0].tx_port: stream s is split over 2 ports: a udp stream has fewer flows "
+	 "than ports: each port sends a share of them (line 2)"},
 	{"{" PORTS ",\n\"eal\": [\"-l\", 1]}", "config: eal[1]: expected a string, got an integer "
 					       "(line 2)"},
 	{"{" PORTS ",\n\"output\": {\"json\": 1}}",
@@ -505,6 +529,47 @@ START_TEST(test_config_clocks)
 }
 END_TEST
 
+/* "tx_port": a list: the stream's flows in contiguous shares, one per port in list order;
+ * the normalised config keeps the list. */
+START_TEST(test_config_split_stream)
+{
+	const char *js = "{" PORTS3 ", \"streams\": [{\"name\": \"up\", \"tx_port\": [\"dmz\", "
+			 "\"lan\"], \"rx_port\": \"wan\", \"flows\": {\"count\": 5}}, {\"name\": "
+			 "\"down\", \"tx_port\": \"wan\", \"rx_port\": \"lan\"}]}";
+	char err[512], name[FWS_CFG_SENDERS_NAME_LEN], *txt;
+	struct fws_cfg *cfg = fws_config_parse(js, strlen(js), err, sizeof(err)), *again;
+	uint32_t lo, hi;
+	json_t *j;
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	ck_assert_uint_eq(cfg->streams[0].n_tx, 2);
+	ck_assert_uint_eq(cfg->streams[0].tx_port, 2);
+	ck_assert_int_eq(fws_cfg_sender(&cfg->streams[0], 0), 1);
+	ck_assert_int_eq(fws_cfg_sender(&cfg->streams[0], 1), -1);
+	fws_cfg_sender_flows(&cfg->streams[0], 0, &lo, &hi);
+	ck_assert(lo == 0 && hi == 2);
+	fws_cfg_sender_flows(&cfg->streams[0], 1, &lo, &hi);
+	ck_assert(lo == 2 && hi == 5);
+	ck_assert_str_eq(fws_cfg_senders_name(cfg, &cfg->streams[0], name, sizeof(name)),
+			 "dmz+lan");
+	ck_assert_uint_eq(cfg->streams[1].n_tx, 1);
+	ck_assert_uint_eq(cfg->streams[1].tx_ports[0], 1);
+	ck_assert_str_eq(fws_cfg_senders_name(cfg, &cfg->streams[1], name, sizeof(name)), "wan");
+	j = fws_config_to_json(cfg);
+	txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	ck_assert_ptr_nonnull(strstr(txt, "\"tx_port\":[\"dmz\",\"lan\"]"));
+	ck_assert_ptr_nonnull(strstr(txt, "\"tx_port\":\"wan\""));
+	again = fws_config_parse(txt, strlen(txt), err, sizeof(err));
+	ck_assert_msg(again != NULL, "%s", err);
+	ck_assert_uint_eq(again->streams[0].n_tx, 2);
+	ck_assert_uint_eq(again->streams[0].tx_ports[1], 0);
+	free(txt);
+	fws_config_free(again);
+	fws_config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_config_bidir_and_mix)
 {
 	const char *js = "{" PORTS ", \"direction\": \"bidir\", \"rate\": \"25%\", "
@@ -662,6 +727,7 @@ suite_config(void)
 	tcase_add_test(tc, test_config_defaults);
 	tcase_add_test(tc, test_config_host_shell);
 	tcase_add_test(tc, test_config_clocks);
+	tcase_add_test(tc, test_config_split_stream);
 	tcase_add_test(tc, test_config_fill);
 	tcase_add_test(tc, test_config_tunnel_preset);
 	tcase_add_test(tc, test_config_bidir_and_mix);
