@@ -276,7 +276,7 @@ add_ranges(struct fws_ctl_port *c, const struct fws_cfg *cfg, unsigned int p)
 	for (s = 0; s < cfg->n_streams && rc == 0; s++) {
 		const struct fws_flow_spec *f = &cfg->streams[s].flows;
 
-		if (cfg->streams[s].tx_port == p)
+		if (fws_cfg_sender(&cfg->streams[s], p) >= 0)
 			rc = fws_ctl_add_range(c, f->ipv6, f->src6, f->src_ip_lo, f->src_ip_hi);
 		if (rc == 0 && cfg->streams[s].rx_port == p)
 			rc = fws_ctl_add_range(c, f->ipv6, f->dst6, f->dst_ip_lo, f->dst_ip_hi);
@@ -357,14 +357,6 @@ fws_ctlio_tx_ring(struct fws_ctlio *io, unsigned int p, int socket)
 						 RING_F_SP_ENQ | RING_F_SC_DEQ);
 	}
 	return io->tx_ring[p];
-}
-
-struct rte_ether_addr
-fws_ctlio_next_hop(const struct fws_ctlio *io, unsigned int s)
-{
-	const struct fws_cfg_stream *cs = &io->cfg->streams[s];
-
-	return fws_ctlio_hop(io, cs->tx_port, cs->rx_port, cs->flows.ipv6);
 }
 
 struct rte_ether_addr

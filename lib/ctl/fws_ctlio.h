@@ -86,11 +86,8 @@ void fws_ctlio_service(struct fws_ctlio *io);
 /** With workers stopped: poll every queue, answer control frames, count the rest. */
 void fws_ctlio_poll_idle(struct fws_ctlio *io);
 
-/** Destination MAC of stream s: its resolved gateway, a static next hop, or the receiving
- * port (a cable or a loopback). */
-struct rte_ether_addr fws_ctlio_next_hop(const struct fws_ctlio *io, unsigned int s);
-
-/** Destination MAC of frames from port from toward port to (the same rule). */
+/** Destination MAC of frames from port from toward port to: its resolved gateway, a static
+ * next hop, or the receiving port (a cable or a loopback). */
 struct rte_ether_addr fws_ctlio_hop(const struct fws_ctlio *io, unsigned int from, unsigned int to,
 				    bool ipv6);
 

@@ -250,6 +250,29 @@ icmp_json(const struct fws_icmp_tally *y)
 	return o;
 }
 
+/* A stream split over several transmit ports: each one's flows and sums. */
+static json_t *
+senders_json(const struct fws_stream_result *x)
+{
+	json_t *a = json_array();
+	unsigned int j;
+
+	for (j = 0; j < x->n_senders; j++) {
+		const struct fws_sender_result *o = &x->senders[j];
+
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:[I, I], s:I, s:I, s:I, s:I, s:I, s:I}", "port",
+				  o->port, "host", o->host, "flows", (json_int_t)o->flow_lo,
+				  (json_int_t)o->flow_hi, "offered_frames", (json_int_t)o->rx.tx,
+				  "distinct_frames", (json_int_t)o->rx.unique, "lost",
+				  (json_int_t)o->rx.lost, "reordered", (json_int_t)o->rx.reordered,
+				  "duplicated", (json_int_t)o->rx.dup, "flows_lossy",
+				  (json_int_t)o->rx.flows_lossy));
+	}
+	return a;
+}
+
 static json_t *
 stream_json(const struct fws_stream_result *x)
 {
@@ -289,6 +312,8 @@ stream_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "flows_seen", json_integer((json_int_t)x->rx.flows_seen));
 	json_object_set_new(o, "flows_lossy", json_integer((json_int_t)x->rx.flows_lossy));
 	json_object_set_new(o, "flows_split", json_integer((json_int_t)x->flows_split));
+	if (x->n_senders)
+		json_object_set_new(o, "senders", senders_json(x));
 	json_object_set_new(o, "latency_ns", lat_json(x));
 	if (x->active)
 		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));

@@ -41,8 +41,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	const struct fws_cfg_stream *cs, struct fws_cell *c, struct fws_cell_bucket *b)
 {
 	bool goal = r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR;
-	uint32_t link = 0;
-	unsigned int p, i;
+	uint64_t link = 0;
+	unsigned int j, i;
 
 	memset(c, 0, sizeof(*c));
 	c->connections = c->conn_failed = c->flood_pps = c->flood_passed = -1;
@@ -51,9 +51,15 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	strlcpy(c->direction, fws_dir_name(r->dir ? r->dir : x->dir), sizeof(c->direction));
 	strlcpy(c->stream, x->name, sizeof(c->stream));
 	strlcpy(c->size, r->size.name, sizeof(c->size));
-	for (p = 0; p < r->n_ports; p++)
-		if (strcmp(r->ports[p].name, x->tx_port) == 0)
-			link = run->ports[p].link_speed_mbps;
+	for (j = 0; j < cs->n_tx; j++) { /* a stream split over ports: their links add */
+		uint32_t l = run->ports[cs->tx_ports[j]].link_speed_mbps;
+
+		if (l == 0) {
+			link = 0;
+			break;
+		}
+		link += l;
+	}
 	c->avg_frame = r->avg_frame;
 	c->pps = goal ? x->tx_pps : x->rx_pps;
 	c->l1_bps = goal ? x->tx_l1_bps : x->rx_l1_bps;

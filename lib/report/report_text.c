@@ -299,6 +299,44 @@ text_links(FILE *f, const struct fws_result *r)
 }
 
 static void
+text_latency(FILE *f, const struct fws_result *r)
+{
+	unsigned int s;
+
+	fprintf(f, "  %-12s %10s %10s %10s %10s %10s %10s %10s %10s  (latency, us)\n", "stream",
+		"min", "avg", "p50", "p90", "p99", "p99.9", "max", "jitter");
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->lat.count == 0) {
+			fprintf(f, "  %-12s %10s\n", x->name, "-");
+			continue;
+		}
+		fprintf(f, "  %-12s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+			x->name, x->lat.min / 1e3, x->lat.avg / 1e3, x->lat.p50 / 1e3,
+			x->lat.p90 / 1e3, x->lat.p99 / 1e3, x->lat.p999 / 1e3, x->lat.max / 1e3,
+			x->lat.jitter / 1e3);
+	}
+}
+
+/* A stream split over several transmit ports: a line per port, its own flows' counts. */
+static void
+text_senders(FILE *f, const struct fws_stream_result *x)
+{
+	unsigned int j;
+
+	for (j = 0; j < x->n_senders; j++) {
+		const struct fws_sender_result *o = &x->senders[j];
+
+		fprintf(f,
+			"    from %s (%s), flows %u-%u: %" PRIu64 " sent, %" PRIu64
+			" received, %" PRIu64 " lost\n",
+			o->port, o->host, o->flow_lo, o->flow_hi - 1, o->rx.tx, o->rx.unique,
+			o->rx.lost);
+	}
+}
+
+static void
 text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 {
 	unsigned int s, p;
@@ -317,7 +355,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	fprintf(f, "  (rx: distinct frames; lost: sent - distinct, at least lost - late)\n");
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
-		char ports[2 * FWS_CFG_NAME_LEN + 2];
+		char ports[FWS_CFG_SENDERS_NAME_LEN + FWS_CFG_NAME_LEN + 2];
 
 		snprintf(ports, sizeof(ports), "%s->%s", x->tx_port, x->rx_port);
 		fprintf(f, "  %-12s %-13s %8u %9.3f %12.4f %12.2f %12.2f %12.4f %12.2f %12.2f\n",
@@ -336,21 +374,9 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			" %9.4f %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
 			x->name, x->tx_frames, x->rx.unique, x->rx.rx, x->rx.lost, x->loss_pct,
 			x->rx.reordered, x->rx.dup, x->rx.late, x->rx.flows_lossy);
+		text_senders(f, x);
 	}
-	fprintf(f, "  %-12s %10s %10s %10s %10s %10s %10s %10s %10s  (latency, us)\n", "stream",
-		"min", "avg", "p50", "p90", "p99", "p99.9", "max", "jitter");
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (x->lat.count == 0) {
-			fprintf(f, "  %-12s %10s\n", x->name, "-");
-			continue;
-		}
-		fprintf(f, "  %-12s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
-			x->name, x->lat.min / 1e3, x->lat.avg / 1e3, x->lat.p50 / 1e3,
-			x->lat.p90 / 1e3, x->lat.p99 / 1e3, x->lat.p999 / 1e3, x->lat.max / 1e3,
-			x->lat.jitter / 1e3);
-	}
+	text_latency(f, r);
 	text_stamps(f, r);
 	text_links(f, r);
 	text_nat(f, r);

@@ -205,7 +205,7 @@ static const struct fws_agent_ops local_ops = {
 void
 fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	a->ports = a->tx_streams = a->rx_streams = 0;
 	a->host = host;
@@ -213,8 +213,9 @@ fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host
 		if (cfg->ports[i].host == host)
 			a->ports |= 1ull << i;
 	for (i = 0; i < cfg->n_streams; i++) {
-		if (cfg->ports[cfg->streams[i].tx_port].host == host)
-			a->tx_streams |= 1ull << i;
+		for (j = 0; j < cfg->streams[i].n_tx; j++)
+			if (cfg->ports[cfg->streams[i].tx_ports[j]].host == host)
+				a->tx_streams |= 1ull << i;
 		if (cfg->ports[cfg->streams[i].rx_port].host == host)
 			a->rx_streams |= 1ull << i;
 	}
@@ -284,13 +285,12 @@ fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host, struct fws_er
 	fws_agent_info_self(&l->a.info);
 	strlcpy(l->a.name, host ? cfg->hosts[host - 1].name : "local", sizeof(l->a.name));
 	fws_agent_owns(&l->a, cfg, host);
-	l->h = fws_host_create(l->part, l->a.tx_streams, e);
+	l->h = fws_host_create(l->part, l->a.ports, e);
 	if (l->h == NULL) {
 		free(l->part);
 		free(l);
 		return NULL;
 	}
-	l->h->port_mask = l->a.ports;
 	return &l->a;
 }
 

@@ -48,8 +48,10 @@ struct clocks {
 	unsigned int n[FWS_TRIAL_MAX_AGENTS];
 	struct point pre[FWS_TRIAL_MAX_AGENTS];
 	double own_hz[FWS_TRIAL_MAX_AGENTS];
-	int tx_of[FWS_CFG_MAX_STREAMS], rx_of[FWS_CFG_MAX_STREAMS]; /* agent index, -1 */
-	double offset_ns[FWS_CFG_MAX_STREAMS]; /* receiver minus sender, at the last map */
+	uint32_t tx_of[FWS_CFG_MAX_STREAMS]; /* bit k: agent k sends (a share of) the stream */
+	int rx_of[FWS_CFG_MAX_STREAMS];      /* the agent that receives it, -1 */
+	/* receiver minus sender, at the last map: per sending agent */
+	double offset_ns[FWS_TRIAL_MAX_AGENTS][FWS_CFG_MAX_STREAMS];
 	/* "ptp": the grandmaster all follow, the time's origin */
 	double ptp_ns[FWS_TRIAL_MAX_AGENTS]; /* its last point's offset from the master */
 	char gm[FWS_PTP_ID_LEN];
@@ -198,15 +200,16 @@ roles(struct fws_trial *t, struct clocks *c)
 	bool cross = false;
 
 	for (s = 0; s < t->cfg->n_streams; s++) {
-		c->tx_of[s] = c->rx_of[s] = -1;
+		c->tx_of[s] = 0;
+		c->rx_of[s] = -1;
 		FWS_TRIAL_FOREACH_AGENT(t, k, a)
 		{
-			if (c->tx_of[s] < 0 && ((a->tx_streams >> s) & 1))
-				c->tx_of[s] = (int)k;
+			if ((a->tx_streams >> s) & 1)
+				c->tx_of[s] |= 1u << k;
 			if (c->rx_of[s] < 0 && ((a->rx_streams >> s) & 1))
 				c->rx_of[s] = (int)k;
 		}
-		cross |= c->tx_of[s] != c->rx_of[s];
+		cross |= c->rx_of[s] >= 0 && (c->tx_of[s] & ~(1u << c->rx_of[s])) != 0;
 	}
 	return cross;
 }
@@ -274,34 +277,62 @@ clocks_prepare(struct fws_trial *t, void *state, const struct fws_trial_opts *o,
 		nanosleep(&(struct timespec){.tv_nsec = (long)RATE_STEP_NS}, NULL);
 	}
 	for (s = 0; s < t->cfg->n_streams; s++) {
-		int x = c->tx_of[s], y = c->rx_of[s];
+		int y = c->rx_of[s];
 
-		if (x < 0 || y < 0 || x == y)
-			continue;
-		t->stream_clk[s] = map(c, (unsigned int)x, (unsigned int)y, &c->pre[x], &c->pre[y]);
-		c->offset_ns[s] = (double)t->stream_clk[s].off / rate(c, (unsigned int)y);
+		for (k = 0; k < t->n_agents && y >= 0; k++) {
+			if (!((c->tx_of[s] >> k) & 1) || k == (unsigned int)y)
+				continue;
+			t->stream_clk[k][s] = map(c, k, (unsigned int)y, &c->pre[k], &c->pre[y]);
+			c->offset_ns[k][s] =
+				(double)t->stream_clk[k][s].off / rate(c, (unsigned int)y);
+		}
 	}
 	return 0;
 }
 
-/* Stream s's figures after the trial, from the points after it. */
+/* A one-way figure's alignment: the offset found, how far the map drifted, the bound. */
+struct fig {
+	double offset_ns, residual_ns, bound_ns, ptp_ns;
+};
+
+/* The figures of stream s as agent tx sent it, after the trial, from the points after it. */
+static struct fig
+sender_bound(struct fws_trial *t, struct clocks *c, unsigned int s, unsigned int tx,
+	     const struct point *post)
+{
+	int rx = c->rx_of[s];
+	double ry = rate(c, (unsigned int)rx);
+	double predicted =
+		(double)(int64_t)(fws_affine_apply(&t->stream_clk[tx][s], post[tx].a) - post[rx].a);
+	double actual = (post[tx].c - post[rx].c) * ry;
+	struct fig f = {.offset_ns = c->offset_ns[tx][s], .residual_ns = (predicted - actual) / ry};
+
+	f.bound_ns = c->pre[tx].e + c->pre[rx].e + post[tx].e + post[rx].e + fabs(f.residual_ns);
+	f.ptp_ns = t->cfg->clock_sync == FWS_CLOCK_SYNC_PTP ? c->ptp_ns[tx] + c->ptp_ns[rx] : 0;
+	return f;
+}
+
+/* Stream s's figures: those of its sender on another host with the widest bound (a stream
+ * split over several senders mixes their frames in one histogram). */
 static void
 stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s, const struct point *post,
 	     struct fws_stream_result *sr)
 {
-	int tx = c->tx_of[s], rx = c->rx_of[s];
-	double ry = rate(c, (unsigned int)rx);
-	double predicted =
-		(double)(int64_t)(fws_affine_apply(&t->stream_clk[s], post[tx].a) - post[rx].a);
-	double actual = (post[tx].c - post[rx].c) * ry;
+	struct fig f;
+	unsigned int k;
 
-	sr->clk_aligned = true;
-	sr->clk_offset_ns = c->offset_ns[s];
-	sr->clk_residual_ns = (predicted - actual) / ry;
-	sr->clk_bound_ns =
-		c->pre[tx].e + c->pre[rx].e + post[tx].e + post[rx].e + fabs(sr->clk_residual_ns);
-	sr->clk_ptp_ns =
-		t->cfg->clock_sync == FWS_CLOCK_SYNC_PTP ? c->ptp_ns[tx] + c->ptp_ns[rx] : 0;
+	for (k = 0; k < t->n_agents; k++) {
+		if (!((c->tx_of[s] >> k) & 1) || k == (unsigned int)c->rx_of[s])
+			continue;
+		f = sender_bound(t, c, s, k, post);
+		if (sr->clk_aligned && f.bound_ns <= sr->clk_bound_ns)
+			continue;
+		sr->clk_aligned = true;
+		sr->clk_offset_ns = f.offset_ns;
+		sr->clk_residual_ns = f.residual_ns;
+		sr->clk_bound_ns = f.bound_ns;
+		sr->clk_ptp_ns = f.ptp_ns;
+	}
 }
 
 /* After the trial: how far the map drifted; the bound of the stream's one-way figures. A
@@ -324,7 +355,7 @@ clocks_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 		return;
 	}
 	for (s = 0; s < t->cfg->n_streams; s++)
-		if (c->tx_of[s] >= 0 && c->rx_of[s] >= 0 && c->tx_of[s] != c->rx_of[s])
+		if (c->rx_of[s] >= 0)
 			stream_bound(t, c, s, post, &x->res->streams[s]);
 	for (k = 0; k < t->n_agents; k++) /* the next trial's rates fit over them too */
 		add_point(c, k, &post[k]);

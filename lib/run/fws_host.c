@@ -128,24 +128,53 @@ share(uint32_t count, unsigned int k, unsigned int n, uint32_t *lo, uint32_t *hi
 	*hi = (uint32_t)((uint64_t)count * (k + 1) / n);
 }
 
-/* Transmit queues: one per (TX lcore, port it sends on). */
+/* Flows [lo, hi) of stream s that TX lcore k of n sends from its sender j: contiguous
+ * shares of the sender's share. */
 static void
-plan_queues(const struct fws_cfg *cfg, uint64_t tx_mask, struct plan *pl)
+sender_share(const struct fws_cfg_stream *cs, unsigned int j, unsigned int k, unsigned int n,
+	     uint32_t *lo, uint32_t *hi)
+{
+	uint32_t a, b;
+
+	fws_cfg_sender_flows(cs, j, &a, &b);
+	share(b - a, k, n, lo, hi);
+	*lo += a;
+	*hi += a;
+}
+
+/* The streams with a sender among the ports of mask. */
+static uint64_t
+sent_from(const struct fws_cfg *cfg, uint64_t port_mask)
+{
+	uint64_t m = 0;
+	unsigned int s, j;
+
+	for (s = 0; s < cfg->n_streams; s++)
+		for (j = 0; j < cfg->streams[s].n_tx; j++)
+			if ((port_mask >> cfg->streams[s].tx_ports[j]) & 1)
+				m |= 1ull << s;
+	return m;
+}
+
+/* Transmit queues: one per (TX lcore, port of this host it sends on). */
+static void
+plan_queues(const struct fws_host *t, struct plan *pl)
 {
 	bool used[FWS_CFG_MAX_LCORES][FWS_CFG_MAX_PORTS] = {{false}};
-	unsigned int k, s, p;
+	const struct fws_cfg *cfg = t->cfg;
+	unsigned int k, s, j, p;
 	uint32_t lo, hi;
 
 	for (k = 0; k < pl->n_tx; k++) {
 		for (s = 0; s < cfg->n_streams; s++) {
-			if (!((tx_mask >> s) & 1))
-				continue;
-			p = cfg->streams[s].tx_port;
-			share(cfg->streams[s].flows.count, k, pl->n_tx, &lo, &hi);
-			if (lo == hi || used[k][p])
-				continue;
-			used[k][p] = true;
-			pl->queue_of[k][p] = pl->nb_txq[p]++;
+			for (j = 0; j < cfg->streams[s].n_tx; j++) {
+				p = cfg->streams[s].tx_ports[j];
+				sender_share(&cfg->streams[s], j, k, pl->n_tx, &lo, &hi);
+				if (!((t->port_mask >> p) & 1) || lo == hi || used[k][p])
+					continue;
+				used[k][p] = true;
+				pl->queue_of[k][p] = pl->nb_txq[p]++;
+			}
 		}
 	}
 }
@@ -228,21 +257,26 @@ nomem(struct fws_err *e, const struct fws_cfg *cfg)
 			   cfg->n_streams);
 }
 
+/* Flows [lo, hi) of stream s, as its sender port sends them (hdr). The table holds every
+ * flow of the stream, indexed as the receiver counts them; a flow another sender sends stays
+ * zero here (its counts merge from that sender). */
 static int
-build_flows(struct fws_host *t, unsigned int s, const struct fws_pkt_hdr *hdr, struct fws_err *e)
+build_flows(struct fws_host *t, unsigned int s, const struct fws_pkt_hdr *hdr, uint32_t lo,
+	    uint32_t hi, struct fws_err *e)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	struct fws_flow_tuple tup;
 	uint32_t i;
 
-	t->txflows[s] =
-		rte_zmalloc_socket("fws_txflows", sizeof(struct fws_pkt_flow) * cs->flows.count,
-				   RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
+	if (t->txflows[s] == NULL)
+		t->txflows[s] = rte_zmalloc_socket(
+			"fws_txflows", sizeof(struct fws_pkt_flow) * cs->flows.count,
+			RTE_CACHE_LINE_SIZE, t->port[cs->tx_port].socket);
 	if (t->txflows[s] == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
 				   "setup: stream %s: no hugepage memory for %u flows", cs->name,
 				   cs->flows.count);
-	for (i = 0; i < cs->flows.count; i++) {
+	for (i = lo; i < hi; i++) {
 		if (fws_flow_tuple(&cs->flows, i, &tup) < 0)
 			return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
 					   "config: stream %s: flow %u has no tuple", cs->name, i);
@@ -251,17 +285,18 @@ build_flows(struct fws_host *t, unsigned int s, const struct fws_pkt_hdr *hdr, s
 	return 0;
 }
 
-void
-fws_host_stream_hdr(const struct fws_host *t, unsigned int s, struct fws_pkt_hdr *hdr)
+/* The headers of stream s as port p sends it. */
+static void
+sender_hdr(const struct fws_host *t, unsigned int s, unsigned int p, struct fws_pkt_hdr *hdr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	const struct fws_cfg_port *tp = &t->cfg->ports[cs->tx_port];
+	const struct fws_cfg_port *tp = &t->cfg->ports[p];
 
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->stream = (uint8_t)s;
 	hdr->ttl = 64;
-	hdr->src = tp->mac_set ? tp->mac : t->port[cs->tx_port].mac;
-	hdr->dst = fws_ctlio_next_hop(&t->ctl, s);
+	hdr->src = tp->mac_set ? tp->mac : t->port[p].mac;
+	hdr->dst = fws_ctlio_hop(&t->ctl, p, cs->rx_port, cs->flows.ipv6);
 	hdr->vlan = tp->vlan;
 	hdr->ipv6 = cs->flows.ipv6;
 	memcpy(hdr->src6, cs->flows.src6, sizeof(hdr->src6));
@@ -276,6 +311,12 @@ fws_host_stream_hdr(const struct fws_host *t, unsigned int s, struct fws_pkt_hdr
 	hdr->fill_len = cs->fill.len;
 	hdr->fill_seed = t->fill_seed;
 	hdr->flows = cs->flows.count;
+}
+
+void
+fws_host_stream_hdr(const struct fws_host *t, unsigned int s, struct fws_pkt_hdr *hdr)
+{
+	sender_hdr(t, s, t->cfg->streams[s].tx_port, hdr);
 }
 
 struct fws_natobs
@@ -334,38 +375,41 @@ attach_ctl(struct fws_host *t, struct fws_worker *w, const struct fws_tx_task *t
 	return 0;
 }
 
-/* Stream s's transmit tasks: each TX lcore takes a contiguous share of its flows. */
+/* Stream s's transmit tasks from its sender j (port p, this host's): each TX lcore takes a
+ * contiguous share of the sender's flows. */
 static int
-setup_tasks(struct fws_host *t, const struct plan *pl, unsigned int s, struct fws_err *e)
+setup_tasks(struct fws_host *t, const struct plan *pl, unsigned int s, unsigned int j,
+	    struct fws_err *e)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	const struct fws_engine *eng = fws_engine_find(fws_l4_name(cs->l4));
+	unsigned int k, p = cs->tx_ports[j];
 	struct fws_pkt_hdr hdr;
-	unsigned int k;
 	uint32_t lo, hi;
 	int rc;
 
-	fws_host_stream_hdr(t, s, &hdr);
-	rc = build_flows(t, s, &hdr, e);
+	sender_hdr(t, s, p, &hdr);
+	fws_cfg_sender_flows(cs, j, &lo, &hi);
+	rc = build_flows(t, s, &hdr, lo, hi, e);
 	for (k = 0; k < pl->n_tx && rc == 0; k++) {
 		struct fws_tx_task *task;
 		struct fws_worker *w;
 		char name[RTE_MEMPOOL_NAMESIZE];
 
-		share(cs->flows.count, k, pl->n_tx, &lo, &hi);
+		sender_share(cs, j, k, pl->n_tx, &lo, &hi);
 		if (lo == hi)
 			continue;
 		task = &t->tasks[t->n_tasks++];
 		task->flows = &t->txflows[s][lo];
 		task->nb_flows = hi - lo;
-		task->port_id = t->port[cs->tx_port].port_id;
-		task->port_idx = cs->tx_port;
-		task->queue = pl->queue_of[k][cs->tx_port];
+		task->port_id = t->port[p].port_id;
+		task->port_idx = (uint8_t)p;
+		task->queue = pl->queue_of[k][p];
 		task->burst = t->cfg->burst;
-		task->hw_cksum = t->port[cs->tx_port].hw_cksum;
-		snprintf(name, sizeof(name), "fws_tx_%u_%u", s, pl->tx[k]);
+		task->hw_cksum = t->port[p].hw_cksum;
+		snprintf(name, sizeof(name), "fws_tx_%u_%u_%u", s, j, pl->tx[k]);
 		rc = fws_engine_setup(eng, task, name, TX_POOL_MBUFS, t->max_frame,
-				      t->port[cs->tx_port].socket, &hdr);
+				      t->port[p].socket, &hdr);
 		if (rc < 0)
 			return fws_err_set(e, FWS_ERR_SETUP, rc,
 					   "setup: stream %s: cannot create a transmit pool of %u "
@@ -455,7 +499,7 @@ setup(struct fws_host *t, struct fws_err *e)
 {
 	const struct fws_cfg *cfg = t->cfg;
 	struct plan pl;
-	unsigned int i;
+	unsigned int i, j;
 	int rc;
 
 	memset(&pl, 0, sizeof(pl));
@@ -463,19 +507,21 @@ setup(struct fws_host *t, struct fws_err *e)
 	if (rc < 0)
 		return rc;
 	t->workers = calloc(pl.n_tx + pl.n_rx, sizeof(*t->workers));
-	t->tasks = rte_zmalloc("fws_tasks", sizeof(*t->tasks) * cfg->n_streams * pl.n_tx,
+	t->tasks = rte_zmalloc("fws_tasks",
+			       sizeof(*t->tasks) * cfg->n_streams * pl.n_tx * FWS_CFG_MAX_PORTS,
 			       RTE_CACHE_LINE_SIZE);
 	if (t->workers == NULL || t->tasks == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 	for (i = 0; i < cfg->n_sizes; i++)
 		t->max_frame = RTE_MAX(t->max_frame, fws_size_max(&cfg->sizes[i]));
-	plan_queues(cfg, t->tx_mask, &pl);
+	plan_queues(t, &pl);
 	rc = setup_ports(t, &pl, e);
 	if (rc == 0)
 		rc = setup_ctl(t, e);
 	for (i = 0; i < cfg->n_streams && rc == 0; i++)
-		if ((t->tx_mask >> i) & 1)
-			rc = setup_tasks(t, &pl, i, e);
+		for (j = 0; j < cfg->streams[i].n_tx && rc == 0; j++)
+			if ((t->port_mask >> cfg->streams[i].tx_ports[j]) & 1)
+				rc = setup_tasks(t, &pl, i, j, e);
 	if (rc == 0)
 		rc = setup_rx(t, &pl, e);
 	if (rc == 0 && (t->cur = calloc(1, sizeof(*t->cur))) == NULL)
@@ -486,7 +532,7 @@ setup(struct fws_host *t, struct fws_err *e)
 }
 
 struct fws_host *
-fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e)
+fws_host_create(const struct fws_cfg *cfg, uint64_t port_mask, struct fws_err *e)
 {
 	struct fws_host *t = calloc(1, sizeof(*t));
 	int rc;
@@ -497,8 +543,8 @@ fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e)
 		return NULL;
 	}
 	t->cfg = cfg;
-	t->tx_mask = tx_mask;
-	t->port_mask = cfg->n_ports >= 64 ? ~0ull : (1ull << cfg->n_ports) - 1;
+	t->port_mask = port_mask;
+	t->tx_mask = sent_from(cfg, port_mask);
 	/* The TSC rate as the kernel's clock measures it, not DPDK's rounded estimate. */
 	t->hz_dpdk = rte_get_tsc_hz();
 	t->hz = fws_clock_calibrate(200);

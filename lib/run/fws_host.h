@@ -32,7 +32,8 @@ extern int fws_logtype_trial;
 
 struct fws_host {
 	const struct fws_cfg *cfg;
-	uint64_t tx_mask;       /**< bit s: this host sends stream s (its transmit port is here) */
+	uint64_t
+		tx_mask; /**< bit s: this host sends stream s (one of its transmit ports is here) */
 	uint64_t port_mask;     /**< bit p: port p is this host's (an agent's: not a placeholder) */
 	struct fws_affine skew; /**< FWS_TEST_CLOCK: a test-only offset and drift of its clock */
 	uint64_t hz;            /**< TSC rate calibrated at setup (fws_clock) */
@@ -98,12 +99,13 @@ void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
 void fws_host_features_destroy(struct fws_host *h);
 
 /** Set up ports, lcores, pools, flow tables and the host features for cfg, and resolve the
- * gateways (EAL must be up); only the streams of tx_mask get transmit tasks and flows.
+ * gateways (EAL must be up). The ports of port_mask are this host's: each stream's senders
+ * among them get transmit tasks for their share of its flows (the others are placeholders).
  * NULL with errno and e set on failure. */
-struct fws_host *fws_host_create(const struct fws_cfg *cfg, uint64_t tx_mask, struct fws_err *e);
+struct fws_host *fws_host_create(const struct fws_cfg *cfg, uint64_t port_mask, struct fws_err *e);
 void fws_host_destroy(struct fws_host *h);
 
-/** The headers stream s is built from. */
+/** The headers stream s is built from as its first transmit port sends it. */
 void fws_host_stream_hdr(const struct fws_host *h, unsigned int s, struct fws_pkt_hdr *hdr);
 
 /** Send flows [lo, lo + n) of stream d to at[i].dst, at[i].dport (network order; dst 0: not

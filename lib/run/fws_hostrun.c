@@ -12,26 +12,50 @@
 #include "fws_engine.h"
 #include "fws_host.h"
 
-/* A stream's frame limit split over its tasks by flow share; the rounding remainder goes to
- * the stream's first active task. */
+/* Sender j's part of a stream's frame limit, by flow share; the rounding remainder is the
+ * first sender's. Every host reckons the same parts. */
+static uint64_t
+sender_limit(const struct fws_cfg_stream *cs, unsigned int j, uint64_t limit)
+{
+	uint64_t part[FWS_CFG_MAX_PORTS], sum = 0;
+	unsigned int i;
+	uint32_t lo, hi;
+
+	for (i = 0; i < cs->n_tx; i++) {
+		fws_cfg_sender_flows(cs, i, &lo, &hi);
+		part[i] = limit * (hi - lo) / cs->flows.count;
+		sum += part[i];
+	}
+	return part[j] + (j == 0 ? limit - sum : 0);
+}
+
+/* A stream's frame limit split over its senders, and each sender's over its tasks, by flow
+ * share; a sender's remainder goes to its task that sends its first flow. */
 static void
 limits(struct fws_host *h, unsigned int s, uint64_t limit)
 {
-	struct fws_tx_task *head = NULL;
-	uint64_t sum = 0;
+	const struct fws_cfg_stream *cs = &h->cfg->streams[s];
+	uint64_t sum[FWS_CFG_MAX_PORTS] = {0};
+	struct fws_tx_task *head[FWS_CFG_MAX_PORTS] = {NULL};
 	unsigned int i;
+	uint32_t lo, hi;
+	int j;
 
 	for (i = 0; i < h->n_tasks; i++) {
 		struct fws_tx_task *task = &h->tasks[i];
 
-		if (task->stream != s || !task->active)
+		if (task->stream != s || !task->active ||
+		    (j = fws_cfg_sender(cs, task->port_idx)) < 0)
 			continue;
-		task->limit = limit * task->nb_flows / h->cfg->streams[s].flows.count;
-		sum += task->limit;
-		head = head ? head : task;
+		fws_cfg_sender_flows(cs, (unsigned int)j, &lo, &hi);
+		task->limit = sender_limit(cs, (unsigned int)j, limit) * task->nb_flows / (hi - lo);
+		sum[j] += task->limit;
+		if (task->flows == &h->txflows[s][lo])
+			head[j] = task;
 	}
-	if (head)
-		head->limit += limit - sum;
+	for (j = 0; j < (int)cs->n_tx; j++)
+		if (head[j])
+			head[j]->limit += sender_limit(cs, (unsigned int)j, limit) - sum[j];
 }
 
 static int

@@ -30,7 +30,7 @@ sent_via(const struct fws_host *t, unsigned int p)
 		const struct fws_tx_task *task = &t->tasks[i];
 		const struct fws_cfg_stream *cs = &t->cfg->streams[task->stream];
 
-		if (cs->tx_port != p && cs->rx_port != p)
+		if (task->port_idx != p && cs->rx_port != p)
 			continue;
 		n += __atomic_load_n(&task->cnt.tx_frames, __ATOMIC_RELAXED) +
 		     __atomic_load_n(&task->cnt.warmup_tx, __ATOMIC_RELAXED);

@@ -94,6 +94,17 @@ struct account {
 	struct fws_stream_result *sr;
 };
 
+/* The sender of a split stream that sends flow i. */
+static struct fws_sender_result *
+sender_of(struct fws_stream_result *sr, uint32_t i)
+{
+	unsigned int j;
+
+	for (j = 1; j < sr->n_senders && i >= sr->senders[j].flow_lo; j++)
+		;
+	return &sr->senders[j - 1];
+}
+
 static void
 account_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct fws_agent_rxflow *rx,
 	      const struct fws_agent_txflow *tx)
@@ -108,6 +119,27 @@ account_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct f
 			fws_rxstat_add(&x->sr->blk, &rx[i].rx, tx[i].seq);
 		else
 			fws_rxstat_add(&x->sr->rx, &rx[i].rx, tx[i].seq);
+		if (x->sr->n_senders)
+			fws_rxstat_add(&sender_of(x->sr, lo + i)->rx, &rx[i].rx, tx[i].seq);
+	}
+}
+
+/* A split stream's senders: their ports, hosts and flows. */
+static void
+senders_head(const struct fws_trial *t, const struct fws_cfg_stream *cs,
+	     struct fws_stream_result *sr)
+{
+	unsigned int j;
+
+	sr->n_senders = cs->n_tx > 1 ? cs->n_tx : 0;
+	for (j = 0; j < sr->n_senders; j++) {
+		struct fws_sender_result *o = &sr->senders[j];
+		const struct fws_cfg_port *p = &t->cfg->ports[cs->tx_ports[j]];
+
+		strlcpy(o->port, p->name, sizeof(o->port));
+		strlcpy(o->host, p->host ? t->cfg->hosts[p->host - 1].name : "local",
+			sizeof(o->host));
+		fws_cfg_sender_flows(cs, j, &o->flow_lo, &o->flow_hi);
 	}
 }
 
@@ -135,12 +167,13 @@ stream_head(const struct fws_trial *t, unsigned int s, double req_pps, struct fw
 
 	strlcpy(sr->name, cs->name, sizeof(sr->name));
 	sr->dir = cs->dir;
-	strlcpy(sr->tx_port, t->cfg->ports[cs->tx_port].name, sizeof(sr->tx_port));
+	fws_cfg_senders_name(t->cfg, cs, sr->tx_port, sizeof(sr->tx_port));
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->proof = cs->payload_len > 0 || cs->app != FWS_APP_NONE;
 	sr->syn_flood = cs->l4 == FWS_L4_SYN;
 	sr->req_pps = req_pps;
+	senders_head(t, cs, sr);
 }
 
 static int

@@ -17,7 +17,7 @@ collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mi
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
-	uint32_t link = t->port[cs->tx_port].link_speed_mbps;
+	uint64_t link = fws_trial_tx_link_mbps(t, s);
 	double sum = 0, w = 0;
 	unsigned int i;
 

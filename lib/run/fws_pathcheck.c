@@ -40,14 +40,14 @@ failure(const struct fws_cfg *cfg, unsigned int s, const struct fws_path_result 
 	const char *where, struct fws_err *e)
 {
 	const struct fws_cfg_stream *cs = &cfg->streams[s];
-	char *m = e->msg;
+	char *m = e->msg, from[FWS_CFG_SENDERS_NAME_LEN];
 	size_t len = sizeof(e->msg), used;
 
 	e->kind = FWS_ERR_PATH;
 	used = (size_t)snprintf(m, len,
 				"path check: stream %s (%s -> %s): %" PRIu64 " of %" PRIu64
 				" probe frames arrived at %s",
-				cs->name, cfg->ports[cs->tx_port].name,
+				cs->name, fws_cfg_senders_name(cfg, cs, from, sizeof(from)),
 				cfg->ports[cs->rx_port].name, pa->received, pa->sent,
 				cfg->ports[cs->rx_port].name);
 	if (pa->wrong_port && used < len)

@@ -369,7 +369,8 @@ stream_rates(struct trial_run *r, double scale, double avg, struct fws_err *e)
 
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *cs = &cfg->streams[s];
-		uint64_t link_bps = (uint64_t)r->t->port[cs->tx_port].link_speed_mbps * 1000000ull;
+		uint64_t link_bps = fws_trial_tx_link_mbps(r->t, s) * 1000000ull;
+		char ports[FWS_CFG_SENDERS_NAME_LEN];
 
 		r->req_pps[s] = r->pr ? (s == r->pr->stream ? r->pr->pps : 0)
 				      : fws_rate_pps(&cs->rate, link_bps, avg) * scale;
@@ -378,13 +379,14 @@ stream_rates(struct trial_run *r, double scale, double avg, struct fws_err *e)
 				e, FWS_ERR_CONFIG, -EINVAL,
 				"config: stream %s: a rate in %% of the link needs the "
 				"link speed of port %s, which the driver does not report",
-				cs->name, cfg->ports[cs->tx_port].name);
+				cs->name, fws_cfg_senders_name(cfg, cs, ports, sizeof(ports)));
 		if (r->req_pps[s] == 0 && scale < 1)
 			return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
 					   "config: stream %s: \"line\" on port %s has no known "
 					   "link speed to take a share of; give the rate in pps or "
 					   "bit/s",
-					   cs->name, cfg->ports[cs->tx_port].name);
+					   cs->name,
+					   fws_cfg_senders_name(cfg, cs, ports, sizeof(ports)));
 	}
 	return 0;
 }
@@ -393,14 +395,19 @@ stream_rates(struct trial_run *r, double scale, double avg, struct fws_err *e)
  * link sets the pace (a NIC) or no speed is known. A virtual port with a reported speed
  * (net_ring says 10 Gbit/s) is paced to it: "line" never sends above its own link rate. */
 static bool
-unpaced(const struct trial_run *r, const struct fws_cfg_stream *cs, double scale)
+unpaced(const struct trial_run *r, unsigned int s, double scale)
 {
-	const struct fws_port_result *tx = &r->t->port[cs->tx_port];
+	const struct fws_cfg_stream *cs = &r->t->cfg->streams[s];
+	bool physical = false;
+	unsigned int j;
 
 	if (r->pr || scale < 1)
 		return false;
+	for (j = 0; j < cs->n_tx; j++)
+		physical |= r->t->port[cs->tx_ports[j]].physical;
 	return cs->rate.kind == FWS_RATE_MAX ||
-	       (cs->rate.kind == FWS_RATE_LINE && (tx->physical || tx->link_speed_mbps == 0));
+	       (cs->rate.kind == FWS_RATE_LINE &&
+		(physical || fws_trial_tx_link_mbps(r->t, s) == 0));
 }
 
 /* The plan every agent is armed with: each stream's rate, which streams send, their frame
@@ -423,9 +430,8 @@ plan(struct trial_run *r, unsigned int size_idx, double scale)
 				: !cs->learn_only && (!o || !o->streams || (o->streams >> s) & 1);
 
 		p->active |= (uint32_t)on << s;
-		p->pps[s] = unpaced(r, cs, scale) ? 0 : r->req_pps[s];
+		p->pps[s] = unpaced(r, s, scale) ? 0 : r->req_pps[s];
 		p->limit[s] = !on ? 0 : r->pr ? r->pr->frames : o && o->burst ? o->burst : 0;
-		p->clk[s] = r->t->stream_clk[s];
 	}
 }
 
@@ -438,6 +444,8 @@ arm(struct trial_run *r, struct fws_err *e)
 
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
+		/* Its own stamps' map into each stream's receiver's clock. */
+		memcpy(r->plan.clk, r->t->stream_clk[k], sizeof(r->plan.clk));
 		if ((rc = a->ops->arm(a, &r->plan, e)) < 0)
 			return rc;
 	}

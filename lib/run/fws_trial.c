@@ -321,6 +321,21 @@ read_chunk(struct fws_trial *t, unsigned int s, uint32_t lo, uint32_t n, struct 
 	}
 }
 
+uint64_t
+fws_trial_tx_link_mbps(const struct fws_trial *t, unsigned int s)
+{
+	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
+	uint64_t sum = 0;
+	unsigned int j;
+
+	for (j = 0; j < cs->n_tx; j++) {
+		if (t->port[cs->tx_ports[j]].link_speed_mbps == 0)
+			return 0;
+		sum += t->port[cs->tx_ports[j]].link_speed_mbps;
+	}
+	return sum;
+}
+
 int
 fws_trial_flows(struct fws_trial *t, unsigned int s, fws_trial_flow_fn fn, void *arg)
 {

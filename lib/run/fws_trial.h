@@ -84,10 +84,19 @@ struct fws_tcp_result {
 	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
 };
 
+/** A stream split over several transmit ports: what one of them sent, by its own flows. */
+struct fws_sender_result {
+	char port[FWS_CFG_NAME_LEN];
+	char host[FWS_CFG_NAME_LEN]; /**< the load client that owns the port ("local": this one) */
+	uint32_t flow_lo, flow_hi;   /**< its flows [lo, hi) */
+	struct fws_rxstat_sum rx;    /**< its flows' sums (a blocked flow's received: its leaks) */
+};
+
 struct fws_stream_result {
 	char name[FWS_CFG_NAME_LEN];
 	enum fws_dir dir;
-	char tx_port[FWS_CFG_NAME_LEN], rx_port[FWS_CFG_NAME_LEN];
+	char tx_port[FWS_CFG_SENDERS_NAME_LEN]; /**< split over several: "lan+lan2" */
+	char rx_port[FWS_CFG_NAME_LEN];
 	uint32_t flows;
 	double duration; /**< measured transmit time, s */
 	double req_pps;  /**< requested; 0 = as fast as possible */
@@ -134,6 +143,8 @@ struct fws_stream_result {
 	bool syn_flood;    /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
 	uint32_t blk_flows;
 	struct fws_rxstat_sum blk;
+	unsigned int n_senders; /**< split over several transmit ports: each one's sums; else 0 */
+	struct fws_sender_result senders[FWS_CFG_MAX_PORTS];
 	bool blk_ok;
 	char blk_reason[160];
 	struct fws_hist *hist; /**< owned by the result */

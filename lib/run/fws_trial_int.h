@@ -27,9 +27,9 @@ struct fws_trial {
 	uint64_t hz, hz_dpdk; /**< the first agent's TSC (the phase machine's deadlines) */
 	struct fws_port_result port[FWS_CFG_MAX_PORTS]; /**< facts, as the agents gave them */
 	uint32_t cookie, warm_cookie;                   /**< the current trial's */
-	/** Per stream between two hosts: its stamps' map into the receiver's ticks (the
-	 * clocks feature's, for each plan). */
-	struct fws_affine stream_clk[FWS_CFG_MAX_STREAMS];
+	/** Per sending agent and stream between two hosts: its stamps' map into the
+	 * receiver's ticks (the clocks feature's, for each plan). */
+	struct fws_affine stream_clk[FWS_TRIAL_MAX_AGENTS][FWS_CFG_MAX_STREAMS];
 	/* Per stream with "expect": per flow, 1 when the DUT should block it; their count. */
 	uint8_t *blocked[FWS_CFG_MAX_STREAMS];
 	uint32_t n_blocked[FWS_CFG_MAX_STREAMS];
@@ -78,6 +78,10 @@ int fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx, const struct
 int fws_trial_run_streams(struct fws_trial *t, unsigned int size_idx,
 			  const struct fws_trial_opts *o, uint32_t mask, const struct fws_probe *pr,
 			  struct fws_result *res, struct fws_err *e);
+
+/** The link a stream is sent on, in Mbit/s: the sum of its transmit ports' (each sends its
+ * share of the flows); 0 when one of them reports no speed. */
+uint64_t fws_trial_tx_link_mbps(const struct fws_trial *t, unsigned int s);
 
 /** Each stream's flows as received, merged over the agents that receive it, and as sent,
  * chunk by chunk: fn(arg, stream, first flow, count, rx, tx) for flows [0, count). */
