@@ -10,6 +10,8 @@
 # site1's share crosses hosts and is mapped into site2's clock, lan2's share is site2's
 # own. A share stamped with the wrong map would read 50 ms too long or too short, far past
 # this lab's latency tail (a few ms when the agents' spinning lcores crowd the router).
+# Then the same streams from one process owning all three links (two senders, one host),
+# and a split TCP stream refused.
 . "$(dirname "$0")/lab.sh"
 lab_start ip nft
 "$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
@@ -108,4 +110,33 @@ cfg '["lan", "lan2"]' tcp >"$WORK/tcp.json"
 rc=$?
 [ $rc -eq 2 ] && grep -q "^fwstress: config: .*tcp.json: streams\[0\].tx_port: stream up is split over 2 ports: a tcp stream is sent from one port" "$WORK/err" &&
 	[ ! -e "$WORK/r2.json" ] && ok "split TCP stream: refused in one line, exit 2" || bad "split TCP: exit $rc: $(head -3 "$WORK/err")"
+
+# One host, two senders: every link back in fwsl-tester, the same streams in one process
+# (no hosts): lan and lan2 each send half of "up" from their own queue and MAC.
+ip netns exec fwsl-tester2 ip link set fws-wan netns fwsl-tester
+ip netns exec fwsl-tester2 ip link set fws-lan2 netns fwsl-tester
+for l in fws-wan fws-lan2; do
+	ip netns exec fwsl-tester sysctl -qw "net.ipv6.conf.$l.disable_ipv6=1"
+	ip netns exec fwsl-tester ip link set "$l" up
+done
+python3 - "$WORK/split.json" <<'PY' >"$WORK/one.json"
+import json, sys
+c = json.load(open(sys.argv[1]))
+eal = c["hosts"][0]["eal"]
+del c["hosts"]
+for p in c["ports"]:
+    del p["host"]
+c["eal"] = eal
+print(json.dumps(c))
+PY
+sleep 1
+lan0=$(nft_packets lan_in) lan20=$(nft_packets lan2_in)
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/one-r.json" "$WORK/one.json" 2>"$WORK/err"
+rc=$?
+lan=$(($(nft_packets lan_in) - lan0)) lan2=$(($(nft_packets lan2_in) - lan20))
+[ $rc -eq 0 ] && ok "one host, two senders: exit 0" || bad "one host: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | head -5)"
+check "one host: each port's share, as the router counted it per input link ($lan, $lan2; 25 probes each)" \
+	"[(x['port'], x['host'], x['offered_frames'] + 25) for x in $S['senders']] == [('lan', 'local', $lan), ('lan2', 'local', $lan2)] and $S['offered']['frames'] > 25000 and 'hosts' not in r" "$WORK/one-r.json"
+check "one host: every frame of the split stream received, but for the capture's misses" \
+	"$S['lost'] <= t[0]['ports'][1]['nic']['imissed'] and $S['received']['distinct_frames'] + $S['lost'] == $S['offered']['frames'] and $S['latency_ns']['clocks'] == 'one host'" "$WORK/one-r.json"
 finish
