@@ -80,8 +80,18 @@ cfg_stream_senders(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg
 int
 cfg_check_senders(struct cfg_ctx *c, const struct fws_cfg *cfg)
 {
-	unsigned int s;
+	unsigned int s, n = 0;
 
+	for (s = 0; s < cfg->n_streams; s++)
+		n += cfg->streams[s].n_tx;
+	if (n > FWS_CFG_MAX_STREAMS) { /* a TX lcore holds a task per (stream, port) */
+		cfg_push_key(c, "streams");
+		return cfg_fail(
+			c,
+			"%u (stream, transmit port) pairs: at most %d (a split stream counts "
+			"each of its ports)",
+			n, FWS_CFG_MAX_STREAMS);
+	}
 	for (s = 0; s < cfg->n_streams; s++) {
 		const struct fws_cfg_stream *cs = &cfg->streams[s];
 		const char *why = cs->l4 != FWS_L4_UDP ? "is sent from one port (\"l4\": "

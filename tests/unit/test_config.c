@@ -18,6 +18,12 @@
 	"{\"name\": \"wan\", \"device\": \"net_ring1\"}, {\"name\": \"dmz\", \"device\": "         \
 	"\"net_ring2\"}]"
 
+#define S1(n) "{\"name\": \"s" #n "\", \"tx_port\": \"wan\", \"rx_port\": \"lan\"}"
+#define S15                                                                                        \
+	S1(1)                                                                                      \
+	"," S1(2) "," S1(3) "," S1(4) "," S1(5) "," S1(6) "," S1(7) "," S1(8) "," S1(9) "," S1(    \
+		10) "," S1(11) "," S1(12) "," S1(13) "," S1(14) "," S1(15)
+
 /* Each bad config and the exact message it must give. */
 static const struct {
 	const char *json;
@@ -186,6 +192,11 @@ static const struct {
 	 "\"rx_port\": \"wan\", \"flows\": {\"count\": 1}}]}",
 	 "config: streams[0].tx_port: stream s is split over 2 ports: a udp stream has fewer flows "
 	 "than ports: each port sends a share of them (line 2)"},
+	{"{" PORTS3 ",\n\"streams\": [{\"name\": \"s\", \"tx_port\": [\"lan\", \"dmz\"], "
+	 "\"rx_port\": \"wan\"}, " S15 "]}",
+	 "config: streams: 17 (stream, transmit port) pairs: at most 16 (a split stream counts "
+	 "each "
+	 "of its ports) (line 2)"},
 	{"{" PORTS ",\n\"eal\": [\"-l\", 1]}", "config: eal[1]: expected a string, got an integer "
 					       "(line 2)"},
 	{"{" PORTS ",\n\"output\": {\"json\": 1}}",
