@@ -39,8 +39,10 @@ check "rate: the per-second series add up, the time to establish is ordered, one
 	'(lambda t: sum(t["established_per_second"]) == sum(t["closed_per_second"]) == 50000 and 0 <= t["time_to_establish_us"]["min"] <= t["time_to_establish_us"]["p50"] <= t["time_to_establish_us"]["p99"] <= t["time_to_establish_us"]["max"])(r["connections"]["trials"][0]) and len(r["cells"]) == 1 and r["cells"][0]["kind"] == "cps-fixed" and r["cells"][0]["connections_failed"] == 0 and r["status"] == "completed"' "$WORK/r.json"
 check "rate: 16 bytes of state per connection" 'r["connections"]["state_bytes_per_connection"] == 16' "$WORK/r.json"
 expect_rc 0 "rate search up to 50000/s" "$FWSTRESS" connections -q -o "$WORK/s.json" "$WORK/rate.json"
-check "rate search: the maximum asked passes, NDR found there, an NDR cell" \
-	'r["connections"]["search"]["ndr"]["found"] and r["connections"]["result"]["value"] > 47500 and r["cells"][0]["kind"] == "cps"' "$WORK/s.json"
+# The tester is its own DUT here: a search that stops short of the maximum (the sanitizer
+# build on a loaded machine) must say the generator limited it and was the ceiling.
+check "rate search: the maximum asked passes (or the tester says it was the limit), NDR found, an NDR cell" \
+	'(lambda n, c: n["found"] and (c["result"]["value"] > 47500 or (n["generator_limited"] is True and n["upper"] is None and "generator\x27s ceiling" in n["note"])) and r["cells"][0]["kind"] == "cps")(r["connections"]["search"]["ndr"], r["connections"])' "$WORK/s.json"
 
 cfg udp udp rate 20000 '{"rate": 100000, "aging": 0, "data": 200}'
 expect_rc 0 "UDP rate at 50000/s" "$FWSTRESS" connections -q --at 50000 -o "$WORK/u.json" "$WORK/udp.json"

@@ -43,6 +43,7 @@ struct mconn {
 	uint32_t caddr, saddr;
 	uint16_t cport, sport;
 	uint32_t delta;
+	uint32_t isn, next; /**< the initiator's own numbers: its ISN, the byte after its last */
 };
 
 struct fixture {
@@ -51,6 +52,7 @@ struct fixture {
 	unsigned int n;
 	struct mconn c[MAX_CONNS];
 	uint64_t seq_moved, ack_moved, syns;
+	uint64_t ack_wild; /**< ACKs that, moved back, acknowledge what the initiator never sent */
 };
 
 static struct mconn *
@@ -75,6 +77,39 @@ rewrite(uint8_t *field, int32_t by)
 	memcpy(field, &v, 4);
 }
 
+static uint32_t
+seq_of(const uint8_t *tcp)
+{
+	uint32_t v;
+
+	memcpy(&v, tcp + 4, 4);
+	return rte_be_to_cpu_32(v);
+}
+
+/* A segment from the initiator, in its own numbers: the byte after it (SYN and FIN count). */
+static void
+sent_up_to(struct mconn *c, const struct rte_ipv4_hdr *ip, const uint8_t *tcp)
+{
+	uint32_t len = rte_be_to_cpu_16(ip->total_length) - rte_ipv4_hdr_len(ip) -
+		       (uint32_t)(tcp[12] >> 4) * 4u;
+	uint32_t end = seq_of(tcp) + len + !!(tcp[13] & FWS_TCP_SYN) + !!(tcp[13] & FWS_TCP_FIN);
+
+	if ((int32_t)(end - c->next) > 0)
+		c->next = end;
+}
+
+/* An acknowledgement, moved back into the initiator's numbers: within what it sent (a
+ * responder that answered in the initiator's own numbers would be off by the offset). */
+static bool
+acks_sent(const struct mconn *c, const uint8_t *ack_field)
+{
+	uint32_t v;
+
+	memcpy(&v, ack_field, 4);
+	v = rte_be_to_cpu_32(v);
+	return v - c->isn - 1 <= c->next - c->isn - 1;
+}
+
 /* One TCP segment: from the LAN its sequence number moves, toward it its ACK moves back. */
 static void
 modulate(struct fixture *fx, struct rte_mbuf *m, bool from_lan)
@@ -93,18 +128,21 @@ modulate(struct fixture *fx, struct rte_mbuf *m, bool from_lan)
 		     : find(fx, ip->dst_addr, p1, ip->src_addr, p0);
 	if (c == NULL && from_lan && (tcp[13] & FWS_TCP_SYN) && fx->n < MAX_CONNS) {
 		c = &fx->c[fx->n++];
-		*c = (struct mconn){ip->src_addr, ip->dst_addr, p0, p1,
-				    (uint32_t)rte_rand() | 0x10000000u};
+		*c = (struct mconn){
+			ip->src_addr, ip->dst_addr, p0, p1, (uint32_t)rte_rand() | 0x10000000u,
+			seq_of(tcp),  seq_of(tcp)};
 		fx->syns++;
 	}
 	if (c == NULL)
 		return;
 	if (from_lan) {
+		sent_up_to(c, ip, tcp);
 		rewrite(tcp + 4, (int32_t)c->delta);
 		fx->seq_moved++;
 	} else if (tcp[13] & FWS_TCP_ACK) {
 		rewrite(tcp + 8, -(int32_t)c->delta);
 		fx->ack_moved++;
+		fx->ack_wild += !acks_sent(c, tcp + 8);
 	}
 	memcpy(tcp + 16, &zero, 2);
 	ck = rte_ipv4_udptcp_cksum(ip, tcp);
@@ -135,6 +173,34 @@ fixture_main(void *arg)
 	return 0;
 }
 
+/*
+ * One TCP stream of a trial: its data leaves its tx_port, its receiver's ACKs its rx_port.
+ * An ACK the tester's own transmit queue refused (the fixture lcore slow on a loaded
+ * machine, its ring full) is counted there as the control plane's tx_drop or send_fail:
+ * every ACK sent is received or counted so (the bound, since a refused SYN or FIN is
+ * counted there too). How far the data got in the trial's second is the machine's
+ * speed, not checked; that every ACK acknowledged only what was sent is (ack_wild).
+ */
+static void
+check_stream(const struct fws_result *r, unsigned int s)
+{
+	const struct fws_stream_result *x = &r->streams[s];
+	unsigned int acker = strcmp(x->rx_port, r->ports[0].name) == 0 ? 0 : 1;
+	uint64_t refused = r->ports[acker].ctl.tx_drop + r->ports[acker].ctl.send_fail;
+
+	printf("stream %s:\n", x->name);
+	expect("  connections opened", x->tcp.established, 8);
+	expect("  connections closed with FIN", x->tcp.closed, 8);
+	expect("  segments lost", x->rx.lost, 0);
+	expect("  distinct received == sent", x->rx.unique, x->rx.tx);
+	expect("  segments that waited for the window", x->tcp.window_full, 0);
+	expect("  ACKs received <= sent + 8 window openings <= received + refused at the tester",
+	       x->tcp.acks_received <= x->tcp.acks_sent + 8 &&
+		       x->tcp.acks_sent + 8 <= x->tcp.acks_received + refused,
+	       1);
+	expect("  ACKs received beyond the 8 window openings", x->tcp.acks_received > 8, 1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -163,19 +229,10 @@ main(int argc, char **argv)
 		       res.size.name, (unsigned long)(fx.syns - syns), (unsigned long)fx.seq_moved,
 		       (unsigned long)fx.ack_moved);
 		expect("the fixture modulated 16 new connections", fx.syns - syns, 16);
-		for (s = 0; s < res.n_streams; s++) {
-			const struct fws_stream_result *x = &res.streams[s];
-
-			printf("stream %s:\n", x->name);
-			expect("  connections opened", x->tcp.established, 8);
-			expect("  connections closed with FIN", x->tcp.closed, 8);
-			expect("  segments sent > 90000", x->rx.tx > 90000, 1);
-			expect("  segments lost", x->rx.lost, 0);
-			expect("  distinct received == sent", x->rx.unique, x->rx.tx);
-			expect("  segments that waited for the window", x->tcp.window_full, 0);
-			expect("  ACKs received == sent + 8 window openings", x->tcp.acks_received,
-			       x->tcp.acks_sent + 8);
-		}
+		expect("every ACK moved back acknowledged only what its initiator sent",
+		       fx.ack_wild, 0);
+		for (s = 0; s < res.n_streams; s++)
+			check_stream(&res, s);
 		fws_result_free(&res);
 		fx.n = 0; /* the next trial's connections are new */
 	}

@@ -124,8 +124,22 @@ EOC
 	"$FWSTRESS" run -o "$WORK/$name-report.json" "$WORK/$name.json" >"$WORK/$name.txt" 2>&1 ||
 		bad "$name: run failed: $(tail -2 "$WORK/$name.txt")"
 }
+# The figures the checks below weigh, printed so that a failure on a loaded machine says by how much.
+loop_figures() {
+	python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["trials"][0]
+for s in t["streams"]:
+    x, l = s["tx_stamp"], s["latency_ns"]
+    print("   %s: lag %.0f/%.0f/%.0f ns, %d of %d bursts late; latency avg %.0f p50 %d p90 %d p99 %d ns" % (
+        s["name"], x["handover_lag_min_ns"], x["handover_lag_avg_ns"], x["handover_lag_max_ns"],
+        x["late_bursts"], x["sampled_bursts"], l["avg"], l["p50"], l["p90"], l["p99"]))
+print("   poll period %.0f ns, clock_skew %s" % (t["rx_poll_period_ns"], [p["rx"]["clock_skew"] for p in t["ports"]]))
+' "$1"
+}
 for rate in line 1Mpps; do
 	loop_run "loop-$rate" $rate
+	loop_figures "$WORK/loop-$rate-report.json"
 	check "loopback $rate: hand-over lags signed and bounded by the trial" \
 		'all(0 < (x := s["tx_stamp"])["sampled_bursts"] and -1e3 < x["handover_lag_min_ns"] <= x["handover_lag_avg_ns"] <= x["handover_lag_max_ns"] < 2e9 and x["late_bursts"] * 1000 <= x["sampled_bursts"] for s in t[0]["streams"])' \
 		"$WORK/loop-$rate-report.json"
