@@ -8,9 +8,13 @@
  * flooding a lab after its controller is gone.
  */
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -21,11 +25,21 @@
 #include "fws_app.h"
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_conntest.h"
 #include "fws_host.h"
 #include "fws_wire.h"
 
 struct srv {
-	int out; /* the control stream (stdout when started) */
+	int out;                  /* the control stream (stdout when started) */
+	pthread_mutex_t out_lock; /* a line and its attachment go out whole */
+	pthread_t beat;
+	bool beating;
+	volatile int quit_beat;
+	/* A long operation (a connection test's iteration) runs: a line that arrives
+	 * meanwhile, or the stream's end, is the controller's stop (the beat sees it). */
+	volatile int busy, interrupt;
+	const struct fws_wire_rd *rd;
+	bool serving; /* its servers answered segments in the last pass: poll again at once */
 	struct fws_cfg *cfg;
 	struct fws_agent *a;
 	bool eal;
@@ -212,14 +226,21 @@ op_launch(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	return rc;
 }
 
+/* The phase at an instant of this host's clock ("at", 0: at once); the answer says how late
+ * the request came. */
 static int
 op_phase(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
-	(void)ans;
+	json_int_t ph = json_integer_value(json_object_get(req, "phase"));
+	uint64_t at = (uint64_t)json_integer_value(json_object_get(req, "at"));
+
 	if (need_agent(s, e) < 0)
 		return -EINVAL;
-	s->a->ops->phase(s->a, (enum fws_phase)json_integer_value(json_object_get(req, "phase")));
-	return 0;
+	if (ph < FWS_PHASE_IDLE || ph > FWS_PHASE_STOP)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "phase: no phase %lld",
+				   (long long)ph);
+	return json_object_set_new(ans, "late_ns",
+				   json_real(s->a->ops->phase(s->a, (enum fws_phase)ph, at)));
 }
 
 static int
@@ -379,20 +400,130 @@ op_bye(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	return 0;
 }
 
+/* An event line: what a long operation marks on its way. */
+static void
+send_event(struct srv *s, json_t *ev)
+{
+	pthread_mutex_lock(&s->out_lock);
+	fws_wire_send(s->out, ev);
+	pthread_mutex_unlock(&s->out_lock);
+	json_decref(ev);
+}
+
+static void
+ev_measure(void *arg, uint64_t n, double rate)
+{
+	send_event(arg,
+		   json_pack("{s:s, s:I, s:f}", "ev", "measure", "n", (json_int_t)n, "rate", rate));
+}
+
+static void
+ev_measured(void *arg, bool stopped, struct fws_conntrial *out)
+{
+	(void)out;
+	send_event(arg, json_pack("{s:s, s:b}", "ev", "measured", "stopped", stopped));
+}
+
+/* One iteration of the connection test on this host's clients; the answer carries the
+ * trial, then its two per-second series. */
+static int
+op_conn_trial(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	const struct fws_conntester_hooks hk = {
+		.measure = ev_measure, .measured = ev_measured, .arg = s};
+	double rate = json_number_value(json_object_get(req, "rate"));
+	struct fws_conntrial t;
+	size_t ne, nc;
+	uint8_t *b;
+	int rc;
+
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if (!(rate > 0))
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "conn_trial: no rate");
+	s->serving = false;
+	s->interrupt = 0;
+	s->busy = 1;
+	rc = s->a->ops->conn_trial(
+		s->a, rate, (uint32_t)json_integer_value(json_object_get(req, "nonce")),
+		json_is_true(json_object_get(req, "progress")), &hk, &s->interrupt, &t, e);
+	s->busy = 0;
+	if (rc < 0)
+		return rc;
+	ne = t.st.est_per_s.n;
+	nc = t.st.closed_per_s.n;
+	if ((b = malloc(sizeof(t) + 8 * (ne + nc))) != NULL) {
+		memcpy(b, &t, sizeof(t));
+		memcpy(b + sizeof(t), t.st.est_per_s.v, 8 * ne);
+		memcpy(b + sizeof(t) + 8 * ne, t.st.closed_per_s.v, 8 * nc);
+		json_object_set_new(ans, "n_est", json_integer((json_int_t)ne));
+		json_object_set_new(ans, "n_closed", json_integer((json_int_t)nc));
+		rc = blob(s, b, sizeof(t) + 8 * (ne + nc));
+	}
+	free(b);
+	free(t.st.est_per_s.v);
+	free(t.st.closed_per_s.v);
+	return b ? rc : -ENOMEM;
+}
+
+static int
+op_conn_between(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	int rc;
+
+	(void)req;
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->interrupt = 0;
+	s->busy = 1;
+	rc = s->a->ops->conn_between(s->a, &s->interrupt, e);
+	s->busy = 0;
+	return rc;
+}
+
+/* Its servers answer iteration "nonce" of another host's clients until told otherwise. */
+static int
+op_conn_serve(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	int rc;
+
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	rc = s->a->ops->conn_serve(s->a,
+				   (uint32_t)json_integer_value(json_object_get(req, "nonce")), e);
+	s->serving = rc == 0;
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	op_fn fn;
 } ops[] = {
-	{"hello", op_hello},       {"setup", op_setup},
-	{"ports", op_ports},       {"hugepage_peak", op_hugepage_peak},
-	{"tsc", op_tsc},           {"ptp", op_ptp},
-	{"prepare", op_prepare},   {"arm", op_arm},
-	{"launch", op_launch},     {"phase", op_phase},
-	{"poll", op_poll},         {"live", op_live},
-	{"stop", op_stop},         {"collect", op_collect},
-	{"rx_flows", op_rx_flows}, {"tx_flows", op_tx_flows},
-	{"aim", op_aim},           {"after", op_after},
-	{"retire", op_retire},     {"bye", op_bye},
+	{"hello", op_hello},
+	{"setup", op_setup},
+	{"ports", op_ports},
+	{"hugepage_peak", op_hugepage_peak},
+	{"tsc", op_tsc},
+	{"ptp", op_ptp},
+	{"prepare", op_prepare},
+	{"arm", op_arm},
+	{"launch", op_launch},
+	{"phase", op_phase},
+	{"poll", op_poll},
+	{"live", op_live},
+	{"stop", op_stop},
+	{"collect", op_collect},
+	{"rx_flows", op_rx_flows},
+	{"tx_flows", op_tx_flows},
+	{"aim", op_aim},
+	{"after", op_after},
+	{"retire", op_retire},
+	{"bye", op_bye},
+	{"conn_trial", op_conn_trial},
+	{"conn_between", op_conn_between},
+	{"conn_serve", op_conn_serve},
 };
 
 static int
@@ -417,12 +548,66 @@ answer(struct srv *s, const json_t *req)
 		json_object_set_new(ans, "err",
 				    json_pack("{s:i, s:s}", "kind", (int)e.kind, "msg",
 					      e.msg[0] ? e.msg : strerror(-rc)));
+	pthread_mutex_lock(&s->out_lock);
 	rc = s->att && rc >= 0 ? fws_wire_send_bin(s->out, ans, s->att, s->att_len)
 			       : fws_wire_send(s->out, ans);
+	pthread_mutex_unlock(&s->out_lock);
 	free(s->att);
 	s->att = NULL;
 	json_decref(ans);
 	return rc;
+}
+
+/*
+ * The heartbeat: an event line every FWS_AGENT_BEAT_MS from its own thread, whatever the
+ * main thread is doing (EAL's setup, a prepare's handshakes, a million flows' counts), so
+ * that the controller tells a slow agent from a cut link in seconds. A beat that would
+ * block (the controller not reading: between trials) is skipped, never queued: this
+ * thread never holds the stream while waiting for the far end.
+ */
+static void *
+beat_main(void *arg)
+{
+	struct srv *s = arg;
+	unsigned long n = 0;
+	char line[64];
+	int len, ms;
+
+	while (!s->quit_beat) {
+		for (ms = 0; ms < FWS_AGENT_BEAT_MS && !s->quit_beat; ms += 50)
+			nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+		if (s->quit_beat)
+			break;
+		if (s->busy &&
+		    (s->rd->len > 0 ||
+		     poll(&(struct pollfd){.fd = s->rd->fd, .events = POLLIN}, 1, 0) == 1))
+			s->interrupt = 1; /* a line (the controller's stop) or the stream's end */
+		len = snprintf(line, sizeof(line), "{\"ev\": \"beat\", \"n\": %lu}\n", ++n);
+		pthread_mutex_lock(&s->out_lock);
+		if (poll(&(struct pollfd){.fd = s->out, .events = POLLOUT}, 1, 0) == 1 &&
+		    write(s->out, line, (size_t)len) < 0 && errno == EPIPE)
+			s->quit_beat = 1;
+		pthread_mutex_unlock(&s->out_lock);
+	}
+	return NULL;
+}
+
+static void
+beat_start(struct srv *s)
+{
+	s->beating = pthread_create(&s->beat, NULL, beat_main, s) == 0;
+	if (!s->beating)
+		fprintf(stderr, "fwstress agent: no heartbeat thread: %s\n", strerror(errno));
+}
+
+static void
+beat_stop(struct srv *s)
+{
+	if (!s->beating)
+		return;
+	s->quit_beat = 1;
+	pthread_join(s->beat, NULL);
+	s->beating = false;
 }
 
 static void
@@ -442,13 +627,12 @@ usage_agent(FILE *f)
  * (TCP connections whose other end is on another host open and close meanwhile). */
 #define IDLE_MS 1
 
+/* Between requests: the ports polled (ARP, ND, the far end's TCP segments), or a pass of
+ * the connection engine while its servers answer another host's clients. */
 static void
 idle(struct srv *s)
 {
-	struct fws_host *h = fws_agent_local_host(s->a);
-
-	if (h)
-		fws_host_idle(h);
+	s->serving = fws_agent_local_idle(s->a);
 }
 
 /* Started by a key restricted to the agent (restrict,command="fwstress agent"), which runs
@@ -473,7 +657,7 @@ asked_other(void)
 int
 cmd_agent(int argc, char **argv)
 {
-	struct srv s = {.out = dup(1)};
+	struct srv s = {.out = dup(1), .out_lock = PTHREAD_MUTEX_INITIALIZER};
 	struct fws_wire_rd rd = {.fd = 0};
 	const char *why;
 	json_t *req;
@@ -486,19 +670,24 @@ cmd_agent(int argc, char **argv)
 	if (asked_other())
 		return EXIT_USAGE;
 	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
+	signal(SIGPIPE, SIG_IGN); /* a closed stream is an error to write, then it stops */
+	s.rd = &rd;
+	beat_start(&s);
 	while (!s.bye && rc == 0) {
 		req = fws_wire_recv(&rd,
-				    s.running ? FWS_AGENT_DEADMAN_MS
-				    : s.a     ? IDLE_MS
-					      : -1,
+				    s.running   ? FWS_AGENT_DEADMAN_MS
+				    : s.serving ? 0
+				    : s.a       ? IDLE_MS
+						: -1,
 				    -1, NULL, NULL, &why);
 		if (req == NULL && !s.running && s.a && strcmp(why, "timeout") == 0) {
-			idle(&s); /* between requests: ARP, ND, the far end's TCP segments */
+			idle(&s);
 			continue;
 		}
 		if (req == NULL)
 			break;
-		rc = answer(&s, req);
+		if (json_object_get(req, "id")) /* else a notification: a stop come late */
+			rc = answer(&s, req);
 		json_decref(req);
 	}
 	if (!s.bye && rc == 0 && strcmp(why, "timeout") == 0)
@@ -506,6 +695,7 @@ cmd_agent(int argc, char **argv)
 	if (!s.bye)
 		fprintf(stderr, "fwstress agent: control stream: %s: stopping\n",
 			rc < 0 ? strerror(-rc) : why);
+	beat_stop(&s);
 	if (s.a && s.running)
 		s.a->ops->stop(s.a, false);
 	if (s.a)

@@ -395,10 +395,9 @@ refused(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, char *err, size_t 
 		snprintf(err, len,
 			 "config: connections: the config has no \"connections\" section "
 			 "(test, rate, ...)");
-	else if (cmd == FWS_CAMPAIGN_CONNECTIONS && cfg->n_hosts)
-		snprintf(err, len,
-			 "config: connections: a connection test runs both ends on one "
-			 "host: no \"hosts\" yet");
+	else if (cmd == FWS_CAMPAIGN_CONNECTIONS &&
+		 fws_config_conn_ends(cfg, &(unsigned int){0}, &(unsigned int){0}, err, len) < 0)
+		return true;
 	else
 		return false;
 	return true;

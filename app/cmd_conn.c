@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fwstress connections: a config's "connections" test over its ports, and its report. The
- * method is lib/run/fws_connmethod.c, the trials lib/run/fws_conntester.c. */
+/* fwstress connections: a config's "connections" test over its ports (this process's, or
+ * load clients' with "hosts"), and its report. The method is lib/run/fws_connmethod.c, the
+ * trials over the agents lib/run/fws_connagents.c, each agent's engine
+ * lib/run/fws_conntester.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -147,34 +149,35 @@ save(void *arg, const struct fws_connrun *run)
 	fws_report_conn_write_json(v->cfg->json_out, &r);
 }
 
-/* With EAL up: the ports, the tester, the method, the report. */
+/* EAL up where this process owns ports: the agents, the method over them, the report. */
 static int
-conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats, int *stats_err)
+conn_with_agents(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats, int *stats_err)
 {
 	struct fws_connrun run = {.cfg = cfg, .started = time(NULL), .fixed_rate = a->at};
 	struct saver v = {.cfg = cfg, .stats = stats, .stats_err = stats_err, .t0 = run.started};
 	struct fws_connops ops = {.saved = save, .saved_arg = &v, .log = stderr};
-	struct fws_conntester *x;
+	struct fws_connagents *x = NULL;
 	struct fws_trial *t;
 	struct fws_err e = {0};
 	int code = EXIT_OK, rc;
 
 	if ((t = fws_trial_create(cfg, &e)) == NULL ||
-	    (x = fws_conntester_new(t, cfg, &app_stop_requests, &e)) == NULL) {
+	    (x = fws_connagents_new(t, cfg, &app_stop_requests, a->progress, &e)) == NULL) {
 		fprintf(stderr, "fwstress: %s\n", e.msg);
 		fws_trial_destroy(t);
 		return fws_err_exit_code(e.kind);
 	}
-	fws_conntester_ops(x, &ops);
-	fws_conntester_progress(x, a->progress ? stderr : NULL);
+	fws_connagents_ops(x, &ops);
 	run.count = 0;
 	for (unsigned int s = 0; s < cfg->n_streams; s++)
 		run.count += cfg->streams[s].flows.count;
 	run.state_bytes = fws_conns_state_size();
 	rc = fws_conntest_execute(&run, &ops, &e);
-	run.memory_bytes = fws_conntester_memory(x);
+	run.memory_bytes = run.n_trials ? run.trials[run.n_trials - 1].engine_bytes : 0;
 	run.finished = time(NULL);
 	run.n_ports = fws_trial_ports(t, run.ports);
+	if (cfg->n_hosts)
+		run.n_hosts = fws_trial_hosts(t, run.hosts, FWS_CFG_MAX_HOSTS + 1);
 	if (rc < 0) {
 		run.partial = true;
 		code = fws_err_exit_code(e.kind);
@@ -194,7 +197,7 @@ conn_with_eal(const struct fws_cfg *cfg, const struct conn_args *a, FILE *stats,
 	if (!a->quiet)
 		fws_report_conn_text(stdout, &run);
 	fws_connrun_free(&run);
-	fws_conntester_free(x);
+	fws_connagents_free(x);
 	fws_trial_destroy(t);
 	return code;
 }
@@ -203,6 +206,7 @@ int
 cmd_connections(int argc, char **argv)
 {
 	struct conn_args a = {.progress = -1};
+	char err[FWS_ERR_LEN];
 	struct fws_cfg *cfg;
 	FILE *stats = NULL;
 	int stats_err = 0;
@@ -239,17 +243,23 @@ cmd_connections(int argc, char **argv)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	if (cfg->n_hosts) {
-		fprintf(stderr, "fwstress: config: connections: a connection test runs both ends "
-				"on one host: no \"hosts\" yet\n");
+	if (fws_config_conn_ends(cfg, &(unsigned int){0}, &(unsigned int){0}, err, sizeof(err)) <
+	    0) {
+		fprintf(stderr, "fwstress: %s\n", err);
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
 	if (a.progress < 0)
 		a.progress = isatty(STDERR_FILENO);
 	app_catch_stop_signals();
-	eal = app_eal_start(cfg, a.cli_eal, a.n_cli_eal) == 0;
-	code = eal ? conn_with_eal(cfg, &a, stats, &stats_err) : fws_err_exit_code(FWS_ERR_SETUP);
+	/* A controller whose ports are all its agents' runs no EAL. */
+	eal = fws_config_local_ports(cfg);
+	if (eal && app_eal_start(cfg, a.cli_eal, a.n_cli_eal) < 0) {
+		eal = false;
+		code = fws_err_exit_code(FWS_ERR_SETUP);
+	} else {
+		code = conn_with_agents(cfg, &a, stats, &stats_err);
+	}
 	if (stats && app_out_close(stats, "--stats", a.stats, stats_err) < 0 &&
 	    (code == EXIT_OK || code == EXIT_EXPECT))
 		code = EXIT_OUTPUT;

@@ -285,6 +285,61 @@ cfg_hosts_check(struct cfg_ctx *c, const struct fws_cfg *cfg)
 	return 0;
 }
 
+/* Stream s's port of one end: its clients' (tx) or its servers'. */
+static const struct fws_cfg_port *
+end_port(const struct fws_cfg *cfg, unsigned int s, bool tx)
+{
+	return &cfg->ports[tx ? cfg->streams[s].tx_port : cfg->streams[s].rx_port];
+}
+
+static const char *
+host_of(const struct fws_cfg_port *p)
+{
+	return p->host_name[0] ? p->host_name : "this host";
+}
+
+/* The host of every stream's port of one end (tx: the clients), or -1 naming two in err. */
+static int
+end_host(const struct fws_cfg *cfg, bool tx, char *err, size_t len)
+{
+	unsigned int s;
+
+	if (cfg->n_streams == 0)
+		return 0;
+	for (s = 1; s < cfg->n_streams; s++) {
+		if (end_port(cfg, s, tx)->host == end_port(cfg, 0, tx)->host)
+			continue;
+		snprintf(err, len,
+			 "config: connections: every stream's %s (its %s) must be on one host: "
+			 "stream %s's are on %s, stream %s's on %s",
+			 tx ? "clients" : "servers", tx ? "tx_port" : "rx_port",
+			 cfg->streams[0].name, host_of(end_port(cfg, 0, tx)), cfg->streams[s].name,
+			 host_of(end_port(cfg, s, tx)));
+		return -1;
+	}
+	return end_port(cfg, 0, tx)->host;
+}
+
+int
+fws_config_conn_ends(const struct fws_cfg *cfg, unsigned int *client, unsigned int *server,
+		     char *err, size_t len)
+{
+	int c = end_host(cfg, true, err, len), v = c < 0 ? -1 : end_host(cfg, false, err, len);
+
+	if (c < 0 || v < 0)
+		return -EINVAL;
+	if (v == 0 && c != 0) {
+		snprintf(err, len,
+			 "config: connections: the servers (rx_port) are this process's and the "
+			 "clients another host's: give the servers' ports a host too (this "
+			 "process answers nobody while it waits for the clients' host)");
+		return -EINVAL;
+	}
+	*client = (unsigned int)c;
+	*server = (unsigned int)v;
+	return 0;
+}
+
 static json_t *
 list_json(char *const *a, unsigned int n)
 {

@@ -123,6 +123,11 @@ const char *fws_config_ptp_socket(const struct fws_cfg *cfg, unsigned int k);
 unsigned int fws_config_host_shell(const struct fws_cfg_host *h, const char **argv,
 				   unsigned int max);
 
+/** A connection test's ends: the host of every stream's clients (tx_port) and of every
+ * servers (rx_port), each one host (0: this process). 0, or -EINVAL with why in err. */
+int fws_config_conn_ends(const struct fws_cfg *cfg, unsigned int *client, unsigned int *server,
+			 char *err, size_t len);
+
 /** Directions: of a stream (upload, download, custom), of a sweep cell (also bidir). */
 #define FWS_DIRS(X)                                                                                \
 	X(NONE, "")                                                                                \

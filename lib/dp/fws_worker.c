@@ -54,13 +54,13 @@ int
 fws_worker_main(void *arg)
 {
 	struct fws_worker *w = arg;
-	uint32_t seen = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE);
+	uint32_t seen = fws_sync_phase(w->sync, rte_rdtsc());
 	uint64_t loops = 0;
 	unsigned int i, k, tx0 = 0, rx0 = 0, nq = w->rx ? w->rx->nb_queues : 0;
 
 	for (;;) {
-		uint32_t ph = __atomic_load_n(&w->sync->phase, __ATOMIC_ACQUIRE);
 		uint64_t now = rte_rdtsc();
+		uint32_t ph = fws_sync_phase(w->sync, now);
 
 		if (unlikely(ph != seen)) {
 			phase_change(w, seen, ph, now, loops);
@@ -95,6 +95,26 @@ void
 fws_sync_set(struct fws_sync *s, enum fws_phase phase)
 {
 	__atomic_store_n(&s->phase, (uint32_t)phase, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->at, UINT64_MAX, __ATOMIC_RELEASE);
+}
+
+/* next before at: a worker that sees at passed reads the next it was armed with. */
+void
+fws_sync_arm(struct fws_sync *s, enum fws_phase phase, uint64_t at)
+{
+	__atomic_store_n(&s->next, (uint32_t)phase, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->at, at, __ATOMIC_RELEASE);
+}
+
+/* The phase word before at: a worker that reads at cleared reads the phase it became. */
+enum fws_phase
+fws_sync_settle(struct fws_sync *s, uint64_t now)
+{
+	if (s->at != UINT64_MAX && now >= s->at) {
+		__atomic_store_n(&s->phase, s->next, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->at, UINT64_MAX, __ATOMIC_RELEASE);
+	}
+	return (enum fws_phase)fws_sync_phase(s, now);
 }
 
 int

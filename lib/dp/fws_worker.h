@@ -29,12 +29,25 @@ struct rte_ring;
 struct fws_rx_lcore;
 struct fws_tx_task;
 
-/** What every worker reads: written by the main lcore only. */
+/** What every worker reads: written by the main lcore only. A phase may be armed for an
+ * instant: from TSC at on, the workers follow next (so that the hosts of a test across load
+ * clients change phase at one instant, each at its own clock's reading of it). */
 struct fws_sync {
 	uint32_t phase;  /**< enum fws_phase */
+	uint32_t next;   /**< the phase armed for at */
+	uint64_t at;     /**< TSC from which next holds; UINT64_MAX: none armed */
 	uint32_t cookie; /**< the measured phase's, for tasks restarted at measure */
 	uint64_t hz;
 };
+
+/** The phase the workers follow at TSC now. */
+static inline uint32_t
+fws_sync_phase(const struct fws_sync *s, uint64_t now)
+{
+	if (__builtin_expect(now >= __atomic_load_n(&s->at, __ATOMIC_ACQUIRE), 0))
+		return __atomic_load_n(&s->next, __ATOMIC_RELAXED);
+	return __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
+}
 
 /** Control replies for one port's TX queue 0. */
 struct fws_worker_ctlq {
@@ -61,8 +74,15 @@ struct fws_worker {
 /** The lcore function (rte_eal_remote_launch). */
 int fws_worker_main(void *arg);
 
-/** Move every worker to phase. */
+/** Move every worker to phase now (any phase armed is dropped). */
 void fws_sync_set(struct fws_sync *s, enum fws_phase phase);
+
+/** Move every worker to phase at TSC at (at or before now: at once). */
+void fws_sync_arm(struct fws_sync *s, enum fws_phase phase, uint64_t at);
+
+/** The phase armed, once its instant has passed, becomes the phase word (the main lcore
+ * calls this as it polls). The phase the workers follow now. */
+enum fws_phase fws_sync_settle(struct fws_sync *s, uint64_t now);
 
 /** Launch n workers; on failure the ones started are told to quit and waited for. */
 int fws_workers_launch(struct fws_sync *s, struct fws_worker *w, unsigned int n, struct fws_err *e);

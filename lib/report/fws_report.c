@@ -511,6 +511,10 @@ trial_json(const struct fws_result *r)
 	json_object_set_new(tr, "link_events", link_events_json(r));
 	json_object_set_new(tr, "icmp_unmatched", json_integer((json_int_t)r->icmp_unmatched));
 	json_object_set_new(tr, "merge_s", json_real(r->merge_s));
+	if (r->phase_hosts > 1)
+		json_object_set_new(tr, "phase_sync",
+				    json_pack("{s:i, s:f}", "hosts", (int)r->phase_hosts,
+					      "bound_ns", r->phase_sync_ns));
 	if (r->link_events_dropped)
 		json_object_set_new(tr, "link_events_dropped",
 				    json_integer((json_int_t)r->link_events_dropped));

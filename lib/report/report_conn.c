@@ -213,6 +213,9 @@ fws_report_conn_json(const struct fws_connrun *run)
 		json_object_set_new(root, "error", json_string(run->error));
 	json_object_set_new(root, "config", fws_config_to_json(run->cfg));
 	json_object_set_new(root, "ports", fws_report_ports_json(run->ports, run->n_ports));
+	if (run->n_hosts)
+		json_object_set_new(root, "hosts",
+				    fws_report_hosts_json(run->cfg, run->hosts, run->n_hosts));
 	json_object_set_new(root, "connections", conn_json(run));
 	json_object_set_new(root, "cells", cells_json(run));
 	return root;
@@ -258,6 +261,7 @@ fws_report_conn_text(FILE *f, const struct fws_connrun *run)
 
 	fprintf(f, "fwstress connections: %s, %lu connections per iteration, %u B each way\n",
 		fws_conn_test_name(run->test), (unsigned long)run->count, run->cfg->conn.data);
+	fws_report_hosts_text(f, run->cfg, run->hosts, run->n_hosts);
 	fprintf(f, "%5s %10s %10s %9s %9s %9s %9s %7s  %s\n", "trial", "asked/s", "reached/s",
 		"attempted", "establ.", "closed", "held", "failed", "time to establish us p50/p99");
 	for (i = 0; i < run->n_trials; i++) {

@@ -26,30 +26,35 @@ names(const struct fws_cfg *cfg, uint64_t mask, bool ports)
 }
 
 json_t *
-fws_report_hosts(const struct fws_run *run)
+fws_report_hosts_json(const struct fws_cfg *cfg, const struct fws_host_info *hosts, unsigned int n)
 {
 	json_t *a;
 	unsigned int k;
 
-	if (run->n_hosts == 0)
+	if (n == 0)
 		return NULL;
 	a = json_array();
-	for (k = 0; k < run->n_hosts; k++) {
-		const struct fws_host_info *h = &run->hosts[k];
+	for (k = 0; k < n; k++) {
+		const struct fws_host_info *h = &hosts[k];
 		char proto[24];
 
 		snprintf(proto, sizeof(proto), "%d.%d", h->proto[0], h->proto[1]);
 		json_array_append_new(
-			a,
-			json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}", "name",
-				  h->name, "via", h->via, "hostname", h->hostname, "kernel",
-				  h->kernel, "fwstress", h->fwstress, "dpdk", h->dpdk, "protocol",
-				  h->proto[0] ? proto : "in process", "tsc_hz",
-				  (json_int_t)h->tsc_hz, "ports", names(run->cfg, h->ports, true),
-				  "sends", names(run->cfg, h->tx_streams, false), "receives",
-				  names(run->cfg, h->rx_streams, false)));
+			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+				     "name", h->name, "via", h->via, "hostname", h->hostname,
+				     "kernel", h->kernel, "fwstress", h->fwstress, "dpdk", h->dpdk,
+				     "protocol", h->proto[0] ? proto : "in process", "tsc_hz",
+				     (json_int_t)h->tsc_hz, "ports", names(cfg, h->ports, true),
+				     "sends", names(cfg, h->tx_streams, false), "receives",
+				     names(cfg, h->rx_streams, false)));
 	}
 	return a;
+}
+
+json_t *
+fws_report_hosts(const struct fws_run *run)
+{
+	return fws_report_hosts_json(run->cfg, run->hosts, run->n_hosts);
 }
 
 /* A list of names as "a, b" into buf. */
@@ -68,20 +73,21 @@ joined(const struct fws_cfg *cfg, uint64_t mask, bool ports, char *buf, size_t l
 }
 
 void
-fws_report_hosts_text(FILE *f, const struct fws_run *run)
+fws_report_hosts_text(FILE *f, const struct fws_cfg *cfg, const struct fws_host_info *hosts,
+		      unsigned int n)
 {
 	char p[256], tx[512], rx[512];
 	unsigned int k;
 
-	for (k = 0; k < run->n_hosts; k++) {
-		const struct fws_host_info *h = &run->hosts[k];
+	for (k = 0; k < n; k++) {
+		const struct fws_host_info *h = &hosts[k];
 
 		fprintf(f,
 			"host %-8s %s (%s), fwstress %s, %s, protocol %d.%d; ports %s; sends %s; "
 			"receives %s\n",
 			h->name, h->hostname, h->kernel, h->fwstress, h->dpdk, h->proto[0],
-			h->proto[1], joined(run->cfg, h->ports, true, p, sizeof(p)),
-			joined(run->cfg, h->tx_streams, false, tx, sizeof(tx)),
-			joined(run->cfg, h->rx_streams, false, rx, sizeof(rx)));
+			h->proto[1], joined(cfg, h->ports, true, p, sizeof(p)),
+			joined(cfg, h->tx_streams, false, tx, sizeof(tx)),
+			joined(cfg, h->rx_streams, false, rx, sizeof(rx)));
 	}
 }

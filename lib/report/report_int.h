@@ -42,11 +42,15 @@ struct fws_search_goal;
 /** A search goal as reports hold it; result: its trial's index, -1: none. */
 json_t *fws_report_goal_json(const struct fws_search_goal *g, int result);
 
-/** The load clients and their agents (report_hosts.c); NULL with one host. */
+/** The load clients and their agents (report_hosts.c); NULL with none. */
+json_t *fws_report_hosts_json(const struct fws_cfg *cfg, const struct fws_host_info *hosts,
+			      unsigned int n);
+/** Those of a run (its report's "hosts"). */
 json_t *fws_report_hosts(const struct fws_run *run);
 
 /** The same as text lines, one a host. */
-void fws_report_hosts_text(FILE *f, const struct fws_run *run);
+void fws_report_hosts_text(FILE *f, const struct fws_cfg *cfg, const struct fws_host_info *hosts,
+			   unsigned int n);
 
 /** The ports' facts and run-level counters. */
 json_t *fws_report_ports_json(const struct fws_port_result *ports, unsigned int n);

@@ -49,6 +49,11 @@ text_clocks(FILE *f, const struct fws_result *r)
 {
 	unsigned int s;
 
+	if (r->phase_hosts > 1)
+		fprintf(f,
+			"  phases: armed for one instant on %u hosts, each in its own clock: "
+			"they changed within %.3f us of each other\n",
+			r->phase_hosts, r->phase_sync_ns / 1e3);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
@@ -450,7 +455,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			"%+.0f ppm)\n",
 			(double)run->tsc_hz / 1e6, (double)run->tsc_hz_dpdk / 1e6,
 			fws_clock_ppm((double)run->tsc_hz_dpdk, (double)run->tsc_hz));
-	fws_report_hosts_text(f, run);
+	fws_report_hosts_text(f, run->cfg, run->hosts, run->n_hosts);
 	for (i = 0; i < run->n_ports; i++) {
 		const struct fws_port_result *p = &run->ports[i];
 

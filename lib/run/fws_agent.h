@@ -28,6 +28,8 @@
 #include "fws_worker.h"
 
 struct fws_agent;
+struct fws_conntester_hooks;
+struct fws_conntrial;
 struct fws_err;
 
 /** One trial or probe as the controller decided it. */
@@ -138,8 +140,9 @@ struct fws_agent_ops {
 	int (*arm)(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e);
 	/** Start the workers in phase ph. */
 	int (*launch)(struct fws_agent *a, enum fws_phase ph, struct fws_err *e);
-	/** Move the workers to phase ph. */
-	void (*phase)(struct fws_agent *a, enum fws_phase ph);
+	/** Move the workers to phase ph at at, a reading of its clock as tsc gives it (0: at
+	 * once). Returns how late the request came (ns past at when it arrived; 0 in time). */
+	double (*phase)(struct fws_agent *a, enum fws_phase ph, uint64_t at);
 	/** Each pass of the controller's loop: control plane, the host's own duties. */
 	void (*poll)(struct fws_agent *a, struct fws_agent_poll *out);
 	/** Live totals of the running phase (warm: the warm-up's). */
@@ -163,6 +166,17 @@ struct fws_agent_ops {
 	void (*after)(struct fws_agent *a, struct fws_agent_counts *out);
 	/** Retire the trial's cookies: late frames count as stale. */
 	void (*retire)(struct fws_agent *a);
+	/** Connection tests (fwstress connections), its ports' ends of them: one iteration
+	 * numbered nonce at rate of the clients it owns, the servers it owns answering
+	 * meanwhile; hk marks the measured phase; *stop ends it early. progress: a line per
+	 * second where it runs. 0 or -errno with e set. */
+	int (*conn_trial)(struct fws_agent *a, double rate, uint32_t nonce, bool progress,
+			  const struct fws_conntester_hooks *hk, volatile int *stop,
+			  struct fws_conntrial *out, struct fws_err *e);
+	/** Between iterations (its clients): hold, reset, the aging wait. */
+	int (*conn_between)(struct fws_agent *a, volatile int *stop, struct fws_err *e);
+	/** Its servers answer iteration nonce's clients, which another agent owns. */
+	int (*conn_serve)(struct fws_agent *a, uint32_t nonce, struct fws_err *e);
 	/** Why the agent is gone (its control stream ended, it died, it did not answer), or
 	 * NULL while it lives; NULL hook: it cannot be lost (in-process). */
 	const char *(*lost)(struct fws_agent *a);

@@ -12,14 +12,19 @@
 #include <rte_version.h>
 
 #include "fws_compat.h"
+#include "fws_conntest.h"
 #include "fws_host.h"
 
 #define PTP_READS 16 /* reads of the clock pair: the one with the smallest window */
 
+static const struct fws_agent_ops local_ops;
+
 struct local {
 	struct fws_agent a; /* first: the agent is the local */
 	struct fws_host *h;
-	struct fws_cfg *part; /* the config with other hosts' ports as placeholders */
+	struct fws_cfg *part;        /* the config with other hosts' ports as placeholders */
+	struct fws_conntester *conn; /* connection tests: made at the first iteration */
+	bool serving;                /* its servers answer another host's clients */
 };
 
 static struct fws_host *
@@ -104,10 +109,10 @@ local_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 	return fws_host_launch(host(a), ph, e);
 }
 
-static void
-local_phase(struct fws_agent *a, enum fws_phase ph)
+static double
+local_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
 {
-	fws_host_phase(host(a), ph);
+	return fws_host_phase(host(a), ph, at);
 }
 
 static void
@@ -171,9 +176,68 @@ local_retire(struct fws_agent *a)
 		fws_rx_retire_cookies(h->rx[i]);
 }
 
+/* The connection engine over this host's ports, made once. */
+static struct fws_conntester *
+conntester(struct fws_agent *a, struct fws_err *e)
+{
+	struct local *l = (struct local *)a;
+
+	if (l->conn == NULL)
+		l->conn = fws_conntester_new(l->h, l->part, e);
+	return l->conn;
+}
+
+static int
+local_conn_trial(struct fws_agent *a, double rate, uint32_t nonce, bool progress,
+		 const struct fws_conntester_hooks *hk, volatile int *stop,
+		 struct fws_conntrial *out, struct fws_err *e)
+{
+	struct fws_conntester *x = conntester(a, e);
+
+	if (x == NULL)
+		return -ENOMEM;
+	((struct local *)a)->serving = false;
+	fws_conntester_progress(x, progress ? stderr : NULL);
+	return fws_conntester_trial(x, rate, nonce, hk, stop, out);
+}
+
+static int
+local_conn_between(struct fws_agent *a, volatile int *stop, struct fws_err *e)
+{
+	struct fws_conntester *x = conntester(a, e);
+
+	return x ? fws_conntester_between(x, stop, e) : -ENOMEM;
+}
+
+static int
+local_conn_serve(struct fws_agent *a, uint32_t nonce, struct fws_err *e)
+{
+	struct fws_conntester *x = conntester(a, e);
+
+	if (x == NULL)
+		return -ENOMEM;
+	fws_conntester_serve(x, nonce);
+	((struct local *)a)->serving = true;
+	return 0;
+}
+
+bool
+fws_agent_local_idle(struct fws_agent *a)
+{
+	struct local *l = (struct local *)a;
+
+	if (a == NULL || a->ops != &local_ops)
+		return false;
+	if (l->serving)
+		return fws_conntester_pass(l->conn) > 0;
+	fws_host_idle(l->h);
+	return false;
+}
+
 static void
 local_destroy(struct fws_agent *a)
 {
+	fws_conntester_free(((struct local *)a)->conn);
 	fws_host_destroy(host(a));
 	free(((struct local *)a)->part);
 	free(a);
@@ -199,6 +263,9 @@ static const struct fws_agent_ops local_ops = {
 	.aim = local_aim,
 	.after = local_after,
 	.retire = local_retire,
+	.conn_trial = local_conn_trial,
+	.conn_between = local_conn_between,
+	.conn_serve = local_conn_serve,
 	.destroy = local_destroy,
 };
 

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The remote agent: the seam's operations (fws_agent.h) carried over a control stream
- * (fws_wire.h) to a fwstress agent on another load client, started by the host's command
- * (ssh by default). The controller never listens. A stream that ends, an answer that does
- * not come, or an agent that refuses marks the agent lost: every later operation is a no-op
- * and the phase machine ends the trial (fws_agent_lost). Its stderr is passed on, each line
- * prefixed with the host's name, and its last lines kept for the message.
+ * (fws_wire.h, held by fws_remote_stream.c) to a fwstress agent on another load client,
+ * started by the host's command (ssh by default). The controller never listens. An agent
+ * that is lost (fws_remote_int.h) makes every later operation a no-op, and the phase machine
+ * ends the trial (fws_agent_lost).
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
@@ -15,13 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_version.h>
 
 #include "fws_compat.h"
+#include "fws_conntest.h"
 #include "fws_host.h"
-#include "fws_wire.h"
+#include "fws_remote_int.h"
 
 #define ANSWER_MS 10000 /* an answer to a trial's operation */
 #define PULSE_MS                                                                                   \
@@ -29,215 +30,16 @@
 			 * by themselves after FWS_AGENT_DEADMAN_MS without a request) */
 #define SETUP_MS 120000 /* EAL, ports, gateways */
 
-struct remote {
-	struct fws_agent a; /* first */
-	pid_t pid;
-	int to, from, err; /* its stdin, stdout, stderr */
-	struct fws_wire_rd rd;
-	uint64_t id;
-	uint64_t hz, hz_dpdk, huge_peak;
-	unsigned int n_ports; /* the config's */
-	bool setup_pending;   /* its setup sent, the answer not yet read */
-	bool lost;
-	char why[FWS_ERR_LEN];
-	char tail[512]; /* its stderr's last bytes */
-	char errline[256];
-	size_t errlen;
-};
-
 static struct remote *
 R(struct fws_agent *a)
 {
 	return (struct remote *)a;
 }
 
-/* Its stderr: pass each line on, prefixed, keep the last ones. */
-static void
-drain_err(void *arg)
-{
-	struct remote *r = arg;
-	char buf[4096];
-	ssize_t n = read(r->err, buf, sizeof(buf));
-	ssize_t i;
-
-	if (n <= 0) {
-		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-			close(r->err);
-			r->err = -1;
-		}
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		size_t t = strlen(r->tail);
-
-		if (t + 1 >= sizeof(r->tail))
-			memmove(r->tail, r->tail + sizeof(r->tail) / 2, sizeof(r->tail) / 2);
-		t = strlen(r->tail);
-		r->tail[t] = buf[i];
-		r->tail[t + 1] = '\0';
-		if (buf[i] != '\n' && r->errlen + 1 < sizeof(r->errline)) {
-			r->errline[r->errlen++] = buf[i];
-			continue;
-		}
-		r->errline[r->errlen] = '\0';
-		if (buf[i] == '\n') {
-			fprintf(stderr, "[%s] %s\n", r->a.name, r->errline);
-			r->errlen = 0;
-		}
-	}
-}
-
-/* The last non-empty line of its stderr ("" if none). */
-static const char *
-last_err_line(struct remote *r, char *buf, size_t len)
-{
-	char *end = r->tail + strlen(r->tail), *start;
-
-	while (end > r->tail && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > r->tail && start[-1] != '\n')
-		start--;
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-	return buf;
-}
-
-/* Why the agent is gone: its exit status or signal and its last word. */
-static void
-lose(struct remote *r, const char *what)
-{
-	char line[256], st[64] = "";
-	int status, i;
-
-	if (r->lost)
-		return;
-	r->lost = true;
-	close(r->to);
-	r->to = -1;
-	for (i = 0; i < 50 && r->pid > 0; i++) { /* it stops at the end of its stdin */
-		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
-			if (WIFEXITED(status))
-				snprintf(st, sizeof(st), ", exit status %d", WEXITSTATUS(status));
-			else if (WIFSIGNALED(status))
-				snprintf(st, sizeof(st), ", killed by signal %d", WTERMSIG(status));
-			r->pid = -1;
-			break;
-		}
-		usleep(20000);
-	}
-	if (r->pid > 0) { /* silent, not gone (a dead link): its own dead man stops the far end */
-		kill(r->pid, SIGKILL);
-		waitpid(r->pid, &status, 0);
-		r->pid = -1;
-	}
-	for (i = 0; r->err >= 0 && i < 10; i++)
-		drain_err(r);
-	last_err_line(r, line, sizeof(line));
-	snprintf(r->why, sizeof(r->why), "host %s: agent lost: %s%s%s%s", r->a.name, what, st,
-		 line[0] ? ": " : "", line);
-}
-
-/* Send a request (args is taken); 0, or -EPIPE with the agent lost. */
-static int
-send_req(struct remote *r, const char *op, json_t *args)
-{
-	json_t *req = args ? args : json_object();
-	int rc;
-
-	if (r->lost) {
-		json_decref(req);
-		return -EPIPE;
-	}
-	json_object_set_new(req, "id", json_integer((json_int_t)++r->id));
-	json_object_set_new(req, "op", json_string(op));
-	rc = fws_wire_send(r->to, req);
-	json_decref(req);
-	if (rc < 0)
-		lose(r, "its control stream is closed");
-	return rc < 0 ? -EPIPE : 0;
-}
-
-/* The answer to the last request (NULL: the agent is lost, r->why says why). */
-static json_t *
-await_answer(struct remote *r, const char *op, int timeout_ms)
-{
-	const char *why = NULL;
-	json_t *ans = NULL, *id;
-
-	while (ans == NULL && !r->lost) {
-		ans = fws_wire_recv(&r->rd, timeout_ms, r->err, drain_err, r, &why);
-		if (ans == NULL) {
-			char msg[96];
-
-			snprintf(msg, sizeof(msg), "%s waiting for its answer to %s",
-				 strcmp(why, "timeout") == 0 ? "no answer in time" : why, op);
-			lose(r, msg);
-			return NULL;
-		}
-		id = json_object_get(ans, "id");
-		if (id == NULL) { /* an event: nothing of it is used yet but that it lives */
-			json_decref(ans);
-			ans = NULL;
-		} else if ((uint64_t)json_integer_value(id) != r->id) {
-			json_decref(ans);
-			lose(r, "an answer out of order");
-			return NULL;
-		}
-	}
-	return ans;
-}
-
-/* One request and its answer (NULL: the agent is lost, r->why says why). */
-static json_t *
-call(struct remote *r, const char *op, json_t *args, int timeout_ms)
-{
-	return send_req(r, op, args) < 0 ? NULL : await_answer(r, op, timeout_ms);
-}
-
-/* The answer's rc, its error into e. */
-static int
-answer_rc(struct remote *r, json_t *ans, struct fws_err *e)
-{
-	int rc;
-
-	if (ans == NULL) {
-		if (e)
-			fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
-		return -EPIPE;
-	}
-	rc = (int)json_integer_value(json_object_get(ans, "rc"));
-	if (rc < 0 && e) {
-		const json_t *x = json_object_get(ans, "err");
-
-		fws_err_set(e, (enum fws_err_kind)json_integer_value(json_object_get(x, "kind")),
-			    rc, "host %s: %s", r->a.name,
-			    json_string_value(json_object_get(x, "msg"))
-				    ? json_string_value(json_object_get(x, "msg"))
-				    : "failed");
-	}
-	json_decref(ans);
-	return rc;
-}
-
-/* A call whose answer carries one blob of n bytes into out (zeroed when lost). */
-static void
-call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n, int ms)
-{
-	json_t *ans = call(r, op, args, ms);
-
-	if (ans && r->rd.bin_len == n && r->rd.bin)
-		memcpy(out, r->rd.bin, n);
-	else if (ans)
-		lose(r, "an answer whose counts do not fit");
-	if (ans == NULL || r->lost)
-		memset(out, 0, n);
-	json_decref(ans);
-}
-
 static void
 call_blob(struct remote *r, const char *op, json_t *args, void *out, size_t n)
 {
-	call_blob_in(r, op, args, out, n, ANSWER_MS);
+	fws_remote_call_blob_in(r, op, args, out, n, ANSWER_MS);
 }
 
 static unsigned int
@@ -263,7 +65,7 @@ remote_clock(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk)
 static uint64_t
 remote_tsc(struct fws_agent *a)
 {
-	json_t *ans = call(R(a), "tsc", NULL, ANSWER_MS);
+	json_t *ans = fws_remote_call(R(a), "tsc", NULL, ANSWER_MS);
 	uint64_t v = ans ? (uint64_t)json_integer_value(json_object_get(ans, "tsc")) : 0;
 
 	json_decref(ans);
@@ -275,29 +77,29 @@ remote_ptp(struct fws_agent *a, const char *socket, unsigned int domain, struct 
 	   struct fws_err *e)
 {
 	struct remote *r = R(a);
-	json_t *ans = call(r, "ptp",
-			   json_pack("{s:s, s:I}", "socket", socket, "domain", (json_int_t)domain),
-			   SETUP_MS);
+	json_t *ans = fws_remote_call(
+		r, "ptp", json_pack("{s:s, s:I}", "socket", socket, "domain", (json_int_t)domain),
+		SETUP_MS);
 
 	memset(out, 0, sizeof(*out));
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
 		if (r->rd.bin_len != sizeof(*out) || r->rd.bin == NULL) {
 			json_decref(ans);
-			lose(r, "an answer whose clock does not fit");
-			return answer_rc(r, NULL, e);
+			fws_remote_lose(r, "an answer whose clock does not fit");
+			return fws_remote_answer_rc(r, NULL, e);
 		}
 		memcpy(out, r->rd.bin, sizeof(*out));
 		out->st.gm[sizeof(out->st.gm) - 1] = '\0'; /* names printed and compared */
 		out->st.identity[sizeof(out->st.identity) - 1] = '\0';
 		out->st.port_state[sizeof(out->st.port_state) - 1] = '\0';
 	}
-	return answer_rc(r, ans, e);
+	return fws_remote_answer_rc(r, ans, e);
 }
 
 static uint64_t
 remote_hugepage_peak(struct fws_agent *a)
 {
-	json_t *ans = call(R(a), "hugepage_peak", NULL, ANSWER_MS);
+	json_t *ans = fws_remote_call(R(a), "hugepage_peak", NULL, ANSWER_MS);
 
 	if (ans)
 		R(a)->huge_peak = (uint64_t)json_integer_value(json_object_get(ans, "bytes"));
@@ -310,51 +112,63 @@ remote_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volat
 	       struct fws_err *e)
 {
 	(void)stop;
-	return answer_rc(R(a),
-			 call(R(a), "prepare",
-			      json_pack("{s:I, s:i}", "mask", (json_int_t)mask, "stage", (int)st),
-			      SETUP_MS),
-			 e);
+	return fws_remote_answer_rc(
+		R(a),
+		fws_remote_call(R(a), "prepare",
+				json_pack("{s:I, s:i}", "mask", (json_int_t)mask, "stage", (int)st),
+				SETUP_MS),
+		e);
 }
 
 static int
 remote_arm(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e)
 {
-	return answer_rc(
+	return fws_remote_answer_rc(
 		R(a),
-		call(R(a), "arm", json_pack("{s:o}", "b", fws_wire_blob(p, sizeof(*p))), ANSWER_MS),
+		fws_remote_call(R(a), "arm", json_pack("{s:o}", "b", fws_wire_blob(p, sizeof(*p))),
+				ANSWER_MS),
 		e);
 }
 
 static int
 remote_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 {
-	return answer_rc(R(a),
-			 call(R(a), "launch", json_pack("{s:i}", "phase", (int)ph), ANSWER_MS), e);
+	return fws_remote_answer_rc(
+		R(a),
+		fws_remote_call(R(a), "launch", json_pack("{s:i}", "phase", (int)ph), ANSWER_MS),
+		e);
 }
 
-static void
-remote_phase(struct fws_agent *a, enum fws_phase ph)
+static double
+remote_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
 {
-	json_decref(call(R(a), "phase", json_pack("{s:i}", "phase", (int)ph), PULSE_MS));
+	json_t *ans = fws_remote_call(
+		R(a), "phase", json_pack("{s:i, s:I}", "phase", (int)ph, "at", (json_int_t)at),
+		PULSE_MS);
+	double late = ans ? json_number_value(json_object_get(ans, "late_ns")) : 0;
+
+	json_decref(ans);
+	return late;
 }
 
 static void
 remote_poll(struct fws_agent *a, struct fws_agent_poll *out)
 {
-	call_blob_in(R(a), "poll", NULL, out, sizeof(*out), PULSE_MS);
+	fws_remote_call_blob_in(R(a), "poll", NULL, out, sizeof(*out), PULSE_MS);
 }
 
 static void
 remote_live(struct fws_agent *a, bool warm, struct fws_agent_live *out)
 {
-	call_blob_in(R(a), "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out), PULSE_MS);
+	fws_remote_call_blob_in(R(a), "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out),
+				PULSE_MS);
 }
 
 static void
 remote_stop(struct fws_agent *a, bool measured)
 {
-	json_decref(call(R(a), "stop", json_pack("{s:b}", "measured", measured), ANSWER_MS));
+	json_decref(
+		fws_remote_call(R(a), "stop", json_pack("{s:b}", "measured", measured), ANSWER_MS));
 }
 
 static void
@@ -390,7 +204,7 @@ remote_aim(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 	json_t *args = range(s, lo, n);
 
 	json_object_set_new(args, "b", fws_wire_blob(at, sizeof(*at) * n));
-	return answer_rc(R(a), call(R(a), "aim", args, ANSWER_MS), NULL);
+	return fws_remote_answer_rc(R(a), fws_remote_call(R(a), "aim", args, ANSWER_MS), NULL);
 }
 
 static void
@@ -406,13 +220,87 @@ remote_after(struct fws_agent *a, struct fws_agent_counts *out)
 static void
 remote_retire(struct fws_agent *a)
 {
-	json_decref(call(R(a), "retire", NULL, ANSWER_MS));
+	json_decref(fws_remote_call(R(a), "retire", NULL, ANSWER_MS));
+}
+
+/* The iteration's counts: the trial, then its two per-second series. */
+static int
+conn_counts(struct remote *r, json_t *ans, struct fws_conntrial *out, struct fws_err *e)
+{
+	json_int_t ne = json_integer_value(json_object_get(ans, "n_est")),
+		   nc = json_integer_value(json_object_get(ans, "n_closed"));
+	size_t fixed = sizeof(*out);
+	const uint8_t *b = r->rd.bin;
+
+	if (ans == NULL || json_integer_value(json_object_get(ans, "rc")) < 0)
+		return fws_remote_answer_rc(r, ans, e);
+	if (b == NULL || ne < 0 || nc < 0 || ne > UINT32_MAX || nc > UINT32_MAX ||
+	    r->rd.bin_len != fixed + 8 * (size_t)(ne + nc)) {
+		json_decref(ans);
+		fws_remote_lose(r, "an answer whose counts do not fit");
+		return fws_remote_answer_rc(r, NULL, e);
+	}
+	memcpy(out, b, fixed);
+	out->st.est_per_s = (struct fws_conn_series){.n = (uint32_t)ne, .cap = (uint32_t)ne};
+	out->st.closed_per_s = (struct fws_conn_series){.n = (uint32_t)nc, .cap = (uint32_t)nc};
+	out->st.est_per_s.v = ne ? malloc(8 * (size_t)ne) : NULL;
+	out->st.closed_per_s.v = nc ? malloc(8 * (size_t)nc) : NULL;
+	if ((ne && out->st.est_per_s.v == NULL) || (nc && out->st.closed_per_s.v == NULL)) {
+		free(out->st.est_per_s.v);
+		free(out->st.closed_per_s.v);
+		memset(&out->st.est_per_s, 0, sizeof(out->st.est_per_s));
+		memset(&out->st.closed_per_s, 0, sizeof(out->st.closed_per_s));
+		json_decref(ans);
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "collect: out of memory");
+	}
+	if (ne)
+		memcpy(out->st.est_per_s.v, b + fixed, 8 * (size_t)ne);
+	if (nc)
+		memcpy(out->st.closed_per_s.v, b + fixed + 8 * (size_t)ne, 8 * (size_t)nc);
+	json_decref(ans);
+	return 0;
+}
+
+static int
+remote_conn_trial(struct fws_agent *a, double rate, uint32_t nonce, bool progress,
+		  const struct fws_conntester_hooks *hk, volatile int *stop,
+		  struct fws_conntrial *out, struct fws_err *e)
+{
+	struct fws_conntrial marks = {0}; /* what the hooks wrote at the end of the phase */
+	json_t *ans = fws_remote_call_long(R(a), "conn_trial",
+					   json_pack("{s:f, s:I, s:b}", "rate", rate, "nonce",
+						     (json_int_t)nonce, "progress", progress),
+					   hk, &marks, stop);
+	int rc = conn_counts(R(a), ans, out, e);
+
+	if (rc == 0) {
+		out->dut_probed = marks.dut_probed;
+		out->dut = marks.dut;
+	}
+	return rc;
+}
+
+static int
+remote_conn_between(struct fws_agent *a, volatile int *stop, struct fws_err *e)
+{
+	return fws_remote_answer_rc(
+		R(a), fws_remote_call_long(R(a), "conn_between", NULL, NULL, NULL, stop), e);
+}
+
+static int
+remote_conn_serve(struct fws_agent *a, uint32_t nonce, struct fws_err *e)
+{
+	return fws_remote_answer_rc(R(a),
+				    fws_remote_call(R(a), "conn_serve",
+						    json_pack("{s:I}", "nonce", (json_int_t)nonce),
+						    ANSWER_MS),
+				    e);
 }
 
 static const char *
 remote_lost(struct fws_agent *a)
 {
-	return R(a)->lost ? R(a)->why : NULL;
+	return fws_remote_lost(R(a));
 }
 
 static void
@@ -422,9 +310,9 @@ remote_destroy(struct fws_agent *a)
 	int i, status;
 
 	if (r->setup_pending && !r->lost)
-		json_decref(await_answer(r, "setup", SETUP_MS));
+		json_decref(fws_remote_await(r, "setup", SETUP_MS));
 	if (!r->lost)
-		json_decref(call(r, "bye", NULL, ANSWER_MS));
+		json_decref(fws_remote_call(r, "bye", NULL, ANSWER_MS));
 	if (r->to >= 0)
 		close(r->to); /* its stdin ends: it stops and releases its ports */
 	for (i = 0; r->pid > 0 && i < 250; i++) {
@@ -464,6 +352,9 @@ static const struct fws_agent_ops remote_ops = {
 	.aim = remote_aim,
 	.after = remote_after,
 	.retire = remote_retire,
+	.conn_trial = remote_conn_trial,
+	.conn_between = remote_conn_between,
+	.conn_serve = remote_conn_serve,
 	.lost = remote_lost,
 	.destroy = remote_destroy,
 };
@@ -545,10 +436,10 @@ hello(struct remote *r, struct fws_err *e)
 	int major;
 
 	fws_wire_layout(layout, sizeof(layout));
-	ans = call(r, "hello",
-		   json_pack("{s:[i,i], s:s, s:s}", "proto", FWS_WIRE_MAJOR, FWS_WIRE_MINOR,
-			     "fwstress", FWS_VERSION, "layout", layout),
-		   SETUP_MS);
+	ans = fws_remote_call(r, "hello",
+			      json_pack("{s:[i,i], s:s, s:s}", "proto", FWS_WIRE_MAJOR,
+					FWS_WIRE_MINOR, "fwstress", FWS_VERSION, "layout", layout),
+			      SETUP_MS);
 	if (ans == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
 	if (json_object_get(ans, "op") || !json_is_integer(json_object_get(ans, "rc")) ||
@@ -613,10 +504,11 @@ agent_config(const struct fws_cfg *cfg, const struct fws_cfg_host *h)
 static int
 send_setup(struct remote *r, const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
-	if (send_req(r, "setup",
-		     json_pack("{s:o, s:i, s:i, s:i}", "config",
-			       agent_config(cfg, &cfg->hosts[host - 1]), "host", (int)host,
-			       "n_ports", (int)cfg->n_ports, "n_streams", (int)cfg->n_streams)) < 0)
+	if (fws_remote_send(r, "setup",
+			    json_pack("{s:o, s:i, s:i, s:i}", "config",
+				      agent_config(cfg, &cfg->hosts[host - 1]), "host", (int)host,
+				      "n_ports", (int)cfg->n_ports, "n_streams",
+				      (int)cfg->n_streams)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
 	r->setup_pending = true;
 	return 0;
@@ -631,12 +523,12 @@ fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e)
 	if (a->ops != &remote_ops || !(r = R(a))->setup_pending)
 		return 0;
 	r->setup_pending = false;
-	ans = await_answer(r, "setup", SETUP_MS);
+	ans = fws_remote_await(r, "setup", SETUP_MS);
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
 		r->hz = (uint64_t)json_integer_value(json_object_get(ans, "hz"));
 		r->hz_dpdk = (uint64_t)json_integer_value(json_object_get(ans, "hz_dpdk"));
 	}
-	return answer_rc(r, ans, e);
+	return fws_remote_answer_rc(r, ans, e);
 }
 
 struct fws_agent *

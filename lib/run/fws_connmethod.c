@@ -73,12 +73,19 @@ one(struct fws_connrun *run, const struct fws_connops *ops, double rate, struct 
 		return fws_err_set(e, FWS_ERR_FAULT, -ENOMEM, "connections: out of memory");
 	t->rate = rate;
 	rc = ops->trial(ops->arg, rate, t, e);
+	if (rc < 0) { /* nothing to keep: it failed, or is invalid (an agent was lost) */
+		free(t->st.est_per_s.v);
+		free(t->st.closed_per_s.v);
+		memset(t, 0, sizeof(*t));
+		run->partial = true;
+		return rc;
+	}
 	trial_finish(t);
 	run->n_trials++;
 	log_trial(run, ops, t);
-	if (rc < 0 || t->partial) {
+	if (t->partial) {
 		run->partial = true;
-		return rc < 0 ? rc : fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
+		return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
 	}
 	if (ops->saved)
 		ops->saved(ops->saved_arg, run);

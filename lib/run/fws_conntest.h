@@ -40,6 +40,7 @@ struct fws_conntrial {
 	bool pass;              /**< RFC 9411's criteria */
 	char verdict[160];
 	double est_min_us, est_avg_us, est_p50_us, est_p99_us, est_max_us;
+	uint64_t engine_bytes;    /**< the engine's memory after it (its client's host) */
 	bool dut_probed;          /**< dut.load_command ran over the measured phase */
 	struct fws_dutload dut;   /**< its verdict */
 	struct fws_conn_stats st; /**< its series are owned by the trial */
@@ -62,6 +63,8 @@ struct fws_connrun {
 	char error[FWS_ERR_LEN];
 	unsigned int n_ports;
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
+	unsigned int n_hosts; /**< with load clients: their agents */
+	struct fws_host_info hosts[FWS_CFG_MAX_HOSTS + 1];
 };
 
 struct fws_connops {
@@ -86,21 +89,55 @@ double fws_connrun_figure(const struct fws_connrun *run, int *trial);
 
 void fws_connrun_free(struct fws_connrun *run);
 
-/* The real trials, over a trial object's ports (fws_conntester.c). */
+/* The real trials, over a host's ports (fws_conntester.c): the engine of an agent. */
 struct fws_conntester;
+struct fws_host;
 
-/** Set up the engine over t's ports for cfg's streams. NULL with the error in e. */
-struct fws_conntester *fws_conntester_new(struct fws_trial *t, const struct fws_cfg *cfg,
-					  volatile int *stop, struct fws_err *e);
+/** Around an iteration's measured phase (opening; teardown: closing), where the DUT load
+ * probe runs; each may be NULL. */
+struct fws_conntester_hooks {
+	void (*measure)(void *arg, uint64_t n, double rate); /**< n connections at rate begin */
+	void (*service)(void *arg);                          /**< each pass meanwhile */
+	void (*measured)(void *arg, bool stopped, struct fws_conntrial *out); /**< it ended */
+	void *arg;
+};
+
+/** The engine over h's ports for cfg's streams: the clients on their tx_port, the servers
+ * on their rx_port. NULL with the error in e. */
+struct fws_conntester *fws_conntester_new(struct fws_host *h, const struct fws_cfg *cfg,
+					  struct fws_err *e);
 void fws_conntester_free(struct fws_conntester *x);
 
-/** ops for the real trials on x. */
-void fws_conntester_ops(struct fws_conntester *x, struct fws_connops *ops);
+/** One iteration numbered nonce at rate (opens, teardown: closes, per second) into out,
+ * until every connection is answered or failed, or *stop. 0. */
+int fws_conntester_trial(struct fws_conntester *x, double rate, uint32_t nonce,
+			 const struct fws_conntester_hooks *hk, volatile int *stop,
+			 struct fws_conntrial *out);
 
-/** A progress line per second of each trial on f (NULL: none). */
+/** Between iterations: capacity's hold, RST every attempted connection, the aging wait.
+ * 0, or -EINTR with e set when *stop ended it. */
+int fws_conntester_between(struct fws_conntester *x, volatile int *stop, struct fws_err *e);
+
+/** Its servers answer iteration nonce's clients (on another host) from now on. */
+void fws_conntester_serve(struct fws_conntester *x, uint32_t nonce);
+
+/** One pass: receive, answer, timers, send. The frames it received. */
+uint64_t fws_conntester_pass(struct fws_conntester *x);
+
+/** A progress line per second of each iteration on f (NULL: none). */
 void fws_conntester_progress(struct fws_conntester *x, FILE *f);
 
-/** The engine's memory now (bytes) and its state per connection. */
-size_t fws_conntester_memory(const struct fws_conntester *x);
+/* The controller's trials over its agents (fws_connagents.c): the iteration on the agent of
+ * the clients, the one of the servers told to answer it, the DUT load probe here. */
+struct fws_connagents;
+
+/** For the connections of cfg over t's agents. NULL with e set: an agent that cannot run
+ * them, or clients (servers) on more than one host. */
+struct fws_connagents *fws_connagents_new(struct fws_trial *t, const struct fws_cfg *cfg,
+					  volatile int *stop, bool progress, struct fws_err *e);
+void fws_connagents_free(struct fws_connagents *x);
+
+/** ops for the trials over x. */
+void fws_connagents_ops(struct fws_connagents *x, struct fws_connops *ops);
 
 #endif /* FWS_CONNTEST_H */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The connection tests' real trials: the engine (fws_conn) driven by the main lcore over a
- * trial object's ports, workers stopped. The opener (closer) is paced by the clock: by time
- * T after the phase began, rate x T connections are under way. Every pass of the loop polls
- * each receive queue, runs the engine's timers and sends what it produced in bursts per
- * port. A segment the port refuses is counted: it is the generator's loss, and the trial
- * says so (generator-limited), not the DUT's.
+ * host's ports, workers stopped. The opener (closer) is paced by the clock: by time T after
+ * the phase began, rate x T connections are under way. Every pass of the loop polls each
+ * receive queue, runs the engine's timers and sends what it produced in bursts per port. A
+ * segment the port refuses is counted: it is the generator's loss, and the trial says so
+ * (generator-limited), not the DUT's. A host that owns only servers (their clients on
+ * another load client) serves: each pass answers what arrived, for the iteration it was
+ * told.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,13 +31,11 @@ struct fws_conntester {
 	const struct fws_cfg *cfg;
 	struct fws_conns *c;
 	volatile int *stop;
-	uint32_t nonce;
 	uint64_t t0; /**< TSC at the trial's start: the engine's time 0 */
 	uint32_t now_us;
 	bool udp;
 	FILE *progress; /**< a line per second, or NULL */
-	bool dl_on;     /**< the DUT load probe runs */
-	struct fws_dutload_proc dl;
+	const struct fws_conntester_hooks *hk;
 	uint64_t next_line; /**< TSC of the next one */
 	uint64_t tx_refused;
 	unsigned int n_tx[FWS_CFG_MAX_PORTS];
@@ -124,10 +124,9 @@ input_udp(void *arg, unsigned int port, struct rte_mbuf *m)
 }
 
 struct fws_conntester *
-fws_conntester_new(struct fws_trial *trial, const struct fws_cfg *cfg, volatile int *stop,
-		   struct fws_err *e)
+fws_conntester_new(struct fws_host *t, const struct fws_cfg *cfg, struct fws_err *e)
 {
-	struct fws_host *t = fws_trial_host(trial);
+	static volatile int never;
 	struct fws_conn_params p = {.test = cfg->conn.test,
 				    .udp = cfg->streams[0].l4 == FWS_L4_UDP,
 				    .data = cfg->conn.data,
@@ -137,12 +136,6 @@ fws_conntester_new(struct fws_trial *trial, const struct fws_cfg *cfg, volatile 
 	struct fws_conntester *x;
 	unsigned int s;
 
-	if (t == NULL) {
-		fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
-			    "config: connections: a connection test runs both ends on one host: "
-			    "every port must be this host's");
-		return NULL;
-	}
 	x = calloc(1, sizeof(*x));
 	if (x == NULL) {
 		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
@@ -154,7 +147,7 @@ fws_conntester_new(struct fws_trial *trial, const struct fws_cfg *cfg, volatile 
 						.server_port = cfg->streams[s].rx_port};
 	x->t = t;
 	x->cfg = cfg;
-	x->stop = stop;
+	x->stop = &never;
 	x->c = fws_conns_new(&p, sets, cfg->n_streams, emit, x);
 	if (x->c == NULL) {
 		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
@@ -185,12 +178,6 @@ void
 fws_conntester_progress(struct fws_conntester *x, FILE *f)
 {
 	x->progress = f;
-}
-
-size_t
-fws_conntester_memory(const struct fws_conntester *x)
-{
-	return fws_conns_memory(x->c);
 }
 
 static uint64_t
@@ -224,11 +211,11 @@ progress_line(struct fws_conntester *x)
 
 /* One pass: receive until the queues are empty (the answers go out as they are made),
  * timers, send. */
-static void
-pass(struct fws_conntester *x)
+uint64_t
+fws_conntester_pass(struct fws_conntester *x)
 {
+	uint64_t before, first = polled(x);
 	unsigned int k;
-	uint64_t before;
 
 	for (k = 0; k < RX_PASSES; k++) {
 		before = polled(x);
@@ -240,35 +227,24 @@ pass(struct fws_conntester *x)
 	fws_conns_timers(x->c, clock_us(x));
 	flush_all(x);
 	progress_line(x);
-	if (x->dl_on)
-		fws_dutload_drain(&x->dl); /* a chatty probe never blocks on its pipe */
+	if (x->hk && x->hk->service)
+		x->hk->service(x->hk->arg); /* a chatty probe never blocks on its pipe */
+	return polled(x) - first;
 }
 
-/* The DUT load probe ("dut.load_command") over the measured phase: opening (closing) n
- * connections at rate. */
+/* The measured phase (opening, or teardown's closing) of n connections at rate begins. */
 static void
-probe_start(struct fws_conntester *x, struct fws_conntrial *out, uint64_t n, double rate)
+measure(struct fws_conntester *x, uint64_t n, double rate)
 {
-	const char *cmd = x->cfg->dut_load_cmd;
-	int rc;
-
-	if (!cmd[0])
-		return;
-	out->dut_probed = true;
-	rc = fws_dutload_start(&x->dl, cmd, RTE_MAX(1.0, (double)n / rate));
-	x->dl_on = rc == 0;
-	if (rc < 0)
-		snprintf(out->dut.error, sizeof(out->dut.error), "cannot start \"%.80s\": %s", cmd,
-			 strerror(-rc));
+	if (x->hk && x->hk->measure)
+		x->hk->measure(x->hk->arg, n, rate);
 }
 
 static void
-probe_finish(struct fws_conntester *x, struct fws_conntrial *out, bool stopped)
+measured(struct fws_conntester *x, struct fws_conntrial *out, bool stopped)
 {
-	if (!x->dl_on)
-		return;
-	fws_dutload_finish(&x->dl, stopped ? 1 : 15, &out->dut);
-	x->dl_on = false;
+	if (x->hk && x->hk->measured)
+		x->hk->measured(x->hk->arg, stopped, out);
 }
 
 typedef uint64_t (*act_fn)(struct fws_conns *c, uint64_t n, uint32_t now_us);
@@ -341,7 +317,7 @@ paced(struct fws_conntester *x, act_fn act, double rate, uint64_t total, bool st
 				acting = n > 0 && ph->done < total;
 			}
 		}
-		pass(x);
+		fws_conntester_pass(x);
 	}
 	ph->seconds = (double)(last - start) / (double)hz + 1.0 / rate;
 }
@@ -365,31 +341,48 @@ stats_copy(struct fws_conntester *x, struct fws_conntrial *out)
 		memcpy(out->st.closed_per_s.v, st->closed_per_s.v, b);
 }
 
-static int
-trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
+/* The engine's clock starts now, for iteration nonce. */
+static void
+begin(struct fws_conntester *x, uint32_t nonce)
 {
-	struct fws_conntester *x = arg;
+	fws_conns_begin(x->c, nonce);
+	x->tx_refused = 0;
+	x->t0 = rte_rdtsc();
+	x->next_line = x->t0 + x->t->hz;
+	clock_us(x);
+}
+
+void
+fws_conntester_serve(struct fws_conntester *x, uint32_t nonce)
+{
+	begin(x, nonce);
+}
+
+int
+fws_conntester_trial(struct fws_conntester *x, double rate, uint32_t nonce,
+		     const struct fws_conntester_hooks *hk, volatile int *stop,
+		     struct fws_conntrial *out)
+{
 	uint64_t total = fws_conns_total(x->c), start;
 	bool teardown = x->cfg->conn.test == FWS_CONN_TEARDOWN;
 	struct phase ph;
 
-	(void)e;
-	fws_conns_begin(x->c, ++x->nonce);
-	x->tx_refused = 0;
-	x->t0 = start = rte_rdtsc();
-	x->next_line = start + x->t->hz;
-	clock_us(x);
+	memset(out, 0, sizeof(*out));
+	x->hk = hk;
+	x->stop = stop;
+	begin(x, nonce);
+	start = x->t0;
 	/* teardown: open at the configured opening rate and hold; then close at rate. */
 	if (!teardown)
-		probe_start(x, out, total, rate);
+		measure(x, total, rate);
 	paced(x, act_open, teardown ? x->cfg->conn.open_rate : rate, total,
 	      x->cfg->conn.test == FWS_CONN_CAPACITY, &ph);
 	out->unfinished = ph.unfinished;
 	if (teardown && !ph.stopped) {
-		probe_start(x, out, fws_conns_stats(x->c)->held, rate);
+		measure(x, fws_conns_stats(x->c)->held, rate);
 		paced(x, act_close, rate, total, false, &ph);
 	}
-	probe_finish(x, out, ph.stopped);
+	measured(x, out, ph.stopped);
 	out->unfinished += ph.unfinished;
 	flush_all(x);
 	out->rate = rate;
@@ -398,7 +391,9 @@ trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
 	out->elapsed_s = (double)(rte_rdtsc() - start) / (double)x->t->hz;
 	out->partial = ph.stopped;
 	out->tx_refused = x->tx_refused;
+	out->engine_bytes = fws_conns_memory(x->c);
 	stats_copy(x, out);
+	x->hk = NULL;
 	return 0;
 }
 
@@ -409,17 +404,17 @@ idle(struct fws_conntester *x, double s)
 	uint64_t end = rte_rdtsc() + (uint64_t)(s * (double)x->t->hz);
 
 	while (rte_rdtsc() < end && !*x->stop) {
-		pass(x);
+		fws_conntester_pass(x);
 		rte_delay_us_sleep(200);
 	}
 }
 
-static int
-between(void *arg, struct fws_err *e)
+int
+fws_conntester_between(struct fws_conntester *x, volatile int *stop, struct fws_err *e)
 {
-	struct fws_conntester *x = arg;
 	struct phase ph;
 
+	x->stop = stop;
 	if (x->cfg->conn.test == FWS_CONN_CAPACITY && x->cfg->conn.hold_s > 0)
 		idle(x, x->cfg->conn.hold_s);
 	paced(x, act_reset, x->cfg->conn.reset_rate, fws_conns_total(x->c), false, &ph);
@@ -428,12 +423,4 @@ between(void *arg, struct fws_err *e)
 	if (*x->stop)
 		return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "interrupted");
 	return 0;
-}
-
-void
-fws_conntester_ops(struct fws_conntester *x, struct fws_connops *ops)
-{
-	ops->trial = trial;
-	ops->between = between;
-	ops->arg = x;
 }

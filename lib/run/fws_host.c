@@ -556,6 +556,7 @@ fws_host_create(const struct fws_cfg *cfg, uint64_t port_mask, struct fws_err *e
 		t->hz = t->hz_dpdk;
 	}
 	t->sync.hz = t->hz;
+	fws_sync_set(&t->sync, FWS_PHASE_IDLE);
 	if (fws_affine_test_clock(getenv("FWS_TEST_CLOCK"), t->hz, rte_rdtsc(), &t->skew) < 0) {
 		fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
 			    "FWS_TEST_CLOCK: expected OFFSET_NS,PPM (a test-only clock)");

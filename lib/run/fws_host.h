@@ -127,7 +127,9 @@ uint64_t fws_host_tsc(const struct fws_host *h);
 /* A trial on the host (fws_hostrun.c), as the agent's operations of the same names. */
 int fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e);
 int fws_host_launch(struct fws_host *h, enum fws_phase ph, struct fws_err *e);
-void fws_host_phase(struct fws_host *h, enum fws_phase ph);
+/** Move the workers to phase ph at at, a reading of this host's clock as fws_host_tsc
+ * gives it (0: now). Returns how late the request came, ns (at had passed already). */
+double fws_host_phase(struct fws_host *h, enum fws_phase ph, uint64_t at);
 void fws_host_poll(struct fws_host *h, struct fws_agent_poll *out);
 
 /** Workers stopped, between requests: the ports polled once (ARP, ND, echo, the TCP
@@ -144,9 +146,14 @@ void fws_host_rx_flows(const struct fws_host *h, unsigned int s, uint32_t lo, ui
 void fws_host_tx_flows(const struct fws_host *h, unsigned int s, uint32_t lo, uint32_t n,
 		       struct fws_agent_txflow *out);
 
-/** The host of the in-process agent (connection tests run on one host only); NULL for
- * another kind of agent. */
+/** The host of the in-process agent; NULL for another kind of agent. */
 struct fws_host *fws_agent_local_host(struct fws_agent *a);
+
+/** Workers stopped, between requests (fwstress agent): the ports polled once, or, while
+ * its servers answer another host's connection-test clients, a pass of that engine.
+ * Returns whether that pass had segments to answer (then call it again at once: it polls
+ * without a pause while busy and rests a millisecond when not, leaving the CPU to others). */
+bool fws_agent_local_idle(struct fws_agent *a);
 
 /** The host of a trial whose one agent is the in-process one, else NULL. */
 struct fws_host *fws_trial_host(struct fws_trial *t);

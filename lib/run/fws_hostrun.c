@@ -129,18 +129,27 @@ fws_host_launch(struct fws_host *h, enum fws_phase ph, struct fws_err *e)
 	if (rc < 0)
 		h->ctl.running = false;
 	if (rc == 0 && ph == FWS_PHASE_MEASURE)
-		fws_host_phase(h, ph);
+		fws_host_phase(h, ph, 0);
 	return rc;
 }
 
-void
-fws_host_phase(struct fws_host *h, enum fws_phase ph)
+double
+fws_host_phase(struct fws_host *h, enum fws_phase ph, uint64_t at)
 {
-	fws_sync_set(&h->sync, ph);
+	uint64_t now = rte_rdtsc(), raw;
+
+	if (at == 0) {
+		fws_sync_set(&h->sync, ph);
+		raw = now;
+	} else {
+		raw = h->skew.on ? fws_affine_unapply(&h->skew, at) : at;
+		fws_sync_arm(&h->sync, ph, raw);
+	}
 	if (ph == FWS_PHASE_MEASURE) {
 		fws_clock_read(&h->clk0);
 		h->measuring = true;
 	}
+	return raw < now ? (double)(now - raw) * 1e9 / (double)h->hz : 0;
 }
 
 /* A back-to-back trial or probe is over when every active task sent its share. */
@@ -160,6 +169,7 @@ bursts_sent(const struct fws_host *h)
 void
 fws_host_poll(struct fws_host *h, struct fws_agent_poll *out)
 {
+	fws_sync_settle(&h->sync, rte_rdtsc());
 	fws_ctlio_service(&h->ctl);
 	fws_host_features_on(h, FWS_FEATURE_SERVICE, rte_rdtsc());
 	fws_host_sample_hugepages(h);

@@ -28,6 +28,11 @@ struct trial_run {
 	double req_pps[FWS_CFG_MAX_STREAMS];
 	struct fws_agent_plan plan;
 	uint64_t start, deadline;
+	uint64_t due;       /**< the phase that ended ended by its deadline: the next starts then */
+	enum fws_phase cur; /**< the workers' phase, as last set */
+	bool armed;         /**< several agents: each change armed for one instant */
+	double lead_ns;     /**< how long before a deadline the next change is armed */
+	double ticks_per_ns[FWS_TRIAL_MAX_AGENTS];
 	bool measuring, interrupted;
 	const char *lost;             /**< why an agent was lost: the trial is invalid */
 	bool tx_stopped, bursts_sent; /**< every agent's, at the last poll */
@@ -69,16 +74,114 @@ features_on(struct trial_run *r, enum fws_feature_event ev, uint64_t now)
 	fws_features_on(r->t, ev, &x);
 }
 
-static void
-agents_phase(struct trial_run *r, enum fws_phase ph)
+/*
+ * Phases across load clients. Each change is armed for one instant of the controller's
+ * clock, given to every agent as its own clock's reading of it: its TSC read against the
+ * controller's just before (of SYNC_PROBES exchanges the shortest; its error half that
+ * round trip), so that a split stream's senders start and stop together and every host's
+ * measured phase is the same span. The instant leaves time to reach every agent; one that
+ * hears it late changes at once, and the trial says by how much (phase_sync_ns).
+ */
+#define SYNC_PROBES 3
+#define SYNC_MIN_NS 2e6 /* the least time between arming and the instant */
+#define SYNC_LEAD_NS 2e7
+
+struct sync_point {
+	double c;   /* controller ns */
+	uint64_t a; /* the agent's ticks then */
+	double e;   /* half the round trip */
+};
+
+static struct sync_point
+sync_probe(struct fws_agent *a)
 {
+	struct sync_point best = {.e = 1e18};
+	unsigned int i;
+
+	for (i = 0; i < SYNC_PROBES; i++) {
+		double t1 = (double)ctl_now();
+		uint64_t x = a->ops->tsc(a);
+		double t4 = (double)ctl_now();
+
+		if ((t4 - t1) / 2 < best.e)
+			best = (struct sync_point){.c = (t1 + t4) / 2, .a = x, .e = (t4 - t1) / 2};
+	}
+	return best;
+}
+
+/* Arm ph on every agent for controller time want, or as soon as every agent can hear of it;
+ * the instant it was armed for. */
+static uint64_t
+agents_arm(struct trial_run *r, enum fws_phase ph, uint64_t want)
+{
+	struct sync_point pt[FWS_TRIAL_MAX_AGENTS];
+	double rtt = 0, e1 = 0, e2 = 0, late = 0, t0 = (double)ctl_now(), margin;
 	struct fws_agent *a;
+	uint64_t at;
 	unsigned int k;
 
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
-		a->ops->phase(a, ph);
+		pt[k] = sync_probe(a);
+		rtt += 2 * pt[k].e;
+		if (pt[k].e > e1) { /* the two widest */
+			e2 = e1;
+			e1 = pt[k].e;
+		} else if (pt[k].e > e2) {
+			e2 = pt[k].e;
+		}
 	}
+	margin = SYNC_MIN_NS + 4 * rtt;
+	at = RTE_MAX(want, ctl_now() + (uint64_t)margin);
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		double d = ((double)at - pt[k].c) * r->ticks_per_ns[k];
+
+		late = RTE_MAX(late, a->ops->phase(a, ph, pt[k].a + (uint64_t)(int64_t)d));
+	}
+	/* The next change is armed this long before its deadline: this one's work, its margin
+	 * and a pass of the controller's loop. */
+	r->lead_ns = RTE_MAX(SYNC_LEAD_NS, 2 * ((double)ctl_now() - t0) + margin + 5e6);
+	r->res->phase_sync_ns = RTE_MAX(r->res->phase_sync_ns, e1 + e2 + late);
+	return at;
+}
+
+/* Move every agent to ph: at once with one agent, armed for one instant with several (at
+ * want if it is still ahead). The controller time the phase begins. */
+static uint64_t
+agents_phase(struct trial_run *r, enum fws_phase ph, uint64_t want)
+{
+	struct fws_agent *a;
+	unsigned int k;
+
+	r->cur = ph;
+	if (r->armed)
+		return agents_arm(r, ph, want);
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		a->ops->phase(a, ph, 0);
+	}
+	return ctl_now();
+}
+
+/* Several agents that can all be read are armed; the rate of each one's clock. */
+static void
+arming(struct trial_run *r)
+{
+	struct fws_agent *a;
+	unsigned int k;
+
+	r->armed = r->t->n_agents > 1;
+	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
+	{
+		uint64_t hz, hz_dpdk;
+
+		r->armed &= a->ops->tsc != NULL;
+		a->ops->clock(a, &hz, &hz_dpdk);
+		r->ticks_per_ns[k] = (double)hz / 1e9;
+	}
+	r->lead_ns = r->armed ? SYNC_LEAD_NS : 0;
+	r->res->phase_hosts = r->armed ? r->t->n_agents : 0;
 }
 
 static void
@@ -175,6 +278,16 @@ deadline_done(struct trial_run *r, uint64_t now)
 	return now >= r->deadline;
 }
 
+/* The deadline is near enough to arm the next change for it (with one agent: reached). */
+static bool
+ahead_done(struct trial_run *r, uint64_t now)
+{
+	if ((double)now + r->lead_ns < (double)r->deadline)
+		return false;
+	r->due = r->deadline;
+	return true;
+}
+
 static bool
 want_warmup(const struct trial_run *r)
 {
@@ -184,7 +297,7 @@ want_warmup(const struct trial_run *r)
 static void
 enter_warmup(struct trial_run *r, uint64_t now)
 {
-	r->deadline = after(r->start, r->warmup);
+	r->deadline = after(now, r->warmup);
 	r->next_progress = after(now, 1);
 	r->last_t = now;
 }
@@ -211,7 +324,7 @@ enter_measure(struct trial_run *r, uint64_t now)
 static bool
 measure_done(struct trial_run *r, uint64_t now)
 {
-	return now >= r->deadline || ((r->pr || (r->o && r->o->burst)) && r->bursts_sent);
+	return ahead_done(r, now) || ((r->pr || (r->o && r->o->burst)) && r->bursts_sent);
 }
 
 static bool
@@ -229,7 +342,7 @@ enter_drain(struct trial_run *r, uint64_t now)
 
 /* The trial's phases, in order. Stop waits until every transmitter has seen it. */
 static const struct phase phases[] = {
-	{"warm-up", FWS_PHASE_WARMUP, 1, want_warmup, enter_warmup, deadline_done},
+	{"warm-up", FWS_PHASE_WARMUP, 1, want_warmup, enter_warmup, ahead_done},
 	{"measure", FWS_PHASE_MEASURE, 1, want_measure, enter_measure, measure_done},
 	{"stop", FWS_PHASE_STOP, 0, NULL, NULL, stop_done},
 	{"drain", FWS_PHASE_STOP, 2, NULL, enter_drain, deadline_done},
@@ -280,15 +393,15 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	r->next_progress = after(now, 1);
 }
 
+/* Phase ph, begun (or armed to begin) at controller time at. */
 static void
-run_phase(struct trial_run *r, const struct phase *ph, bool first)
+run_phase(struct trial_run *r, const struct phase *ph, uint64_t at)
 {
 	uint64_t now = ctl_now();
 
-	if (!first)
-		agents_phase(r, ph->workers);
+	r->due = 0;
 	if (ph->enter)
-		ph->enter(r, now);
+		ph->enter(r, at);
 	agents_poll(r);
 	while (!ph->done(r, now) && r->lost == NULL) {
 		if (stopped(r, ph->stop_level)) {
@@ -303,11 +416,12 @@ run_phase(struct trial_run *r, const struct phase *ph, bool first)
 	}
 }
 
-/* Launch every agent idle (receiving, not sending), then move them all to phase ph: no
- * sender starts before every receiver polls (an agent not yet launched would take the first
- * frames in its idle loop, as idle_frames). On a failure the ones launched are stopped. */
+/* Launch every agent idle (receiving, not sending), then move them all to phase ph (at
+ * *at): no sender starts before every receiver polls (an agent not yet launched would take
+ * the first frames in its idle loop, as idle_frames). On a failure the ones launched are
+ * stopped. */
 static int
-launch(struct trial_run *r, enum fws_phase ph, struct fws_err *e)
+launch(struct trial_run *r, enum fws_phase ph, uint64_t *at, struct fws_err *e)
 {
 	struct fws_agent *a;
 	unsigned int k, j;
@@ -321,7 +435,7 @@ launch(struct trial_run *r, enum fws_phase ph, struct fws_err *e)
 			return rc;
 		}
 	}
-	agents_phase(r, ph);
+	*at = agents_phase(r, ph, 0);
 	return 0;
 }
 
@@ -331,15 +445,23 @@ run_phases(struct trial_run *r, struct fws_err *e)
 	struct fws_agent *a;
 	bool first = true;
 	unsigned int i;
+	uint64_t at;
 	int rc;
 
+	arming(r);
 	for (i = 0; i < RTE_DIM(phases); i++) {
 		if (phases[i].wanted && !phases[i].wanted(r))
 			continue;
-		/* The workers start in the first phase wanted. */
-		if (first && (rc = launch(r, phases[i].workers, e)) < 0)
+		/* The workers start in the first phase wanted; a change after a phase that ran
+		 * to its deadline is armed for that deadline. */
+		if (first && (rc = launch(r, phases[i].workers, &at, e)) < 0)
 			return rc;
-		run_phase(r, &phases[i], first);
+		if (!first)
+			at = phases[i].workers == r->cur
+				     ? ctl_now()
+				     : agents_phase(r, phases[i].workers,
+						    r->interrupted || r->lost ? 0 : r->due);
+		run_phase(r, &phases[i], at);
 		first = false;
 	}
 	FWS_TRIAL_FOREACH_AGENT(r->t, i, a)

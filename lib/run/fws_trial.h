@@ -208,6 +208,11 @@ struct fws_result {
 			    * (the slowest worker): receive stamps are taken once per poll */
 	uint64_t icmp_unmatched; /**< ICMP errors about no stream of this trial */
 	double merge_s;          /**< the controller's time to read and merge every flow's counts */
+	/** Load clients whose phases were armed for one instant (0: one host, no arming), and
+	 * how far apart their changes could be: the two widest clock probes' errors plus how
+	 * late the latest request came, the largest over the trial's changes (ns). */
+	unsigned int phase_hosts;
+	double phase_sync_ns;
 	unsigned int n_link_events;
 	uint64_t link_events_dropped; /**< beyond FWS_LINK_EVENTS_MAX */
 	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];

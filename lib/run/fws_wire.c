@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The control stream's lines and blobs (fws_wire.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,7 @@ fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd, void (*on_ex
 	      void *arg, const char **why)
 {
 	int64_t end = now_ms() + timeout_ms;
+	bool polled = false;
 	json_t *v;
 
 	free(rd->bin);
@@ -252,9 +254,13 @@ fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd, void (*on_ex
 			return NULL;
 		}
 		if (timeout_ms >= 0 && left <= 0) {
-			*why = "timeout";
-			return NULL;
+			if (polled) { /* a timeout of 0 looks once */
+				*why = "timeout";
+				return NULL;
+			}
+			left = 0;
 		}
+		polled = true;
 		if (poll(p, extra_fd >= 0 ? 2 : 1, left) < 0 && errno != EINTR) {
 			*why = "poll failed";
 			return NULL;

@@ -5,9 +5,10 @@
  * or -errno, "err": {kind, msg}, ...}. The seam's structures (fws_agent.h) travel in a
  * request as "b": base64 of their bytes; an answer carries them as an attachment:
  * "bin": N in its line, then N raw bytes (a million flows' counters, 150 MB, without a
- * text encoding's cost). The first exchange
- * ("hello") compares protocol major versions and the layout of those structures, so both
- * ends must run the same fwstress build (the hello names both when they do not).
+ * text encoding's cost). A line without an id is an event: the agent's heartbeat. The
+ * first exchange ("hello") compares protocol major versions and the layout of those
+ * structures, so both ends must run the same fwstress build (the hello names both when they
+ * do not).
  */
 #ifndef FWS_WIRE_H
 #define FWS_WIRE_H
@@ -18,12 +19,18 @@
 #include <jansson.h>
 
 #define FWS_WIRE_MAJOR 2
-#define FWS_WIRE_MINOR 1
+#define FWS_WIRE_MINOR 2
 
 /** An agent whose workers run and that hears no request for this long stops them and
  * exits: the controller polls every few milliseconds while they run, so silence means its
  * control stream is cut (a dead link leaves ssh's connection open for minutes). */
 #define FWS_AGENT_DEADMAN_MS 3000
+
+/** An agent sends a heartbeat event ({"ev": "beat", "n": N}) this often from its start,
+ * whatever it is doing; a controller that has heard one and then hears nothing for
+ * FWS_AGENT_SILENT_MS takes the link for cut. */
+#define FWS_AGENT_BEAT_MS 1000
+#define FWS_AGENT_SILENT_MS 5000
 
 /** Base64 of n bytes as a JSON string. */
 json_t *fws_wire_blob(const void *p, size_t n);

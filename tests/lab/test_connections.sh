@@ -11,6 +11,8 @@
 #   - capacity over UDP (RFC 9693) with a table of 5000: 5000 held, as conntrack -C says;
 #   - teardown without limits: every connection opens, is held, and closes, and none is
 #     left established in the firewall's table; the firewall's CPU load (vmstat) beside it.
+# With two sites (FWS_LAB_SITES=2) the clients are site1's agent and the servers site2's,
+# the controller here with no port: the same figures against the same counters.
 . "$(dirname "$0")/lab.sh"
 lab_start nft conntrack
 
@@ -40,17 +42,27 @@ held_while_holding() {
 	sleep 1
 	ip netns exec fwsl-dut conntrack -C
 }
+# bg ARGS... CONFIG: fwstress in the background, its PID in pid (a signal reaches it).
+bg() {
+	if [ "$SITES" = 1 ]; then
+		"$LAB" exec "$FWSTRESS" "$@" &
+	else
+		two_sites "${!#}"
+		"$FWSTRESS" "$@" &
+	fi
+	pid=$!
+}
 lab_up() { # ENV... : the firewall lab with these limits, an empty state table
 	"$LAB" down >/dev/null 2>&1
 	env "$@" "$LAB" up firewall >/dev/null || { bad "lab up firewall $*"; finish; exit 1; }
+	[ "$SITES" = 1 ] || "$LAB" split >/dev/null || { bad "lab split"; finish; exit 1; }
 	ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
 }
 
 # --- capacity: a state table of 20000 ---
 lab_up FWS_LAB_CT_LIMIT=20000
 cfg capacity capacity 24000 '{"rate": 5000, "hold": 20, "aging": 1}'
-"$LAB" exec "$FWSTRESS" connections -q -o "$WORK/cap.json" "$WORK/capacity.json" >/dev/null 2>"$WORK/cap.err" &
-pid=$!
+bg connections -q -o "$WORK/cap.json" "$WORK/capacity.json" >/dev/null 2>"$WORK/cap.err"
 held_kernel=$(held_while_holding $pid "$WORK/cap.err")
 python3 - "$WORK/cap.json" "$held_kernel" <<'PY' && ok "capacity: conntrack -C during the hold ($held_kernel) equals the report's held" || bad "capacity: conntrack -C $held_kernel, report: $(grep -o '"held": [0-9]*' "$WORK/cap.json" | head -1)"
 import json, sys
@@ -76,8 +88,7 @@ PY
 lab_up FWS_LAB_CT_LIMIT=5000
 cfg udp capacity 6000 '{"rate": 5000, "hold": 20, "aging": 0}'
 sed -i 's/"l4": "tcp"/"l4": "udp"/' "$WORK/udp.json"
-"$LAB" exec "$FWSTRESS" connections -q -o "$WORK/udp-r.json" "$WORK/udp.json" >/dev/null 2>"$WORK/udp.err" &
-pid=$!
+bg connections -q -o "$WORK/udp-r.json" "$WORK/udp.json" >/dev/null 2>"$WORK/udp.err"
 held_kernel=$(held_while_holding $pid "$WORK/udp.err")
 kill -INT $pid 2>/dev/null # the hold is long enough: interrupted, the report keeps the trial
 wait $pid
@@ -87,14 +98,14 @@ check "udp capacity: 5000 held (= conntrack -C $held_kernel), the first failure 
 # --- rate: at most 2000 new connections per second; one try each, so a lost SYN fails ---
 lab_up FWS_LAB_NEW_RATE=2000
 cfg rate rate 3000 '{"rate": 8000, "tries": 1, "aging": 0.5}'
-expect_rc 0 "rate search through a 2000/s limit" "$LAB" exec "$FWSTRESS" connections -q -o "$WORK/rate-r.json" "$WORK/rate.json"
+expect_rc 0 "rate search through a 2000/s limit" fws connections -q -o "$WORK/rate-r.json" "$WORK/rate.json"
 # The limit's bucket holds 64 SYNs: a trial of 3000 connections (1.5 s) may pass up to
 # 2000 + 64 / 1.5 per second, 2043/s.
 check "rate: the search found a rate, not above the limit (and its bucket), whose trial failed no connection" \
 	'(lambda c: 1000 <= c["result"]["value"] <= 2043 and c["trials"][c["result"]["trial"]]["failed_total"] == 0 and c["trials"][c["result"]["trial"]]["criteria_met"])(r["connections"]) and r["cells"][0]["kind"] == "cps"' "$WORK/rate-r.json"
 found=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["connections"]["result"]["value"]))' "$WORK/rate-r.json")
 lim0=$(counter new_limited)
-expect_rc 0 "rate: one trial at twice the found rate ($((2 * found))/s)" "$LAB" exec "$FWSTRESS" connections -q --at $((2 * found)) -o "$WORK/twice.json" "$WORK/rate.json"
+expect_rc 0 "rate: one trial at twice the found rate ($((2 * found))/s)" fws connections -q --at $((2 * found)) -o "$WORK/twice.json" "$WORK/rate.json"
 lim=$(($(counter new_limited) - lim0))
 check "rate: at twice the rate connections fail (SYN timeout), exactly the $lim SYNs the firewall's limit dropped" \
 	"(lambda t: t['failed']['syn_timeout'] == $lim > 0 and not t['criteria_met'])(r['connections']['trials'][0])" "$WORK/twice.json"
@@ -108,7 +119,7 @@ c = json.load(open(sys.argv[1]))
 c["dut"]["load_command"] = "ip netns exec fwsl-dut vmstat {seconds} 2"
 json.dump(c, open(sys.argv[1], "w"))
 PY
-expect_rc 0 "teardown at 4000 closes/s" "$LAB" exec "$FWSTRESS" connections -q --at 4000 -o "$WORK/td.json" "$WORK/teardown.json"
+expect_rc 0 "teardown at 4000 closes/s" fws connections -q --at 4000 -o "$WORK/td.json" "$WORK/teardown.json"
 check "teardown: 2000 opened, held and closed with FIN, none failed" \
 	'(lambda t: t["attempted"] == t["established"] == t["closed"] == 2000 and t["failed_total"] == 0 and t["impaired"] == 0)(r["connections"]["trials"][0]) and r["cells"][0]["kind"] == "teardown-fixed" and r["cells"][0]["connections"] > 3000' "$WORK/td.json"
 check "teardown: the firewall's CPU load over the closes (vmstat in its namespace), in the trial and the cell" \
@@ -117,4 +128,30 @@ ip netns exec fwsl-dut conntrack -L -p tcp 2>/dev/null >"$WORK/ct"
 [ "$(grep -c 'dport=80 ' "$WORK/ct")" -eq 2000 ] && ! grep -q ESTABLISHED "$WORK/ct" &&
 	ok "teardown: conntrack holds the 2000 connections, none established" ||
 	bad "teardown: conntrack: $(grep -c 'dport=80 ' "$WORK/ct") entries, $(grep -c ESTABLISHED "$WORK/ct") established"
+
+# --- two sites: the servers' agent killed mid-iteration ---
+# The clients' iteration goes on (its SYNs now unanswered), but its counts are the lost
+# agent's doing, not the DUT's: the iteration is invalid and not kept, the report (with the
+# iteration before it) stays, no agent is left running.
+if [ "$SITES" = 2 ]; then
+	lab_up
+	cfg killed capacity 16000 '{"rate": 2000, "hold": 0, "aging": 0, "iterations": 3}'
+	bg connections -q -o "$WORK/killed-r.json" "$WORK/killed.json" >/dev/null 2>"$WORK/killed.err"
+	for _ in $(seq 100); do # into the second iteration (the first, at 2000/s, takes 8 s)
+		grep -q "capacity trial 1:" "$WORK/killed.err" && break
+		sleep 0.2
+	done
+	sleep 2
+	kill -9 $(ip netns pids fwsl-tester2) 2>/dev/null
+	wait $pid
+	rc=$?
+	[ $rc -eq 5 ] && grep -q "host site2: agent lost: .*the iteration is invalid" "$WORK/killed.err" &&
+		ok "servers' agent killed: exit 5, the iteration invalid, the host named" ||
+		bad "servers' agent killed: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/killed.err" | tail -2)"
+	check "servers' agent killed: the report keeps the first iteration only, partial" \
+		'len(r["connections"]["trials"]) == 1 and r["partial"] and "agent lost" in r["error"]' "$WORK/killed-r.json"
+	sleep 0.5
+	[ "$(pgrep -fc "$FWSTRESS agent")" -eq 0 ] && ok "servers' agent killed: no agent left" ||
+		bad "servers' agent killed: $(pgrep -fc "$FWSTRESS agent") agents left"
+fi
 finish

@@ -24,6 +24,8 @@ cfg() {
 		"$@" "$TOP/config/lab-two-clients.json"
 }
 agents() { pgrep -f "$FWSTRESS agent" | wc -l; }
+# The control protocol's version, as this build speaks it.
+PROTO=$(awk '/define FWS_WIRE_MAJOR/ {ma = $3} /define FWS_WIRE_MINOR/ {mi = $3} END {print ma "." mi}' "$TOP/lib/run/fws_wire.h")
 
 cfg 3 >"$WORK/two.json"
 read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
@@ -36,8 +38,8 @@ read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
 grep -q "^\[site1\] \|^\[site2\] " "$WORK/err" && ok "agents' stderr passed on, named by host" || bad "no agent stderr"
 check "status completed" 'r["status"] == "completed" and not r["partial"]'
 check "the report names each agent: where it ran, its versions, what it owned" \
-	'[(h["name"], h["ports"], h["sends"], h["receives"]) for h in r["hosts"]] == [("site1", ["lan"], ["upload", "upload6"], ["download", "download6"]), ("site2", ["wan"], ["download", "download6"], ["upload", "upload6"])] and all(h["protocol"] == "2.1" and h["fwstress"] == r["tool"]["version"] and h["dpdk"] == r["dpdk"] and h["hostname"] == "'"$(hostname)"'" and h["via"].startswith("ip netns exec fwsl-tester") and h["tsc_hz"] > 0 for h in r["hosts"])'
-grep -q "^host site2    $(hostname) (Linux .*), fwstress .*, protocol 2.1; ports wan; sends download, download6; receives upload, upload6$" "$WORK/text" &&
+	'[(h["name"], h["ports"], h["sends"], h["receives"]) for h in r["hosts"]] == [("site1", ["lan"], ["upload", "upload6"], ["download", "download6"]), ("site2", ["wan"], ["download", "download6"], ["upload", "upload6"])] and all(h["protocol"] == "'"$PROTO"'" and h["fwstress"] == r["tool"]["version"] and h["dpdk"] == r["dpdk"] and h["hostname"] == "'"$(hostname)"'" and h["via"].startswith("ip netns exec fwsl-tester") and h["tsc_hz"] > 0 for h in r["hosts"])'
+grep -q "^host site2    $(hostname) (Linux .*), fwstress .*, protocol $PROTO; ports wan; sends download, download6; receives upload, upload6$" "$WORK/text" &&
 	ok "text report: one line per host" || bad "text report hosts: $(grep '^host' "$WORK/text")"
 check "each port's facts from its own host" \
 	'[p["name"] for p in r["ports"]] == ["lan", "wan"] and all(p["link_up"] and p["driver"] == "net_af_packet" for p in r["ports"])'
@@ -50,6 +52,14 @@ for s in 0 1 2 3; do
 done
 check "latency across hosts: clocks aligned by probes, bound given (one TSC here: offset within it)" \
 	'all(s["latency_ns"]["clocks"] == "two hosts, aligned by probes over the control link" and 0 < s["latency_ns"]["clock_bound_ns"] < 1e6 and abs(s["latency_ns"]["clock_offset_ns"]) <= s["latency_ns"]["clock_bound_ns"] for s in t[0]["streams"])'
+# Phases armed for one instant in each agent's clock: both sites send over the same span.
+check "phases armed for one instant on both hosts, the bound under 1 ms" \
+	'(p := t[0]["phase_sync"])["hosts"] == 2 and 0 < p["bound_ns"] < 1e6'
+# (each agent measures its span with its own calibration of the TSC they share: 50 ppm)
+check "both sites' measured phases last the same, within the bound, a poll and 50 ppm" \
+	'abs((u := t[0]["streams"][0]["offered"]["duration_s"]) - t[0]["streams"][1]["offered"]["duration_s"]) * 1e9 <= t[0]["phase_sync"]["bound_ns"] + 2 * t[0]["rx_poll_period_ns"] + u * 50e3'
+grep -q "^  phases: armed for one instant on 2 hosts, each in its own clock: they changed within [0-9.]* us of each other$" "$WORK/text" &&
+	ok "text report: the phases' arming and its bound" || bad "no phases line: $(grep 'phases' "$WORK/text")"
 check "router dut-wan sent == site2's wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
 check "router dut-lan sent == site1's lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
 check "router dut-lan received == site1's lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
@@ -103,7 +113,7 @@ PY
 cfg 3 "-e" "s#\"ip\", \"netns\", \"exec\", \"fwsl-tester2\", \"[^\"]*\", \"agent\"#\"python3\", \"$WORK/agent2.py\"#" >"$WORK/v2.json"
 "$FWSTRESS" run -q -o "$WORK/v2-r.json" "$WORK/v2.json" >/dev/null 2>"$WORK/err"
 rc=$?
-[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 3.0 of fwstress 9.0.0, this controller 2.1 of fwstress" "$WORK/err" \
+[ $rc -eq 3 ] && grep -q "host site2: its agent speaks protocol 3.0 of fwstress 9.0.0, this controller $PROTO of fwstress" "$WORK/err" \
 	&& ok "other major version: exit 3, both versions named" || bad "other version: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
 [ "$(agents)" -eq 0 ] && ok "other major version: no agent left" || bad "other version: $(agents) agents left"
 

@@ -26,6 +26,14 @@ struct model {
 	uint64_t hz;
 	unsigned int arms, launches, stops, collects, retires;
 	enum fws_phase phase;
+	/* Its clock (the arming test): ticks = controller ns x hz / 1e9 + off. A phase armed
+	 * for at holds once its clock reads at; each change's instant in controller ns. */
+	int64_t off;
+	enum fws_phase armed;
+	uint64_t armed_at;
+	unsigned int n_changes;
+	double change_ns[8];
+	enum fws_phase change_ph[8];
 	struct fws_agent_plan plan;
 	/* Aims received, per stream and flow. */
 	struct fws_nat_tuple aimed[FWS_CFG_MAX_STREAMS][FLOWS];
@@ -95,16 +103,41 @@ m_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 	return 0;
 }
 
-static void
-m_phase(struct fws_agent *a, enum fws_phase ph)
+static uint64_t
+m_tsc(struct fws_agent *a)
 {
-	model(a)->phase = ph;
+	struct model *m = model(a);
+
+	return (uint64_t)((double)fws_trial_now_ns() * (double)m->hz / 1e9) + (uint64_t)m->off;
+}
+
+static double
+m_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
+{
+	struct model *m = model(a);
+
+	if (m->n_changes < 8) {
+		m->change_ph[m->n_changes] = ph;
+		m->change_ns[m->n_changes++] =
+			at ? (double)(int64_t)(at - (uint64_t)m->off) * 1e9 / (double)m->hz : -1;
+	}
+	if (at == 0)
+		m->phase = ph;
+	m->armed = ph;
+	m->armed_at = at ? at : 1;
+	return 0;
 }
 
 static void
 m_poll(struct fws_agent *a, struct fws_agent_poll *out)
 {
-	out->tx_stopped = model(a)->phase >= FWS_PHASE_STOP;
+	struct model *m = model(a);
+
+	if (m->armed_at && m_tsc(a) >= m->armed_at) {
+		m->phase = m->armed;
+		m->armed_at = 0;
+	}
+	out->tx_stopped = m->phase >= FWS_PHASE_STOP;
 	out->bursts_sent = true;
 }
 
@@ -273,6 +306,9 @@ static const struct fws_agent_ops model_ops = {
 	.destroy = m_destroy,
 };
 
+/* The same with a clock: the controller arms each phase change for one instant. */
+static struct fws_agent_ops model_ops_clocked;
+
 static const char cfg_routed[] =
 	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:m:a\"},"
 	" {\"name\": \"wan\", \"device\": \"ringpair:m:b\"}],"
@@ -426,6 +462,52 @@ START_TEST(test_agent_unowned_refused)
 }
 END_TEST
 
+/* Two agents whose clocks are 3 ms apart (and one 5 ms behind the controller's) change
+ * phase at one instant of the controller's time, each told its own reading of it; the
+ * measured phase is the configured duration on both, from deadline to deadline. */
+START_TEST(test_agent_phases_armed_for_one_instant)
+{
+	static const char json[] =
+		"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:m:a\"},"
+		" {\"name\": \"wan\", \"device\": \"ringpair:m:b\"}],"
+		" \"direction\": \"bidir\", \"rate\": \"1kpps\", \"frame_size\": [128],"
+		" \"flows\": {\"count\": 16}, \"clocks\": \"none\","
+		" \"duration\": 0.2, \"warmup\": 0.05, \"drain\": 0.01}";
+	struct fws_trial_opts o = {0};
+	struct fws_result res;
+	struct fws_err e;
+	unsigned int i;
+
+	model_ops_clocked = model_ops;
+	model_ops_clocked.tsc = m_tsc;
+	start(json);
+	sites[0].a.ops = sites[1].a.ops = &model_ops_clocked;
+	sites[0].off = 3000000;
+	sites[1].off = -(int64_t)sites[1].hz / 200;
+	ck_assert_int_eq(fws_trial_run(trial, 0, &o, &res, &e), 0);
+	/* Warm-up, measure, stop: each armed on both, for one instant. */
+	ck_assert_uint_eq(sites[0].n_changes, 3);
+	ck_assert_uint_eq(sites[1].n_changes, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(sites[0].change_ph[i], FWS_PHASE_WARMUP + i);
+		ck_assert_int_eq(sites[1].change_ph[i], FWS_PHASE_WARMUP + i);
+		ck_assert_double_gt(sites[0].change_ns[i], 0);
+		ck_assert_double_eq_tol(sites[0].change_ns[i], sites[1].change_ns[i],
+					RTE_MAX(res.phase_sync_ns, 1.0) + 2);
+	}
+	/* Warm-up and measured phase each as long as asked, to within two probes' errors. */
+	ck_assert_double_eq_tol((sites[0].change_ns[1] - sites[0].change_ns[0]), 0.05e9,
+				2 * res.phase_sync_ns + 2);
+	ck_assert_double_eq_tol((sites[1].change_ns[2] - sites[1].change_ns[1]), 0.2e9,
+				2 * res.phase_sync_ns + 2);
+	ck_assert_uint_eq(res.phase_hosts, 2);
+	ck_assert_double_gt(res.phase_sync_ns, 0);
+	ck_assert_double_lt(res.phase_sync_ns, 1e6);
+	fws_result_free(&res);
+	finish();
+}
+END_TEST
+
 static Suite *
 suite_agent(void)
 {
@@ -436,6 +518,7 @@ suite_agent(void)
 	tcase_add_test(tc, test_agent_counts_from_owners);
 	tcase_add_test(tc, test_agent_nat_learned_reaches_sender);
 	tcase_add_test(tc, test_agent_unowned_refused);
+	tcase_add_test(tc, test_agent_phases_armed_for_one_instant);
 	suite_add_tcase(s, tc);
 	return s;
 }

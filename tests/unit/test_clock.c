@@ -64,6 +64,29 @@ START_TEST(test_clock_affine)
 }
 END_TEST
 
+/* A phase armed for an instant of a skewed clock is armed at the raw TSC that reads it. */
+START_TEST(test_clock_affine_unapply)
+{
+	const uint64_t hz = 3000000000ull, base = 1ull << 41;
+	static const char *const clocks[] = {"3000000,50", "-3000000,-50", "0,0", "1,999"};
+	struct fws_affine a;
+	unsigned int i;
+	int64_t dt;
+
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		ck_assert_int_eq(fws_affine_test_clock(clocks[i], hz, base, &a), 0);
+		for (dt = -3 * (int64_t)hz; dt <= 600 * (int64_t)hz; dt += 61 * (int64_t)hz) {
+			uint64_t x = base + (uint64_t)dt;
+
+			ck_assert_int_le(
+				llabs((int64_t)(fws_affine_unapply(&a, fws_affine_apply(&a, x)) -
+						x)),
+				2);
+		}
+	}
+}
+END_TEST
+
 static Suite *
 suite_clock(void)
 {
@@ -73,6 +96,7 @@ suite_clock(void)
 	tcase_add_test(tc, test_clock_hz);
 	tcase_add_test(tc, test_clock_calibrate);
 	tcase_add_test(tc, test_clock_affine);
+	tcase_add_test(tc, test_clock_affine_unapply);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,6 +17,7 @@ struct model {
 	unsigned int trials, betweens, between_after_trial;
 	uint64_t attempted[64];
 	int stop_at; /**< this trial comes back partial (interrupted) */
+	int lost_at; /**< this trial fails (an agent lost): its counts are no measurement */
 	uint64_t held[8];
 };
 
@@ -26,7 +27,6 @@ m_trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
 	struct model *m = arg;
 	double over = rate > m->max_cps ? (rate - m->max_cps) / rate : 0;
 
-	(void)e;
 	ck_assert_uint_eq(m->betweens, m->trials); /* the last iteration was reset first */
 	out->achieved = rate;
 	out->phase_s = (double)m->count / rate;
@@ -38,7 +38,8 @@ m_trial(void *arg, double rate, struct fws_conntrial *out, struct fws_err *e)
 	fws_hist_reset(&out->st.est);
 	m->attempted[m->trials] = m->count;
 	out->partial = (int)m->trials == m->stop_at;
-	m->trials++;
+	if ((int)m->trials++ == m->lost_at)
+		return fws_err_set(e, FWS_ERR_FAULT, -EPIPE, "host site2: agent lost");
 	return 0;
 }
 
@@ -72,7 +73,7 @@ run_model(struct model *m, enum fws_conn_test test, double fixed, struct fws_con
 
 START_TEST(test_connmethod_rate_search)
 {
-	struct model m = {.max_cps = 37000, .count = 5000, .stop_at = -1};
+	struct model m = {.max_cps = 37000, .count = 5000, .stop_at = -1, .lost_at = -1};
 	struct fws_connrun run;
 	unsigned int i;
 	int tr;
@@ -94,7 +95,11 @@ END_TEST
 
 START_TEST(test_connmethod_capacity)
 {
-	struct model m = {.max_cps = 1e9, .count = 300, .stop_at = -1, .held = {120, 118, 121}};
+	struct model m = {.max_cps = 1e9,
+			  .count = 300,
+			  .stop_at = -1,
+			  .lost_at = -1,
+			  .held = {120, 118, 121}};
 	struct fws_connrun run;
 	int tr;
 
@@ -110,7 +115,7 @@ END_TEST
 /* An interrupted iteration ends the test, partial, without another reset or trial. */
 START_TEST(test_connmethod_interrupted)
 {
-	struct model m = {.max_cps = 1e9, .count = 10, .stop_at = 1};
+	struct model m = {.max_cps = 1e9, .count = 10, .stop_at = 1, .lost_at = -1};
 	struct fws_connrun run;
 
 	run_model(&m, FWS_CONN_CAPACITY, 0, &run, -EINTR);
@@ -121,9 +126,25 @@ START_TEST(test_connmethod_interrupted)
 }
 END_TEST
 
+/* An iteration that fails (its agent lost) is not kept: the report holds the earlier ones
+ * only, partial, and nothing follows it. */
+START_TEST(test_connmethod_lost)
+{
+	struct model m = {.max_cps = 1e9, .count = 10, .stop_at = -1, .lost_at = 1};
+	struct fws_connrun run;
+
+	run_model(&m, FWS_CONN_CAPACITY, 0, &run, -EPIPE);
+	ck_assert_uint_eq(m.trials, 2);
+	ck_assert_uint_eq(m.betweens, 1);
+	ck_assert_uint_eq(run.n_trials, 1);
+	ck_assert(run.partial);
+	fws_connrun_free(&run);
+}
+END_TEST
+
 START_TEST(test_connmethod_fixed)
 {
-	struct model m = {.max_cps = 1000, .count = 100, .stop_at = -1};
+	struct model m = {.max_cps = 1000, .count = 100, .stop_at = -1, .lost_at = -1};
 	struct fws_connrun run;
 
 	run_model(&m, FWS_CONN_RATE, 2000, &run, 0);
@@ -172,6 +193,7 @@ suite_connmethod(void)
 	tcase_add_test(tc, test_connmethod_rate_search);
 	tcase_add_test(tc, test_connmethod_capacity);
 	tcase_add_test(tc, test_connmethod_interrupted);
+	tcase_add_test(tc, test_connmethod_lost);
 	tcase_add_test(tc, test_connmethod_fixed);
 	tcase_add_test(tc, test_connmethod_criteria);
 	suite_add_tcase(s, tc);

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The control stream: blobs round-trip at every length, malformed ones are refused, lines
- * are read whole however they arrive, and the end of a stream or a timeout is said. */
+ * are read whole however they arrive, and the end of a stream or a timeout is said; a
+ * remote agent's heartbeat tells a cut link from a slow agent. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "fws_agent.h"
+#include "fws_config.h"
 #include "fws_wire.h"
 #include "unit.h"
 
@@ -64,7 +69,9 @@ START_TEST(test_wire_lines)
 	ck_assert_ptr_null(fws_wire_recv(&rd, 50, -1, NULL, NULL, &why));
 	ck_assert_str_eq(why, "timeout");
 	ck_assert_int_eq(write(fd[1], part2, strlen(part2)), (ssize_t)strlen(part2));
-	v = fws_wire_recv(&rd, 1000, -1, NULL, NULL, &why);
+	/* A timeout of 0 (an agent that serves polls so) still reads what is there. */
+	v = fws_wire_recv(&rd, 0, -1, NULL, NULL, &why);
+	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(json_integer_value(json_object_get(v, "id")), 8);
 	json_decref(v);
 	ck_assert_ptr_null(fws_wire_recv(&rd, 1000, -1, NULL, NULL, &why));
@@ -117,6 +124,98 @@ START_TEST(test_wire_attachment)
 }
 END_TEST
 
+/*
+ * The heartbeat, against a model agent (a Python script on the control stream, reached by
+ * its host's "command", as ssh would reach the real one; no EAL on either side). "silent"
+ * beats once after hello and then never answers its setup: lost once it has been quiet for
+ * FWS_AGENT_SILENT_MS, long before the setup's two minutes. "slow" beats twice a second
+ * and answers its setup after 7 s, more than that silence: a slow agent is not a cut link.
+ */
+static const char fake_agent[] =
+	"import json, sys, threading, time\n"
+	"lock = threading.Lock()\n"
+	"def out(o):\n"
+	"    with lock:\n"
+	"        sys.stdout.write(json.dumps(o) + '\\n'); sys.stdout.flush()\n"
+	"def beat():\n"
+	"    for n in range(100):\n"
+	"        time.sleep(0.5); out({'ev': 'beat', 'n': n})\n"
+	"for line in sys.stdin:\n"
+	"    q = json.loads(line)\n"
+	"    if q['op'] == 'hello':\n"
+	"        out({'id': q['id'], 'rc': 0, 'proto': q['proto'], 'fwstress': q['fwstress'],\n"
+	"             'dpdk': 'model', 'layout': q['layout'], 'hostname': 'm', 'kernel': 'm'})\n"
+	"        if sys.argv[1] == 'silent': out({'ev': 'beat', 'n': 0})\n"
+	"        else: threading.Thread(target=beat, daemon=True).start()\n"
+	"    elif q['op'] == 'setup' and sys.argv[1] == 'slow':\n"
+	"        time.sleep(7); out({'id': q['id'], 'rc': 0, 'hz': 10**9, 'hz_dpdk': 10**9})\n"
+	"    elif q['op'] == 'bye':\n"
+	"        out({'id': q['id'], 'rc': 0}); break\n";
+
+static struct fws_cfg *
+fake_cfg(const char *mode)
+{
+	json_t *j =
+		json_pack("{s:[{s:s, s:[s,s,s,s]}], s:[{s:s, s:s, s:s}, {s:s, s:s, s:s, s:s}], "
+			  "s:b}",
+			  "hosts", "name", "site2", "command", "python3", "-c", fake_agent, mode,
+			  "ports", "name", "lan", "device", "ringpair:hb:a", "next_hop_mac",
+			  "02:00:00:00:00:02", "name", "wan", "device", "ringpair:hb:b", "host",
+			  "site2", "next_hop_mac", "02:00:00:00:00:01", "path_check", 0);
+	char *txt = json_dumps(j, 0), err[256];
+	struct fws_cfg *cfg = fws_config_parse(txt, strlen(txt), err, sizeof(err));
+
+	ck_assert_msg(cfg != NULL, "%s", err);
+	free(txt);
+	json_decref(j);
+	return cfg;
+}
+
+static double
+mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+START_TEST(test_wire_heartbeat_silence_is_a_cut_link)
+{
+	struct fws_cfg *cfg = fake_cfg("silent");
+	struct fws_err e = {0};
+	struct fws_agent *a = fws_agent_remote(cfg, 1, &e);
+	double t0 = mono_s(), t;
+
+	ck_assert_msg(a != NULL, "%s", e.msg);
+	ck_assert_int_eq(fws_agent_remote_ready(a, &e), -EPIPE);
+	t = mono_s() - t0;
+	ck_assert_double_ge(t, FWS_AGENT_SILENT_MS / 1e3 - 0.6);
+	ck_assert_double_lt(t, FWS_AGENT_SILENT_MS / 1e3 + 3);
+	ck_assert_msg(strstr(e.msg, "host site2: agent lost: no heartbeat for 5000 ms") != NULL,
+		      "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "waiting for its answer to setup") != NULL, "%s", e.msg);
+	a->ops->destroy(a);
+	fws_config_free(cfg);
+}
+END_TEST
+
+START_TEST(test_wire_heartbeat_slow_agent_lives)
+{
+	struct fws_cfg *cfg = fake_cfg("slow");
+	struct fws_err e = {0};
+	struct fws_agent *a = fws_agent_remote(cfg, 1, &e);
+	double t0 = mono_s();
+
+	ck_assert_msg(a != NULL, "%s", e.msg);
+	ck_assert_msg(fws_agent_remote_ready(a, &e) == 0, "%s", e.msg);
+	ck_assert_double_ge(mono_s() - t0, 6.5);
+	ck_assert_ptr_null(fws_agent_lost(a));
+	a->ops->destroy(a);
+	fws_config_free(cfg);
+}
+END_TEST
+
 static Suite *
 suite_wire(void)
 {
@@ -127,6 +226,11 @@ suite_wire(void)
 	tcase_add_test(tc, test_wire_unblob_bad);
 	tcase_add_test(tc, test_wire_lines);
 	tcase_add_test(tc, test_wire_attachment);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("heartbeat");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_wire_heartbeat_silence_is_a_cut_link);
+	tcase_add_test(tc, test_wire_heartbeat_slow_agent_lives);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A remote agent's control stream, as the controller holds it (fws_remote_stream.c): its
+ * command's pipes, requests and their answers, events on the way (heartbeats, a long
+ * operation's marks), and why it was lost. fws_agent_remote.c builds the seam's
+ * operations on it.
+ */
+#ifndef FWS_REMOTE_INT_H
+#define FWS_REMOTE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "fws_agent.h"
+#include "fws_err.h"
+#include "fws_wire.h"
+
+struct remote {
+	struct fws_agent a; /* first */
+	pid_t pid;
+	int to, from, err; /* its stdin, stdout, stderr */
+	struct fws_wire_rd rd;
+	uint64_t id;
+	uint64_t hz, hz_dpdk, huge_peak;
+	unsigned int n_ports; /* the config's */
+	bool setup_pending;   /* its setup sent, the answer not yet read */
+	bool beating;         /* it has sent a heartbeat: silence now means a cut link */
+	int64_t heard;        /* when its last line came, ms */
+	/* A long operation (a connection test's iteration): its events drive hk, a stop
+	 * request is passed on once. */
+	const struct fws_conntester_hooks *hk;
+	struct fws_conntrial *hk_out;
+	volatile int *stop;
+	bool stop_sent;
+	bool lost;
+	char why[FWS_ERR_LEN];
+	char tail[512]; /* its stderr's last bytes */
+	char errline[256];
+	size_t errlen;
+};
+
+/** The agent is lost (its stream closed, its command reaped or killed); why says what. */
+void fws_remote_lose(struct remote *r, const char *what);
+
+/** Send a request (args is taken). 0, or -EPIPE with the agent lost. */
+int fws_remote_send(struct remote *r, const char *op, json_t *args);
+
+/** The answer to the last request (NULL: the agent is lost, r->why says why). */
+json_t *fws_remote_await(struct remote *r, const char *op, int timeout_ms);
+
+/** One request and its answer (NULL: lost). */
+json_t *fws_remote_call(struct remote *r, const char *op, json_t *args, int timeout_ms);
+
+/** A call whose answer carries hk's events on the way and whose wait passes *stop on. */
+json_t *fws_remote_call_long(struct remote *r, const char *op, json_t *args,
+			     const struct fws_conntester_hooks *hk, struct fws_conntrial *hk_out,
+			     volatile int *stop);
+
+/** The answer's rc (the answer is taken), its error into e (NULL: none). */
+int fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e);
+
+/** A call whose answer's attachment is n bytes into out (zeroed when lost). */
+void fws_remote_call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n,
+			     int ms);
+
+/** Why it is lost, or NULL; what it sent since the last call is read first (its stream's
+ * end, or a silence longer than its heartbeat allows, loses it). */
+const char *fws_remote_lost(struct remote *r);
+
+#endif /* FWS_REMOTE_INT_H */

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A remote agent's control stream (fws_remote_int.h): requests and answers, the events on
+ * the way, and the agent's loss. A stream that ends, an answer that does not come, a
+ * silence longer than the agent's heartbeat allows, or an answer out of order marks it
+ * lost: every later operation is a no-op and the phase machine ends the trial. Its stderr is
+ * passed on, each line prefixed with the host's name, and its last lines kept for the
+ * message.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fws_compat.h"
+#include "fws_conntest.h"
+#include "fws_remote_int.h"
+
+/* A connection test's iteration: as long as it takes (the heartbeat tells a cut link). */
+#define CONN_MS (24 * 3600 * 1000)
+
+/* Its stderr: pass each line on, prefixed, keep the last ones. */
+static void
+drain_err(void *arg)
+{
+	struct remote *r = arg;
+	char buf[4096];
+	ssize_t n = read(r->err, buf, sizeof(buf));
+	ssize_t i;
+
+	if (n <= 0) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			close(r->err);
+			r->err = -1;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		size_t t = strlen(r->tail);
+
+		if (t + 1 >= sizeof(r->tail))
+			memmove(r->tail, r->tail + sizeof(r->tail) / 2, sizeof(r->tail) / 2);
+		t = strlen(r->tail);
+		r->tail[t] = buf[i];
+		r->tail[t + 1] = '\0';
+		if (buf[i] != '\n' && r->errlen + 1 < sizeof(r->errline)) {
+			r->errline[r->errlen++] = buf[i];
+			continue;
+		}
+		r->errline[r->errlen] = '\0';
+		if (buf[i] == '\n') {
+			fprintf(stderr, "[%s] %s\n", r->a.name, r->errline);
+			r->errlen = 0;
+		}
+	}
+}
+
+/* The last non-empty line of its stderr ("" if none). */
+static const char *
+last_err_line(struct remote *r, char *buf, size_t len)
+{
+	char *end = r->tail + strlen(r->tail), *start;
+
+	while (end > r->tail && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > r->tail && start[-1] != '\n')
+		start--;
+	snprintf(buf, len, "%.*s", (int)(end - start), start);
+	return buf;
+}
+
+/* Why the agent is gone: its exit status or signal and its last word. */
+void
+fws_remote_lose(struct remote *r, const char *what)
+{
+	char line[256], st[64] = "";
+	int status, i;
+
+	if (r->lost)
+		return;
+	r->lost = true;
+	close(r->to);
+	r->to = -1;
+	for (i = 0; i < 50 && r->pid > 0; i++) { /* it stops at the end of its stdin */
+		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
+			if (WIFEXITED(status))
+				snprintf(st, sizeof(st), ", exit status %d", WEXITSTATUS(status));
+			else if (WIFSIGNALED(status))
+				snprintf(st, sizeof(st), ", killed by signal %d", WTERMSIG(status));
+			r->pid = -1;
+			break;
+		}
+		usleep(20000);
+	}
+	if (r->pid > 0) { /* silent, not gone (a dead link): its own dead man stops the far end */
+		kill(r->pid, SIGKILL);
+		waitpid(r->pid, &status, 0);
+		r->pid = -1;
+	}
+	for (i = 0; r->err >= 0 && i < 10; i++)
+		drain_err(r);
+	last_err_line(r, line, sizeof(line));
+	snprintf(r->why, sizeof(r->why), "host %s: agent lost: %s%s%s%s", r->a.name, what, st,
+		 line[0] ? ": " : "", line);
+}
+
+/* Send a request (args is taken); 0, or -EPIPE with the agent lost. */
+int
+fws_remote_send(struct remote *r, const char *op, json_t *args)
+{
+	json_t *req = args ? args : json_object();
+	int rc;
+
+	if (r->lost) {
+		json_decref(req);
+		return -EPIPE;
+	}
+	json_object_set_new(req, "id", json_integer((json_int_t)++r->id));
+	json_object_set_new(req, "op", json_string(op));
+	rc = fws_wire_send(r->to, req);
+	json_decref(req);
+	if (rc < 0)
+		fws_remote_lose(r, "its control stream is closed");
+	return rc < 0 ? -EPIPE : 0;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* While a long operation waits: the hooks' service, and a stop request passed on (a line
+ * without an id: nothing answers it). */
+static void
+meanwhile(struct remote *r)
+{
+	if (r->hk && r->hk->service)
+		r->hk->service(r->hk->arg);
+	if (r->stop && *r->stop && !r->stop_sent) {
+		json_t *n = json_pack("{s:s}", "op", "interrupt");
+
+		r->stop_sent = true;
+		fws_wire_send(r->to, n);
+		json_decref(n);
+	}
+}
+
+/* The next line within timeout_ms, or sooner NULL when an agent that beats has been silent
+ * for FWS_AGENT_SILENT_MS (the link is cut, however long the operation may take); *why
+ * says which. */
+static json_t *
+next_line(struct remote *r, int64_t deadline, const char **why)
+{
+	json_t *v;
+
+	for (;;) {
+		int64_t now = now_ms(), left = deadline - now,
+			quiet = r->beating ? r->heard + FWS_AGENT_SILENT_MS - now : left,
+			slice = r->hk || r->stop ? 100 : left, wait = RTE_MIN(left, quiet);
+
+		if (left <= 0 || quiet <= 0) {
+			*why = left <= 0 ? "no answer in time"
+					 : "no heartbeat for " RTE_STR(
+						   FWS_AGENT_SILENT_MS) " ms (the link is cut?)";
+			return NULL;
+		}
+		v = fws_wire_recv(&r->rd, (int)RTE_MIN(wait, slice), r->err, drain_err, r, why);
+		if (v != NULL) {
+			r->heard = now_ms();
+			return v;
+		}
+		if (strcmp(*why, "timeout") != 0)
+			return NULL;
+		meanwhile(r);
+	}
+}
+
+/* An event: a heartbeat, or a long operation's mark of its measured phase. */
+static void
+event(struct remote *r, const json_t *ev)
+{
+	const char *name = json_string_value(json_object_get(ev, "ev"));
+
+	r->beating |= name != NULL;
+	if (name == NULL || r->hk == NULL)
+		return;
+	if (strcmp(name, "measure") == 0 && r->hk->measure)
+		r->hk->measure(r->hk->arg, (uint64_t)json_integer_value(json_object_get(ev, "n")),
+			       json_number_value(json_object_get(ev, "rate")));
+	else if (strcmp(name, "measured") == 0 && r->hk->measured)
+		r->hk->measured(r->hk->arg, json_is_true(json_object_get(ev, "stopped")),
+				r->hk_out);
+}
+
+/* The answer to the last request (NULL: the agent is lost, r->why says why). Events on the
+ * way (heartbeats) say that it lives. */
+json_t *
+fws_remote_await(struct remote *r, const char *op, int timeout_ms)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	const char *why = NULL;
+	json_t *ans = NULL, *id;
+
+	r->heard = now_ms(); /* silence counts while we listen: beats queued meanwhile come first */
+	while (ans == NULL && !r->lost) {
+		ans = next_line(r, deadline, &why);
+		if (ans == NULL) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg), "%s waiting for its answer to %s", why, op);
+			fws_remote_lose(r, msg);
+			return NULL;
+		}
+		id = json_object_get(ans, "id");
+		if (id == NULL) { /* an event */
+			event(r, ans);
+			json_decref(ans);
+			ans = NULL;
+		} else if ((uint64_t)json_integer_value(id) != r->id) {
+			json_decref(ans);
+			fws_remote_lose(r, "an answer out of order");
+			return NULL;
+		}
+	}
+	return ans;
+}
+
+/* One request and its answer (NULL: the agent is lost, r->why says why). */
+json_t *
+fws_remote_call(struct remote *r, const char *op, json_t *args, int timeout_ms)
+{
+	return fws_remote_send(r, op, args) < 0 ? NULL : fws_remote_await(r, op, timeout_ms);
+}
+
+/* The answer's rc, its error into e. */
+int
+fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e)
+{
+	int rc;
+
+	if (ans == NULL) {
+		if (e)
+			fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
+		return -EPIPE;
+	}
+	rc = (int)json_integer_value(json_object_get(ans, "rc"));
+	if (rc < 0 && e) {
+		const json_t *x = json_object_get(ans, "err");
+
+		fws_err_set(e, (enum fws_err_kind)json_integer_value(json_object_get(x, "kind")),
+			    rc, "host %s: %s", r->a.name,
+			    json_string_value(json_object_get(x, "msg"))
+				    ? json_string_value(json_object_get(x, "msg"))
+				    : "failed");
+	}
+	json_decref(ans);
+	return rc;
+}
+
+/* A call whose answer carries one blob of n bytes into out (zeroed when lost). */
+void
+fws_remote_call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n, int ms)
+{
+	json_t *ans = fws_remote_call(r, op, args, ms);
+
+	if (ans && r->rd.bin_len == n && r->rd.bin)
+		memcpy(out, r->rd.bin, n);
+	else if (ans)
+		fws_remote_lose(r, "an answer whose counts do not fit");
+	if (ans == NULL || r->lost)
+		memset(out, 0, n);
+	json_decref(ans);
+}
+
+/* A long call: hk driven by its events, *stop passed on. */
+json_t *
+fws_remote_call_long(struct remote *r, const char *op, json_t *args,
+		     const struct fws_conntester_hooks *hk, struct fws_conntrial *hk_out,
+		     volatile int *stop)
+{
+	json_t *ans;
+
+	r->hk = hk;
+	r->hk_out = hk_out;
+	r->stop = stop;
+	r->stop_sent = false;
+	ans = fws_remote_call(r, op, args, CONN_MS);
+	r->hk = NULL;
+	r->hk_out = NULL;
+	r->stop = NULL;
+	return ans;
+}
+
+const char *
+fws_remote_lost(struct remote *r)
+{
+	const char *why = "timeout";
+	json_t *v;
+
+	/* Between calls: what it sent meanwhile (heartbeats), its stream's end, or a silence
+	 * longer than its heartbeat allows (a server agent of a connection test, say, that
+	 * died or was cut off while another agent ran the iteration). */
+	while (!r->lost && !r->setup_pending && r->to >= 0 &&
+	       (v = fws_wire_recv(&r->rd, 0, r->err, drain_err, r, &why)) != NULL) {
+		r->heard = now_ms();
+		if (json_object_get(v, "id"))
+			fws_remote_lose(r, "an answer nobody asked for");
+		else
+			event(r, v);
+		json_decref(v);
+	}
+	if (!r->lost && !r->setup_pending && strcmp(why, "timeout") != 0)
+		fws_remote_lose(r, why);
+	else if (!r->lost && r->beating && now_ms() - r->heard > FWS_AGENT_SILENT_MS)
+		fws_remote_lose(r, "no heartbeat for " RTE_STR(
+					   FWS_AGENT_SILENT_MS) " ms (the link is cut?)");
+	return r->lost ? r->why : NULL;
+}
