@@ -61,7 +61,7 @@ lab_up() { # ENV... : the firewall lab with these limits, an empty state table
 
 # --- capacity: a state table of 20000 ---
 lab_up FWS_LAB_CT_LIMIT=20000
-cfg capacity capacity 24000 '{"rate": 5000, "hold": 20, "aging": 1}'
+cfg capacity capacity 24000 '{"rate": 5000, "hold": 6, "aging": 1}'
 bg connections -q -o "$WORK/cap.json" "$WORK/capacity.json" >/dev/null 2>"$WORK/cap.err"
 held_kernel=$(held_while_holding $pid "$WORK/cap.err")
 python3 - "$WORK/cap.json" "$held_kernel" <<'PY' && ok "capacity: conntrack -C during the hold ($held_kernel) equals the report's held" || bad "capacity: conntrack -C $held_kernel, report: $(grep -o '"held": [0-9]*' "$WORK/cap.json" | head -1)"
