@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_version.h>
 
@@ -39,7 +40,8 @@ struct srv {
 	 * meanwhile, or the stream's end, is the controller's stop (the beat sees it). */
 	volatile int busy, interrupt;
 	const struct fws_wire_rd *rd;
-	bool serving; /* its servers answered segments in the last pass: poll again at once */
+	bool serving;      /* its servers answered segments in the last pass: poll again at once */
+	int64_t next_live; /* while the workers run: the next live event, ms */
 	struct fws_cfg *cfg;
 	struct fws_agent *a;
 	bool eal;
@@ -50,6 +52,19 @@ struct srv {
 };
 
 typedef int (*op_fn)(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e);
+
+/* While the workers run: the live counts as an event this often (the controller's progress
+ * line and --stats sum them; their rates are over this host's own interval). */
+#define LIVE_MS 1000
+
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static int
 need_agent(struct srv *s, struct fws_err *e)
@@ -223,6 +238,7 @@ op_launch(struct srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 	rc = s->a->ops->launch(
 		s->a, (enum fws_phase)json_integer_value(json_object_get(req, "phase")), e);
 	s->running = rc == 0;
+	s->next_live = mono_ms() + LIVE_MS;
 	return rc;
 }
 
@@ -635,6 +651,73 @@ idle(struct srv *s)
 	s->serving = fws_agent_local_idle(s->a);
 }
 
+/* The live counts as an event (a line, then the counts as its attachment); skipped, as a
+ * heartbeat is, when the stream has no room: the dead man must never wait on a write. */
+static void
+send_live(struct srv *s)
+{
+	struct fws_host *h = fws_agent_local_host(s->a);
+	struct fws_agent_live l;
+	json_t *ev;
+
+	if (h == NULL)
+		return;
+	s->a->ops->live(s->a, fws_sync_phase(&h->sync, rte_rdtsc()) == FWS_PHASE_WARMUP, &l);
+	ev = json_pack("{s:s}", "ev", "live");
+	pthread_mutex_lock(&s->out_lock);
+	if (poll(&(struct pollfd){.fd = s->out, .events = POLLOUT}, 1, 0) == 1)
+		fws_wire_send_bin(s->out, ev, &l, sizeof(l));
+	pthread_mutex_unlock(&s->out_lock);
+	json_decref(ev);
+}
+
+/* How long to wait for the next request: while the workers run, until the dead man's
+ * deadline or the next live event; while serving, not at all; between requests, a
+ * millisecond (the ports polled meanwhile); before setup, as long as it takes. */
+static int
+wait_ms(const struct srv *s, int64_t last_req, int64_t now)
+{
+	int64_t until = RTE_MIN(last_req + FWS_AGENT_DEADMAN_MS, s->next_live);
+
+	if (s->running)
+		return until > now ? (int)(until - now) : 0;
+	return s->serving ? 0 : s->a ? IDLE_MS : -1;
+}
+
+/* Requests until bye, the stream's end, a failed answer (*rc) or the dead man: why it
+ * ended. */
+static const char *
+serve(struct srv *s, struct fws_wire_rd *rd, int *rc)
+{
+	int64_t last_req = mono_ms(), now;
+	const char *why = "end of stream";
+	json_t *req;
+
+	while (!s->bye && *rc == 0) {
+		now = mono_ms();
+		if (s->running && now - last_req >= FWS_AGENT_DEADMAN_MS)
+			return "no request in " RTE_STR(FWS_AGENT_DEADMAN_MS) " ms while sending "
+									      "(dead man)";
+		if (s->running && now >= s->next_live) {
+			send_live(s);
+			s->next_live = now + LIVE_MS;
+		}
+		req = fws_wire_recv(rd, wait_ms(s, last_req, now), -1, NULL, NULL, &why);
+		if (req == NULL && strcmp(why, "timeout") == 0) {
+			if (!s->running && s->a)
+				idle(s);
+			continue;
+		}
+		if (req == NULL)
+			return why;
+		last_req = mono_ms();
+		if (json_object_get(req, "id")) /* else a notification: a stop come late */
+			*rc = answer(s, req);
+		json_decref(req);
+	}
+	return why;
+}
+
 /* Started by a key restricted to the agent (restrict,command="fwstress agent"), which runs
  * it whatever the client asked: a command that is not the agent (a campaign's setup sent
  * over that key) must fail saying so, not end as an agent whose stream closed. */
@@ -660,7 +743,6 @@ cmd_agent(int argc, char **argv)
 	struct srv s = {.out = dup(1), .out_lock = PTHREAD_MUTEX_INITIALIZER};
 	struct fws_wire_rd rd = {.fd = 0};
 	const char *why;
-	json_t *req;
 	int rc = 0;
 
 	if (app_help(argc, argv) || argc > 1) {
@@ -673,25 +755,7 @@ cmd_agent(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN); /* a closed stream is an error to write, then it stops */
 	s.rd = &rd;
 	beat_start(&s);
-	while (!s.bye && rc == 0) {
-		req = fws_wire_recv(&rd,
-				    s.running   ? FWS_AGENT_DEADMAN_MS
-				    : s.serving ? 0
-				    : s.a       ? IDLE_MS
-						: -1,
-				    -1, NULL, NULL, &why);
-		if (req == NULL && !s.running && s.a && strcmp(why, "timeout") == 0) {
-			idle(&s);
-			continue;
-		}
-		if (req == NULL)
-			break;
-		if (json_object_get(req, "id")) /* else a notification: a stop come late */
-			rc = answer(&s, req);
-		json_decref(req);
-	}
-	if (!s.bye && rc == 0 && strcmp(why, "timeout") == 0)
-		why = "no request in " RTE_STR(FWS_AGENT_DEADMAN_MS) " ms while sending (dead man)";
+	why = serve(&s, &rd, &rc);
 	if (!s.bye)
 		fprintf(stderr, "fwstress agent: control stream: %s: stopping\n",
 			rc < 0 ? strerror(-rc) : why);

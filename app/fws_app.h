@@ -37,10 +37,7 @@ struct app_live {
 	const struct fws_cfg *cfg;
 	FILE *f;
 	unsigned int trial; /**< results so far */
-	const char *last_phase;
-	double last_t;
-	int err; /**< the first failed write to f (errno), 0: none */
-	struct fws_live_stream last[FWS_CFG_MAX_STREAMS];
+	int err;            /**< the first failed write to f (errno), 0: none */
 };
 
 /** One progress callback's worth: a line per second, a result line after each trial. */

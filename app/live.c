@@ -44,54 +44,35 @@ latency(uint64_t count, uint64_t min, uint64_t sum, uint64_t max)
 			 (double)sum / (double)count, "max", (json_int_t)max);
 }
 
-/* One second of the running phase: per stream counters, rates over the last second, the
- * frames not yet received (lost or still in flight) and latency so far. */
+/* One second of the running phase: per stream counters, rates over the last second (each
+ * host's over its own last interval, summed), the frames not yet received (lost or still in
+ * flight) and latency so far. */
 static json_t *
 live_line(struct app_live *l, const struct fws_progress *p, double t)
 {
 	json_t *a = json_array();
-	double dt = l->last_t > 0 ? t - l->last_t : 0;
 	unsigned int s;
 
-	if (!l->last_phase || strcmp(l->last_phase, p->phase) != 0) {
-		memset(l->last, 0, sizeof(l->last));
-		dt = 0;
-	}
 	for (s = 0; s < p->n_streams; s++) {
 		const struct fws_live_stream *x = &p->streams[s];
-		double txr = dt > 0 ? (double)(x->tx_frames -
-					       RTE_MIN(l->last[s].tx_frames, x->tx_frames)) /
-					      dt
-				    : 0;
-		double rxr = dt > 0 ? (double)(x->rx_frames -
-					       RTE_MIN(l->last[s].rx_frames, x->rx_frames)) /
-					      dt
-				    : 0;
 
-		double txb =
-			dt > 0 ? (double)(x->tx_bytes - RTE_MIN(l->last[s].tx_bytes, x->tx_bytes)) *
-					 8 / dt
-			       : 0;
-
-		/* Rates need a second before them: null on a phase's first line. */
+		/* Rates need an interval of the phase before them: null on its first line. */
 		json_array_append_new(
 			a, json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:I, s:o}", "name",
 				     l->cfg->streams[s].name, "tx_frames", (json_int_t)x->tx_frames,
 				     "rx_frames", (json_int_t)x->rx_frames, "tx_pps",
-				     dt > 0 ? json_real(txr) : json_null(), "rx_pps",
-				     dt > 0 ? json_real(rxr) : json_null(), "tx_l2_bps",
-				     dt > 0 ? json_real(txb) : json_null(), "not_yet_received",
+				     p->rates ? json_real(x->tx_pps) : json_null(), "rx_pps",
+				     p->rates ? json_real(x->rx_pps) : json_null(), "tx_l2_bps",
+				     p->rates ? json_real(x->tx_Bps * 8) : json_null(),
+				     "not_yet_received",
 				     (json_int_t)(x->tx_frames > x->rx_frames
 							  ? x->tx_frames - x->rx_frames
 							  : 0),
 				     "latency_ns",
 				     latency(x->lat_count, x->lat_min, x->lat_sum, x->lat_max)));
-		snap.tx_pps[s] = txr;
-		snap.rx_pps[s] = rxr;
-		l->last[s] = *x;
+		snap.tx_pps[s] = p->rates ? x->tx_pps : 0;
+		snap.rx_pps[s] = p->rates ? x->rx_pps : 0;
 	}
-	l->last_phase = p->phase;
-	l->last_t = t;
 	return json_pack("{s:f, s:i, s:s, s:s, s:o, s:f, s:o}", "time", t, "trial", (int)l->trial,
 			 "phase", p->phase, "frame_size", p->frame_size ? p->frame_size : "",
 			 "direction", p->direction ? json_string(p->direction) : json_null(),
@@ -158,11 +139,8 @@ app_live_progress(struct app_live *l, const struct fws_progress *p)
 	app_out_check(l->f, &l->err);
 	json_decref(j);
 done:
-	if (p->result) {
+	if (p->result)
 		l->trial++;
-		l->last_phase = NULL;
-		l->last_t = 0;
-	}
 }
 
 /* /fwstress/streams: the latest second, one dict per stream. */

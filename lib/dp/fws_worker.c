@@ -30,8 +30,11 @@ send_ctl(struct fws_worker_ctlq *q)
 static void
 phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now, uint64_t loops)
 {
+	uint64_t armed = __atomic_load_n(&w->sync->arm_at, __ATOMIC_ACQUIRE);
 	unsigned int i;
 
+	if (armed && ph == w->sync->arm_ph && now >= armed) /* how late it switched */
+		w->arm_late = RTE_MAX(w->arm_late, now - armed);
 	if (ph == FWS_PHASE_MEASURE) {
 		w->loops = loops;
 		w->loop_ticks = now;
@@ -43,6 +46,11 @@ phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now, uin
 	if (ph == FWS_PHASE_MEASURE && seen == FWS_PHASE_WARMUP)
 		for (i = 0; i < w->n_tx; i++)
 			fws_engine_start(w->tx[i], w->sync->cookie, now, w->sync->hz);
+	/* From idle (launched, or waiting for an armed instant) the first sending phase paces
+	 * and measures its span from its own start, not from the arming: no catch-up burst. */
+	if (seen == FWS_PHASE_IDLE && (ph == FWS_PHASE_WARMUP || ph == FWS_PHASE_MEASURE))
+		for (i = 0; i < w->n_tx; i++)
+			fws_engine_start(w->tx[i], w->tx[i]->cookie, now, w->sync->hz);
 	if (ph >= FWS_PHASE_STOP && seen <= FWS_PHASE_MEASURE) {
 		for (i = 0; i < w->n_tx; i++)
 			w->tx[i]->t_stop = now;
@@ -96,12 +104,21 @@ fws_sync_set(struct fws_sync *s, enum fws_phase phase)
 {
 	__atomic_store_n(&s->phase, (uint32_t)phase, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->at, UINT64_MAX, __ATOMIC_RELEASE);
+	s->arm_at = 0;
 }
 
-/* next before at: a worker that sees at passed reads the next it was armed with. */
+/* A change armed earlier becomes the phase word first (a worker reading at cleared reads the
+ * phase it became); then next before at: a worker that sees at passed reads the next it was
+ * armed with, never the one before. */
 void
 fws_sync_arm(struct fws_sync *s, enum fws_phase phase, uint64_t at)
 {
+	if (s->at != UINT64_MAX) {
+		__atomic_store_n(&s->phase, s->next, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->at, UINT64_MAX, __ATOMIC_RELEASE);
+	}
+	s->arm_ph = (uint32_t)phase;
+	__atomic_store_n(&s->arm_at, at, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->next, (uint32_t)phase, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->at, at, __ATOMIC_RELEASE);
 }
@@ -127,6 +144,7 @@ fws_workers_launch(struct fws_sync *s, struct fws_worker *w, unsigned int n, str
 		w[i].tx_stopped = 0;
 		w[i].loops = 0;
 		w[i].loop_ticks = 0;
+		w[i].arm_late = 0;
 		rc = rte_eal_remote_launch(fws_worker_main, &w[i], w[i].lcore);
 		if (rc != 0) {
 			fws_sync_set(s, FWS_PHASE_QUIT);

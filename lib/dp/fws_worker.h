@@ -38,6 +38,10 @@ struct fws_sync {
 	uint64_t at;     /**< TSC from which next holds; UINT64_MAX: none armed */
 	uint32_t cookie; /**< the measured phase's, for tasks restarted at measure */
 	uint64_t hz;
+	/* The last change armed (kept when it is settled; 0: none), for the workers to say how
+	 * long after its instant each of them switched. */
+	uint64_t arm_at;
+	uint32_t arm_ph;
 };
 
 /** The phase the workers follow at TSC now. */
@@ -69,6 +73,7 @@ struct fws_worker {
 	/* Loop passes over the measured phase and its TSC ticks (at its start: their values
 	 * then): receive stamps are taken once per poll, one pass apart on average. */
 	uint64_t loops, loop_ticks;
+	uint64_t arm_late; /**< the longest from an armed instant to this worker's switch, ticks */
 } __rte_cache_aligned;
 
 /** The lcore function (rte_eal_remote_launch). */

@@ -513,8 +513,9 @@ trial_json(const struct fws_result *r)
 	json_object_set_new(tr, "merge_s", json_real(r->merge_s));
 	if (r->phase_hosts > 1)
 		json_object_set_new(tr, "phase_sync",
-				    json_pack("{s:i, s:f}", "hosts", (int)r->phase_hosts,
-					      "bound_ns", r->phase_sync_ns));
+				    json_pack("{s:i, s:f, s:f}", "hosts", (int)r->phase_hosts,
+					      "bound_ns", r->phase_sync_ns, "late_ns",
+					      r->phase_late_ns));
 	if (r->link_events_dropped)
 		json_object_set_new(tr, "link_events_dropped",
 				    json_integer((json_int_t)r->link_events_dropped));

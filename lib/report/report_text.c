@@ -52,8 +52,10 @@ text_clocks(FILE *f, const struct fws_result *r)
 	if (r->phase_hosts > 1)
 		fprintf(f,
 			"  phases: armed for one instant on %u hosts, each in its own clock: "
-			"they changed within %.3f us of each other\n",
-			r->phase_hosts, r->phase_sync_ns / 1e3);
+			"they changed within %.3f us of each other (the latest switch %.3f us "
+			"after "
+			"its instant)\n",
+			r->phase_hosts, r->phase_sync_ns / 1e3, r->phase_late_ns / 1e3);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 

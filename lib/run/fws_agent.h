@@ -51,9 +51,14 @@ struct fws_agent_poll {
 	bool bursts_sent; /**< every stream with a limit sent it */
 };
 
-/** Live totals of the running phase (read while the lcores write). */
+/** Live totals of the running phase (read while the lcores write), and per second over
+ * the interval since the host's previous reading (its own clock: a remote agent's readings
+ * come as events, whenever the controller looks at them). */
 struct fws_agent_live {
 	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes;
+	double tx_pps, rx_pps, tx_Bps, rx_Bps;
+	bool rates; /**< an interval of this phase is behind the rates (not its first reading) */
+	bool warm;  /**< the warm-up's totals */
 	struct fws_live_stream streams[FWS_CFG_MAX_STREAMS];
 };
 
@@ -80,8 +85,9 @@ struct fws_agent_stream {
 
 /** A host's counts after a trial. */
 struct fws_agent_counts {
-	double tsc_hz;     /**< its TSC rate over the measured phase, 0: none */
-	double rx_poll_ns; /**< its slowest receiving worker's loop pass */
+	double tsc_hz;        /**< its TSC rate over the measured phase, 0: none */
+	double rx_poll_ns;    /**< its slowest receiving worker's loop pass */
+	double phase_late_ns; /**< the longest from an armed phase instant to a worker's switch */
 	uint64_t icmp_unmatched;
 	unsigned int n_link_events;
 	uint64_t link_events_dropped;

@@ -123,6 +123,7 @@ remote_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volat
 static int
 remote_arm(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e)
 {
+	R(a)->live_at = 0; /* the last trial's counts are no longer live */
 	return fws_remote_answer_rc(
 		R(a),
 		fws_remote_call(R(a), "arm", json_pack("{s:o}", "b", fws_wire_blob(p, sizeof(*p))),
@@ -157,10 +158,18 @@ remote_poll(struct fws_agent *a, struct fws_agent_poll *out)
 	fws_remote_call_blob_in(R(a), "poll", NULL, out, sizeof(*out), PULSE_MS);
 }
 
+/* Its live counts: as its last event (each second while it sends) brought them, or asked for
+ * when that one is older than two seconds or of the other phase. */
 static void
 remote_live(struct fws_agent *a, bool warm, struct fws_agent_live *out)
 {
-	fws_remote_call_blob_in(R(a), "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out),
+	struct remote *r = R(a);
+
+	if (r->live_at && r->live.warm == warm && fws_remote_now_ms() - r->live_at < 2000) {
+		*out = r->live;
+		return;
+	}
+	fws_remote_call_blob_in(r, "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out),
 				PULSE_MS);
 }
 

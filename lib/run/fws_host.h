@@ -63,6 +63,9 @@ struct fws_host {
 	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
 	struct fws_clock_pair clk0;
 	bool measuring;
+	/* Live readings: the last one and its time (ns), for the rates of the next. */
+	struct fws_agent_live live_last;
+	uint64_t live_ns;
 	struct fws_agent_counts *cur;
 	/* The host features' own state (fws_host_feature), by table index; set up: destroy
 	 * owed. */
@@ -140,7 +143,7 @@ void fws_host_stop(struct fws_host *h, bool measured);
 /* Its counts (fws_hostcollect.c). */
 unsigned int fws_host_ports(const struct fws_host *h, struct fws_port_result *out);
 void fws_host_collect(struct fws_host *h, struct fws_agent_counts *out);
-void fws_host_live(const struct fws_host *h, bool warm, struct fws_agent_live *out);
+void fws_host_live(struct fws_host *h, bool warm, struct fws_agent_live *out);
 void fws_host_rx_flows(const struct fws_host *h, unsigned int s, uint32_t lo, uint32_t n,
 		       struct fws_agent_rxflow *out);
 void fws_host_tx_flows(const struct fws_host *h, unsigned int s, uint32_t lo, uint32_t n,

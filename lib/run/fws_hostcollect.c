@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fws_compat.h"
 #include "fws_host.h"
@@ -152,7 +153,7 @@ fws_host_collect(struct fws_host *t, struct fws_agent_counts *out)
 {
 	struct fws_agent_counts *c = t->cur;
 	struct fws_clock_pair clk1;
-	unsigned int s, p;
+	unsigned int s, p, i;
 	double hz;
 
 	fws_host_features_on(t, FWS_FEATURE_FINISH, rte_rdtsc());
@@ -160,6 +161,9 @@ fws_host_collect(struct fws_host *t, struct fws_agent_counts *out)
 		c->tsc_hz = fws_clock_hz(&t->clk0, &clk1);
 	hz = c->tsc_hz > 0 ? c->tsc_hz : (double)t->hz;
 	c->rx_poll_ns = rx_poll_ns(t, hz);
+	for (i = 0; i < t->n_workers; i++)
+		c->phase_late_ns =
+			RTE_MAX(c->phase_late_ns, (double)t->workers[i].arm_late * 1e9 / hz);
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		collect_tx(t, s, hz, &c->streams[s]);
 		collect_latency(t, s, &c->streams[s]);
@@ -222,12 +226,45 @@ fws_host_tx_flows(const struct fws_host *t, unsigned int s, uint32_t lo, uint32_
 	}
 }
 
+/* Per second since the host's previous reading, when that one was of the same phase. */
+static void
+live_rates(struct fws_host *t, struct fws_agent_live *out)
+{
+	const struct fws_agent_live *p = &t->live_last;
+	struct timespec ts;
+	uint64_t now;
+	double dt;
+	unsigned int s;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	dt = (double)(now - t->live_ns) / 1e9;
+	out->rates = t->live_ns && p->warm == out->warm && dt > 0 && out->tx_frames >= p->tx_frames;
+	for (s = 0; out->rates && s < FWS_CFG_MAX_STREAMS; s++) {
+		struct fws_live_stream *o = &out->streams[s];
+		const struct fws_live_stream *q = &p->streams[s];
+
+		o->tx_pps = (double)(o->tx_frames - RTE_MIN(q->tx_frames, o->tx_frames)) / dt;
+		o->rx_pps = (double)(o->rx_frames - RTE_MIN(q->rx_frames, o->rx_frames)) / dt;
+		o->tx_Bps = (double)(o->tx_bytes - RTE_MIN(q->tx_bytes, o->tx_bytes)) / dt;
+	}
+	if (out->rates) {
+		out->tx_pps = (double)(out->tx_frames - p->tx_frames) / dt;
+		out->rx_pps = (double)(out->rx_frames - RTE_MIN(p->rx_frames, out->rx_frames)) / dt;
+		out->tx_Bps = (double)(out->tx_bytes - RTE_MIN(p->tx_bytes, out->tx_bytes)) / dt;
+		out->rx_Bps = (double)(out->rx_bytes - RTE_MIN(p->rx_bytes, out->rx_bytes)) / dt;
+	}
+	t->live_last = *out;
+	t->live_ns = now;
+}
+
 void
-fws_host_live(const struct fws_host *t, bool warm, struct fws_agent_live *out)
+fws_host_live(struct fws_host *t, bool warm, struct fws_agent_live *out)
 {
 	unsigned int i, s;
 
 	memset(out, 0, sizeof(*out));
+	out->warm = warm;
 	for (i = 0; i < t->n_tasks; i++) {
 		const struct fws_tx_counters *c = &t->tasks[i].cnt;
 		struct fws_live_stream *o = &out->streams[t->tasks[i].stream];
@@ -260,4 +297,5 @@ fws_host_live(const struct fws_host *t, bool warm, struct fws_agent_live *out)
 			o->lat_max =
 				RTE_MAX(o->lat_max, __atomic_load_n(&h->max, __ATOMIC_RELAXED));
 		}
+	live_rates(t, out);
 }

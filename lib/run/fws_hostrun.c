@@ -98,6 +98,7 @@ fws_host_arm(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err 
 	h->sync.cookie = p->cookie;
 	h->warm_cookie = p->warm_cookie;
 	h->measuring = false;
+	h->live_ns = 0; /* the next live reading starts the rates afresh */
 	memset(h->cur, 0, sizeof(*h->cur));
 	for (i = 0; i < h->n_rx; i++) {
 		fws_rx_reset(h->rx[i]);

@@ -224,6 +224,7 @@ merge_trial(struct fws_trial *t, struct fws_agent_counts *const *counts, struct 
 		const struct fws_agent_counts *c = counts[k];
 
 		res->rx_poll_ns = RTE_MAX(res->rx_poll_ns, c->rx_poll_ns);
+		res->phase_late_ns = RTE_MAX(res->phase_late_ns, c->phase_late_ns);
 		res->icmp_unmatched += c->icmp_unmatched;
 		res->link_events_dropped += c->link_events_dropped;
 		for (i = 0; i < c->n_link_events; i++) {

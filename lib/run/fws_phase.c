@@ -38,8 +38,7 @@ struct trial_run {
 	bool tx_stopped, bursts_sent; /**< every agent's, at the last poll */
 	struct fws_agent_live live, one;
 	struct fws_agent_counts *counts[FWS_TRIAL_MAX_AGENTS];
-	/* Progress line: totals at the last line. */
-	uint64_t next_progress, last_t, last_tx, last_rx, last_txb, last_rxb;
+	uint64_t next_progress; /**< the progress line's next second */
 };
 
 /* The controller's own clock for phase deadlines (ns): no agent's TSC, so that it runs
@@ -80,7 +79,8 @@ features_on(struct trial_run *r, enum fws_feature_event ev, uint64_t now)
  * controller's just before (of SYNC_PROBES exchanges the shortest; its error half that
  * round trip), so that a split stream's senders start and stop together and every host's
  * measured phase is the same span. The instant leaves time to reach every agent; one that
- * hears it late changes at once, and the trial says by how much (phase_sync_ns).
+ * hears it late changes at once, and the trial says by how much (phase_late_ns: that, or a
+ * worker that switched late, as the workers measure it; phase_sync_ns adds the probes).
  */
 #define SYNC_PROBES 3
 #define SYNC_MIN_NS 2e6 /* the least time between arming and the instant */
@@ -142,7 +142,8 @@ agents_arm(struct trial_run *r, enum fws_phase ph, uint64_t want)
 	/* The next change is armed this long before its deadline: this one's work, its margin
 	 * and a pass of the controller's loop. */
 	r->lead_ns = RTE_MAX(SYNC_LEAD_NS, 2 * ((double)ctl_now() - t0) + margin + 5e6);
-	r->res->phase_sync_ns = RTE_MAX(r->res->phase_sync_ns, e1 + e2 + late);
+	r->res->phase_sync_ns = RTE_MAX(r->res->phase_sync_ns, e1 + e2);
+	r->res->phase_late_ns = RTE_MAX(r->res->phase_late_ns, late);
 	return at;
 }
 
@@ -220,7 +221,26 @@ lost_check(struct trial_run *r, struct fws_err *e)
 		       : 0;
 }
 
-/* Every agent's live totals, summed into r->live. */
+/* A stream's live counts of one host into the sum over hosts. */
+static void
+live_stream_add(struct fws_live_stream *d, const struct fws_live_stream *x)
+{
+	d->tx_frames += x->tx_frames;
+	d->tx_bytes += x->tx_bytes;
+	d->rx_frames += x->rx_frames;
+	d->lat_min = d->lat_count == 0 ? x->lat_min
+		     : x->lat_count    ? RTE_MIN(d->lat_min, x->lat_min)
+				       : d->lat_min;
+	d->lat_count += x->lat_count;
+	d->lat_sum += x->lat_sum;
+	d->lat_max = RTE_MAX(d->lat_max, x->lat_max);
+	d->tx_pps += x->tx_pps;
+	d->rx_pps += x->rx_pps;
+	d->tx_Bps += x->tx_Bps;
+}
+
+/* Every agent's live totals and per-second rates (each over its own last interval, by its
+ * own clock), summed into r->live. */
 static void
 agents_live(struct trial_run *r, bool warm)
 {
@@ -229,6 +249,7 @@ agents_live(struct trial_run *r, bool warm)
 	unsigned int k, s;
 
 	memset(l, 0, sizeof(*l));
+	l->rates = true;
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
 		a->ops->live(a, warm, o);
@@ -236,19 +257,13 @@ agents_live(struct trial_run *r, bool warm)
 		l->tx_bytes += o->tx_bytes;
 		l->rx_frames += o->rx_frames;
 		l->rx_bytes += o->rx_bytes;
-		for (s = 0; s < r->t->cfg->n_streams; s++) {
-			struct fws_live_stream *d = &l->streams[s], *x = &o->streams[s];
-
-			d->tx_frames += x->tx_frames;
-			d->tx_bytes += x->tx_bytes;
-			d->rx_frames += x->rx_frames;
-			d->lat_min = d->lat_count == 0 ? x->lat_min
-				     : x->lat_count    ? RTE_MIN(d->lat_min, x->lat_min)
-						       : d->lat_min;
-			d->lat_count += x->lat_count;
-			d->lat_sum += x->lat_sum;
-			d->lat_max = RTE_MAX(d->lat_max, x->lat_max);
-		}
+		l->tx_pps += o->tx_pps;
+		l->rx_pps += o->rx_pps;
+		l->tx_Bps += o->tx_Bps;
+		l->rx_Bps += o->rx_Bps;
+		l->rates &= o->rates;
+		for (s = 0; s < r->t->cfg->n_streams; s++)
+			live_stream_add(&l->streams[s], &o->streams[s]);
 	}
 }
 
@@ -298,8 +313,8 @@ static void
 enter_warmup(struct trial_run *r, uint64_t now)
 {
 	r->deadline = after(now, r->warmup);
+	agents_live(r, true); /* each host's rates start from here */
 	r->next_progress = after(now, 1);
-	r->last_t = now;
 }
 
 static bool
@@ -313,10 +328,7 @@ enter_measure(struct trial_run *r, uint64_t now)
 {
 	r->measuring = true;
 	r->deadline = after(now, r->duration);
-	agents_live(r, false);
-	r->last_tx = r->last_txb = r->last_rxb = 0;
-	r->last_rx = r->live.rx_frames;
-	r->last_t = now;
+	agents_live(r, false); /* each host's rates start from here */
 	r->next_progress = after(now, 1);
 	features_on(r, FWS_FEATURE_MEASURE, now);
 }
@@ -348,21 +360,21 @@ static const struct phase phases[] = {
 	{"drain", FWS_PHASE_STOP, 2, NULL, enter_drain, deadline_done},
 };
 
-/* L1 bit/s of the progress line (the layer the tables and the matrix lead with): the bytes
- * counted, or in the warm-up, which counts frames only, the trial's average frame. */
+/* L1 bit/s of the progress line (the layer the tables and the matrix lead with): from the
+ * L2 bytes per second counted, or in the warm-up, which counts frames only, the trial's
+ * average frame. */
 static double
-l1_bps(double pps, uint64_t bytes, double dt, double avg_frame)
+l1_bps(double pps, double Bps, double avg_frame)
 {
-	double l2 = bytes ? (double)bytes * 8 / dt : pps * avg_frame * 8;
-
-	return l2 + pps * FWS_RATE_L1_OVERHEAD * 8;
+	return (Bps > 0 ? Bps : pps * avg_frame) * 8 + pps * FWS_RATE_L1_OVERHEAD * 8;
 }
 
+/* Once a second of warm-up and measured phase: the totals and each host's rates over its
+ * last second, summed. */
 static void
 progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 {
 	struct fws_progress p = {.phase = ph->name};
-	double dt = (double)(now - r->last_t) / CTL_HZ;
 
 	if (!r->o || !r->o->progress || r->pr || ph->workers > FWS_PHASE_MEASURE ||
 	    now < r->next_progress)
@@ -378,17 +390,11 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	p.direction = r->o->dir ? fws_dir_name(r->o->dir) : NULL;
 	p.elapsed = (double)(now - r->start) / CTL_HZ;
 	p.total = r->warmup + r->duration;
-	p.tx_pps = (double)(p.tx_frames - RTE_MIN(r->last_tx, p.tx_frames)) / dt;
-	p.rx_pps = (double)(p.rx_frames - RTE_MIN(r->last_rx, p.rx_frames)) / dt;
-	p.tx_bps = l1_bps(p.tx_pps, p.tx_bytes - RTE_MIN(r->last_txb, p.tx_bytes), dt,
-			  r->res->avg_frame);
-	p.rx_bps = l1_bps(p.rx_pps, p.rx_bytes - RTE_MIN(r->last_rxb, p.rx_bytes), dt,
-			  r->res->avg_frame);
-	r->last_tx = p.tx_frames;
-	r->last_rx = p.rx_frames;
-	r->last_txb = p.tx_bytes;
-	r->last_rxb = p.rx_bytes;
-	r->last_t = now;
+	p.rates = r->live.rates;
+	p.tx_pps = r->live.tx_pps;
+	p.rx_pps = r->live.rx_pps;
+	p.tx_bps = l1_bps(p.tx_pps, r->live.tx_Bps, r->res->avg_frame);
+	p.rx_bps = l1_bps(p.rx_pps, r->live.rx_Bps, r->res->avg_frame);
 	r->o->progress(r->o->progress_arg, &p);
 	r->next_progress = after(now, 1);
 }
@@ -614,6 +620,8 @@ collect(struct trial_run *r, struct fws_err *e)
 	if ((rc = lost_check(r, e)) < 0)
 		return rc;
 	rc = fws_trial_merge(r->t, r->req_pps, r->counts, r->res);
+	if (r->res->phase_hosts) /* the probes' part, then the switches' lateness */
+		r->res->phase_sync_ns += r->res->phase_late_ns;
 	if (rc < 0)
 		fws_err_set(e, FWS_ERR_SETUP, rc, "collect: out of memory");
 	if (rc == 0 && (rc = lost_check(r, e)) < 0) /* lost while its flows were read */

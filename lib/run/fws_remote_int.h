@@ -35,6 +35,9 @@ struct remote {
 	struct fws_conntrial *hk_out;
 	volatile int *stop;
 	bool stop_sent;
+	/* Its live counts as its last event brought them (each second while it sends). */
+	struct fws_agent_live live;
+	int64_t live_at; /* when, ms (0: none) */
 	bool lost;
 	char why[FWS_ERR_LEN];
 	char tail[512]; /* its stderr's last bytes */
@@ -65,6 +68,9 @@ int fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e);
 /** A call whose answer's attachment is n bytes into out (zeroed when lost). */
 void fws_remote_call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n,
 			     int ms);
+
+/** The controller's clock for the stream's times, ms. */
+int64_t fws_remote_now_ms(void);
 
 /** Why it is lost, or NULL; what it sent since the last call is read first (its stream's
  * end, or a silence longer than its heartbeat allows, loses it). */

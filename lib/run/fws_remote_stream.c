@@ -129,8 +129,8 @@ fws_remote_send(struct remote *r, const char *op, json_t *args)
 	return rc < 0 ? -EPIPE : 0;
 }
 
-static int64_t
-now_ms(void)
+int64_t
+fws_remote_now_ms(void)
 {
 	struct timespec ts;
 
@@ -156,16 +156,20 @@ meanwhile(struct remote *r)
 
 /* The next line within timeout_ms, or sooner NULL when an agent that beats has been silent
  * for FWS_AGENT_SILENT_MS (the link is cut, however long the operation may take); *why
- * says which. */
+ * says which. Bytes of a line or attachment still arriving are not silence. */
 static json_t *
 next_line(struct remote *r, int64_t deadline, const char **why)
 {
+	size_t had = r->rd.len;
 	json_t *v;
 
 	for (;;) {
-		int64_t now = now_ms(), left = deadline - now,
+		int64_t now = fws_remote_now_ms(), left = deadline - now,
 			quiet = r->beating ? r->heard + FWS_AGENT_SILENT_MS - now : left,
-			slice = r->hk || r->stop ? 100 : left, wait = RTE_MIN(left, quiet);
+			slice = r->hk || r->stop ? 100
+				: r->beating     ? 1000
+						 : left,
+			wait = RTE_MIN(left, quiet);
 
 		if (left <= 0 || quiet <= 0) {
 			*why = left <= 0 ? "no answer in time"
@@ -175,22 +179,32 @@ next_line(struct remote *r, int64_t deadline, const char **why)
 		}
 		v = fws_wire_recv(&r->rd, (int)RTE_MIN(wait, slice), r->err, drain_err, r, why);
 		if (v != NULL) {
-			r->heard = now_ms();
+			r->heard = fws_remote_now_ms();
 			return v;
 		}
 		if (strcmp(*why, "timeout") != 0)
 			return NULL;
+		if (r->rd.len != had) { /* a long answer on its way */
+			r->heard = fws_remote_now_ms();
+			had = r->rd.len;
+		}
 		meanwhile(r);
 	}
 }
 
-/* An event: a heartbeat, or a long operation's mark of its measured phase. */
+/* An event: a heartbeat, its live counts, or a long operation's mark of its measured
+ * phase. */
 static void
 event(struct remote *r, const json_t *ev)
 {
 	const char *name = json_string_value(json_object_get(ev, "ev"));
 
 	r->beating |= name != NULL;
+	if (name && strcmp(name, "live") == 0 && r->rd.bin && r->rd.bin_len == sizeof(r->live)) {
+		memcpy(&r->live, r->rd.bin, sizeof(r->live));
+		r->live_at = fws_remote_now_ms();
+		return;
+	}
 	if (name == NULL || r->hk == NULL)
 		return;
 	if (strcmp(name, "measure") == 0 && r->hk->measure)
@@ -206,11 +220,12 @@ event(struct remote *r, const json_t *ev)
 json_t *
 fws_remote_await(struct remote *r, const char *op, int timeout_ms)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = fws_remote_now_ms() + timeout_ms;
 	const char *why = NULL;
 	json_t *ans = NULL, *id;
 
-	r->heard = now_ms(); /* silence counts while we listen: beats queued meanwhile come first */
+	r->heard =
+		fws_remote_now_ms(); /* silence counts while we listen: beats queued meanwhile come first */
 	while (ans == NULL && !r->lost) {
 		ans = next_line(r, deadline, &why);
 		if (ans == NULL) {
@@ -311,7 +326,7 @@ fws_remote_lost(struct remote *r)
 	 * died or was cut off while another agent ran the iteration). */
 	while (!r->lost && !r->setup_pending && r->to >= 0 &&
 	       (v = fws_wire_recv(&r->rd, 0, r->err, drain_err, r, &why)) != NULL) {
-		r->heard = now_ms();
+		r->heard = fws_remote_now_ms();
 		if (json_object_get(v, "id"))
 			fws_remote_lose(r, "an answer nobody asked for");
 		else
@@ -320,7 +335,7 @@ fws_remote_lost(struct remote *r)
 	}
 	if (!r->lost && !r->setup_pending && strcmp(why, "timeout") != 0)
 		fws_remote_lose(r, why);
-	else if (!r->lost && r->beating && now_ms() - r->heard > FWS_AGENT_SILENT_MS)
+	else if (!r->lost && r->beating && fws_remote_now_ms() - r->heard > FWS_AGENT_SILENT_MS)
 		fws_remote_lose(r, "no heartbeat for " RTE_STR(
 					   FWS_AGENT_SILENT_MS) " ms (the link is cut?)");
 	return r->lost ? r->why : NULL;

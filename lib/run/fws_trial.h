@@ -208,11 +208,12 @@ struct fws_result {
 			    * (the slowest worker): receive stamps are taken once per poll */
 	uint64_t icmp_unmatched; /**< ICMP errors about no stream of this trial */
 	double merge_s;          /**< the controller's time to read and merge every flow's counts */
-	/** Load clients whose phases were armed for one instant (0: one host, no arming), and
-	 * how far apart their changes could be: the two widest clock probes' errors plus how
-	 * late the latest request came, the largest over the trial's changes (ns). */
+	/** Load clients whose phases were armed for one instant (0: one host, no arming); the
+	 * longest from an armed instant to a worker's switch (a request heard late, a worker
+	 * not running then), ns; and how far apart the hosts' changes could be: the two widest
+	 * clock probes' errors of a change, the largest over the trial, plus that lateness. */
 	unsigned int phase_hosts;
-	double phase_sync_ns;
+	double phase_late_ns, phase_sync_ns;
 	unsigned int n_link_events;
 	uint64_t link_events_dropped; /**< beyond FWS_LINK_EVENTS_MAX */
 	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
@@ -229,6 +230,9 @@ struct fws_live_stream {
 	uint64_t tx_frames, tx_bytes; /**< sent in the phase (bytes: measured phase only) */
 	uint64_t rx_frames;           /**< test frames received and accounted, measured phase */
 	uint64_t lat_count, lat_sum, lat_min, lat_max; /**< ns, measured phase */
+	/** Per second over the interval before, as the host that counted measured it (summed
+	 * over hosts); tx_Bps: L2 bytes, measured phase. */
+	double tx_pps, rx_pps, tx_Bps;
 };
 
 /** What the progress callback sees once per second, and once with the trial's result. */
@@ -237,6 +241,7 @@ struct fws_progress {
 	double elapsed, total;
 	uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes; /**< since the phase began */
 	double tx_pps, rx_pps, tx_bps, rx_bps; /**< over the last second; bit/s are L1 */
+	bool rates; /**< the rates (here and per stream) cover an interval of this phase */
 	unsigned int n_streams;
 	const struct fws_live_stream *streams; /**< per config stream */
 	const struct fws_result *result;       /**< phase "result": the trial just collected */

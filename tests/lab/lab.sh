@@ -78,8 +78,9 @@ import json, sys
 c = json.load(open(sys.argv[1]))
 if "hosts" not in c:
     eal = c.pop("eal", ["-l", "0-1", "--no-pci"])
+    # Each site's worker on a core of its own, as on two machines: site2's main lcore is 1.
     c["hosts"] = [{"name": f"site{k}", "command": ["ip", "netns", "exec", ns, sys.argv[2], "agent"],
-                   "eal": eal + ["--file-prefix", f"fwsl-site{k}"]}
+                   "eal": eal + ["--file-prefix", f"fwsl-site{k}"] + (["--main-lcore", "1"] if k == 2 and eal[:2] == ["-l", "0-1"] else [])}
                   for k, ns in ((1, "fwsl-tester"), (2, "fwsl-tester2"))]
     for p in c["ports"]:
         p["host"] = "site1" if "iface=fws-lan" in p["device"] else "site2"

@@ -53,12 +53,12 @@ done
 check "latency across hosts: clocks aligned by probes, bound given (one TSC here: offset within it)" \
 	'all(s["latency_ns"]["clocks"] == "two hosts, aligned by probes over the control link" and 0 < s["latency_ns"]["clock_bound_ns"] < 1e6 and abs(s["latency_ns"]["clock_offset_ns"]) <= s["latency_ns"]["clock_bound_ns"] for s in t[0]["streams"])'
 # Phases armed for one instant in each agent's clock: both sites send over the same span.
-check "phases armed for one instant on both hosts, the bound under 1 ms" \
-	'(p := t[0]["phase_sync"])["hosts"] == 2 and 0 < p["bound_ns"] < 1e6'
+check "phases armed for one instant on both hosts: the bound holds the workers' own lateness, under 50 ms" \
+	'(p := t[0]["phase_sync"])["hosts"] == 2 and 0 <= p["late_ns"] < p["bound_ns"] < 5e7'
 # (each agent measures its span with its own calibration of the TSC they share: 50 ppm)
 check "both sites' measured phases last the same, within the bound, a poll and 50 ppm" \
 	'abs((u := t[0]["streams"][0]["offered"]["duration_s"]) - t[0]["streams"][1]["offered"]["duration_s"]) * 1e9 <= t[0]["phase_sync"]["bound_ns"] + 2 * t[0]["rx_poll_period_ns"] + u * 50e3'
-grep -q "^  phases: armed for one instant on 2 hosts, each in its own clock: they changed within [0-9.]* us of each other$" "$WORK/text" &&
+grep -q "^  phases: armed for one instant on 2 hosts, each in its own clock: they changed within [0-9.]* us of each other (the latest switch [0-9.]* us after its instant)$" "$WORK/text" &&
 	ok "text report: the phases' arming and its bound" || bad "no phases line: $(grep 'phases' "$WORK/text")"
 check "router dut-wan sent == site2's wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
 check "router dut-lan sent == site1's lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
