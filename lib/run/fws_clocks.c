@@ -37,16 +37,10 @@
 #define RATE_SPAN_NS 15e8 /* the rate is fitted over at least this span */
 #define RATE_STEP_NS 1e8  /* probes while building that span */
 
-struct point {
-	double c;   /* controller time, ns */
-	uint64_t a; /* the agent's ticks at c */
-	double e;   /* half the round trip, ns */
-};
-
 struct clocks {
-	struct point pts[FWS_TRIAL_MAX_AGENTS][POINTS]; /* a ring, oldest first from n */
+	struct fws_tsc_point pts[FWS_TRIAL_MAX_AGENTS][POINTS]; /* a ring, oldest first from n */
 	unsigned int n[FWS_TRIAL_MAX_AGENTS];
-	struct point pre[FWS_TRIAL_MAX_AGENTS];
+	struct fws_tsc_point pre[FWS_TRIAL_MAX_AGENTS];
 	double own_hz[FWS_TRIAL_MAX_AGENTS];
 	uint32_t tx_of[FWS_CFG_MAX_STREAMS]; /* bit k: agent k sends (a share of) the stream */
 	int rx_of[FWS_CFG_MAX_STREAMS];      /* the agent that receives it, -1 */
@@ -58,26 +52,9 @@ struct clocks {
 	int64_t epoch_ns;
 };
 
-static struct point
-probe(struct fws_agent *a)
-{
-	struct point best = {.e = INFINITY};
-	unsigned int i;
-
-	for (i = 0; i < PROBES; i++) {
-		double t1 = (double)fws_trial_now_ns();
-		uint64_t x = a->ops->tsc(a);
-		double t4 = (double)fws_trial_now_ns();
-
-		if ((t4 - t1) / 2 < best.e)
-			best = (struct point){.c = (t1 + t4) / 2, .a = x, .e = (t4 - t1) / 2};
-	}
-	return best;
-}
-
 /* Agent k's clock under PTP now: its point on CLOCK_REALTIME since the first. */
 static int
-ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *out,
+ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct fws_tsc_point *out,
 	  struct fws_err *e)
 {
 	struct fws_agent *a = t->agents[k];
@@ -105,25 +82,26 @@ ptp_point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *o
 				   a->name, p.st.gm, c->gm);
 	}
 	c->ptp_ns[k] = p.error_ns;
-	*out = (struct point){.c = (double)(p.realtime_ns - c->epoch_ns),
-			      .a = p.tsc,
-			      .e = p.read_ns / 2 + p.error_ns};
+	*out = (struct fws_tsc_point){.c = (double)(p.realtime_ns - c->epoch_ns),
+				      .a = p.tsc,
+				      .e = p.read_ns / 2 + p.error_ns};
 	return 0;
 }
 
 /* Agent k's point: probed over the control link, or read under PTP. */
 static int
-point(struct fws_trial *t, struct clocks *c, unsigned int k, struct point *out, struct fws_err *e)
+point(struct fws_trial *t, struct clocks *c, unsigned int k, struct fws_tsc_point *out,
+      struct fws_err *e)
 {
 	if (t->cfg->clock_sync == FWS_CLOCK_SYNC_PTP)
 		return ptp_point(t, c, k, out, e);
-	*out = probe(t->agents[k]);
+	*out = fws_trial_tsc_point(t->agents[k], PROBES);
 	return 0;
 }
 
 /* A new point of every agent into pts. */
 static int
-points(struct fws_trial *t, struct clocks *c, struct point *pts, struct fws_err *e)
+points(struct fws_trial *t, struct clocks *c, struct fws_tsc_point *pts, struct fws_err *e)
 {
 	unsigned int k;
 
@@ -134,7 +112,7 @@ points(struct fws_trial *t, struct clocks *c, struct point *pts, struct fws_err 
 }
 
 static void
-add_point(struct clocks *c, unsigned int k, const struct point *p)
+add_point(struct clocks *c, unsigned int k, const struct fws_tsc_point *p)
 {
 	c->pts[k][c->n[k]++ % POINTS] = *p;
 }
@@ -160,7 +138,7 @@ static double
 rate(const struct clocks *c, unsigned int k)
 {
 	unsigned int n = RTE_MIN(c->n[k], (unsigned int)POINTS), i;
-	const struct point *p0 = &c->pts[k][0];
+	const struct fws_tsc_point *p0 = &c->pts[k][0];
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, x, y;
 
 	if (span(c, k) < RATE_SPAN_NS)
@@ -178,8 +156,8 @@ rate(const struct clocks *c, unsigned int k)
 
 /* The sender x's ticks into the receiver y's, from their points px, py. */
 static struct fws_affine
-map(const struct clocks *c, unsigned int x, unsigned int y, const struct point *px,
-    const struct point *py)
+map(const struct clocks *c, unsigned int x, unsigned int y, const struct fws_tsc_point *px,
+    const struct fws_tsc_point *py)
 {
 	double rx = rate(c, x), ry = rate(c, y);
 	/* y's ticks at the controller time of x's reading */
@@ -298,7 +276,7 @@ struct fig {
 /* The figures of stream s as agent tx sent it, after the trial, from the points after it. */
 static struct fig
 sender_bound(struct fws_trial *t, struct clocks *c, unsigned int s, unsigned int tx,
-	     const struct point *post)
+	     const struct fws_tsc_point *post)
 {
 	int rx = c->rx_of[s];
 	double ry = rate(c, (unsigned int)rx);
@@ -315,8 +293,8 @@ sender_bound(struct fws_trial *t, struct clocks *c, unsigned int s, unsigned int
 /* Stream s's figures: those of its sender on another host with the widest bound (a stream
  * split over several senders mixes their frames in one histogram). */
 static void
-stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s, const struct point *post,
-	     struct fws_stream_result *sr)
+stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s,
+	     const struct fws_tsc_point *post, struct fws_stream_result *sr)
 {
 	struct fig f;
 	unsigned int k;
@@ -341,7 +319,7 @@ stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s, const struct
 static void
 clocks_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 {
-	struct point post[FWS_TRIAL_MAX_AGENTS];
+	struct fws_tsc_point post[FWS_TRIAL_MAX_AGENTS];
 	struct clocks *c = state;
 	struct fws_err e = {0};
 	unsigned int s, k;

@@ -86,35 +86,12 @@ features_on(struct trial_run *r, enum fws_feature_event ev, uint64_t now)
 #define SYNC_MIN_NS 2e6 /* the least time between arming and the instant */
 #define SYNC_LEAD_NS 2e7
 
-struct sync_point {
-	double c;   /* controller ns */
-	uint64_t a; /* the agent's ticks then */
-	double e;   /* half the round trip */
-};
-
-static struct sync_point
-sync_probe(struct fws_agent *a)
-{
-	struct sync_point best = {.e = 1e18};
-	unsigned int i;
-
-	for (i = 0; i < SYNC_PROBES; i++) {
-		double t1 = (double)ctl_now();
-		uint64_t x = a->ops->tsc(a);
-		double t4 = (double)ctl_now();
-
-		if ((t4 - t1) / 2 < best.e)
-			best = (struct sync_point){.c = (t1 + t4) / 2, .a = x, .e = (t4 - t1) / 2};
-	}
-	return best;
-}
-
 /* Arm ph on every agent for controller time want, or as soon as every agent can hear of it;
  * the instant it was armed for. */
 static uint64_t
 agents_arm(struct trial_run *r, enum fws_phase ph, uint64_t want)
 {
-	struct sync_point pt[FWS_TRIAL_MAX_AGENTS];
+	struct fws_tsc_point pt[FWS_TRIAL_MAX_AGENTS];
 	double rtt = 0, e1 = 0, e2 = 0, late = 0, t0 = (double)ctl_now(), margin;
 	struct fws_agent *a;
 	uint64_t at;
@@ -122,7 +99,7 @@ agents_arm(struct trial_run *r, enum fws_phase ph, uint64_t want)
 
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
-		pt[k] = sync_probe(a);
+		pt[k] = fws_trial_tsc_point(a, SYNC_PROBES);
 		rtt += 2 * pt[k].e;
 		if (pt[k].e > e1) { /* the two widest */
 			e2 = e1;

@@ -140,6 +140,24 @@ fws_trial_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+struct fws_tsc_point
+fws_trial_tsc_point(struct fws_agent *a, unsigned int n)
+{
+	struct fws_tsc_point best = {.e = 1e18};
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		double t1 = (double)fws_trial_now_ns();
+		uint64_t x = a->ops->tsc(a);
+		double t4 = (double)fws_trial_now_ns();
+
+		if ((t4 - t1) / 2 < best.e)
+			best = (struct fws_tsc_point){
+				.c = (t1 + t4) / 2, .a = x, .e = (t4 - t1) / 2};
+	}
+	return best;
+}
+
 bool
 fws_config_local_ports(const struct fws_cfg *cfg)
 {

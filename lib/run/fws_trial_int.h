@@ -50,6 +50,17 @@ struct fws_trial *fws_trial_create_agents(const struct fws_cfg *cfg,
 /** The controller's clock (CLOCK_MONOTONIC, ns): phases, clock probes. */
 uint64_t fws_trial_now_ns(void);
 
+/** An agent's TSC read against the controller's clock. */
+struct fws_tsc_point {
+	double c;   /**< controller time, ns */
+	uint64_t a; /**< the agent's ticks then (its tsc operation) */
+	double e;   /**< half the round trip, ns: the reading's error */
+};
+
+/** Of n exchanges with agent a, the one with the shortest round trip, its reading taken at
+ * the round trip's middle (NTP-style). */
+struct fws_tsc_point fws_trial_tsc_point(struct fws_agent *a, unsigned int n);
+
 /** Every agent a of t. */
 #define FWS_TRIAL_FOREACH_AGENT(t, i, a)                                                           \
 	for ((i) = 0; (i) < (t)->n_agents && ((a) = (t)->agents[(i)], 1); (i)++)
