@@ -28,6 +28,18 @@ t = r.get("trials")
 v = eval(sys.argv[2])
 if not v:
     print("   expression:", sys.argv[2])
+    # Which clause failed, and the figures it weighed: a CI log must say why.
+    import re
+    for c in sys.argv[2].split(" and "):
+        try:
+            if eval(c):
+                continue
+            # each subscript chain the clause reads, with its value
+            for ref in sorted(set(re.findall(r"\b(?:t|r)(?:\[[^\[\]]*\])+", c))):
+                print("   %s = %r" % (ref, eval(ref)))
+            print("   false:", c.strip())
+        except Exception:
+            pass
 sys.path.insert(0, sys.argv[4])
 import report_keys
 with open(sys.argv[3], "a") as k:

@@ -95,10 +95,14 @@ check "router: dut-wan put out $wan = received + probes; the rest is the capture
 	"$S['received']['distinct_frames'] + 50 + t[0]['ports'][1]['nic']['imissed'] >= $wan >= $S['received']['distinct_frames'] + 50 and $S['lost'] == $S['offered']['frames'] - $S['received']['distinct_frames'] <= t[0]['ports'][1]['nic']['imissed']"
 check "per sender: received and lost add up to the stream's" \
 	"sum(x['distinct_frames'] for x in $S['senders']) == $S['received']['distinct_frames'] and sum(x['lost'] for x in $S['senders']) == $S['lost'] and all(x['duplicated'] == 0 for x in $S['senders'])"
+# The injected 50 ms is the truth the offset found is weighed against: its error stays
+# within the bound the report states. This path's latency (a few us) is below that bound,
+# so a frame may read as arriving before its mapped stamp (rx.clock_skew, taken as 0):
+# a few such, never the half of the frames a share stamped with the wrong map would be.
 check "one-way latency: both shares in site2's clock (no 50 ms error either way), bound given" \
-	"0 < $S['latency_ns']['min'] and $S['latency_ns']['max'] < 40e6 and $S['latency_ns']['count'] == $S['received']['distinct_frames'] and 49.9e6 < $S['latency_ns']['clock_offset_ns'] < 50.1e6 and 0 < $S['latency_ns']['clock_bound_ns'] < 1e6"
-check "stream down: as before, one sender, no sender rows" \
-	"'senders' not in t[0]['streams'][1] and t[0]['streams'][1]['received']['distinct_frames'] + t[0]['ports'][0]['nic']['imissed'] >= t[0]['streams'][1]['offered']['frames'] > 25000"
+	"0 <= $S['latency_ns']['min'] and $S['latency_ns']['max'] < 40e6 and $S['latency_ns']['count'] == $S['received']['distinct_frames'] and 0 < $S['latency_ns']['clock_bound_ns'] < 1e6 and abs($S['latency_ns']['clock_offset_ns'] - 50e6) <= $S['latency_ns']['clock_bound_ns'] and 4 * t[0]['ports'][1]['rx']['clock_skew'] < $S['received']['distinct_frames']"
+check "stream down: as before, one sender, no sender rows, site1's clock 50 ms behind within the bound" \
+	"abs(t[0]['streams'][1]['latency_ns']['clock_offset_ns'] + 50e6) <= t[0]['streams'][1]['latency_ns']['clock_bound_ns'] and 'senders' not in t[0]['streams'][1] and t[0]['streams'][1]['received']['distinct_frames'] + t[0]['ports'][0]['nic']['imissed'] >= t[0]['streams'][1]['offered']['frames'] > 25000"
 grep -q "^    from lan2 (site2), flows 32-63: [0-9]* sent, [0-9]* received, [0-9]* lost$" "$WORK/text" &&
 	ok "text report: a line per sender" || bad "text report: $(grep -A2 '^  up ' "$WORK/text" | head -6)"
 [ "$(agents)" -eq 0 ] && ok "no agent left" || bad "$(agents) agents left"
