@@ -14,6 +14,7 @@
 #include <rte_devargs.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -306,15 +307,56 @@ port_step_queues(struct port_setup *s)
 	return 0;
 }
 
+/*
+ * Start the port. A memif client connects to its server's socket at start, and the server may
+ * be another process still coming up (a second agent on this machine, a DUT's dataplane):
+ * retried, backing off, for LINK_WAIT_MS before the start counts as failed.
+ */
+static int
+start_port(const struct port_setup *s, bool *waited)
+{
+	bool memif = strcmp(s->dev.driver_name, "net_memif") == 0;
+	unsigned int slept = 0, step = 20;
+	int rc, lt = -1, level = 0;
+
+	*waited = false;
+	while ((rc = rte_eth_dev_start(s->port_id)) != 0 && memif && slept < LINK_WAIT_MS) {
+		if (slept == 0) {
+			FWS_LOG(NOTICE, "port %s: no memif server yet: waiting up to %u ms",
+				s->info->dev_name, LINK_WAIT_MS);
+			/* the driver's line for each retry said once is enough */
+			lt = rte_log_register("pmd.net.memif");
+			level = lt >= 0 ? rte_log_get_level((uint32_t)lt) : 0;
+			if (lt >= 0)
+				rte_log_set_level((uint32_t)lt, RTE_LOG_CRIT);
+		}
+		usleep(step * 1000);
+		slept += step;
+		step = RTE_MIN(step * 2, 500u);
+		*waited = true;
+	}
+	if (lt >= 0 && level > 0)
+		rte_log_set_level((uint32_t)lt, (uint32_t)level);
+	return rc;
+}
+
 static int
 port_step_start(struct port_setup *s)
 {
 	struct fws_port_info *info = s->info;
-	int rc = rte_eth_dev_start(s->port_id);
+	bool waited;
+	int rc = start_port(s, &waited);
 
 	if (rc != 0) {
-		snprintf(s->err, s->errlen, "port %s: start failed: %s", info->dev_name,
-			 strerror(-rc));
+		if (waited)
+			snprintf(
+				s->err, s->errlen,
+				"port %s: start failed: %s (no memif server answered on its socket "
+				"within %u s)",
+				info->dev_name, strerror(-rc), LINK_WAIT_MS / 1000);
+		else
+			snprintf(s->err, s->errlen, "port %s: start failed: %s", info->dev_name,
+				 strerror(-rc));
 		return rc;
 	}
 	rc = rte_eth_promiscuous_enable(s->port_id);
