@@ -146,30 +146,46 @@ fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t
 }
 
 /*
- * After a sampled burst: the fastest build per frame of a full burst so far, which the next
- * stamps add once FWS_TX_LEAD_SAMPLES were taken (one sample may be slow: an interrupt in the
- * build), and in the measured phase the signed lag from this burst's stamp to the end of its
- * hand-over. Only full bursts teach the lead: a burst costs a fixed part plus a part per
- * frame, so the per-frame cost of the largest burst, times n, never exceeds the build of a
- * burst of n <= t->burst frames (a lead learnt from small paced bursts stamped the rare large
- * catch-up burst after its own hand-over). Builds of full bursts still vary by a fifth
- * (caches, the pool), and a paced stream has few full bursts to learn from, so the stamps add
- * three quarters of that fastest build: they may be early by a quarter of the build time (the
- * report gives it), they must not be late.
+ * What a sampled burst of n frames teaches the stamps' lead: build is the time from its start
+ * to the end of building, span to the end of its hand-over (TSC ticks). The lead is the
+ * fastest build per frame of a full burst so far, added once FWS_TX_LEAD_SAMPLES were taken
+ * (one sample may be slow: an interrupt in the build). Only full bursts teach it: a burst
+ * costs a fixed part plus a part per frame, so the per-frame cost of the largest burst, times
+ * n, never exceeds the build of a burst of n <= t->burst frames (a lead learnt from small
+ * paced bursts stamped the rare large catch-up burst after its own hand-over). Builds of full
+ * bursts still vary by a fifth (caches, the pool), and a paced stream has few full bursts to
+ * learn from, so the stamps add three quarters of that fastest build: they may be early by a
+ * quarter of the build time (the report gives it), they must not be late. A burst whose
+ * hand-over ended before its stamp anyway (the core got faster than when the lead was learnt:
+ * a virtual CPU's clock moves with its host's load) lowers the lead at once to three quarters
+ * of that burst's whole span per frame.
  */
-static void
-stamp_account(struct fws_tx_task *t, uint32_t n, uint64_t t0, uint64_t stamp, uint64_t tb,
-	      bool measured)
+void
+fws_tx_lead_learn(struct fws_tx_task *t, uint32_t n, uint64_t build, uint64_t span)
 {
-	uint64_t t1 = rte_rdtsc(), fp = ((tb - t0) << 8) / n;
-	int64_t lag = (int64_t)(t1 - stamp);
+	uint64_t fp = (build << 8) / n;
 
 	if (n == t->burst) {
 		if (fp < t->lead_min)
 			t->lead_min = (uint32_t)fp;
-		if (++t->lead_n >= FWS_TX_LEAD_SAMPLES)
-			t->lead_fp = t->lead_min - t->lead_min / 4;
+		t->lead_n++;
 	}
+	if (t->lead_fp != UINT32_MAX && span < (((uint64_t)t->lead_fp * n) >> 8))
+		t->lead_min = RTE_MIN(t->lead_min, (uint32_t)((span << 8) / n));
+	if (t->lead_n >= FWS_TX_LEAD_SAMPLES)
+		t->lead_fp = t->lead_min - t->lead_min / 4;
+}
+
+/* After a sampled burst: the lead learnt, and in the measured phase the signed lag from this
+ * burst's stamp to the end of its hand-over. */
+static void
+stamp_account(struct fws_tx_task *t, uint32_t n, uint64_t t0, uint64_t stamp, uint64_t tb,
+	      bool measured)
+{
+	uint64_t t1 = rte_rdtsc();
+	int64_t lag = (int64_t)(t1 - stamp);
+
+	fws_tx_lead_learn(t, n, tb - t0, t1 - t0);
 	if (!measured)
 		return;
 	t->lag_sum += lag;

@@ -62,8 +62,9 @@ struct fws_tx_task {
 	uint64_t t_first, t_stop; /**< TSC at the start and end of the measured phase */
 	uint64_t limit;           /**< > 0: send exactly this many measured frames (a burst) */
 	uint32_t bursts;          /**< bursts tried, for sampling */
-	/* Sampled bursts of the trial: the fastest build per frame and how many were taken;
-	 * lead_fp follows lead_min once FWS_TX_LEAD_SAMPLES were. */
+	/* Sampled full bursts of the trial: the fastest build per frame (lowered by a burst
+	 * stamped after its hand-over) and how many were taken; lead_fp follows lead_min once
+	 * FWS_TX_LEAD_SAMPLES were. */
 	uint32_t lead_min;
 	uint32_t lead_n;
 	/* Measured bursts: lag from the stamp to the end of the hand-over, in TSC ticks, signed
@@ -96,9 +97,9 @@ int fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int 
 /** Load a size mix into the task (once per trial, before the lcores start). */
 int fws_tx_task_sizes(struct fws_tx_task *t, const struct fws_size_mix *mix);
 
-/** Start a phase: cookie, sequence numbers from 0, pacing from now. */
 /** A new trial: forget the build times of the last (before its warm-up starts). */
 void fws_tx_task_lead_reset(struct fws_tx_task *t);
+/** Start a phase: cookie, sequence numbers from 0, pacing from now. */
 void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t hz);
 
 /**
@@ -108,6 +109,13 @@ void fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uin
  * Returns the frames sent. measured selects the counter (tx_frames or warmup_tx).
  */
 unsigned int fws_tx_burst(struct fws_tx_task *t, uint64_t now, bool measured);
+
+/**
+ * A sampled burst of n frames: build ticks from its start to the end of building, span to the
+ * end of its hand-over. Updates the lead the next stamps add (lead_fp); a burst whose
+ * hand-over ended before its stamp lowers it at once.
+ */
+void fws_tx_lead_learn(struct fws_tx_task *t, uint32_t n, uint64_t build, uint64_t span);
 
 void fws_tx_task_free(struct fws_tx_task *t);
 
