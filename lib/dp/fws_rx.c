@@ -83,6 +83,7 @@ classify_other(struct fws_rx_lcore *c, struct fws_rx_counters *pc, const uint8_t
 struct pending {
 	struct fws_rxflow *flow;
 	struct fws_rx_stream *st;
+	uint32_t stream; /**< st's index */
 	uint32_t seq;
 	uint32_t wire_len;
 	uint32_t lat; /**< timestamp units; converted to ns once per run of equal values */
@@ -117,7 +118,7 @@ tcp_see(struct fws_rx_tcphi *h, const struct fws_pkt_view *v)
 
 /* First pass: what a frame is (its stage), counted where nothing more is done with it;
  * a test frame of this trial fills p. */
-static inline enum fws_rx_kind
+static __rte_always_inline enum fws_rx_kind
 classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, const uint8_t *d,
 	 uint32_t len, uint32_t wire_len, uint32_t ts_now, struct pending *p)
 {
@@ -178,6 +179,7 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 		tcp_see(&c->tcphi[s.stream][s.flow], &v);
 	p->flow = &st->flows[s.flow];
 	p->st = st;
+	p->stream = s.stream;
 	p->seq = s.seq;
 	p->wire_len = wire_len;
 	p->lat = (uint32_t)units;
@@ -222,8 +224,7 @@ commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, cons
 {
 	struct fws_rx_stream *st = p->st;
 
-	fws_rxstat_update(p->flow, rings ? &c->ring[st - c->streams] : NULL, p->seq, p->wire_len,
-			  now);
+	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
 	if (likely(p->lat == st->run_lat)) {
 		st->run_n++;
 		return;
@@ -232,6 +233,14 @@ commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, cons
 		end_run(c, st);
 	st->run_lat = p->lat;
 	st->run_n = 1;
+}
+
+/* commit out of line, for a reassembled packet: inline, the compiler merged it with the test
+ * frame's commit and so kept that frame's state in memory (a store-forwarding stall a frame). */
+static __rte_noinline void
+commit_cold(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, bool rings)
+{
+	commit(c, p, now, rings);
 }
 
 void
@@ -477,7 +486,7 @@ static const rx_stage stages[FWS_RX_KINDS_N] = {
  * with large ones a first pass classifies the whole burst and prefetches each flow's line,
  * and a second pass updates them, so the cache misses overlap instead of queueing.
  */
-static inline uint16_t
+static __rte_always_inline uint16_t
 burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
       uint64_t now, const bool two_pass, const bool rings)
 {
@@ -494,7 +503,9 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	for (i = 0; i < n; i++) {
 		uint32_t wire_len = m[i]->pkt_len + RTE_ETHER_CRC_LEN;
-		struct pending *p = two_pass ? &pend[k] : &pend[0];
+		/* One pass: a test frame's pending state has no address a stage sees, so it
+		 * stays in registers (through memory it cost a store-forwarding stall a frame). */
+		struct pending one, *p = two_pass ? &pend[k] : &one, *sp;
 
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
@@ -502,14 +513,18 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 				m[i]->data_len, wire_len, ts_now, p);
 		if (likely(kind == FWS_RX_TEST)) {
 			bytes += wire_len;
-		} else if (stages[kind] == NULL || !stages[kind](c, q, &m[i], now, p, &l)) {
+			k++;
+			if (!two_pass)
+				commit(c, &one, now, rings);
 			continue;
-		} else {
-			bytes += p->wire_len; /* a reassembled packet */
 		}
+		sp = two_pass ? p : &pend[0];
+		if (stages[kind] == NULL || !stages[kind](c, q, &m[i], now, sp, &l))
+			continue;
+		bytes += sp->wire_len; /* a reassembled packet */
 		k++;
 		if (!two_pass)
-			commit(c, p, now, rings);
+			commit_cold(c, sp, now, rings);
 	}
 	pc->rx_frames += n;
 	pc->test_frames += k;
