@@ -218,29 +218,66 @@ end_run(const struct fws_rx_lcore *c, struct fws_rx_stream *st)
 	st->run_n = 0;
 }
 
-/* Second pass: flow state and latency run. */
+/* n more frames of latency lat into the stream's run. */
 static inline void
-commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, const bool rings)
+run_add(const struct fws_rx_lcore *c, struct fws_rx_stream *st, uint32_t lat, uint32_t n)
 {
-	struct fws_rx_stream *st = p->st;
-
-	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
-	if (likely(p->lat == st->run_lat)) {
-		st->run_n++;
+	if (likely(lat == st->run_lat)) {
+		st->run_n += n;
 		return;
 	}
 	if (st->run_n)
 		end_run(c, st);
-	st->run_lat = p->lat;
-	st->run_n = 1;
+	st->run_lat = lat;
+	st->run_n = n;
 }
 
-/* commit out of line, for a reassembled packet: inline, the compiler merged it with the test
- * frame's commit and so kept that frame's state in memory (a store-forwarding stall a frame). */
+/*
+ * The run a burst is in, kept in registers: counted in the stream's memory, each frame's
+ * increment waited for the one before it (a store-to-load chain through the loop). It goes
+ * to the stream when the burst moves to another stream or latency, and at the burst's end.
+ */
+struct run {
+	struct fws_rx_stream *st; /**< NULL: none */
+	uint32_t lat, n;
+};
+
+static inline void
+run_flush(const struct fws_rx_lcore *c, struct run *r)
+{
+	if (r->st)
+		run_add(c, r->st, r->lat, r->n);
+	r->st = NULL;
+}
+
+static inline void
+run_step(const struct fws_rx_lcore *c, struct run *r, struct fws_rx_stream *st, uint32_t lat)
+{
+	if (likely(st == r->st && lat == r->lat)) {
+		r->n++;
+		return;
+	}
+	run_flush(c, r);
+	*r = (struct run){.st = st, .lat = lat, .n = 1};
+}
+
+/* Second pass: flow state and latency run. */
+static inline void
+commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, const bool rings,
+       struct run *r)
+{
+	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
+	run_step(c, r, p->st, p->lat);
+}
+
+/* A reassembled packet, out of line (the caller sends its run to the stream first): inline,
+ * the compiler merged it with the test frame's commit and so kept that frame's state in
+ * memory (a store-forwarding stall a frame). */
 static __rte_noinline void
 commit_cold(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, bool rings)
 {
-	commit(c, p, now, rings);
+	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
+	run_add(c, p->st, p->lat, 1);
 }
 
 void
@@ -492,6 +529,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 {
 	struct rx_lists l; /* its frame lists stay unwritten until a stage uses them */
 	struct pending pend[FWS_RX_BURST];
+	struct run r = {.st = NULL};
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
 	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, taken;
 	uint64_t bytes = 0;
@@ -515,7 +553,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			bytes += wire_len;
 			k++;
 			if (!two_pass)
-				commit(c, &one, now, rings);
+				commit(c, &one, now, rings, &r);
 			continue;
 		}
 		sp = two_pass ? p : &pend[0];
@@ -523,14 +561,17 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			continue;
 		bytes += sp->wire_len; /* a reassembled packet */
 		k++;
-		if (!two_pass)
+		if (!two_pass) {
+			run_flush(c, &r);
 			commit_cold(c, sp, now, rings);
+		}
 	}
 	pc->rx_frames += n;
 	pc->test_frames += k;
 	if (two_pass)
 		for (j = 0; j < k; j++)
-			commit(c, &pend[j], now, rings);
+			commit(c, &pend[j], now, rings, &r);
+	run_flush(c, &r);
 	fws_rx_flush(c);
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->live_bytes, c->live_bytes + bytes, __ATOMIC_RELAXED);
