@@ -76,10 +76,6 @@ fws_rxstat_merge(struct fws_rxflow *dst, const struct fws_rxflow *src)
 	dst->late += src->late;
 	if (src->top > dst->top)
 		dst->top = src->top;
-	if (src->first_tsc < dst->first_tsc)
-		dst->first_tsc = src->first_tsc;
-	if (src->last_tsc > dst->last_tsc)
-		dst->last_tsc = src->last_tsc;
 }
 
 void
@@ -105,8 +101,4 @@ fws_rxstat_add(struct fws_rxstat_sum *sum, const struct fws_rxflow *f, uint64_t 
 	sum->reordered += f->reordered;
 	sum->dup += f->dup;
 	sum->late += f->late;
-	if (sum->first_tsc == 0 || f->first_tsc < sum->first_tsc)
-		sum->first_tsc = f->first_tsc;
-	if (f->last_tsc > sum->last_tsc)
-		sum->last_tsc = f->last_tsc;
 }

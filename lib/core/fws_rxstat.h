@@ -25,16 +25,13 @@
 
 /** Receive state of one flow: 64 bytes. */
 struct fws_rxflow {
-	uint64_t rx;        /**< every frame received: distinct, duplicates and late */
-	uint64_t bytes;     /**< bytes of the distinct frames, incl. FCS */
-	uint64_t top;       /**< highest extended sequence number seen */
-	uint64_t window;    /**< bit 63 - i: top - i was seen */
-	uint64_t first_tsc; /**< TSC of the first frame */
-	uint64_t last_tsc;  /**< TSC of the last frame */
+	uint64_t rx;     /**< every frame received: distinct, duplicates and late */
+	uint64_t bytes;  /**< bytes of the distinct frames, incl. FCS */
+	uint64_t top;    /**< highest extended sequence number seen */
+	uint64_t window; /**< bit 63 - i: top - i was seen */
 	uint32_t reordered;
 	uint32_t dup;
 	uint32_t late;
-	uint32_t pad;
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct fws_rxflow) == 64, "per-flow RX state is one cache line");
@@ -69,21 +66,18 @@ void fws_rxstat_behind(struct fws_rxflow *f, const struct fws_rxring *r, uint64_
 		       uint32_t bytes);
 
 /**
- * Account one frame of a flow: wire sequence number, frame bytes, arrival TSC. r holds the
- * rings of the flow's table; NULL (best as a constant the compiler sees): the window is the
- * cache line's 64.
+ * Account one frame of a flow: wire sequence number, frame bytes. r holds the rings of the
+ * flow's table; NULL (best as a constant the compiler sees): the window is the cache line's
+ * 64.
  */
 static inline void
-fws_rxstat_update(struct fws_rxflow *f, const struct fws_rxring *r, uint32_t seq, uint32_t bytes,
-		  uint64_t tsc)
+fws_rxstat_update(struct fws_rxflow *f, const struct fws_rxring *r, uint32_t seq, uint32_t bytes)
 {
 	int32_t delta;
 
-	f->last_tsc = tsc;
 	if (f->rx++ == 0) {
 		f->top = seq;
 		f->window = FWS_RXSTAT_TOP;
-		f->first_tsc = tsc;
 		f->bytes += bytes;
 		return;
 	}
@@ -124,8 +118,6 @@ struct fws_rxstat_sum {
 	uint64_t flows;       /**< flows in the stream */
 	uint64_t flows_seen;  /**< flows with at least one frame */
 	uint64_t flows_lossy; /**< flows with lost frames */
-	uint64_t first_tsc;   /**< earliest first frame (0 when none) */
-	uint64_t last_tsc;    /**< latest last frame */
 };
 
 /** Add src's counts of one flow into dst (a flow seen on several queues). */

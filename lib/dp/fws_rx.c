@@ -263,10 +263,9 @@ run_step(const struct fws_rx_lcore *c, struct run *r, struct fws_rx_stream *st, 
 
 /* Second pass: flow state and latency run. */
 static inline void
-commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, const bool rings,
-       struct run *r)
+commit(const struct fws_rx_lcore *c, const struct pending *p, const bool rings, struct run *r)
 {
-	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
+	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len);
 	run_step(c, r, p->st, p->lat);
 }
 
@@ -274,9 +273,9 @@ commit(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, cons
  * the compiler merged it with the test frame's commit and so kept that frame's state in
  * memory (a store-forwarding stall a frame). */
 static __rte_noinline void
-commit_cold(const struct fws_rx_lcore *c, const struct pending *p, uint64_t now, bool rings)
+commit_cold(const struct fws_rx_lcore *c, const struct pending *p, bool rings)
 {
-	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len, now);
+	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len);
 	run_add(c, p->st, p->lat, 1);
 }
 
@@ -553,7 +552,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 			bytes += wire_len;
 			k++;
 			if (!two_pass)
-				commit(c, &one, now, rings, &r);
+				commit(c, &one, rings, &r);
 			continue;
 		}
 		sp = two_pass ? p : &pend[0];
@@ -563,14 +562,14 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 		k++;
 		if (!two_pass) {
 			run_flush(c, &r);
-			commit_cold(c, sp, now, rings);
+			commit_cold(c, sp, rings);
 		}
 	}
 	pc->rx_frames += n;
 	pc->test_frames += k;
 	if (two_pass)
 		for (j = 0; j < k; j++)
-			commit(c, &pend[j], now, rings, &r);
+			commit(c, &pend[j], rings, &r);
 	run_flush(c, &r);
 	fws_rx_flush(c);
 	__atomic_store_n(&c->live_frames, c->live_frames + k, __ATOMIC_RELAXED);

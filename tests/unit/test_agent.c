@@ -225,9 +225,9 @@ m_rx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 			continue;
 		for (q = 0; q < frames; q++)
 			if (!(f % 10 == 0 && q == frames / 2))
-				fws_rxstat_update(&out[i].rx, NULL, (uint32_t)q, 128, q);
+				fws_rxstat_update(&out[i].rx, NULL, (uint32_t)q, 128);
 		if (f == 3)
-			fws_rxstat_update(&out[i].rx, NULL, (uint32_t)(frames - 3), 128, frames);
+			fws_rxstat_update(&out[i].rx, NULL, (uint32_t)(frames - 3), 128);
 		out[i].lcores = 1;
 		out[i].nat.seen = 1;
 		out[i].nat.last.src = htonl(0xc613c800u + f);
