@@ -182,6 +182,43 @@ START_TEST(test_pkt_parse_malformed)
 }
 END_TEST
 
+/* The usual shape's quick test and the full parse agree at its edges: a field it ignores
+ * (DF, TOS) keeps a frame UDP, one it checks sends the frame the long way to the same
+ * answer as before. */
+START_TEST(test_pkt_parse_usual_shape)
+{
+	struct fws_flow_tuple tup = {.src_ip = 1, .dst_ip = 2, .src_port = 3, .dst_port = 4};
+	struct fws_pkt_view v;
+	uint8_t f[128];
+
+	build(0, 64, &tup, 1, 0, 0);
+	memcpy(f, frame, 64);
+	f[FWS_PKT_L3_OFF + 1] = 0xb8; /* TOS: EF */
+	f[FWS_PKT_L3_OFF + 6] = 0x40; /* DF */
+	ck_assert_int_eq(fws_pkt_parse(f, 64, &v), FWS_PKT_UDP);
+	ck_assert_ptr_eq(v.l3, f + FWS_PKT_L3_OFF);
+	ck_assert_ptr_eq(v.l4, f + FWS_PKT_L4_OFF);
+	ck_assert_ptr_eq(v.payload, f + FWS_PKT_SIG_OFF);
+	ck_assert(!v.ipv6);
+	f[FWS_PKT_L3_OFF + 7] = 1; /* offset 8 bytes, DF still set */
+	ck_assert_int_eq(fws_pkt_parse(f, 64, &v), FWS_PKT_FRAGMENT);
+	memcpy(f, frame, 64);
+	f[FWS_PKT_L3_OFF] = 0x65; /* version 6 behind the IPv4 type */
+	ck_assert_int_eq(fws_pkt_parse(f, 64, &v), FWS_PKT_OTHER);
+	/* IHL 6: 4 bytes of options move the UDP header */
+	memcpy(f, frame, FWS_PKT_L4_OFF);
+	memset(f + FWS_PKT_L4_OFF, 1, 4);
+	memcpy(f + FWS_PKT_L4_OFF + 4, frame + FWS_PKT_L4_OFF, 64 - FWS_PKT_L4_OFF);
+	f[FWS_PKT_L3_OFF] = 0x46;
+	ck_assert_int_eq(fws_pkt_parse(f, 68, &v), FWS_PKT_UDP);
+	ck_assert_ptr_eq(v.l4, f + FWS_PKT_L4_OFF + 4);
+	ck_assert_ptr_eq(v.payload, f + FWS_PKT_SIG_OFF + 4);
+	/* the quick test needs the UDP header whole: a frame that ends inside it is truncated */
+	memcpy(f, frame, 64);
+	ck_assert_int_eq(fws_pkt_parse(f, FWS_PKT_L4_OFF + 7, &v), FWS_PKT_TRUNCATED);
+}
+END_TEST
+
 /* An ICMP error frame: Ethernet, the outer IP header (v6 or v4, lengths from n), the ICMP
  * header (type, code, the MTU field), then quote[n]; pad zero bytes follow the packet. */
 static uint32_t
@@ -376,6 +413,7 @@ suite_pkt(void)
 	tcase_add_loop_test(tc, test_pkt_checksums, 0, 4);
 	tcase_add_test(tc, test_pkt_min_frame);
 	tcase_add_test(tc, test_pkt_parse_malformed);
+	tcase_add_test(tc, test_pkt_parse_usual_shape);
 	tcase_add_test(tc, test_pkt_icmp_error);
 	tcase_add_test(tc, test_pkt_first_fragment);
 	tcase_add_test(tc, test_pkt_ip_id);
