@@ -204,6 +204,13 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6, const
 	uint16_t pi = t->pat_cur;
 	uint64_t bytes = 0, tb = 0, stamp, sig, off = 0;
 	const bool sample = (++t->bursts & (FWS_TX_STAMP_SAMPLE - 1)) == 0;
+	/* The task's fields the frame loop reads, in locals: the frames' stores go through
+	 * byte pointers, which may alias the task, and each would reload them. */
+	const struct fws_pkt_size *pat = t->pattern;
+	struct fws_pkt_flow *flows = t->flows;
+	const uint32_t nb_flows = t->nb_flows, w0 = t->w0, cookie = t->cookie;
+	const uint16_t pat_len = t->pat_len, l3 = t->l3;
+	const bool hw_cksum = t->hw_cksum;
 
 	n = fws_pacer_due(&t->pacer, now, t->burst);
 	if (unlikely(t->limit) && measured) {
@@ -222,8 +229,8 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6, const
 	ts = (uint32_t)(sig >> FWS_SIG_TS_SHIFT);
 	ts_sum = fws_pkt_halves(ts);
 	for (i = 0; i < n; i++) {
-		const struct fws_pkt_size *sz = &t->pattern[pi];
-		struct fws_pkt_flow *fl = &t->flows[f];
+		const struct fws_pkt_size *sz = &pat[pi];
+		struct fws_pkt_flow *fl = &flows[f];
 
 		if (wire) {
 			ts = (uint32_t)((sig + (off >> 16)) >> FWS_SIG_TS_SHIFT);
@@ -232,13 +239,13 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6, const
 		}
 		m[i]->data_len = sz->data_len;
 		m[i]->pkt_len = sz->data_len;
-		fws_pkt_fill(rte_pktmbuf_mtod_offset(m[i], uint8_t *, t->l3), sz, fl, t->w0,
-			     t->cookie, (uint32_t)fl->seq, ts, ts_sum, t->hw_cksum, ipv6);
+		fws_pkt_fill(rte_pktmbuf_mtod_offset(m[i], uint8_t *, l3), sz, fl, w0, cookie,
+			     (uint32_t)fl->seq, ts, ts_sum, hw_cksum, ipv6);
 		fl->seq++;
 		bytes += sz->frame;
-		if (unlikely(++f == t->nb_flows))
+		if (unlikely(++f == nb_flows))
 			f = 0;
-		if (unlikely(++pi == t->pat_len))
+		if (unlikely(++pi == pat_len))
 			pi = 0;
 	}
 	if (unlikely(sample))
