@@ -348,12 +348,11 @@ port_step_start(struct port_setup *s)
 	int rc = start_port(s, &waited);
 
 	if (rc != 0) {
-		if (waited)
-			snprintf(
-				s->err, s->errlen,
-				"port %s: start failed: %s (no memif server answered on its socket "
-				"within %u s)",
-				info->dev_name, strerror(-rc), LINK_WAIT_MS / 1000);
+		if (waited) /* the driver returns -1 (EPERM) for every connect failure */
+			snprintf(s->err, s->errlen,
+				 "port %s: start failed: no memif server answered on its socket "
+				 "within %u s",
+				 info->dev_name, LINK_WAIT_MS / 1000);
 		else
 			snprintf(s->err, s->errlen, "port %s: start failed: %s", info->dev_name,
 				 strerror(-rc));

@@ -24,7 +24,8 @@ EOC
 start=$(date +%s%N)
 expect_rc 3 "no memif server" "$FWSTRESS" run -q -o "$WORK/none.json" "$WORK/client.json"
 waited=$((($(date +%s%N) - start) / 1000000))
-grep -q "^fwstress: .*port net_memif0.*: start failed: .* (no memif server answered on its socket within 5 s)$" "$WORK/err" &&
+# (the driver returns EPERM for any failed connect: "Operation not permitted" was misleading)
+grep -q "^fwstress: .*port net_memif0.*: start failed: no memif server answered on its socket within 5 s$" "$WORK/err" &&
 	[ "$waited" -ge 4500 ] && [ ! -e "$WORK/none.json" ] &&
 	ok "no memif server: one line naming the wait, after ${waited} ms, no report" ||
 	bad "no memif server: after $waited ms: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | tail -3)"
