@@ -156,9 +156,9 @@ fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t
  * bursts still vary by a fifth (caches, the pool), and a paced stream has few full bursts to
  * learn from, so the stamps add three quarters of that fastest build: they may be early by a
  * quarter of the build time (the report gives it), they must not be late. A burst whose
- * hand-over ended before its stamp anyway (the core got faster than when the lead was learnt:
- * a virtual CPU's clock moves with its host's load) lowers the lead at once to three quarters
- * of that burst's whole span per frame.
+ * hand-over ended before its stamp anyway (a small paced burst of a few hot mbufs can be
+ * faster per frame than any full one, and a virtual CPU's speed moves with its host's load)
+ * lowers the lead at once to three quarters of that burst's whole span per frame.
  */
 void
 fws_tx_lead_learn(struct fws_tx_task *t, uint32_t n, uint64_t build, uint64_t span)
