@@ -261,11 +261,18 @@ run_step(const struct fws_rx_lcore *c, struct run *r, struct fws_rx_stream *st, 
 	*r = (struct run){.st = st, .lat = lat, .n = 1};
 }
 
+/* A test frame into its flow's state. */
+static inline void
+flow_update(const struct fws_rx_lcore *c, const struct pending *p, const bool rings)
+{
+	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len);
+}
+
 /* Second pass: flow state and latency run. */
 static inline void
 commit(const struct fws_rx_lcore *c, const struct pending *p, const bool rings, struct run *r)
 {
-	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len);
+	flow_update(c, p, rings);
 	run_step(c, r, p->st, p->lat);
 }
 
@@ -275,7 +282,7 @@ commit(const struct fws_rx_lcore *c, const struct pending *p, const bool rings, 
 static __rte_noinline void
 commit_cold(const struct fws_rx_lcore *c, const struct pending *p, bool rings)
 {
-	fws_rxstat_update(p->flow, rings ? &c->ring[p->stream] : NULL, p->seq, p->wire_len);
+	flow_update(c, p, rings);
 	run_add(c, p->st, p->lat, 1);
 }
 

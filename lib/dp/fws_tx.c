@@ -163,9 +163,9 @@ fws_tx_task_start(struct fws_tx_task *t, uint32_t cookie, uint64_t now, uint64_t
 void
 fws_tx_lead_learn(struct fws_tx_task *t, uint32_t n, uint64_t build, uint64_t span)
 {
-	uint64_t fp = (build << 8) / n;
-
 	if (n == t->burst) {
+		uint64_t fp = (build << 8) / n;
+
 		if (fp < t->lead_min)
 			t->lead_min = (uint32_t)fp;
 		t->lead_n++;
