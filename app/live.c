@@ -14,6 +14,7 @@
 #include <rte_telemetry.h>
 
 #include "fws_app.h"
+#include "fws_dpdk.h"
 
 static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -154,18 +155,18 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&snap_lock);
 	rte_tel_data_add_dict_string(d, "phase", snap.valid ? snap.phase : "setup");
-	rte_tel_data_add_dict_u64(d, "trial", snap.trial);
+	fws_tel_dict_u64(d, "trial", snap.trial);
 	for (s = 0; s < snap.n; s++) {
 		struct rte_tel_data *x = rte_tel_data_alloc();
 
 		if (x == NULL)
 			break;
 		rte_tel_data_start_dict(x);
-		rte_tel_data_add_dict_u64(x, "tx_frames", snap.s[s].tx_frames);
-		rte_tel_data_add_dict_u64(x, "rx_frames", snap.s[s].rx_frames);
-		rte_tel_data_add_dict_u64(x, "tx_pps", (uint64_t)snap.tx_pps[s]);
-		rte_tel_data_add_dict_u64(x, "rx_pps", (uint64_t)snap.rx_pps[s]);
-		rte_tel_data_add_dict_u64(x, "latency_max_ns", snap.s[s].lat_max);
+		fws_tel_dict_u64(x, "tx_frames", snap.s[s].tx_frames);
+		fws_tel_dict_u64(x, "rx_frames", snap.s[s].rx_frames);
+		fws_tel_dict_u64(x, "tx_pps", (uint64_t)snap.tx_pps[s]);
+		fws_tel_dict_u64(x, "rx_pps", (uint64_t)snap.rx_pps[s]);
+		fws_tel_dict_u64(x, "latency_max_ns", snap.s[s].lat_max);
 		rte_tel_data_add_dict_container(d, snap.name[s], x, 0);
 	}
 	pthread_mutex_unlock(&snap_lock);

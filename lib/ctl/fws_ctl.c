@@ -7,6 +7,7 @@
 #include <rte_ip.h>
 
 #include "fws_ctl.h"
+#include "fws_dpdk.h"
 #include "fws_pkt.h"
 
 #define ICMP6_ECHO_REQUEST 128
@@ -124,7 +125,7 @@ icmp6_cksum(const struct rte_ipv6_hdr *ip, const uint8_t *msg, uint32_t len)
 
 	memcpy(ph, &l, 4);
 	ph[7] = IPPROTO_ICMPV6;
-	s = fws_pkt_sum(ip->src_addr, 16) + fws_pkt_sum(ip->dst_addr, 16) + fws_pkt_sum(ph, 8) +
+	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) + fws_pkt_sum(ph, 8) +
 	    fws_pkt_sum(msg, len);
 	return (uint16_t)~fws_pkt_fold(s);
 }
@@ -144,8 +145,8 @@ nd_frame(const struct fws_ctl_port *cp, uint8_t *buf, const struct rte_ether_add
 	ip->payload_len = RTE_BE16(32);
 	ip->proto = IPPROTO_ICMPV6;
 	ip->hop_limits = 255;
-	memcpy(ip->src_addr, src, 16);
-	memcpy(ip->dst_addr, dst, 16);
+	memcpy(fws_ip6_src(ip), src, 16);
+	memcpy(fws_ip6_dst(ip), dst, 16);
 	m[0] = type;
 	m[4] = flags;
 	memcpy(m + 8, target, 16);
@@ -253,7 +254,7 @@ icmp4_input(struct fws_ctl_port *cp, uint8_t *buf, uint32_t off, uint32_t *len)
 		return 0;
 	}
 	icmp = (struct rte_icmp_hdr *)(buf + off + ihl);
-	if (icmp->icmp_type != RTE_IP_ICMP_ECHO_REQUEST ||
+	if (icmp->icmp_type != FWS_ICMP_ECHO_REQUEST ||
 	    !fws_ctl_ours4(cp, rte_be_to_cpu_32(ip->dst_addr))) {
 		cp->cnt.ignored++;
 		return 0;
@@ -265,7 +266,7 @@ icmp4_input(struct fws_ctl_port *cp, uint8_t *buf, uint32_t off, uint32_t *len)
 	ip->time_to_live = 64;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	icmp->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	icmp->icmp_type = FWS_ICMP_ECHO_REPLY;
 	icmp->icmp_cksum = 0;
 	icmp->icmp_cksum = (uint16_t)~fws_pkt_fold(fws_pkt_sum(icmp, tot - ihl));
 	rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
@@ -312,10 +313,10 @@ icmp6_input(struct fws_ctl_port *cp, uint8_t *buf, uint32_t off, uint32_t *len, 
 			static const uint8_t unspec[16];
 			static const uint8_t all_nodes[16] = {0xff, 0x02, [15] = 1};
 			struct rte_ether_addr dmac = eth->src_addr;
-			bool dad = memcmp(ip->src_addr, unspec, 16) == 0;
+			bool dad = memcmp(fws_ip6_src(ip), unspec, 16) == 0;
 
 			/* Solicited (RFC 4861 7.2.4); a DAD probe gets an all-nodes answer. */
-			memcpy(tmp, dad ? all_nodes : ip->src_addr, 16);
+			memcpy(tmp, dad ? all_nodes : fws_ip6_src(ip), 16);
 			if (dad)
 				dmac = (struct rte_ether_addr){{0x33, 0x33, 0, 0, 0, 1}};
 			*len = nd_frame(cp, buf, &dmac, target, tmp, ND_NA,
@@ -342,13 +343,13 @@ icmp6_input(struct fws_ctl_port *cp, uint8_t *buf, uint32_t off, uint32_t *len, 
 		return 0;
 	}
 	case ICMP6_ECHO_REQUEST:
-		if (!fws_ctl_ours6(cp, ip->dst_addr)) {
+		if (!fws_ctl_ours6(cp, fws_ip6_dst(ip))) {
 			cp->cnt.ignored++;
 			return 0;
 		}
-		memcpy(tmp, ip->src_addr, 16);
-		memcpy(ip->src_addr, ip->dst_addr, 16);
-		memcpy(ip->dst_addr, tmp, 16);
+		memcpy(tmp, fws_ip6_src(ip), 16);
+		memcpy(fws_ip6_src(ip), fws_ip6_dst(ip), 16);
+		memcpy(fws_ip6_dst(ip), tmp, 16);
 		ip->hop_limits = 64;
 		m[0] = ICMP6_ECHO_REPLY;
 		m[2] = m[3] = 0;

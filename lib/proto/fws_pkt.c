@@ -133,8 +133,8 @@ fws_pkt_template(uint8_t *buf, uint32_t room, const struct fws_pkt_hdr *h)
 		ip->vtc_flow = RTE_BE32(6u << 28);
 		ip->proto = h->tcp ? IPPROTO_TCP : IPPROTO_UDP;
 		ip->hop_limits = h->ttl ? h->ttl : 64;
-		memcpy(ip->src_addr, h->src6, 12);
-		memcpy(ip->dst_addr, h->dst6, 12);
+		memcpy(fws_ip6_src(ip), h->src6, 12);
+		memcpy(fws_ip6_dst(ip), h->dst6, 12);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l.l3);
 

@@ -20,6 +20,7 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
+#include "fws_dpdk.h"
 #include "fws_flow.h"
 #include "fws_sig.h"
 

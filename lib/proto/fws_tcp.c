@@ -8,6 +8,7 @@
 #include <rte_ip.h>
 
 #include "fws_tcp.h"
+#include "fws_dpdk.h"
 
 /* Options: MSS, NOP, window scale, NOP, NOP, timestamps (SYN) or NOP, NOP, timestamps. */
 static uint32_t
@@ -49,10 +50,10 @@ ip_header(uint8_t *l3, const struct fws_tcp_seg *s, uint16_t tcp_len, const uint
 		ip6->payload_len = rte_cpu_to_be_16(tcp_len);
 		ip6->proto = proto;
 		ip6->hop_limits = s->ttl ? s->ttl : 64;
-		memcpy(ip6->src_addr, s->src6, 12);
-		memcpy(ip6->src_addr + 12, &s->src_be, 4);
-		memcpy(ip6->dst_addr, s->dst6, 12);
-		memcpy(ip6->dst_addr + 12, &s->dst_be, 4);
+		memcpy(fws_ip6_src(ip6), s->src6, 12);
+		memcpy(fws_ip6_src(ip6) + 12, &s->src_be, 4);
+		memcpy(fws_ip6_dst(ip6), s->dst6, 12);
+		memcpy(fws_ip6_dst(ip6) + 12, &s->dst_be, 4);
 		return rte_ipv6_udptcp_cksum(ip6, tcp);
 	}
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;

@@ -114,12 +114,12 @@ START_TEST(test_ctl_echo4)
 	ip->src_addr = rte_cpu_to_be_32(0xc6130001);
 	ip->dst_addr = rte_cpu_to_be_32(0xc6120002);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	icmp->icmp_type = RTE_IP_ICMP_ECHO_REQUEST;
+	icmp->icmp_type = FWS_ICMP_ECHO_REQUEST;
 	icmp->icmp_ident = 77;
 	memset(icmp + 1, 0x61, 56);
 	icmp->icmp_cksum = (uint16_t)~fws_pkt_fold(fws_pkt_sum(icmp, 64));
 	ck_assert_int_eq(fws_ctl_input(&cp, buf, &len, sizeof(buf)), 1);
-	ck_assert_uint_eq(icmp->icmp_type, RTE_IP_ICMP_ECHO_REPLY);
+	ck_assert_uint_eq(icmp->icmp_type, FWS_ICMP_ECHO_REPLY);
 	ck_assert_uint_eq(icmp->icmp_ident, 77);
 	ck_assert_uint_eq(rte_be_to_cpu_32(ip->dst_addr), 0xc6130001);
 	ck_assert_uint_eq(rte_be_to_cpu_32(ip->src_addr), 0xc6120002);
@@ -127,7 +127,7 @@ START_TEST(test_ctl_echo4)
 	ck_assert_uint_eq(fws_pkt_fold(fws_pkt_sum(icmp, 64)), 0xffff);
 	/* Claims more bytes than the frame has: malformed, no reply. */
 	ip->total_length = rte_cpu_to_be_16(1400);
-	icmp->icmp_type = RTE_IP_ICMP_ECHO_REQUEST;
+	icmp->icmp_type = FWS_ICMP_ECHO_REQUEST;
 	ck_assert_int_eq(fws_ctl_input(&cp, buf, &len, sizeof(buf)), 0);
 	ck_assert_uint_eq(cp.cnt.malformed, 1);
 }
@@ -144,7 +144,7 @@ icmp6_ok(const uint8_t *l3)
 	ph[2] = (uint8_t)(plen >> 8);
 	ph[3] = (uint8_t)plen;
 	ph[7] = IPPROTO_ICMPV6;
-	s = fws_pkt_sum(ip->src_addr, 16) + fws_pkt_sum(ip->dst_addr, 16) + fws_pkt_sum(ph, 8) +
+	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) + fws_pkt_sum(ph, 8) +
 	    fws_pkt_sum(l3 + 40, plen);
 	return fws_pkt_fold(s) == 0xffff;
 }
@@ -208,18 +208,18 @@ START_TEST(test_ctl_echo6)
 	ip->vtc_flow = RTE_BE32(6u << 28);
 	ip->payload_len = RTE_BE16(16);
 	ip->proto = IPPROTO_ICMPV6;
-	memcpy(ip->src_addr, gw6, 16);
-	memcpy(ip->dst_addr, our6, 16);
+	memcpy(fws_ip6_src(ip), gw6, 16);
+	memcpy(fws_ip6_dst(ip), our6, 16);
 	m[0] = 128;
 	memset(m + 8, 0x77, 8);
-	s = fws_pkt_sum(ip->src_addr, 16) + fws_pkt_sum(ip->dst_addr, 16) + fws_pkt_sum(ph, 8) +
+	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) + fws_pkt_sum(ph, 8) +
 	    fws_pkt_sum(m, 16);
 	ck = (uint16_t)~fws_pkt_fold(s);
 	memcpy(m + 2, &ck, 2);
 	ck_assert(icmp6_ok(buf + 14));
 	ck_assert_int_eq(fws_ctl_input(&cp, buf, &len, sizeof(buf)), 1);
 	ck_assert_uint_eq(m[0], 129);
-	ck_assert_mem_eq(ip->dst_addr, gw6, 16);
+	ck_assert_mem_eq(fws_ip6_dst(ip), gw6, 16);
 	ck_assert(icmp6_ok(buf + 14));
 }
 END_TEST

@@ -96,8 +96,8 @@ START_TEST(test_pkt_checksums)
 
 				ck_assert_uint_eq(rte_be_to_cpu_16(ip->payload_len),
 						  sizes[i] - 4 - lay.l4);
-				ck_assert_uint_eq(ip->dst_addr[8], 0xab); /* template prefix */
-				ck_assert_uint_eq(ip->dst_addr[15], (uint8_t)(0xf0 + k));
+				ck_assert_uint_eq(fws_ip6_cdst(ip)[8], 0xab); /* template prefix */
+				ck_assert_uint_eq(fws_ip6_cdst(ip)[15], (uint8_t)(0xf0 + k));
 			}
 			ck_assert_uint_eq(udp_ok(), 1);
 			ck_assert_int_eq(fws_pkt_parse(frame, sizes[i] - 4, &v), FWS_PKT_UDP);
