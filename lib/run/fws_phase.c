@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include <rte_cycles.h>
-#include <rte_random.h>
 
 #include "fws_compat.h"
 #include "fws_trial_int.h"
@@ -454,13 +453,15 @@ run_phases(struct trial_run *r, struct fws_err *e)
 	return lost_check(r, e);
 }
 
+/* The controller's own random source (libbsd): DPDK's rte_rand is only seeded by EAL on
+ * 24.11, and the controller runs without EAL (a model agent in the unit tests). */
 static uint32_t
 new_cookie(const struct fws_trial *t)
 {
 	uint32_t c;
 
 	do {
-		c = (uint32_t)rte_rand();
+		c = arc4random();
 	} while (c == 0 || c == t->cookie || c == t->warm_cookie);
 	return c;
 }
