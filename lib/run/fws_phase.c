@@ -453,8 +453,9 @@ run_phases(struct trial_run *r, struct fws_err *e)
 	return lost_check(r, e);
 }
 
-/* The controller's own random source (libbsd): DPDK's rte_rand is only seeded by EAL on
- * 24.11, and the controller runs without EAL (a model agent in the unit tests). */
+/* The controller's own random source (libbsd): it runs without EAL (over model agents in the
+ * unit tests), and there 24.11's rte_rand (its state an lcore variable since 24.11) gave 0
+ * for ever, so this loop never ended. */
 static uint32_t
 new_cookie(const struct fws_trial *t)
 {

@@ -37,7 +37,9 @@ tshark -r "$WORK/fill.pcap" -o udp.check_checksum:TRUE -o ip.check_checksum:TRUE
 	>"$WORK/fill.txt" 2>/dev/null
 python3 - "$WORK/fill.txt" <<'PY' && ok "tshark: DF per stream, checksums good; random incompressible and the same in every frame, zeros shrink, the pattern repeats, the counter counts" || bad "tshark: $(cut -c1-120 "$WORK/fill.txt" | head -4)"
 import sys, zlib
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+# tshark 4.4 (Debian 13) prints a flag as True/False, 3.6 (Debian 12) as 1/0.
+flag = {"True": "1", "False": "0"}
+rows = [[flag.get(f, f) for f in l.rstrip("\n").split("\t")] for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for port, df, ipc, udpc, data in rows:
     assert ipc == "1" and udpc == "1", (port, ipc, udpc)

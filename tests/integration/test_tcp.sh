@@ -71,7 +71,9 @@ tshark -r "$WORK/tcp.pcap" -o tcp.check_checksum:TRUE -o tcp.relative_sequence_n
 	-e tcp.checksum.status -e tcp.seq -e tcp.len -e tcp.stream -E separator=, >"$WORK/tcp.txt" 2>"$WORK/tshark.err"
 python3 - "$WORK/tcp.txt" <<'PY' && ok "tshark: 3 SYNs per unanswered connection, with MSS 1460, window scale 8, timestamps; every checksum good; sequence numbers advance by each payload" || bad "tshark: $(head -5 "$WORK/tcp.txt")"
 import sys
-rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1]) if l.strip()]
+# tshark 4.4 (Debian 13) prints a flag as True/False, 3.6 (Debian 12) as 1/0.
+flag = {"True": "1", "False": "0"}
+rows = [[flag.get(f, f) for f in l.rstrip("\n").split(",")] for l in open(sys.argv[1]) if l.strip()]
 syn = [r for r in rows if r[0] == "1"]
 data = [r for r in rows if r[0] == "0"]
 assert len(syn) == 12 and all(r[1] == "1460" and r[2] == "8" and r[3] for r in syn), syn[:3]
