@@ -404,6 +404,26 @@ START_TEST(test_pkt_first_fragment)
 }
 END_TEST
 
+/* fws_dpdk.h: an IPv6 header's addresses are bytes 8-23 and 24-39 (RFC 8200) on every DPDK
+ * line, whatever type the line gives the fields. */
+START_TEST(test_pkt_ip6_addr_accessors)
+{
+	uint8_t raw[40] = {0};
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)raw;
+	unsigned int i;
+
+	ck_assert_ptr_eq(fws_ip6_src(ip), raw + 8);
+	ck_assert_ptr_eq(fws_ip6_dst(ip), raw + 24);
+	ck_assert_ptr_eq(fws_ip6_csrc(ip), raw + 8);
+	ck_assert_ptr_eq(fws_ip6_cdst(ip), raw + 24);
+	for (i = 0; i < FWS_IP6_LEN; i++)
+		fws_ip6_dst(ip)[i] = (uint8_t)(0xa0 + i);
+	ck_assert_uint_eq(raw[24], 0xa0);
+	ck_assert_uint_eq(raw[39], 0xaf);
+	ck_assert_uint_eq(raw[23], 0);
+}
+END_TEST
+
 static Suite *
 suite_pkt(void)
 {
@@ -417,6 +437,7 @@ suite_pkt(void)
 	tcase_add_test(tc, test_pkt_icmp_error);
 	tcase_add_test(tc, test_pkt_first_fragment);
 	tcase_add_test(tc, test_pkt_ip_id);
+	tcase_add_test(tc, test_pkt_ip6_addr_accessors);
 	suite_add_tcase(s, tc);
 	return s;
 }
