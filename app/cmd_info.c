@@ -318,7 +318,7 @@ cmd_ports(int argc, char **argv)
 		struct rte_ether_addr mac;
 		struct rte_eth_link link;
 		char name[RTE_ETH_NAME_MAX_LEN], macs[RTE_ETHER_ADDR_FMT_SIZE];
-		int lrc;
+		const char *state;
 
 		if (rte_eth_dev_info_get(pid, &info) != 0)
 			continue;
@@ -326,11 +326,11 @@ cmd_ports(int argc, char **argv)
 		rte_eth_macaddr_get(pid, &mac);
 		rte_ether_format_addr(macs, sizeof(macs), &mac);
 		memset(&link, 0, sizeof(link));
-		lrc = rte_eth_link_get_nowait(pid, &link);
+		state = "unknown (the driver does not report it)";
+		if (rte_eth_link_get_nowait(pid, &link) == 0)
+			state = link.link_status ? "up" : "down";
 		printf("port %u: %s\n  driver %s, socket %d, MAC %s\n  link %s", pid, name,
-		       info.driver_name, rte_eth_dev_socket_id(pid), macs,
-		       lrc != 0 ? "unknown (the driver does not report it)"
-		       : link.link_status ? "up" : "down");
+		       info.driver_name, rte_eth_dev_socket_id(pid), macs, state);
 		if (link.link_status && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
 			printf(", %u Mbit/s %s-duplex", link.link_speed,
 			       link.link_duplex ? "full" : "half");

@@ -125,8 +125,8 @@ icmp6_cksum(const struct rte_ipv6_hdr *ip, const uint8_t *msg, uint32_t len)
 
 	memcpy(ph, &l, 4);
 	ph[7] = IPPROTO_ICMPV6;
-	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) + fws_pkt_sum(ph, 8) +
-	    fws_pkt_sum(msg, len);
+	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) +
+	    fws_pkt_sum(ph, 8) + fws_pkt_sum(msg, len);
 	return (uint16_t)~fws_pkt_fold(s);
 }
 

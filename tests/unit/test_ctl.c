@@ -144,8 +144,8 @@ icmp6_ok(const uint8_t *l3)
 	ph[2] = (uint8_t)(plen >> 8);
 	ph[3] = (uint8_t)plen;
 	ph[7] = IPPROTO_ICMPV6;
-	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) + fws_pkt_sum(ph, 8) +
-	    fws_pkt_sum(l3 + 40, plen);
+	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) +
+	    fws_pkt_sum(ph, 8) + fws_pkt_sum(l3 + 40, plen);
 	return fws_pkt_fold(s) == 0xffff;
 }
 
@@ -212,8 +212,8 @@ START_TEST(test_ctl_echo6)
 	memcpy(fws_ip6_dst(ip), our6, 16);
 	m[0] = 128;
 	memset(m + 8, 0x77, 8);
-	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) + fws_pkt_sum(ph, 8) +
-	    fws_pkt_sum(m, 16);
+	s = fws_pkt_sum(fws_ip6_csrc(ip), 16) + fws_pkt_sum(fws_ip6_cdst(ip), 16) +
+	    fws_pkt_sum(ph, 8) + fws_pkt_sum(m, 16);
 	ck = (uint16_t)~fws_pkt_fold(s);
 	memcpy(m + 2, &ck, 2);
 	ck_assert(icmp6_ok(buf + 14));
