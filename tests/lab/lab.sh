@@ -25,6 +25,13 @@ ALL_THROUGH() {
 	echo "all(s['received']['distinct_frames'] + s['lost'] == s['offered']['frames'] > $1 and s['lost'] <= $MISSED(s) for s in t[0]['streams'])"
 }
 
+# counters IF: "rx_packets tx_packets" of the router's interface IF, from its kernel (its
+# 64-bit counters in sysfs, which ip netns exec mounts for the namespace; read in one process,
+# so the two are taken within microseconds of each other).
+counters() {
+	ip netns exec fwsl-dut cat "/sys/class/net/$1/statistics/rx_packets" "/sys/class/net/$1/statistics/tx_packets" | paste -sd ' '
+}
+
 # snmp NS GROUP KEY: the kernel's counter KEY of GROUP (Ip, Icmp, ...) in /proc/net/snmp of NS.
 snmp() {
 	ip netns exec "$1" awk -v g="$2:" -v k="$3" '$1 == g && $2 !~ /^[0-9]/ { for (i = 2; i <= NF; i++) n[$i] = i; next }

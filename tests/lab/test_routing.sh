@@ -4,20 +4,12 @@
 # the router by ARP and ND, passes the path check, delivers every frame, answers pings, and
 # its frame counts equal the router's own interface counters. A gateway that does not exist
 # stops the run before any load.
-. "$(dirname "$0")/../integration/lib.sh"
-TOP=$(cd "$HERE/../.." && pwd)
-LAB="$TOP/tools/lab"
+. "$(dirname "$0")/lab.sh"
 
 "$LAB" down >/dev/null 2>&1
 "$LAB" up routing >/dev/null || { bad "lab up"; finish; exit 1; }
 trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 sleep 3 # let the router's own link-up chatter (IPv6 MLD reports) pass before counting
-
-# counters IF: "rx_packets tx_packets" of a DUT interface, from the kernel.
-counters() {
-	ip netns exec fwsl-dut ip -s -j link show dev "$1" |
-		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
-}
 
 read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
 read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"

@@ -22,10 +22,6 @@ trap 'kill $SSHD 2>/dev/null; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] ||
 sshd_start "$S" || { bad "sshd in fwsl-tester2"; finish; exit 1; }
 sleep 2
 
-counters() {
-	ip netns exec fwsl-dut ip -s -j link show dev "$1" |
-		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
-}
 # cfg DURATION KEY KNOWN_HOSTS: site2 over ssh with this key and known_hosts
 cfg() {
 	python3 - "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$1" "$S/$2" "$S/$3" <<'PY'

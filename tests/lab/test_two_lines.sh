@@ -18,10 +18,6 @@ lab_start ip unshare chroot
 "$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
 sleep 3
 
-counters() {
-	ip netns exec fwsl-dut ip -s -j link show dev "$1" |
-		python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'
-}
 # site1: this binary; site2: the Debian 13 build, in its root (--no-copy: the build there).
 python3 - "$TOP/config/lab-two-clients.json" "$FWSTRESS" "$TOP/tools/debian-root" "$ROOT" >"$WORK/two.json" <<'PY'
 import json, sys
