@@ -18,12 +18,26 @@ check "drained: received == sent" \
 check "duration is what ran, not what was asked" 't[0]["streams"][0]["offered"]["duration_s"] < 10'
 ls "$WORK"/*.tmp >/dev/null 2>&1 && bad "temporary file left behind" || ok "no temporary file left"
 
-# SIGHUP ends a run as SIGINT does; so does SIGINT during EAL setup or the path check.
-for sig_at in "HUP 3" "INT 0.05" "INT 1.2"; do
+# caught PID: wait (up to 5 s) until PID catches SIGINT (bit 2 of SigCgt). A job started
+# with & by a script ignores SIGINT until then, and a sanitizer build takes 0.2 s to reach
+# main: a signal sent by the clock alone could land before fwstress is there to take it.
+caught() {
+	local i
+	for i in $(seq 500); do
+		[ $((0x$(awk '/^SigCgt:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0) & 2)) -ne 0 ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# SIGHUP ends a run as SIGINT does; so does SIGINT during EAL setup (sent the moment the
+# handler is in place, before EAL) or the path check.
+for sig_at in "HUP 3" "INT 0" "INT 1.2"; do
 	read -r sig at <<<"$sig_at"
 	rm -f "$WORK/r.json"
 	"$FWSTRESS" run -q -o "$WORK/r.json" -d 60 "$HERE/loopback-test.json" 2>"$WORK/err" &
 	pid=$!
+	caught $pid || bad "SIG$sig after $at s: fwstress never caught SIGINT"
 	sleep "$at"
 	kill -"$sig" $pid
 	wait $pid
