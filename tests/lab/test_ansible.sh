@@ -25,8 +25,9 @@ cat >"$WORK/inventory.ini" <<INV
 site2 ansible_host=127.0.0.1 ansible_port=2222 ansible_user=root ansible_ssh_private_key_file=$S/admin ansible_ssh_common_args='-o UserKnownHostsFile=$S/known_hosts -o IdentitiesOnly=yes' fwstress_ssh_key=$S/key fwstress_bin=$WORK/client/bin/fwstress
 INV
 C=$WORK/client
-play() { # LOG: the playbook against site2, from inside fwsl-tester2 (where its sshd listens)
-	ip netns exec fwsl-tester2 env ANSIBLE_LOCAL_TEMP="$WORK/ansible-local" ANSIBLE_REMOTE_TEMP="$WORK/ansible-remote" \
+play() { # LOG: the playbook against site2, from inside fwsl-tester2 (where its sshd listens);
+	# pipelined (each module through ssh's stdin: no temporary file and no extra round trip per task)
+	ip netns exec fwsl-tester2 env ANSIBLE_LOCAL_TEMP="$WORK/ansible-local" ANSIBLE_REMOTE_TEMP="$WORK/ansible-remote" ANSIBLE_PIPELINING=1 \
 		ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 \
 		ansible-playbook -i "$WORK/inventory.ini" "$TOP/tools/ansible/loadclients.yml" \
 		-e "fwstress_binary=$FWSTRESS" -e "fwstress_bin=$C/bin/fwstress" -e "fwstress_libexec=$C/lib" \
