@@ -18,7 +18,7 @@ check "drained: received == sent" \
 check "duration is what ran, not what was asked" 't[0]["streams"][0]["offered"]["duration_s"] < 10'
 ls "$WORK"/*.tmp >/dev/null 2>&1 && bad "temporary file left behind" || ok "no temporary file left"
 
-# caught PID: wait (up to 5 s) until PID catches SIGINT (bit 2 of SigCgt). A job started
+# caught PID: wait (up to 5 s) until PID catches SIGINT (0x2 in its SigCgt). A job started
 # with & by a script ignores SIGINT until then, and a sanitizer build takes 0.2 s to reach
 # main: a signal sent by the clock alone could land before fwstress is there to take it.
 caught() {
