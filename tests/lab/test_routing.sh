@@ -69,4 +69,15 @@ grep -q "setup: port lan: gateway 198.18.0.99 did not answer 5 ARP requests" "$W
 # wan resolved its own gateway: the router's ARP and ND answers, nothing forwarded.
 [ $((wan_tx1 - wan_tx0)) -le 4 ] && ok "bad gateway: nothing forwarded to wan ($((wan_tx1 - wan_tx0)) control answers)" || bad "bad gateway: router sent $((wan_tx1 - wan_tx0)) frames on wan"
 [ $((lan_rx1 - lan_rx0)) -le 12 ] && ok "bad gateway: only ARP/ND on lan ($((lan_rx1 - lan_rx0)) frames)" || bad "bad gateway: $((lan_rx1 - lan_rx0)) frames reached the router"
+
+# Namespace files without a namespace behind them (left by a reboot with /run on disk, or by a
+# mount namespace that ended): in a mount namespace of its own with such files, the lab is
+# made again, not taken for up. (A private tmpfs on /run/netns: this machine's lab is untouched.)
+unshare -m bash -c 'mount --make-rprivate / && mount -t tmpfs stale /run/netns &&
+	touch /run/netns/fwsl-tester /run/netns/fwsl-dut &&
+	"$1" up routing >/dev/null 2>"$2/stale" && ip netns exec fwsl-dut ip -br link show dut-lan' \
+	bash "$LAB" "$WORK" >"$WORK/stale.out" 2>&1 && grep -q "^dut-lan" "$WORK/stale.out" &&
+	grep -q "fwsl-tester: stale namespace file" "$WORK/stale" &&
+	ok "stale namespace files: the lab is made again" ||
+	bad "stale namespace files: $(cat "$WORK/stale.out" "$WORK/stale" 2>/dev/null | head -3)"
 finish

@@ -31,11 +31,23 @@ stop_daemons() {
 	rm -f "$PIDS"
 }
 
-has_ns() { ip netns list | awk '{print $1}' | grep -qx "$1"; }
+has_ns() { ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }
+
+# NAME: a network namespace by that name, made when missing. A name whose file is no
+# namespace (a plain file: /run on disk kept it over a reboot, or the mount namespace that
+# held its mount has ended) is removed and made again; entering it would fail with
+# "Invalid argument" and every veth into it with "Peer netns reference is invalid".
+ensure_ns() {
+	if has_ns "$1" && ! ip netns exec "$1" true 2>/dev/null; then
+		echo "lab: $1: stale namespace file (no namespace behind it), made again" >&2
+		ip netns del "$1" 2>/dev/null || rm -f "/run/netns/$1"
+	fi
+	has_ns "$1" || ip netns add "$1"
+}
 
 namespaces() {
-	has_ns "$TESTER" || ip netns add "$TESTER"
-	has_ns "$DUT" || ip netns add "$DUT"
+	ensure_ns "$TESTER"
+	ensure_ns "$DUT"
 	t ip link set lo up
 	d ip link set lo up
 }
@@ -81,7 +93,7 @@ dut_forwarding() {
 # The tunnel itself is each topology's.
 sites_up() {
 	namespaces
-	has_ns "$PEER" || ip netns add "$PEER"
+	ensure_ns "$PEER"
 	p ip link set lo up
 	if ! t ip link show fws-lan >/dev/null 2>&1; then
 		ip link add fws-lan netns "$TESTER" type veth peer name peer-lan netns "$PEER"
