@@ -80,4 +80,20 @@ unshare -m bash -c 'mount --make-rprivate / && mount -t tmpfs stale /run/netns &
 	grep -q "fwsl-tester: stale namespace file" "$WORK/stale" &&
 	ok "stale namespace files: the lab is made again" ||
 	bad "stale namespace files: $(cat "$WORK/stale.out" "$WORK/stale" 2>/dev/null | head -3)"
+# A daemons file that outlived its processes (a reboot with /run on disk): the PID it names is
+# another process now, and `lab down` leaves it alone; a daemon recorded now is stopped. (A
+# private tmpfs on /run: this machine's lab and its file are untouched.)
+sleep 300 & other=$!
+unshare -m bash -c 'set -e; mount --make-rprivate /; mount -t tmpfs pids /run; mkdir /run/netns
+	mine=$(sh -c "sleep 300 >/dev/null 2>&1 & echo \$!") # not our child: no zombie to wait for
+	. "$(dirname "$1")/lab.d/lib.sh"
+	echo "$2 1" >"$PIDS"
+	record_daemon "$mine"
+	"$1" down >/dev/null
+	for _ in $(seq 20); do kill -0 "$mine" 2>/dev/null || exit 0; sleep 0.1; done
+	kill -9 "$mine"; exit 1' bash "$LAB" "$other" >"$WORK/pids.out" 2>&1 &&
+	kill -0 "$other" 2>/dev/null &&
+	ok "daemons file from before a reboot: the unrelated process lives, the recorded daemon is stopped" ||
+	bad "daemons file: $(head -3 "$WORK/pids.out")"
+kill "$other" 2>/dev/null
 finish

@@ -79,7 +79,7 @@ charon_up() { # NS SITE
 	ipsec_conf >"$run/strongswan.conf"
 	ip netns exec "$1" env STRONGSWAN_CONF=/run/strongswan.conf unshare -m --propagation private \
 		sh -c 'mount --bind "$0" /run && exec '"$CHARON" "$run" >/dev/null 2>&1 &
-	echo $! >>"$PIDS"
+	record_daemon $!
 	for _ in $(seq 50); do
 		ip netns exec "$1" swanctl --stats --uri "unix://$run/charon.vici" >/dev/null 2>&1 && return 0
 		sleep 0.1

@@ -17,18 +17,34 @@ t() { ip netns exec "$TESTER" "$@"; }
 d() { ip netns exec "$DUT" "$@"; }
 p() { ip netns exec "$PEER" "$@"; }
 
-# Stop every daemon a topology started, by the PIDs it recorded.
+# A process's start time (clock ticks since boot, /proc/PID/stat field 22): with the PID it
+# names one process, not whichever later gets the same number.
+start_time() {
+	local s
+	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	s=${s##*) }
+	set -- $s
+	echo "${20}"
+}
+
+# Record a daemon a topology started (PID and start time), for stop_daemons.
+record_daemon() {
+	echo "$1 $(start_time "$1")" >>"$PIDS"
+}
+
+# Stop every daemon a topology started, by what it recorded. A PID whose start time differs
+# (the file outlived a reboot: /run on disk) is another process now, and left alone.
 stop_daemons() {
-	local pid
+	local pid st live=()
 	[ -f "$PIDS" ] || return 0
-	while read -r pid; do
-		kill "$pid" 2>/dev/null || true
-	done <"$PIDS"
-	sleep 0.2
-	while read -r pid; do
-		kill -9 "$pid" 2>/dev/null || true
+	while read -r pid st; do
+		[ -n "$st" ] && [ "$(start_time "$pid")" = "$st" ] && live+=("$pid")
 	done <"$PIDS"
 	rm -f "$PIDS"
+	[ ${#live[@]} -gt 0 ] || return 0
+	kill "${live[@]}" 2>/dev/null || true
+	sleep 0.2
+	kill -9 "${live[@]}" 2>/dev/null || true
 }
 
 has_ns() { ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }

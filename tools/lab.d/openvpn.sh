@@ -35,7 +35,7 @@ ovpn_up() { # NS DEV LOCAL REMOTE IFLOCAL IFREMOTE ROLE NAME DIR
 		--ca "$9/ca.crt" --cert "$9/$8.crt" --key "$9/$8.key" \
 		--data-ciphers AES-256-GCM --tun-mtu 1400 "${lzo[@]}" \
 		--script-security 0 --verb 1 --log "$9/$8.log" &
-	echo $! >>"$PIDS"
+	record_daemon $!
 }
 
 topo_up() {

@@ -16,7 +16,7 @@ topo_doc="site-to-site WireGuard (wireguard-go) from a peer firewall to the DUT"
 wg_up() { # NS IFNAME ADDR KEYFILE LISTEN PEERPUB ENDPOINT ALLOWED
 	local ns=$1 ifn=$2
 	ip netns exec "$ns" wireguard-go -f "$ifn" >/dev/null 2>&1 &
-	echo $! >>"$PIDS"
+	record_daemon $!
 	for _ in $(seq 50); do
 		ip netns exec "$ns" ip link show "$ifn" >/dev/null 2>&1 && break
 		sleep 0.1
