@@ -216,7 +216,10 @@ main(int argc, char **argv)
 		       (unsigned long)fx.swapped, (unsigned long)fx.duplicated,
 		       (unsigned long)fx.late_copies, (unsigned long)fx.flushed);
 		expect("frames sent reached the fixture", fx.seen, s->rx.tx);
-		expect("sent > 200000 * 1.5 * 0.9", s->rx.tx > 270000, 1);
+		/* 200,000 fps for 1.5 s; a busy machine may not give the generator that: then the
+		 * result must say so (and the fixture's counts below hold at any rate). */
+		expect("sent > 200000 * 1.5 * 0.9, or generator-limited said",
+		       s->rx.tx > 270000 || (s->generator_limited && s->rx.tx > 30000), 1);
 		expect("fixture did something",
 		       fx.dropped > 0 && fx.swapped > 0 && fx.duplicated > 0 && fx.late_copies > 0,
 		       1);
