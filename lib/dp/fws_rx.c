@@ -21,6 +21,8 @@ fws_rx_reset(struct fws_rx_lcore *c)
 	unsigned int s;
 
 	memset(c->port, 0, sizeof(c->port));
+	memset(c->skewed, 0, sizeof(c->skewed));
+	memset(c->skew_max, 0, sizeof(c->skew_max));
 	c->live_frames = 0;
 	c->live_bytes = 0;
 	for (s = 0; s < c->nb_streams; s++) {
@@ -171,6 +173,8 @@ classify(struct fws_rx_lcore *c, struct fws_rx_counters *pc, uint8_t port_idx, c
 	units = (int32_t)(ts_now - s.ts);
 	if (unlikely(units < 0)) {
 		pc->clock_skew++;
+		c->skewed[s.stream]++;
+		c->skew_max[s.stream] = RTE_MAX(c->skew_max[s.stream], (uint32_t)-units);
 		units = 0;
 	}
 	if (unlikely(c->nat) && c->natobs[s.stream])

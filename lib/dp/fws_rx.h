@@ -111,6 +111,10 @@ struct fws_rx_lcore {
 	struct fws_rxring ring[FWS_CFG_MAX_STREAMS];
 	struct fws_natobs *natobs[FWS_CFG_MAX_STREAMS];  /**< per flow, when nat is set */
 	struct fws_rx_tcphi *tcphi[FWS_CFG_MAX_STREAMS]; /**< per flow of a TCP stream */
+	/* Per stream: test frames that read as arriving before their stamp (a clock map's
+	 * error across hosts: latency taken as 0), and the deepest such reading in units. */
+	uint64_t skewed[FWS_CFG_MAX_STREAMS];
+	uint32_t skew_max[FWS_CFG_MAX_STREAMS];
 } __rte_cache_aligned;
 
 /** Clear counters and tables for a new trial. */

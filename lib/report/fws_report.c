@@ -76,6 +76,8 @@ lat_json(const struct fws_stream_result *x)
 		      "max", (json_int_t)x->lat.max, "p50", (json_int_t)x->lat.p50, "p90",
 		      (json_int_t)x->lat.p90, "p99", (json_int_t)x->lat.p99, "p99_9",
 		      (json_int_t)x->lat.p999, "jitter", x->lat.jitter);
+	json_object_set_new(o, "clock_skew", json_integer((json_int_t)x->lat.skewed));
+	json_object_set_new(o, "clock_skew_max", json_real(x->lat.skew_max_ns));
 	h = json_array();
 	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
 		if (x->hist->b[i])

@@ -43,6 +43,30 @@ fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Frames that read as arriving before their stamp, and whether the clocks' bound explains
+ * them: a map's error larger than the path's latency does, an error beyond the bound means
+ * the alignment (or a stamp) is wrong. */
+static void
+text_skew(FILE *f, const struct fws_stream_result *x)
+{
+	const char *why;
+
+	if (x->lat.skewed == 0)
+		return;
+	if (!x->cross_host)
+		why = "stamped after they left: see tx_stamp";
+	else if (!x->clk_aligned)
+		why = "the clocks are not aligned";
+	else if (x->lat.skew_max_ns <= x->clk_bound_ns)
+		why = "within the clocks' bound";
+	else
+		why = "BEYOND the clocks' bound: the alignment is wrong, one-way figures invalid";
+	fprintf(f,
+		"  clocks: %s: %" PRIu64 " frames read as arriving before their stamp, by up "
+		"to %.3f us (taken as 0): %s\n",
+		x->name, x->lat.skewed, x->lat.skew_max_ns / 1e3, why);
+}
+
 /* Streams between two hosts: how their clocks were aligned, the bound it leaves. */
 static void
 text_clocks(FILE *f, const struct fws_result *r)
@@ -84,6 +108,7 @@ text_clocks(FILE *f, const struct fws_result *r)
 				x->name,
 				x->clk_sync == FWS_CLOCK_SYNC_NONE ? " (\"clocks\": \"none\")"
 								   : "");
+		text_skew(f, x);
 	}
 }
 

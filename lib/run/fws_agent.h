@@ -75,6 +75,8 @@ struct fws_agent_stream {
 	/* Receiving. */
 	struct fws_hist hist;  /**< latency, ns */
 	double jitter_ns;      /**< RFC 3550 jitter, weighted over the receive lcores */
+	uint64_t skewed;       /**< frames that read as arriving before their stamp */
+	double skew_max_ns;    /**< the deepest of those readings */
 	uint64_t reassembled;  /**< distinct packets that arrived fragmented */
 	uint64_t given_up;     /**< packets whose reassembly was given up */
 	uint64_t frag_refused; /**< of those, refused by the full table */

@@ -51,6 +51,9 @@ collect_latency(const struct fws_host *t, unsigned int s, struct fws_agent_strea
 		const struct fws_rx_stream *st = &t->rx[k]->streams[s];
 
 		fws_hist_merge(&as->hist, st->hist);
+		as->skewed += t->rx[k]->skewed[s];
+		as->skew_max_ns = RTE_MAX(as->skew_max_ns,
+					  (double)t->rx[k]->skew_max[s] * t->rx[k]->ns_per_unit);
 		jitter_sum += (double)st->jitter16 / 16.0 * t->rx[k]->ns_per_unit *
 			      (double)st->hist->count;
 		jitter_w += st->hist->count;

@@ -83,6 +83,8 @@ add_rx(struct fws_stream_result *sr, const struct fws_agent_stream *as, double *
 {
 	fws_hist_merge(sr->hist, &as->hist);
 	*jitter_sum += as->jitter_ns * (double)as->hist.count;
+	sr->lat.skewed += as->skewed;
+	sr->lat.skew_max_ns = RTE_MAX(sr->lat.skew_max_ns, as->skew_max_ns);
 	sr->reassembled += as->reassembled;
 	sr->given_up += as->given_up;
 	sr->frag_refused += as->frag_refused;

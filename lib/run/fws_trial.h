@@ -32,6 +32,11 @@ struct fws_lat {
 	uint64_t count, min, max, p50, p90, p99, p999;
 	double avg;
 	double jitter; /**< RFC 3550 interarrival jitter */
+	/** Frames that read as arriving before their stamp (taken as 0), and the deepest such
+	 * reading: a sender's stamps mapped into another host's clock with an error larger
+	 * than the path's latency (never beyond the map's bound when the bound holds). */
+	uint64_t skewed;
+	double skew_max_ns;
 };
 
 /** How a stream's frames were stamped (fws_tx) and what that leaves uncertain. */

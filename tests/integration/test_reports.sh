@@ -143,10 +143,11 @@ echo '{"not": "a report"}' >"$WORK/junk.json"
 "$FWSTRESS" compare "$WORK/report.json" "$WORK/junk.json" 2>"$WORK/err" >/dev/null; rc=$?
 [ $rc -eq 2 ] && grep -q 'not an fwstress report' "$WORK/err" && ok "unreadable report: exit 2, said why" || bad "junk: $rc $(cat "$WORK/err")"
 
-# Schema versions (docs/report-schema.md): this one writes 2.4; report and compare read the
+# Schema versions (docs/report-schema.md): this one writes $V; report and compare read the
 # stored reports of every earlier version (tests/data/reports: 1 before and after its keys
 # were renamed, 2.0) and refuse a newer major naming both; sweep --resume refuses an older major.
-check "schema 2.4" 'r["schema"] == "fwstress-report/2.4"'
+V=2.5
+check "schema $V" "r['schema'] == 'fwstress-report/$V'"
 OLD=$HERE/../data/reports
 for f in "$OLD"/v1-*.json "$OLD"/v2.0-*.json; do
 	"$FWSTRESS" report "$f" >"$WORK/old.md" 2>"$WORK/err" && grep -q '^| routing | 64 | fixed rate |' "$WORK/old.md" \
@@ -155,15 +156,15 @@ done
 "$FWSTRESS" compare "$OLD/v1-0.1.0-093bcca.json" "$OLD/v1-0.1.0-64c224f.json" >"$WORK/cmp" 2>"$WORK/err"; rc=$?
 [ $rc -eq 7 ] && grep -q "4 of 4 cells worse" "$WORK/cmp" && ok "compare across schema 1 layouts: 4 cells" || bad "compare v1: $rc $(cat "$WORK/err")"
 "$FWSTRESS" compare "$OLD/v1-0.1.0-64c224f.json" "$WORK/report.json" >"$WORK/cmp" 2>"$WORK/err"; rc=$?
-[ $rc -eq 7 ] || [ $rc -eq 0 ] && grep -q "cells worse" "$WORK/cmp" && ok "compare schema 1 with 2.4" || bad "compare 1/2: $rc $(cat "$WORK/err")"
-sed 's#"fwstress-report/2.4"#"fwstress-report/2.9"#' "$WORK/report.json" >"$WORK/minor.json"
+[ $rc -eq 7 ] || [ $rc -eq 0 ] && grep -q "cells worse" "$WORK/cmp" && ok "compare schema 1 with $V" || bad "compare 1/2: $rc $(cat "$WORK/err")"
+sed "s#\"fwstress-report/$V\"#\"fwstress-report/2.9\"#" "$WORK/report.json" >"$WORK/minor.json"
 "$FWSTRESS" report "$WORK/minor.json" >/dev/null 2>"$WORK/err" && ok "a newer minor version is read" || bad "minor: $(cat "$WORK/err")"
-sed 's#"fwstress-report/2.4"#"fwstress-report/3.0"#' "$WORK/report.json" >"$WORK/major.json"
+sed "s#\"fwstress-report/$V\"#\"fwstress-report/3.0\"#" "$WORK/report.json" >"$WORK/major.json"
 "$FWSTRESS" report "$WORK/major.json" >/dev/null 2>"$WORK/err"; rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q 'fwstress-report/3.0.*newer.*(fwstress-report/2.4)' "$WORK/err" \
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "fwstress-report/3.0.*newer.*(fwstress-report/$V)" "$WORK/err" \
 	&& ok "a newer major version: exit 2, one line naming both" || bad "major: $rc $(cat "$WORK/err")"
 for v in 2.x 0 2.0.1 1.; do
-	sed "s#\"fwstress-report/2.4\"#\"fwstress-report/$v\"#" "$WORK/report.json" >"$WORK/v.json"
+	sed "s#\"fwstress-report/$V\"#\"fwstress-report/$v\"#" "$WORK/report.json" >"$WORK/v.json"
 	"$FWSTRESS" report "$WORK/v.json" >/dev/null 2>"$WORK/err"; rc=$?
 	[ $rc -eq 2 ] && grep -q "not an fwstress report's" "$WORK/err" && ok "schema $v refused" || bad "schema $v: $rc $(cat "$WORK/err")"
 done

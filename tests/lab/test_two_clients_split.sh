@@ -97,10 +97,15 @@ check "per sender: received and lost add up to the stream's" \
 	"sum(x['distinct_frames'] for x in $S['senders']) == $S['received']['distinct_frames'] and sum(x['lost'] for x in $S['senders']) == $S['lost'] and all(x['duplicated'] == 0 for x in $S['senders'])"
 # The injected 50 ms is the truth the offset found is weighed against: its error stays
 # within the bound the report states. This path's latency (a few us) is below that bound,
-# so a frame may read as arriving before its mapped stamp (rx.clock_skew, taken as 0):
-# a few such, never the half of the frames a share stamped with the wrong map would be.
+# so a frame of site1's share may read as arriving before its mapped stamp (clock_skew,
+# taken as 0): on a busy machine nearly all of them do (CI saw 13,743 of 15,000 with a
+# bound of some hundred us). What must hold: only site1's share (site2's own frames are
+# read against the clock that stamped them), never deeper than the bound (a share stamped
+# with a wrong map would read 50 ms early), and the stream's count is the port's.
 check "one-way latency: both shares in site2's clock (no 50 ms error either way), bound given" \
-	"0 <= $S['latency_ns']['min'] and $S['latency_ns']['max'] < 40e6 and $S['latency_ns']['count'] == $S['received']['distinct_frames'] and 0 < $S['latency_ns']['clock_bound_ns'] < 1e6 and abs($S['latency_ns']['clock_offset_ns'] - 50e6) <= $S['latency_ns']['clock_bound_ns'] and 4 * t[0]['ports'][1]['rx']['clock_skew'] < $S['received']['distinct_frames']"
+	"0 <= $S['latency_ns']['min'] and $S['latency_ns']['max'] < 40e6 and $S['latency_ns']['count'] == $S['received']['distinct_frames'] and 0 < $S['latency_ns']['clock_bound_ns'] < 1e6 and abs($S['latency_ns']['clock_offset_ns'] - 50e6) <= $S['latency_ns']['clock_bound_ns']"
+check "frames read as early: of site1's share only, within the bound, the port's count" \
+	"t[0]['ports'][1]['rx']['clock_skew'] == $S['latency_ns']['clock_skew'] <= $S['senders'][0]['distinct_frames'] and $S['latency_ns']['clock_skew_max'] <= $S['latency_ns']['clock_bound_ns'] and ($S['latency_ns']['clock_skew'] == 0) == ($S['latency_ns']['clock_skew_max'] == 0)"
 check "stream down: as before, one sender, no sender rows, site1's clock 50 ms behind within the bound" \
 	"abs(t[0]['streams'][1]['latency_ns']['clock_offset_ns'] + 50e6) <= t[0]['streams'][1]['latency_ns']['clock_bound_ns'] and 'senders' not in t[0]['streams'][1] and t[0]['streams'][1]['received']['distinct_frames'] + t[0]['ports'][0]['nic']['imissed'] >= t[0]['streams'][1]['offered']['frames'] > 25000"
 grep -q "^    from lan2 (site2), flows 32-63: [0-9]* sent, [0-9]* received, [0-9]* lost$" "$WORK/text" &&

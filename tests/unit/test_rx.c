@@ -148,6 +148,10 @@ START_TEST(test_rx_classify)
 	ck_assert_uint_eq(c->port[1].wrong_port, 1);
 	feed(0, 0, 4, 0x44444444, 0, 200, 150); /* stamped in the future */
 	ck_assert_uint_eq(pc->clock_skew, 1);
+	feed(0, 0, 4, 0x44444444, 1, 180, 150); /* less so: the stream keeps the deepest */
+	ck_assert_uint_eq(pc->clock_skew, 2);
+	ck_assert_uint_eq(c->skewed[0], 2);
+	ck_assert_uint_eq(c->skew_max[0], 50);
 	/* Truncated and foreign frames. */
 	rx_one(0, frame, 30, 0);
 	ck_assert_uint_eq(pc->truncated, 1);
@@ -159,11 +163,11 @@ START_TEST(test_rx_classify)
 	frame[13] = 0x06;        /* ARP: for the control plane */
 	rx_one(0, frame, 60, 0); /* no control ring here: counted as dropped, left to free */
 	ck_assert_uint_eq(pc->control_drop, 1);
-	ck_assert_uint_eq(pc->rx_frames, 12);
-	ck_assert_uint_eq(pc->test_frames, 3);
-	ck_assert_uint_eq(c->live_frames, 3); /* none of the wrong port's */
+	ck_assert_uint_eq(pc->rx_frames, 13);
+	ck_assert_uint_eq(pc->test_frames, 4);
+	ck_assert_uint_eq(c->live_frames, 4); /* none of the wrong port's */
 	fws_rx_flush(c);
-	ck_assert_uint_eq(c->streams[0].hist->count, 3);
+	ck_assert_uint_eq(c->streams[0].hist->count, 4);
 	ck_assert_uint_eq(c->streams[0].hist->min, 0);
 	ck_assert_uint_eq(c->streams[0].hist->max, 50);
 }
