@@ -90,10 +90,12 @@ unshare -m bash -c 'set -e; mount --make-rprivate /; mount -t tmpfs pids /run; m
 	echo "$2 1" >"$PIDS"
 	record_daemon "$mine"
 	"$1" down >/dev/null
-	for _ in $(seq 20); do kill -0 "$mine" 2>/dev/null || exit 0; sleep 0.1; done
-	kill -9 "$mine"; exit 1' bash "$LAB" "$other" >"$WORK/pids.out" 2>&1 &&
+	for _ in $(seq 20); do # (a zombie is gone: whether it is reaped yet is its init'"'"'s business)
+		grep -q "^$mine ([^)]*) [^Z]" /proc/$mine/stat 2>/dev/null || exit 0; sleep 0.1
+	done
+	echo "the recorded daemon $mine lives: $(cat /proc/$mine/stat)"; kill -9 "$mine"; exit 1' bash "$LAB" "$other" >"$WORK/pids.out" 2>&1 &&
 	kill -0 "$other" 2>/dev/null &&
 	ok "daemons file from before a reboot: the unrelated process lives, the recorded daemon is stopped" ||
-	bad "daemons file: $(head -3 "$WORK/pids.out")"
+	bad "daemons file: $(head -3 "$WORK/pids.out") $(kill -0 "$other" 2>/dev/null || echo "the unrelated process $other was killed")"
 kill "$other" 2>/dev/null
 finish
