@@ -311,8 +311,12 @@ cfg_emit_sweep(const struct fws_cfg *cfg)
 		json_array_append_new(dirs, json_string(fws_dir_name(cfg->sweep.dirs[i])));
 	for (i = 0; i < cfg->sweep.n_lat; i++)
 		json_array_append_new(lat, percent_json(cfg->sweep.lat[i]));
-	o = json_pack("{s:o, s:s, s:o}", "directions", dirs, "mode",
-		      cfg->sweep.search ? "search" : "fixed", "latency_at", lat);
+	o = json_pack("{s:s, s:o}", "mode", cfg->sweep.search ? "search" : "fixed", "latency_at",
+		      lat);
+	if (cfg->sweep.n_dirs) /* none: streams without a direction, swept as they are */
+		json_object_set_new(o, "directions", dirs);
+	else
+		json_decref(dirs);
 	if (cfg->sweep.b2b_repeat)
 		json_object_set_new(o, "back_to_back",
 				    json_pack("{s:i, s:f}", "repeat", cfg->sweep.b2b_repeat,

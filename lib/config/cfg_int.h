@@ -109,6 +109,7 @@ int cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t);
 int cfg_nat_pair(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_ranges(struct cfg_ctx *c, const struct fws_cfg *cfg);
 int cfg_check_senders(struct cfg_ctx *c, const struct fws_cfg *cfg);
+int cfg_sweep_fit(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_stream_senders(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg,
 		       struct fws_cfg_stream *s);
 int cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint8_t *out);

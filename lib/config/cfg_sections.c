@@ -280,8 +280,8 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 	if (cfg_apply_scenario(c, &t) < 0 || cfg_tunnel_preset(c, root, cfg) < 0 ||
 	    cfg_apply_l4(c, cfg) < 0 || cfg_apply_connections(c, cfg) < 0 ||
 	    cfg_apply_fill(c, cfg) < 0 || cfg_nat_pair(c, cfg) < 0 ||
-	    cfg_check_senders(c, cfg) < 0 || cfg_check_ranges(c, cfg) < 0 ||
-	    cfg_hosts_check(c, cfg) < 0)
+	    cfg_check_senders(c, cfg) < 0 || cfg_sweep_fit(c, cfg) < 0 ||
+	    cfg_check_ranges(c, cfg) < 0 || cfg_hosts_check(c, cfg) < 0)
 		return -EINVAL;
 	return cfg_check_frame_minimum(c, root, cfg);
 }

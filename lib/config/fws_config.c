@@ -450,6 +450,7 @@ cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 			return cfg_fail(c,
 					"expected 1 to 3 of \"upload\", \"download\", \"bidir\"");
 		w->n_dirs = 0;
+		w->dirs_given = true;
 		json_array_foreach(x, i, e)
 		{
 			o2 = cfg_push_idx(c, i);
@@ -512,6 +513,64 @@ cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		}
 		cfg_pop(c, old);
 	}
+	return 0;
+}
+
+/* The directions the streams can be swept in: upload and download where a measured stream
+ * has that role, bidir where both do. */
+static bool
+sweep_dir_fits(const struct fws_cfg *cfg, enum fws_dir d)
+{
+	bool up = false, down = false;
+	unsigned int s;
+
+	for (s = 0; s < cfg->n_streams; s++) {
+		up |= !cfg->streams[s].learn_only && cfg->streams[s].dir == FWS_DIR_UPLOAD;
+		down |= !cfg->streams[s].learn_only && cfg->streams[s].dir == FWS_DIR_DOWNLOAD;
+	}
+	return d == FWS_DIR_UPLOAD ? up : d == FWS_DIR_DOWNLOAD ? down : up && down;
+}
+
+/* A sweep cell measures its direction's streams, and no other: a direction named in
+ * sweep.directions with no stream of its own is refused (it would measure the others under
+ * its name); the default list keeps those the streams have. Streams without a direction
+ * role (explicit streams) are swept once, as they are (no directions: n_dirs 0). */
+int
+cfg_sweep_fit(struct cfg_ctx *c, struct fws_cfg *cfg)
+{
+	struct fws_cfg_sweep *w = &cfg->sweep;
+	unsigned int i, n = 0;
+
+	if (!sweep_dir_fits(cfg, FWS_DIR_UPLOAD) && !sweep_dir_fits(cfg, FWS_DIR_DOWNLOAD)) {
+		if (w->dirs_given) {
+			cfg_push_key(c, "sweep");
+			cfg_push_key(c, "directions");
+			return cfg_fail(c,
+					"the streams have no direction (explicit streams): give "
+					"them \"direction\": \"upload\" or \"download\", or leave "
+					"sweep.directions out (they are then swept as they are)");
+		}
+		w->n_dirs = 0;
+		return 0;
+	}
+	for (i = 0; i < w->n_dirs; i++) {
+		if (sweep_dir_fits(cfg, w->dirs[i])) {
+			w->dirs[n++] = w->dirs[i];
+			continue;
+		}
+		if (!w->dirs_given)
+			continue;
+		cfg_push_key(c, "sweep");
+		cfg_push_key(c, "directions");
+		cfg_push_idx(c, i);
+		return cfg_fail(c,
+				"\"%s\": the streams go %s only: give \"direction\": \"bidir\" (or "
+				"streams each way), or leave \"%s\" out",
+				fws_dir_name(w->dirs[i]),
+				sweep_dir_fits(cfg, FWS_DIR_UPLOAD) ? "upload" : "download",
+				fws_dir_name(w->dirs[i]));
+	}
+	w->n_dirs = n;
 	return 0;
 }
 

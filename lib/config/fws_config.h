@@ -263,6 +263,7 @@ struct fws_cfg_conn {
 struct fws_cfg_sweep {
 	unsigned int n_dirs;
 	enum fws_dir dirs[3]; /**< upload, download, bidir */
+	bool dirs_given;      /**< "directions" named: each must have its streams */
 	bool search;          /**< search NDR/PDR per cell; false: one trial at the rate */
 	unsigned int n_lat;
 	double lat[8];           /**< latency trials at these fractions of NDR */

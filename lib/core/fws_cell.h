@@ -65,17 +65,20 @@ struct fws_cell_bucket {
 
 /*
  * The cell schema: member and report key, once, for the writer (lib/report) and the reader
- * (lib/report/report_read.c). Strings are required; a number that is absent or null reads as
+ * (lib/report/report_read.c). Strings are X(member, key, required): one that is not required
+ * reads as "" when absent (reports older than it). A number that is absent or null reads as
  * its default, and a number below zero whose default is below zero is written as null.
  * Numbers are X(member, key, default, lowest, highest): a report with a value outside is
  * refused when read.
  */
 #define FWS_CELL_STRINGS(X)                                                                        \
-	X(scenario, "scenario")                                                                    \
-	X(kind, "kind")                                                                            \
-	X(direction, "direction")                                                                  \
-	X(stream, "stream")                                                                        \
-	X(size, "frame_size")
+	X(scenario, "scenario", true)                                                              \
+	X(kind, "kind", true)                                                                      \
+	X(direction, "direction", true)                                                            \
+	X(stream, "stream", true)                                                                  \
+	X(size, "frame_size", true)                                                                \
+	X(stream_dir, "stream_direction", false)                                                   \
+	X(verdict, "verdict", false)
 #define FWS_CELL_NUMBERS(X)                                                                        \
 	X(avg_frame, "avg_frame", 0, 0, 65535)                                                     \
 	X(pps, "pps", 0, 0, 1e12)                                                                  \
@@ -95,16 +98,25 @@ struct fws_cell_bucket {
 	X(connections, "connections", -1, 0, 1e12)                                                 \
 	X(conn_failed, "connections_failed", -1, 0, 1e15)                                          \
 	X(flood_pps, "syn_flood_pps", -1, 0, 1e12)                                                 \
-	X(flood_passed, "syn_flood_passed", -1, 0, 1e15)
+	X(flood_passed, "syn_flood_passed", -1, 0, 1e15)                                           \
+	X(above_link, "above_link", 0, 0, 1)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
 	char scenario[32];
 	char kind[16]; /**< "run", "ndr", "pdr", "lat50", ...: what fws_result_label writes;
 			* connection tests: "cps", "sessions", "teardown" */
+	/** The trial's direction: upload, download, or bidir when both ran at once (a sweep's
+	 * bidir cell, a run of a bidir config); "custom" for streams without a role. */
 	char direction[32];
 	char stream[32];
 	char size[32];
+	/** The stream's own direction (in a bidir trial, which half the cell is); "" in
+	 * reports older than 2.5. */
+	char stream_dir[16];
+	/** "ok", or why the figures are not the scenario's result: "expectation failed: ...",
+	 * "interrupted", "failed: ..." (a campaign scenario's status). "" (older reports): ok. */
+	char verdict[200];
 	double avg_frame;
 	double pps; /**< throughput: received (run) or offered at the goal (ndr/pdr) */
 	double l1_bps, l2_bps;
@@ -131,6 +143,9 @@ struct fws_cell {
 	/** A SYN flood beside the cell's stream in its trial (-1: none): its rate sent and the
 	 * SYNs that passed the DUT (RFC 3511 5.5). */
 	double flood_pps, flood_passed;
+	/** 1: pps above what the transmit links carry (line_pps): measured on a virtual
+	 * device, unpaced; not a wire rate, never "line rate reached". */
+	double above_link;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };
@@ -143,6 +158,10 @@ struct fws_cell_done {
 
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
+	/** The run ended before its end (interrupted, a fault): its "partial", and its
+	 * "status" when it said one. */
+	bool partial;
+	char status[32];
 	unsigned int major, minor; /**< the report's schema version */
 	unsigned int n;
 	struct fws_cell *c;
@@ -152,6 +171,13 @@ struct fws_cells {
 	unsigned int n_done;
 	struct fws_cell_done *done;
 };
+
+/** The cell's figures are the scenario's result: no verdict against them. */
+static inline bool
+fws_cell_ok(const struct fws_cell *c)
+{
+	return c->verdict[0] == '\0' || strcmp(c->verdict, "ok") == 0;
+}
 
 /** Whether the sweep cell (direction, size) is in cells' done list. */
 bool fws_cells_done(const struct fws_cells *cells, const char *direction, const char *size);

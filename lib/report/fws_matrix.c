@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fws_compat.h"
 #include "fws_matrix.h"
 #include "matrix_int.h"
 
@@ -48,14 +49,28 @@ matrix_set_cols(const struct matrix *m, unsigned int set, unsigned int *first)
 	return n;
 }
 
+/* A column's direction: the cell's, and in a bidir trial its stream's half of it ("bidir
+ * upload"); a bidir cell of a report older than 2.5 names no half: its column sums both. */
+static void
+col_dir(const struct fws_cell *c, char *buf, size_t len)
+{
+	if (strcmp(c->direction, "bidir"))
+		snprintf(buf, len, "%s", c->direction);
+	else if (c->stream_dir[0] && strcmp(c->stream_dir, "bidir"))
+		snprintf(buf, len, "bidir %s", c->stream_dir);
+	else
+		snprintf(buf, len, "bidir (both directions summed)");
+}
+
 /* The column of a cell of set, added on first sight; -1 when the table is full. */
 static int
-col_of(struct matrix *m, unsigned int set, const char *dir)
+col_of(struct matrix *m, unsigned int set, const struct fws_cell *cell)
 {
 	struct col *k;
 	unsigned int c;
-	char name[80];
+	char name[80], dir[sizeof(k->dir)];
 
+	col_dir(cell, dir, sizeof(dir));
 	for (c = 0; c < m->n_cols; c++)
 		if (m->cols[c].set == set && !strcmp(m->cols[c].dir, dir))
 			return (int)c;
@@ -63,7 +78,7 @@ col_of(struct matrix *m, unsigned int set, const char *dir)
 		return -1;
 	k = &m->cols[m->n_cols];
 	k->set = set;
-	k->dir = dir;
+	strlcpy(k->dir, dir, sizeof(k->dir));
 	if (m->n_sets > 1)
 		snprintf(k->label, sizeof(k->label), "%s %s",
 			 matrix_set_name(m, set, name, sizeof(name)), dir);
@@ -96,7 +111,7 @@ build(struct matrix *m)
 	for (s = 0; s < m->n_sets; s++) {
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];
-			int col = col_of(m, s, c->direction);
+			int col = col_of(m, s, c);
 			struct row *r;
 
 			if (col < 0) {
@@ -126,7 +141,46 @@ build(struct matrix *m)
 			r->attack[col] = c->attack_frames;
 			r->attack_leaked[col] = c->attack_leaked;
 			r->blocked_leaked[col] = c->blocked_leaked;
+			if (!fws_cell_ok(c) && r->verdict[col] == NULL)
+				r->verdict[col] = c->verdict;
 		}
+	}
+}
+
+const char *
+matrix_verdict_word(const char *verdict, char *buf, size_t len)
+{
+	size_t n = strcspn(verdict, ":");
+
+	snprintf(buf, len, "%.*s", (int)RTE_MIN(n, len - 1), verdict);
+	return buf;
+}
+
+bool
+matrix_above_link(const struct row *x, unsigned int col)
+{
+	return x->line[col] > 0 && x->pps[col] > 1.01 * x->line[col];
+}
+
+void
+matrix_partial_banner(const struct matrix *m, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int s;
+	char name[80];
+
+	buf[0] = '\0';
+	for (s = 0; s < m->n_sets && used < len; s++) {
+		const struct fws_cells *x = &m->sets[s];
+
+		if (!x->partial)
+			continue;
+		used += (size_t)snprintf(
+			buf + used, len - used,
+			"%sPARTIAL REPORT: %s ended before its end (%s): the cells it completed "
+			"are shown, the rest were not measured.",
+			used ? " " : "", matrix_set_name(m, s, name, sizeof(name)),
+			x->status[0] ? x->status : "interrupted");
 	}
 }
 
@@ -204,6 +258,10 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 	const char *scn = x->first->scenario;
 
 	n->col_open = false;
+	if (x->verdict[c]) { /* not a result: why, and nothing that reads as one */
+		note(n, label, "%s: NOT A RESULT", x->verdict[c]);
+		return;
+	}
 	/* At a fixed load loss is the result; a latency point's figures come first. */
 	if (!goal)
 		note(n, label, "loss %.4g %%", x->loss[c]);
@@ -213,6 +271,11 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"
 			  : "generator-limited");
+	else if (matrix_above_link(x, c))
+		note(n, label,
+		     "ABOVE LINK SPEED (%.4f Mpps at most): a virtual device, unpaced: not a wire "
+		     "rate",
+		     x->line[c] / 1e6);
 	else if (x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
 		note(n, label, "line rate reached");
 	if (x->measured[c])
@@ -373,15 +436,22 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 	fprintf(f, wiki ? " || %s" : " | %s", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
 		const char *ge = x->limited[c] ? ">= " : ""; /* text: a terminal shows no entity */
+		const char *above = matrix_above_link(x, c) ? " (above link)" : "";
+		char word[64];
 
 		if (!x->has[c]) {
 			fprintf(f, wiki ? " || || || ||" : " | | | |");
 			continue;
 		}
-		fprintf(f,
-			wiki ? " || %s%.1f || %s%.4f || %s%.1f || "
-			     : " | %s%.1f | %s%.4f | %s%.1f | ",
-			ge, x->l1[c] / 1e6, ge, x->pps[c] / 1e6, ge, x->goodput[c] / 1e6);
+		if (x->verdict[c])
+			fprintf(f, wiki ? " || %s || - || - || " : " | %s | - | - | ",
+				matrix_verdict_word(x->verdict[c], word, sizeof(word)));
+		else
+			fprintf(f,
+				wiki ? " || %s%.1f%s || %s%.4f || %s%.1f || "
+				     : " | %s%.1f%s | %s%.4f | %s%.1f | ",
+				ge, x->l1[c] / 1e6, above, ge, x->pps[c] / 1e6, ge,
+				x->goodput[c] / 1e6);
 		if (x->cpu[c] >= 0)
 			fprintf(f, "%.0f %%", x->cpu[c]);
 		else
@@ -399,6 +469,14 @@ table(FILE *f, const struct matrix *m, bool wiki)
 {
 	unsigned int r;
 
+	char banner[512];
+
+	matrix_partial_banner(m, banner, sizeof(banner));
+	if (banner[0]) {
+		fputs(wiki ? "'''" : "**", f);
+		table_str(f, banner, wiki);
+		fputs(wiki ? "'''\n\n" : "**\n\n", f);
+	}
 	appliances(f, m, wiki);
 	table_head(f, m, wiki);
 	for (r = 0; r < m->n_rows; r++)
@@ -440,6 +518,27 @@ csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A CSV number: ten significant digits in plain decimals (a spreadsheet reads 4.797e+11 as
+ * text in some locales, and a column should not mix notations), trailing zeros dropped. */
+static void
+csv_num(FILE *f, double v)
+{
+	int digits = v != 0 ? (int)floor(log10(fabs(v))) + 1 : 1;
+	int dec = digits >= 10 ? 0 : digits <= -2 ? 12 : 10 - digits;
+	char buf[64];
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%.*f", dec, v);
+	n = strlen(buf);
+	if (strchr(buf, '.')) {
+		while (n > 0 && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 0 && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	fputs(strcmp(buf, "-0") ? buf : "0", f);
+}
+
 /* Every cell of every report, one line each: the appliance, then the cell schema's keys. */
 static void
 csv(FILE *f, const struct matrix *m)
@@ -447,9 +546,9 @@ csv(FILE *f, const struct matrix *m)
 	const char *sep = ",";
 	unsigned int s, i;
 
-	fputs("dut,firmware,started", f);
-#define HEAD_STR(mb, key) fprintf(f, "%s%s", sep, key);
-#define HEAD_NUM(mb, key, dflt, lo, hi) HEAD_STR(mb, key)
+	fputs("dut,firmware,started,partial", f);
+#define HEAD_STR(mb, key, req) fprintf(f, "%s%s", sep, key);
+#define HEAD_NUM(mb, key, dflt, lo, hi) HEAD_STR(mb, key, 0)
 	FWS_CELL_STRINGS(HEAD_STR)
 	FWS_CELL_NUMBERS(HEAD_NUM)
 	fputc('\n', f);
@@ -462,11 +561,12 @@ csv(FILE *f, const struct matrix *m)
 			csv_str(f, m->sets[s].firmware);
 			fputc(',', f);
 			csv_str(f, m->sets[s].started);
-#define ROW_STR(mb, key) fputs(sep, f), csv_str(f, c->mb);
+			fprintf(f, ",%d", m->sets[s].partial);
+#define ROW_STR(mb, key, req) fputs(sep, f), csv_str(f, c->mb);
 #define ROW_NUM(mb, key, dflt, lo, hi)                                                             \
 	fputs(sep, f);                                                                             \
 	if (!((dflt) < 0 && c->mb < 0))                                                            \
-		fprintf(f, "%.10g", c->mb);
+		csv_num(f, c->mb);
 			FWS_CELL_STRINGS(ROW_STR)
 			FWS_CELL_NUMBERS(ROW_NUM)
 			fputc('\n', f);

@@ -276,7 +276,7 @@ senders_json(const struct fws_stream_result *x)
 }
 
 static json_t *
-stream_json(const struct fws_stream_result *x)
+stream_json(const struct fws_stream_result *x, bool partial)
 {
 	char note[256];
 	json_t *o;
@@ -340,7 +340,7 @@ stream_json(const struct fws_stream_result *x)
 				  "passed the DUT arrived, the rest it blocked"));
 	if (x->blk_flows && x->active)
 		json_object_set_new(o, "expected_blocked", blocked_json(x));
-	if (*fws_report_rate_note(x, note, sizeof(note)))
+	if (*fws_report_rate_note(x, partial, note, sizeof(note)))
 		json_object_set_new(o, "note", json_string(note));
 	return o;
 }
@@ -397,8 +397,27 @@ fws_report_goal_json(const struct fws_search_goal *g, int result)
 	return o;
 }
 
+/* A search goal with its absolute figures (the trial it stands on) beside its loads. */
 static json_t *
-search_json(const struct fws_search_summary *s)
+search_goal_json(const struct fws_run *run, const struct fws_search_summary *s, int g)
+{
+	json_t *o = fws_report_goal_json(&s->goal[g], s->result[g]);
+	struct fws_goal_figs v;
+
+	fws_report_goal_figs(run, s, g, &v);
+	if (!s->goal[g].found || !v.have)
+		return o;
+	json_object_set_new(o, "pps", json_real(v.pps));
+	json_object_set_new(o, "l1_bps", json_real(v.l1_bps));
+	json_object_set_new(o, "line_pct",
+			    v.line_pps > 0 ? json_real(v.pps * 100 / v.line_pps) : json_null());
+	json_object_set_new(o, "asked_pps", json_real(v.asked_pps));
+	json_object_set_new(o, "upper_pps", v.upper_pps > 0 ? json_real(v.upper_pps) : json_null());
+	return o;
+}
+
+static json_t *
+search_json(const struct fws_run *run, const struct fws_search_summary *s)
 {
 	json_t *tr = json_array();
 	unsigned int i;
@@ -411,11 +430,9 @@ search_json(const struct fws_search_summary *s)
 						    t->offered, "tx", (json_int_t)t->tx, "lost",
 						    (json_int_t)t->lost));
 	}
-	return json_pack("{s:s, s:o, s:o, s:o}", "frame_size", s->size, "ndr",
-			 fws_report_goal_json(&s->goal[FWS_SEARCH_NDR], s->result[FWS_SEARCH_NDR]),
-			 "pdr",
-			 fws_report_goal_json(&s->goal[FWS_SEARCH_PDR], s->result[FWS_SEARCH_PDR]),
-			 "trials", tr);
+	return json_pack("{s:s, s:f, s:o, s:o, s:o}", "frame_size", s->size, "max_pps", s->max_pps,
+			 "ndr", search_goal_json(run, s, FWS_SEARCH_NDR), "pdr",
+			 search_goal_json(run, s, FWS_SEARCH_PDR), "trials", tr);
 }
 
 json_t *
@@ -492,7 +509,7 @@ trial_json(const struct fws_result *r)
 		       "started", t0, "partial", r->partial, "warmup_s", r->warmup, "drain_s",
 		       r->drain);
 	for (s = 0; s < r->n_streams; s++)
-		json_array_append_new(st, stream_json(&r->streams[s]));
+		json_array_append_new(st, stream_json(&r->streams[s], r->partial));
 	for (s = 0; s < r->n_ports; s++)
 		json_array_append_new(pt, port_result_json(&r->ports[s]));
 	if (r->kind != FWS_RESULT_RUN) {
@@ -609,7 +626,7 @@ report_search(const struct fws_run *run)
 		return NULL;
 	a = json_array();
 	for (i = 0; i < run->n_searches; i++)
-		json_array_append_new(a, search_json(&run->searches[i]));
+		json_array_append_new(a, search_json(run, &run->searches[i]));
 	return with_carried(run, "search", a);
 }
 

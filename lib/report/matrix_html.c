@@ -287,7 +287,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 			const struct fws_cell *c = &m->sets[s].c[i];
 
 			p.xmax = fmax(p.xmax, c->avg_frame);
-			p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
+			if (fws_cell_ok(c))
+				p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
 		}
 	for (k = 0; k < n_speeds; k++)
 		p.ymax = fmax(p.ymax, mbps ? bps[k] : bps[k] / ((p.xmin + 20) * 8));
@@ -305,6 +306,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 			double v = mbps ? c->l1_bps : c->pps;
 			char attrs[1024], size[100];
 
+			if (!fws_cell_ok(c))
+				continue; /* not a result: no point to read as one */
 			k = series_of(&ser, m, s, c);
 			matrix_esc(c->size, size, sizeof(size));
 			if (snprintf(attrs, sizeof(attrs),
@@ -398,6 +401,11 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 	html_escape(f, c->size);
 	fprintf(f, ", ");
 	html_escape(f, c->kind);
+	if (!fws_cell_ok(c)) {
+		fprintf(f, " (");
+		html_escape(f, c->verdict);
+		fprintf(f, ": not a result)");
+	}
 	fprintf(f,
 		"</h3>\n<svg class=\"latency\" id=\"latency-%u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
@@ -456,7 +464,7 @@ chart_appliances(FILE *f, const struct matrix *m)
 		for (c = 0; c < m->n_cols; c++) {
 			double y = py(&p, x->l1[c]);
 
-			if (!x->has[c])
+			if (!x->has[c] || x->verdict[c])
 				continue;
 			fprintf(f,
 				"<rect class=\"gbar\" data-col=\"%s\" data-mbps=\"%.1f\" "
@@ -491,7 +499,7 @@ static void
 page_head(FILE *f, const struct matrix *m)
 {
 	unsigned int s;
-	char name[80];
+	char name[80], banner[512];
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		   "<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
@@ -504,6 +512,12 @@ page_head(FILE *f, const struct matrix *m)
 	else
 		fprintf(f, "%u appliances", m->n_sets);
 	fprintf(f, "</h1>\n");
+	matrix_partial_banner(m, banner, sizeof(banner));
+	if (banner[0]) {
+		fprintf(f, "<p class=\"partial\"><strong>");
+		html_escape(f, banner);
+		fprintf(f, "</strong></p>\n");
+	}
 	for (s = 0; s < m->n_sets; s++) {
 		fprintf(f, "<p class=\"appliance\">");
 		if (m->n_sets > 1) {
@@ -567,13 +581,24 @@ page_row(FILE *f, const struct matrix *m, const struct row *x)
 	fprintf(f, "</td><td>%s</td>", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
 		const char *ge = x->limited[c] ? "&ge; " : "";
+		char word[64];
 
 		if (!x->has[c]) {
 			fprintf(f, "<td></td><td></td><td></td><td></td>");
 			continue;
 		}
-		fprintf(f, "<td>%s%.1f</td><td>%s%.4f</td><td>%s%.1f</td><td>", ge, x->l1[c] / 1e6,
-			ge, x->pps[c] / 1e6, ge, x->goodput[c] / 1e6);
+		if (x->verdict[c]) {
+			fprintf(f, "<td class=\"verdict\">");
+			html_escape(f, matrix_verdict_word(x->verdict[c], word, sizeof(word)));
+			fprintf(f, "</td><td>-</td><td>-</td><td>");
+		} else {
+			fprintf(f, "<td>%s%.1f%s</td><td>%s%.4f</td><td>%s%.1f</td><td>", ge,
+				x->l1[c] / 1e6,
+				matrix_above_link(x, c)
+					? " <span class=\"above\">(above link)</span>"
+					: "",
+				ge, x->pps[c] / 1e6, ge, x->goodput[c] / 1e6);
+		}
 		if (x->cpu[c] >= 0)
 			fprintf(f, "%.0f %%", x->cpu[c]);
 		fprintf(f, "</td>");

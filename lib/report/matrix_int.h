@@ -29,12 +29,15 @@ struct row {
 	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
 	double loss[MAX_COLS];                          /**< %, the column's worst stream */
 	double p50[MAX_COLS], p99[MAX_COLS];            /**< ns, the worst stream's; 0: none */
+	/** Why the column's figures are not the scenario's result (a cell's verdict: an
+	 * expectation failed, a campaign scenario interrupted or failed); NULL: they are. */
+	const char *verdict[MAX_COLS];
 };
 
 struct col {
 	unsigned int set; /**< which report (appliance) */
-	const char *dir;
-	char label[160]; /**< the direction; with several reports "APPLIANCE direction" */
+	char dir[48];     /**< "upload", "download", "bidir upload", ... */
+	char label[160];  /**< the direction; with several reports "APPLIANCE direction" */
 };
 
 /* Rows: at most one per cell. Cells in columns beyond MAX_COLS are counted, not shown. */
@@ -65,6 +68,15 @@ unsigned int matrix_set_cols(const struct matrix *m, unsigned int set, unsigned 
 
 /** Text from a report file into HTML: element content and quoted attributes alike. */
 const char *matrix_esc(const char *s, char *buf, size_t len);
+
+/** A verdict's short form for a figure's place ("expectation failed", "interrupted"). */
+const char *matrix_verdict_word(const char *verdict, char *buf, size_t len);
+
+/** A figure above what the link carries: measured on a virtual device, unpaced. */
+bool matrix_above_link(const struct row *x, unsigned int col);
+
+/** The banner of a report that ended early ("" when every report is whole). */
+void matrix_partial_banner(const struct matrix *m, char *buf, size_t len);
 
 /** The HTML page: appliances, the table, throughput charts, latency histograms. */
 void matrix_html(FILE *f, const struct matrix *m);

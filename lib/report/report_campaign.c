@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A campaign's report: one fwstress report holding every scenario's cells. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,7 +35,10 @@ scenario_json(const struct fws_campaign_scenario *s, unsigned int n_cells)
 	return o;
 }
 
-/* Scenario i's cells, with the scenario's name as theirs: the matrix row. */
+/* Scenario i's cells, with the scenario's name as theirs: the matrix row. A scenario that
+ * did not end done gives its cells its status as their verdict, unless they have one of their
+ * own: an interrupted or failed scenario's cells are what it measured before, never its
+ * result; one whose expectations failed is not the scenario it names. */
 static void
 add_cells(json_t *a, const struct fws_campaign_scenario *s, const struct fws_cells *x)
 {
@@ -44,6 +48,17 @@ add_cells(json_t *a, const struct fws_campaign_scenario *s, const struct fws_cel
 		struct fws_cell c = x->c[k];
 
 		strlcpy(c.scenario, s->name, sizeof(c.scenario));
+		if (s->status == FWS_CAMPAIGN_ST_EXPECT_FAILED && fws_cell_ok(&c))
+			strlcpy(c.verdict, "expectation failed: see the scenario's report",
+				sizeof(c.verdict));
+		else if (s->status != FWS_CAMPAIGN_ST_DONE &&
+			 s->status != FWS_CAMPAIGN_ST_EXPECT_FAILED && fws_cell_ok(&c)) {
+			char v[sizeof(s->reason) + 32];
+
+			snprintf(v, sizeof(v), "%s%s%s", fws_campaign_status_name(s->status),
+				 s->reason[0] ? ": " : "", s->reason);
+			strlcpy(c.verdict, v, sizeof(c.verdict)); /* cut at the cell's length */
+		}
 		json_array_append_new(a, fws_report_cell_json(&c));
 	}
 }

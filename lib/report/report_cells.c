@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The report's cells: one per measured stream of a trial, with the trial's proof of
  * inspection, and the carried cells of a resumed sweep. */
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -20,7 +21,7 @@ fws_report_cell_json(const struct fws_cell *c)
 	json_t *o = json_object(), *h = json_array();
 	unsigned int i;
 
-#define CELL_STR(m, key) json_object_set_new(o, key, json_string(c->m));
+#define CELL_STR(m, key, req) json_object_set_new(o, key, json_string(c->m));
 #define CELL_NUM(m, key, dflt, lo, hi)                                                             \
 	json_object_set_new(o, key, (dflt) < 0 && c->m < 0 ? json_null() : json_real(c->m));
 	FWS_CELL_STRINGS(CELL_STR)
@@ -35,31 +36,91 @@ fws_report_cell_json(const struct fws_cell *c)
 	return o;
 }
 
+/* The trial's direction: the sweep cell's, else bidir when streams of both directions sent
+ * at once (a run of a bidir config), else the stream's own. A column of the matrix is one
+ * direction's streams; a bidir trial's cells are told apart by their stream's direction. */
+static enum fws_dir
+trial_dir(const struct fws_cfg *cfg, const struct fws_result *r, const struct fws_stream_result *x)
+{
+	bool up = false, down = false;
+	unsigned int s;
+
+	if (r->dir != FWS_DIR_NONE)
+		return r->dir;
+	for (s = 0; s < r->n_streams && s < cfg->n_streams; s++) {
+		bool measured = r->streams[s].active && !cfg->streams[s].learn_only;
+
+		up |= measured && r->streams[s].dir == FWS_DIR_UPLOAD;
+		down |= measured && r->streams[s].dir == FWS_DIR_DOWNLOAD;
+	}
+	return up && down ? FWS_DIR_BIDIR : x->dir;
+}
+
+double
+fws_report_line_pps(const struct fws_run *run, const struct fws_cfg_stream *cs, double avg_frame)
+{
+	uint64_t link = 0;
+	unsigned int j;
+
+	for (j = 0; j < cs->n_tx; j++) { /* a stream split over ports: their links add */
+		uint32_t l = run->ports[cs->tx_ports[j]].link_speed_mbps;
+
+		if (l == 0)
+			return 0;
+		link += l;
+	}
+	return link ? fws_rate_line_pps(link * 1000000ull, avg_frame) : 0;
+}
+
+void
+fws_report_goal_figs(const struct fws_run *run, const struct fws_search_summary *s, int g,
+		     struct fws_goal_figs *out)
+{
+	const struct fws_search_goal *x = &s->goal[g];
+	const struct fws_result *r;
+	unsigned int i;
+	bool line = true;
+
+	memset(out, 0, sizeof(*out));
+	if (s->result[g] < 0 || (unsigned int)s->result[g] >= run->n_results)
+		return;
+	r = &run->results[s->result[g]];
+	out->have = true;
+	out->avg_frame = r->avg_frame;
+	for (i = 0; i < r->n_streams && i < run->cfg->n_streams; i++) {
+		double l;
+
+		if (!r->streams[i].active)
+			continue;
+		out->pps += r->streams[i].tx_pps;
+		out->l1_bps += r->streams[i].tx_l1_bps;
+		l = fws_report_line_pps(run, &run->cfg->streams[i], r->avg_frame);
+		line &= l > 0;
+		out->line_pps += l;
+	}
+	if (!line)
+		out->line_pps = 0;
+	out->asked_pps = x->load * s->max_pps;
+	out->upper_pps = !x->generator_limited && x->upper < 1 ? x->upper * s->max_pps : 0;
+}
+
 /* The cell of one stream of a trial; its histogram buckets go into b. */
 static void
 cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_stream_result *x,
 	const struct fws_cfg_stream *cs, struct fws_cell *c, struct fws_cell_bucket *b)
 {
 	bool goal = r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR;
-	uint64_t link = 0;
-	unsigned int j, i;
+	unsigned int i;
 
 	memset(c, 0, sizeof(*c));
 	c->connections = c->conn_failed = c->flood_pps = c->flood_passed = -1;
 	strlcpy(c->scenario, run->cfg->scenario, sizeof(c->scenario));
 	fws_result_label(r->kind, r->lat_frac, c->kind, sizeof(c->kind));
-	strlcpy(c->direction, fws_dir_name(r->dir ? r->dir : x->dir), sizeof(c->direction));
+	strlcpy(c->direction, fws_dir_name(trial_dir(run->cfg, r, x)), sizeof(c->direction));
+	strlcpy(c->stream_dir, fws_dir_name(x->dir), sizeof(c->stream_dir));
 	strlcpy(c->stream, x->name, sizeof(c->stream));
+	strlcpy(c->verdict, "ok", sizeof(c->verdict));
 	strlcpy(c->size, r->size.name, sizeof(c->size));
-	for (j = 0; j < cs->n_tx; j++) { /* a stream split over ports: their links add */
-		uint32_t l = run->ports[cs->tx_ports[j]].link_speed_mbps;
-
-		if (l == 0) {
-			link = 0;
-			break;
-		}
-		link += l;
-	}
 	c->avg_frame = r->avg_frame;
 	c->pps = goal ? x->tx_pps : x->rx_pps;
 	c->l1_bps = goal ? x->tx_l1_bps : x->rx_l1_bps;
@@ -78,7 +139,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->loss_pct = x->loss_pct;
 	c->p50_ns = (double)x->lat.p50;
 	c->p99_ns = (double)x->lat.p99;
-	c->line_pps = link ? fws_rate_line_pps((uint64_t)link * 1000000ull, r->avg_frame) : 0.0;
+	c->line_pps = fws_report_line_pps(run, cs, r->avg_frame);
+	c->above_link = c->line_pps > 0 && c->pps > 1.01 * c->line_pps;
 	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
 	c->generator_limited = (goal ? r->lower_bound : x->generator_limited) ? 1 : 0;
 	c->hist = b;
@@ -117,6 +179,29 @@ cell_proof(const struct fws_result *r, struct fws_cell *c)
 	}
 }
 
+/* An expectation the DUT missed in the trial (NAT, flows it should block) makes every cell of
+ * it not the scenario's result: the first such, in words. */
+static void
+cell_verdict(const struct fws_result *r, struct fws_cell *c)
+{
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (x->nat.observed && !x->nat.ok) {
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "expectation failed: stream %s: NAT: %s", x->name, x->nat.reason);
+			return;
+		}
+		if (x->blk_flows && x->active && !x->blk_ok) {
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "expectation failed: stream %s: %s", x->name, x->blk_reason);
+			return;
+		}
+	}
+}
+
 /* A SYN flood in the trial (streams with "l4": "syn"): its rate and the SYNs that passed. */
 static void
 cell_flood(const struct fws_run *run, const struct fws_result *r, struct fws_cell *c)
@@ -152,6 +237,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c, b);
 		cell_proof(r, &c);
 		cell_flood(run, r, &c);
+		cell_verdict(r, &c);
 		json_array_append_new(a, fws_report_cell_json(&c));
 	}
 }

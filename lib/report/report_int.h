@@ -16,7 +16,8 @@
 void fws_report_iso_time(time_t t, char *buf, size_t len);
 
 /** Why a stream's rates need a note (generator-limited, refused, pool empty); "" if none. */
-const char *fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len);
+const char *fws_report_rate_note(const struct fws_stream_result *s, bool partial, char *buf,
+				 size_t len);
 
 /** Write j as a report file holds it (indented, a final newline) and release it; NULL
  * (out of memory) gives -ENOMEM. 0 or -EIO. */
@@ -38,9 +39,29 @@ int fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *a
 			    const void *arg);
 
 struct fws_search_goal;
+struct fws_search_summary;
+struct fws_cfg_stream;
 
 /** A search goal as reports hold it; result: its trial's index, -1: none. */
 json_t *fws_report_goal_json(const struct fws_search_goal *g, int result);
+
+/** The frames per second the transmit ports of a stream carry at most (their links add),
+ * frames of avg_frame bytes; 0 when a link speed is unknown. */
+double fws_report_line_pps(const struct fws_run *run, const struct fws_cfg_stream *cs,
+			   double avg_frame);
+
+/** A search goal in absolute figures, from the trial it stands on. */
+struct fws_goal_figs {
+	bool have;        /**< a trial behind it */
+	double pps;       /**< offered by its active streams, frames/s */
+	double l1_bps;    /**< the same in L1 bits/s */
+	double line_pps;  /**< what their links carry at its frame size; 0: unknown */
+	double asked_pps; /**< the load it asked for */
+	double upper_pps; /**< the lowest load asked that failed the goal; 0: none did */
+	double avg_frame;
+};
+void fws_report_goal_figs(const struct fws_run *run, const struct fws_search_summary *s, int g,
+			  struct fws_goal_figs *out);
 
 /** The load clients and their agents (report_hosts.c); NULL with none. */
 json_t *fws_report_hosts_json(const struct fws_cfg *cfg, const struct fws_host_info *hosts,

@@ -106,8 +106,8 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 {
 	if (!json_is_object(o))
 		return cfg_fail(c, "expected an object, got %s", cfg_type_name(o));
-#define CELL_STR(m, key)                                                                           \
-	if (cell_str(c, o, key, x->m, sizeof(x->m)) < 0)                                           \
+#define CELL_STR(m, key, req)                                                                      \
+	if ((req || json_object_get(o, key)) && cell_str(c, o, key, x->m, sizeof(x->m)) < 0)       \
 		return -EINVAL;
 #define CELL_NUM(m, key, dflt, lo, hi)                                                             \
 	if (cell_num(c, o, key, &x->m, dflt, lo, hi) < 0)                                          \
@@ -292,6 +292,46 @@ schema_version(const char *s, const char *path, struct fws_cells *cells, char *e
 	return 0;
 }
 
+/* A report from before 2.5 named a run's cells by their stream's direction even when both
+ * directions ran at once (a run or search of a bidir config: no trial of it was a sweep
+ * cell, its streams go both ways): read them as 2.5 writes them, bidir with the stream's
+ * half, so that compare lines them up with a newer report's. Every other cell's stream goes
+ * its cell's way. */
+static void
+older_cells(const json_t *root, struct fws_cells *cells)
+{
+	const json_t *tr, *e;
+	bool up = false, down = false, sweep = false;
+	unsigned int i;
+	size_t k, j;
+
+	if (cells->major > 2 || (cells->major == 2 && cells->minor >= 5))
+		return;
+	json_array_foreach(json_object_get(root, "trials"), k, tr)
+	{
+		sweep |= json_object_get(tr, "sweep") != NULL;
+		json_array_foreach(json_object_get(tr, "streams"), j, e)
+		{
+			const char *d = json_string_value(json_object_get(e, "direction"));
+			json_int_t sent = json_integer_value(
+				json_object_get(json_object_get(e, "offered"), "frames"));
+
+			up |= sent > 0 && d && strcmp(d, "upload") == 0; /* not a learner */
+			down |= sent > 0 && d && strcmp(d, "download") == 0;
+		}
+	}
+	for (i = 0; i < cells->n; i++) {
+		struct fws_cell *c = &cells->c[i];
+		bool half = !strcmp(c->direction, "upload") || !strcmp(c->direction, "download");
+
+		if (!half)
+			continue;
+		strlcpy(c->stream_dir, c->direction, sizeof(c->stream_dir));
+		if (up && down && !sweep && !cells->has_done)
+			strlcpy(c->direction, "bidir", sizeof(c->direction));
+	}
+}
+
 int
 fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 		       char *err, size_t errlen)
@@ -336,6 +376,10 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 	if (json_is_string(json_object_get(root, "started")))
 		strlcpy(cells->started, json_string_value(json_object_get(root, "started")),
 			sizeof(cells->started));
+	cells->partial = json_is_true(json_object_get(root, "partial"));
+	if (json_is_string(json_object_get(root, "status")))
+		strlcpy(cells->status, json_string_value(json_object_get(root, "status")),
+			sizeof(cells->status));
 	cells->c = calloc(json_array_size(a) + 1, sizeof(*cells->c));
 	if (cells->c == NULL) {
 		json_decref(root);
@@ -356,6 +400,8 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		}
 		cfg_pop(&c, old);
 	}
+	if (rc == 0)
+		older_cells(root, cells);
 	json_decref(root);
 	if (rc < 0) {
 		cfg_one_line(err);

@@ -23,9 +23,14 @@ fws_report_iso_time(time_t t, char *buf, size_t len)
 }
 
 const char *
-fws_report_rate_note(const struct fws_stream_result *s, char *buf, size_t len)
+fws_report_rate_note(const struct fws_stream_result *s, bool partial, char *buf, size_t len)
 {
-	if (s->generator_limited && s->req_pps > 0)
+	if (partial && s->generator_limited) /* stopped, not limited: say which */
+		snprintf(buf, len,
+			 "INTERRUPTED: counts up to the stop (%.3f Mpps over %.3f s), not a rate "
+			 "the generator was limited to",
+			 s->tx_pps / 1e6, s->duration);
+	else if (s->generator_limited && s->req_pps > 0)
 		snprintf(buf, len,
 			 "GENERATOR-LIMITED: requested %.3f Mpps, sent %.3f Mpps (%.1f %%)%s",
 			 s->req_pps / 1e6, s->tx_pps / 1e6, s->tx_pps * 100 / s->req_pps,
@@ -368,6 +373,74 @@ text_senders(FILE *f, const struct fws_stream_result *x)
 	}
 }
 
+/* What a goal's load is against the link: "99.6 % of line rate", or above it (a virtual
+ * device, unpaced: not a wire rate). */
+static const char *
+line_share(const struct fws_goal_figs *x, char *buf, size_t len)
+{
+	if (x->line_pps <= 0)
+		snprintf(buf, len, "line rate unknown");
+	else if (x->pps > 1.01 * x->line_pps)
+		snprintf(buf, len,
+			 "%.1f %% of line rate: ABOVE LINK SPEED, a virtual device, unpaced: not a "
+			 "wire rate",
+			 x->pps * 100 / x->line_pps);
+	else
+		snprintf(buf, len, "%.1f %% of line rate", x->pps * 100 / x->line_pps);
+	return buf;
+}
+
+/* One goal of a search in absolute figures first: what the trial it stands on offered, then
+ * the loads asked that bracket it. */
+static void
+text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s, int g)
+{
+	const char *name = g == FWS_SEARCH_NDR ? "NDR" : "PDR";
+	const struct fws_search_goal *x = &s->goal[g];
+	struct fws_goal_figs v;
+	char share[160], up[96];
+
+	fws_report_goal_figs(run, s, g, &v);
+	if (!x->found || !v.have) {
+		fprintf(f,
+			"  %s: not found (every load down to the minimum lost more than the "
+			"goal)\n",
+			name);
+		return;
+	}
+	line_share(&v, share, sizeof(share));
+	if (x->generator_limited) {
+		fprintf(f,
+			"  %s: at least %.4f Mpps, %.2f Mbit/s L1 (%s): a LOWER BOUND, "
+			"generator-limited (no trial lost frames and the generator did not reach "
+			"the %.4f Mpps asked); trial %d\n",
+			name, v.pps / 1e6, v.l1_bps / 1e6, share, v.asked_pps / 1e6,
+			s->result[g] + 1);
+		return;
+	}
+	if (v.upper_pps > 0)
+		snprintf(up, sizeof(up), "%.4f Mpps asked lost more", v.upper_pps / 1e6);
+	else
+		snprintf(up, sizeof(up), "the configured maximum passed");
+	fprintf(f,
+		"  %s: %.4f Mpps, %.2f Mbit/s L1 (%s), loss %.4f %%: asked %.4f Mpps (%s); "
+		"conditional throughput %.4f Mpps; %u trials at or below it exceeded the goal; "
+		"trial %d\n",
+		name, v.pps / 1e6, v.l1_bps / 1e6, share, x->loss_ratio * 100, v.asked_pps / 1e6,
+		up, v.pps * (1 - x->loss_ratio) / 1e6, x->exceeded, s->result[g] + 1);
+}
+
+static void
+text_search(FILE *f, const struct fws_run *run, const struct fws_search_summary *s)
+{
+	int g;
+
+	fprintf(f, "\nSearch, frame size %s: %u trial%s\n", s->size, s->n_trials,
+		s->n_trials == 1 ? "" : "s");
+	for (g = 0; g < FWS_SEARCH_GOALS; g++)
+		text_goal(f, run, s, g);
+}
+
 static void
 text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 {
@@ -422,7 +495,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
-		if (*fws_report_rate_note(x, note, sizeof(note)))
+		if (*fws_report_rate_note(x, r->partial, note, sizeof(note)))
 			fprintf(f, "  note: %s: %s\n", x->name, note);
 		if (x->rx.excess)
 			fprintf(f,
@@ -517,38 +590,6 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			b->size, fws_dir_name(b->dir), b->max_frames, b->n, b->trials, b->avg,
 			b->n ? b->min : 0.0, b->max, b->stddev);
 	}
-	for (i = 0; i < run->n_searches; i++) {
-		const struct fws_search_summary *s = &run->searches[i];
-		int g;
-
-		fprintf(f, "\nSearch, frame size %s: %u trials\n", s->size, s->n_trials);
-		for (g = 0; g < FWS_SEARCH_GOALS; g++) {
-			const struct fws_search_goal *x = &s->goal[g];
-
-			if (!x->found) {
-				fprintf(f,
-					"  %s: not found (every load down to the minimum lost "
-					"more than the goal)\n",
-					g == FWS_SEARCH_NDR ? "NDR" : "PDR");
-				continue;
-			}
-			if (x->generator_limited) {
-				fprintf(f,
-					"  %s: at least %.3f %% of the maximum: a LOWER BOUND, "
-					"generator-limited (no trial lost frames and the generator "
-					"did not reach the load asked for); see trial %d\n",
-					g == FWS_SEARCH_NDR ? "NDR" : "PDR", x->offered * 100,
-					s->result[g] + 1);
-				continue;
-			}
-			fprintf(f,
-				"  %s: %.3f %% of the maximum (between %.3f and %.3f %%), loss "
-				"%.4f "
-				"%%, conditional throughput %.3f %%; %u trials exceeded the goal; "
-				"see trial %d\n",
-				g == FWS_SEARCH_NDR ? "NDR" : "PDR", x->offered * 100,
-				x->load * 100, x->upper * 100, x->loss_ratio * 100,
-				x->conditional * 100, x->exceeded, s->result[g] + 1);
-		}
-	}
+	for (i = 0; i < run->n_searches; i++)
+		text_search(f, run, &run->searches[i]);
 }

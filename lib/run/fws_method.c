@@ -44,7 +44,7 @@ int
 fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mode mode)
 {
 	const struct fws_cfg_sweep *w = &cfg->sweep;
-	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? w->n_dirs : 1);
+	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? RTE_MAX(w->n_dirs, 1u) : 1);
 	bool search = mode == FWS_METHOD_SEARCH || (mode == FWS_METHOD_SWEEP && w->search);
 
 	run->cap_results = cells * (search ? 2 + (mode == FWS_METHOD_SWEEP ? w->n_lat : 0) : 1);
@@ -164,7 +164,8 @@ method_run(struct fws_method *m, struct fws_err *e)
 
 /* Loss over all active streams of a trial, and its offered load as a share of the maximum. */
 static void
-trial_totals(const struct fws_result *r, double load, double *offered, uint64_t *tx, uint64_t *lost)
+trial_totals(const struct fws_result *r, double load, double *offered, double *max, uint64_t *tx,
+	     uint64_t *lost)
 {
 	double sent_pps = 0, max_pps = 0;
 	unsigned int s;
@@ -179,6 +180,7 @@ trial_totals(const struct fws_result *r, double load, double *offered, uint64_t 
 		max_pps += r->streams[s].req_pps / load;
 	}
 	*offered = max_pps > 0 ? sent_pps / max_pps : 0;
+	*max = max_pps;
 }
 
 /* A search keeps only the trials its goals stand on: the current NDR and PDR trials and the
@@ -237,8 +239,10 @@ slot_of(struct slots *sl, int trial)
 /* Run the search's trials until it is done or a trial fails. */
 static int
 search_trials(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
-	      struct fws_search *s, struct slots *sl, const char *name, struct fws_err *e)
+	      struct fws_search *s, struct slots *sl, struct fws_search_summary *sum,
+	      struct fws_err *e)
 {
+	const char *name = sum->size;
 	double load, duration, offered;
 	uint64_t tx, lost;
 	unsigned int n;
@@ -256,7 +260,7 @@ search_trials(struct fws_method *m, const struct fws_trial_opts *base, unsigned 
 			sl->trial[r - sl->res] = -1;
 			break;
 		}
-		trial_totals(r, load, &offered, &tx, &lost);
+		trial_totals(r, load, &offered, &sum->max_pps, &tx, &lost);
 		fws_search_record(s, offered, tx, lost);
 		slot_retain(sl, s);
 		if (m->log)
@@ -328,7 +332,7 @@ search_cell(struct fws_method *m, const struct fws_trial_opts *base, unsigned in
 		sl->trial[i] = -1;
 	snprintf(sum->size, sizeof(sum->size), "%s%s%s", m->cfg->sizes[z].name,
 		 base->dir ? " " : "", fws_dir_name(base->dir));
-	rc = search_trials(m, base, z, s, sl, sum->size, e);
+	rc = search_trials(m, base, z, s, sl, sum, e);
 	keep_goals(m, s, sl, sum);
 	for (i = 0; i < SLOTS; i++)
 		if (sl->trial[i] >= 0)
@@ -453,7 +457,8 @@ back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned i
 	return rc;
 }
 
-/* Streams of a sweep direction: upload or download ones, or all for bidir. */
+/* Streams of a sweep direction: upload or download ones, or all for bidir (custom: the
+ * streams without a direction, swept as they are). */
 static uint32_t
 direction_mask(const struct fws_cfg *cfg, enum fws_dir dir)
 {
@@ -541,21 +546,23 @@ static int
 method_sweep(struct fws_method *m, struct fws_err *e)
 {
 	const struct fws_cfg_sweep *w = &m->cfg->sweep;
-	unsigned int z, d;
+	const enum fws_dir as_is[] = {FWS_DIR_CUSTOM}; /* streams without a direction */
+	const enum fws_dir *dirs = w->n_dirs ? w->dirs : as_is;
+	unsigned int z, d, n_dirs = RTE_MAX(w->n_dirs, 1u);
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
-		for (d = 0; d < w->n_dirs && rc == 0; d++) {
-			if (cell_done(m->run->carried, w->dirs[d], m->cfg->sizes[z].name)) {
+		for (d = 0; d < n_dirs && rc == 0; d++) {
+			if (cell_done(m->run->carried, dirs[d], m->cfg->sizes[z].name)) {
 				if (m->log)
 					fprintf(m->log,
 						"sweep: %s %s: done in the report, skipped\n",
-						fws_dir_name(w->dirs[d]), m->cfg->sizes[z].name);
+						fws_dir_name(dirs[d]), m->cfg->sizes[z].name);
 				continue;
 			}
-			rc = sweep_cell(m, z, w->dirs[d], e);
+			rc = sweep_cell(m, z, dirs[d], e);
 			if (rc == 0 && !(m->base->stop && *m->base->stop)) {
-				mark_done(m->run, w->dirs[d], m->cfg->sizes[z].name);
+				mark_done(m->run, dirs[d], m->cfg->sizes[z].name);
 				saved(m);
 			}
 		}

@@ -20,6 +20,7 @@ struct fws_search_summary {
 	char size[32];
 	struct fws_search_goal goal[FWS_SEARCH_GOALS];
 	int result[FWS_SEARCH_GOALS]; /**< the goal's trial in fws_run.results, -1: none */
+	double max_pps; /**< what a load of 1 asks for, frames/s over the active streams */
 	unsigned int n_trials;
 	struct fws_search_trial trials[FWS_SEARCH_MAX_TRIALS];
 };

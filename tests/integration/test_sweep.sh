@@ -77,4 +77,38 @@ expect_rc 2 "resume from a corrupt report" "$FWSTRESS" sweep -q --resume -o "$WO
 grep -q "cells\[0\].scenario: expected a string" "$WORK/err" && ok "the corrupt cell named" || bad "corrupt: $(cat "$WORK/err")"
 check "its cells are new, 3 of them, none carried" \
 	'sorted((c["kind"], c.get("carried", False)) for c in r["cells"] if c["direction"] == "download") == [("lat10", False), ("lat90", False), ("ndr", False)]'
+# A sweep cell measures its direction's streams and no other (issue 34): an upload config
+# swept with the default directions gives upload cells only, sent by lan alone; a direction
+# named with no stream of its own is refused in one line; a bidir config gives each direction
+# its own streams, counted on the ports that sent them.
+python3 - "$HERE/sweep.json" "$WORK" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.update({"direction": "upload", "duration": 0.3, "sweep": {"mode": "fixed"}})
+json.dump(c, open(sys.argv[2] + "/up.json", "w"))
+c["sweep"]["directions"] = ["upload", "download"]
+json.dump(c, open(sys.argv[2] + "/updown.json", "w"))
+c.update({"direction": "bidir", "sweep": {"mode": "fixed"}})
+json.dump(c, open(sys.argv[2] + "/bidir.json", "w"))
+PY
+"$FWSTRESS" sweep -q -o "$WORK/up-r.json" "$WORK/up.json" 2>"$WORK/err" &&
+	ok "upload config, default directions: exit 0" || bad "upload sweep: $(tail -2 "$WORK/err")"
+check "upload config: upload cells only, and only lan sent test frames" \
+	'{c["direction"] for c in r["cells"]} == {"upload"} and [p["tx_frames_total"] - p["tx_control_total"] for p in r["ports"]][1] == 0 and r["ports"][0]["tx_frames_total"] > r["ports"][0]["tx_control_total"]' \
+	"$WORK/up-r.json"
+"$FWSTRESS" report "$WORK/up-r.json" >"$WORK/up.md"
+"$FWSTRESS" report --format csv "$WORK/up-r.json" >"$WORK/up.csv"
+grep -qE "download|bidir" "$WORK/up.md" "$WORK/up.csv" && bad "upload sweep: a download or bidir column in the matrix" ||
+	ok "upload sweep: no download or bidir column in md or csv"
+expect_rc 2 "a swept direction without streams" "$FWSTRESS" sweep -q -o "$WORK/x.json" "$WORK/updown.json"
+grep -q 'sweep.directions\[1\]: "download": the streams go upload only' "$WORK/err" &&
+	ok "the direction without streams named" || bad "no streams: $(cat "$WORK/err")"
+"$FWSTRESS" sweep -q -o "$WORK/bi-r.json" "$WORK/bidir.json" 2>"$WORK/err" &&
+	ok "bidir config, default directions: exit 0" || bad "bidir sweep: $(tail -2 "$WORK/err")"
+check "bidir config: each direction's trial sent its own streams only" \
+	'[[s["name"] for s in x["streams"] if s["offered"]["frames"]] for x in t] == [["upload"], ["download"], ["upload", "download"]]' \
+	"$WORK/bi-r.json"
+check "bidir config: cells upload, download and bidir (one per stream)" \
+	'sorted((c["direction"], c["stream"]) for c in r["cells"]) == [("bidir", "download"), ("bidir", "upload"), ("download", "download"), ("upload", "upload")]' \
+	"$WORK/bi-r.json"
 finish

@@ -341,6 +341,15 @@ static const struct {
 	 "config: clocks.sock: unknown key; did you mean \"socket\"? (line 1)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
 	 "config: line 1: duplicate object key near '\"duration\"'"},
+	/* A sweep cell measures its direction's streams only (issue 34). */
+	{"{" PORTS ", \"sweep\": {\"directions\": [\"upload\", \"download\"]}}",
+	 "config: sweep.directions[1]: \"download\": the streams go upload only: give "
+	 "\"direction\": \"bidir\" (or streams each way), or leave \"download\" out (line 1)"},
+	{"{" PORTS ", \"streams\": [{\"name\": \"s\", \"tx_port\": \"lan\", \"rx_port\": "
+	 "\"wan\"}], \"sweep\": {\"directions\": [\"upload\"]}}",
+	 "config: sweep.directions: the streams have no direction (explicit streams): give them "
+	 "\"direction\": \"upload\" or \"download\", or leave sweep.directions out (they are "
+	 "then swept as they are) (line 1)"},
 };
 
 START_TEST(test_config_rejects)
@@ -608,6 +617,47 @@ START_TEST(test_config_bidir_and_mix)
 }
 END_TEST
 
+/* The default sweep directions keep those the streams have: upload alone, all three for
+ * bidir, none (swept as they are) for streams without a direction; each round-trips. */
+START_TEST(test_config_sweep_directions)
+{
+	static const struct {
+		const char *json;
+		unsigned int n_dirs;
+	} cases[] = {
+		{"{" PORTS "}", 1},
+		{"{" PORTS ", \"direction\": \"bidir\"}", 3},
+		{"{" PORTS ", \"direction\": \"download\"}", 1},
+		{"{" PORTS ", \"streams\": [{\"name\": \"s\", \"tx_port\": \"lan\", "
+		 "\"rx_port\": \"wan\"}]}",
+		 0},
+	};
+	char err[512];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fws_cfg *a = fws_config_parse(cases[i].json, strlen(cases[i].json), err,
+						     sizeof(err)),
+			       *b;
+		json_t *j;
+		char *s;
+
+		ck_assert_msg(a != NULL, "%s", err);
+		ck_assert_uint_eq(a->sweep.n_dirs, cases[i].n_dirs);
+		j = fws_config_to_json(a);
+		s = json_dumps(j, 0);
+		json_decref(j);
+		b = fws_config_parse(s, strlen(s), err, sizeof(err));
+		ck_assert_msg(b != NULL, "case %u: %s", i, err);
+		ck_assert_uint_eq(b->sweep.n_dirs, cases[i].n_dirs);
+		ck_assert_int_eq(b->sweep.dirs[0], a->sweep.dirs[0]);
+		free(s);
+		fws_config_free(a);
+		fws_config_free(b);
+	}
+}
+END_TEST
+
 /* validate's output parses back to the same config. */
 START_TEST(test_config_normalised_roundtrip)
 {
@@ -742,6 +792,7 @@ suite_config(void)
 	tcase_add_test(tc, test_config_fill);
 	tcase_add_test(tc, test_config_tunnel_preset);
 	tcase_add_test(tc, test_config_bidir_and_mix);
+	tcase_add_test(tc, test_config_sweep_directions);
 	tcase_add_test(tc, test_config_normalised_roundtrip);
 	tcase_add_test(tc, test_config_presets);
 	suite_add_tcase(s, tc);

@@ -156,15 +156,17 @@ START_TEST(test_matrix_csv)
 	c[1].dut_cpu = 12.5;
 	csv = render(&cells, FWS_MATRIX_CSV);
 	ck_assert_ptr_nonnull(strstr(
-		csv, "dut,firmware,started,scenario,kind,direction,stream,frame_size,avg_frame,pps,"
-		     "l1_bps,l2_bps,goodput_derived_bps,loss_pct,latency_p50_ns,latency_p99_ns,"
-		     "line_pps,dut_cpu_pct,generator_limited,attack_frames,attack_leaked,"
-		     "blocked_leaked,goodput_measured,connections,connections_failed,syn_flood_pps,"
-		     "syn_flood_passed\n"));
-	ck_assert_ptr_nonnull(strstr(csv, "\n\"opn \"\"a\"\"\",\"24.7, b\",,\"fw, nat\",ndr,upload,"
-					  "\"up\"\"1\"\"\",64,64,1000,672000,512000,632676.2029,0,"
-					  "0,0,1488095.2,,0,,,,0,,,,\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,\n"));
+		csv,
+		"dut,firmware,started,partial,scenario,kind,direction,stream,frame_size,"
+		"stream_direction,verdict,avg_frame,pps,l1_bps,l2_bps,goodput_derived_bps,"
+		"loss_pct,latency_p50_ns,latency_p99_ns,line_pps,dut_cpu_pct,generator_limited,"
+		"attack_frames,attack_leaked,blocked_leaked,goodput_measured,connections,"
+		"connections_failed,syn_flood_pps,syn_flood_passed,above_link\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+				     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,\"fw, nat\",ndr,upload,"
+				     "\"up\"\"1\"\"\",64,,,64,1000,672000,512000,632676.2029,0,"
+				     "0,0,1488095.2,,0,,,,0,,,,,0\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
@@ -188,6 +190,53 @@ START_TEST(test_matrix_lower_bound)
 	ck_assert_ptr_nonnull(strstr(md, "<td>&ge; 1.0000</td>"));
 	ck_assert_ptr_nonnull(strstr(md, "upload: generator-limited, a lower bound"));
 	free(md);
+}
+END_TEST
+
+/* What is no result reads as none (issue 34): a bidir trial's halves get a column each (a
+ * bidir cell of an older report, naming no half, a labelled sum); a verdict takes the
+ * figures' place; a rate above the link is marked, never "line rate reached"; a partial
+ * report has its banner; CSV numbers never switch to scientific notation. */
+START_TEST(test_matrix_truth)
+{
+	struct fws_cell c[] = {cell("routing", "run", "bidir", "upload", 1000000),
+			       cell("routing", "run", "bidir", "download", 500000),
+			       cell("fw", "run", "upload", "upload", 1400000),
+			       cell("ips", "ndr", "upload", "upload", 3000000),
+			       cell("old", "run", "bidir", "x", 1000)};
+	struct fws_cells cells = {.n = 5, .c = c, .dut = "box", .partial = true};
+	char *out;
+
+	strcpy(c[0].stream_dir, "upload");
+	strcpy(c[1].stream_dir, "download");
+	strcpy(c[2].verdict, "expectation failed: stream upload: NAT: 16 of 16 flows");
+	strcpy(c[3].verdict, "ok");
+	c[3].l1_bps = 4.797629198e+11;
+	out = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(
+		strstr(out, "**PARTIAL REPORT: box ended before its end (interrupted)"));
+	ck_assert_ptr_nonnull(strstr(out, "| bidir upload Mbit/s (L1) |"));
+	ck_assert_ptr_nonnull(strstr(out, "| bidir download Mbit/s (L1) |"));
+	ck_assert_ptr_nonnull(strstr(out, "| bidir (both directions summed) Mbit/s (L1) |"));
+	ck_assert_ptr_nonnull(strstr(out, "| fw | 64 | fixed rate | | | | | | | | | expectation "
+					  "failed | - | - | - |"));
+	ck_assert_ptr_nonnull(strstr(out,
+				     "upload: expectation failed: stream upload: NAT: 16 of 16 "
+				     "flows: NOT A RESULT"));
+	ck_assert_ptr_nonnull(strstr(out, "479762.9 (above link)"));
+	ck_assert_ptr_nonnull(strstr(out, "ABOVE LINK SPEED (1.4881 Mpps at most)"));
+	ck_assert_ptr_null(strstr(out, "line rate reached"));
+	free(out);
+	out = render(&cells, FWS_MATRIX_HTML);
+	ck_assert_ptr_nonnull(strstr(out, "<p class=\"partial\"><strong>PARTIAL REPORT"));
+	ck_assert_ptr_nonnull(strstr(out, "<td class=\"verdict\">expectation failed</td>"));
+	ck_assert_uint_eq(count(out, "class=\"pt\""), 4); /* every cell but the failed one */
+	free(out);
+	out = render(&cells, FWS_MATRIX_CSV);
+	ck_assert_ptr_nonnull(strstr(out, ",479762919800,"));
+	ck_assert_ptr_null(strstr(out, "e+"));
+	ck_assert_uint_eq(count(out, "\nbox,,,1,"), 5);
+	free(out);
 }
 END_TEST
 
@@ -287,8 +336,8 @@ START_TEST(test_matrix_appliances)
 	ck_assert_uint_eq(count(out, "|-\n"), 1 + 3);
 	free(out);
 	out = render_n(sets, 2, FWS_MATRIX_CSV);
-	ck_assert_ptr_nonnull(strstr(out, "\nDEC740,24.7,2026-11-01,firewall,run,upload,"));
-	ck_assert_ptr_nonnull(strstr(out, "\nDEC4280,25.1,2026-11-30,ips,run,upload,"));
+	ck_assert_ptr_nonnull(strstr(out, "\nDEC740,24.7,2026-11-01,0,firewall,run,upload,"));
+	ck_assert_ptr_nonnull(strstr(out, "\nDEC4280,25.1,2026-11-30,0,ips,run,upload,"));
 	ck_assert_uint_eq(count(out, "\n"), 1 + 5);
 	free(out);
 	out = render_n(sets, 2, FWS_MATRIX_HTML);
@@ -407,6 +456,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_latency_point);
 	tcase_add_test(tc, test_matrix_lower_bound);
 	tcase_add_test(tc, test_matrix_table_escapes);
+	tcase_add_test(tc, test_matrix_truth);
 	suite_add_tcase(s, tc);
 	return s;
 }

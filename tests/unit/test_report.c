@@ -182,7 +182,7 @@ START_TEST(test_report_cells_round_trip)
 	json_decref(root);
 	ck_assert_int_eq(fws_report_load_cells(fx.path, &again, err, sizeof(err)), 0);
 	ck_assert_uint_eq(again.n, 2);
-#define SAME_STR(m, key) ck_assert_str_eq(again.c[1].m, cells.c[1].m);
+#define SAME_STR(m, key, req) ck_assert_str_eq(again.c[1].m, cells.c[1].m);
 #define SAME_NUM(m, key, dflt, lo, hi) ck_assert_double_eq(again.c[1].m, cells.c[1].m);
 	FWS_CELL_STRINGS(SAME_STR)
 	FWS_CELL_NUMBERS(SAME_NUM)
