@@ -110,21 +110,53 @@ cmd_report(int argc, char **argv)
 	return rc < 0 ? EXIT_OUTPUT : EXIT_OK;
 }
 
-static const char *const verdict_names[] = {"same", "BETTER", "WORSE", "gone", "new"};
+static const char *const verdict_names[] = {"same", "BETTER", "WORSE",
+					    "gone", "new",    "not compared"};
 
-/* A cell's throughput in Mpps (a connection test's: its figure, with "c" after it); ">="
- * marks a generator-limited lower bound. */
+/* A cell's figure in its measure's unit (throughput Mpps, connections "c", latency p99
+ * "us"); ">=" marks a generator-limited lower bound. */
 static void
 compare_value(const struct fws_cell *c)
 {
-	bool conn = c && fws_cell_is_conn(c->kind);
+	const struct fws_cell_measure *m;
+	char v[40];
 
-	if (c == NULL)
-		printf("%14s ", "-");
-	else
-		printf("%s%*.*f%s ", c->generator_limited ? ">=" : "",
-		       (c->generator_limited ? 12 : 14) - conn, conn ? 0 : 4,
-		       fws_cell_figure(c) / (conn ? 1 : 1e6), conn ? "c" : "");
+	if (c == NULL) {
+		printf("%16s ", "-");
+		return;
+	}
+	m = fws_cell_measure(c);
+	snprintf(v, sizeof(v), "%s%.*f %s", c->generator_limited > 0 ? ">=" : "",
+		 m->scale == 1     ? 0
+		 : m->scale == 1e3 ? 1
+				   : 4,
+		 m->get(c) / m->scale, m->unit);
+	printf("%16s ", v);
+}
+
+/* Which appliance and firmware a report measured, and when. */
+static void
+compare_side(const char *label, const char *path, const struct fws_cells *x)
+{
+	printf("%s: %s: %s, firmware %s, started %s%s\n", label, path,
+	       x->dut[0] ? x->dut : "(no DUT name)", x->firmware[0] ? x->firmware : "not given",
+	       x->started[0] ? x->started : "?", x->partial ? " (PARTIAL report)" : "");
+}
+
+/* "3%": a fraction in [0, 1), or -1 with one line naming the option. */
+static int
+percent_arg(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end) / 100;
+
+	if (end == arg || strcmp(end, "%") != 0 || !(v >= 0 && v < 1)) {
+		fprintf(stderr, "fwstress: compare: %s \"%s\": give a percentage such as 3%%\n",
+			opt, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 int
@@ -132,39 +164,40 @@ cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"tolerance", required_argument, NULL, 't'},
+		{"latency-tolerance", required_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
-	double tol = 0.03;
-	unsigned int n, i, bounds = 0;
-	char err[600], key[200], *end;
+	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10};
+	unsigned int n, i, skipped = 0;
+	char err[600], key[200];
 	int c, worse;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:l:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			tol = strtod(optarg, &end) / 100;
-			if (end == optarg || strcmp(end, "%") != 0 || !(tol >= 0 && tol < 1)) {
-				fprintf(stderr,
-					"fwstress: compare: --tolerance \"%s\": give a "
-					"percentage such as 3%%\n",
-					optarg);
+		case 'l':
+			if (percent_arg(c == 't' ? "--tolerance" : "--latency-tolerance", optarg,
+					c == 't' ? &tol.tolerance : &tol.latency) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'h':
-			printf("Usage: fwstress compare [--tolerance 3%%] OLD.json NEW.json\n\n"
+			printf("Usage: fwstress compare [--tolerance 3%%] [--latency-tolerance "
+			       "10%%] "
+			       "OLD.json NEW.json\n\n"
 			       "Lines up the cells of two reports by scenario, result kind, "
-			       "direction, stream and frame size and prints which got worse, "
-			       "better "
-			       "or stayed (throughput in Mpps; a connection test's cell by its "
-			       "figure, marked c). Exit 0 when none got worse by more than the "
-			       "tolerance, "
-			       "7 "
-			       "when one did, 2 when a report cannot be read.\n");
+			       "direction, stream and frame size and weighs each by its own "
+			       "figure: throughput (Mpps) for run, NDR and PDR cells, a connection "
+			       "test's figure (marked c), the 99th percentile of latency (us) for "
+			       "a latency point (higher is worse, within --latency-tolerance). A "
+			       "cell that is no result (an expectation failed, an interrupted "
+			       "scenario), above the link speed, or generator-limited in the new "
+			       "report is not compared, and says why. Exit 0 when none got worse "
+			       "by more than its tolerance, 7 when one did, 2 when a report cannot "
+			       "be read.\n\nExample: fwstress compare before.json after.json\n");
 			return EXIT_OK;
 		default:
 			return EXIT_USAGE;
@@ -183,7 +216,7 @@ cmd_compare(int argc, char **argv)
 		fws_cells_free(&a);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	worse = fws_cell_compare(&a, &b, tol, &rows, &n);
+	worse = fws_cell_compare(&a, &b, &tol, &rows, &n);
 	if (worse < 0) {
 		fws_cells_free(&a);
 		fws_cells_free(&b);
@@ -202,12 +235,12 @@ cmd_compare(int argc, char **argv)
 		fws_cells_free(&b);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	printf("%-52s %14s %14s %9s  %s\n", "cell (scenario/result/direction/stream/size)",
-	       "old Mpps", "new Mpps", "change", "verdict");
+	compare_side("old", argv[optind], &a);
+	compare_side("new", argv[optind + 1], &b);
+	printf("%-52s %16s %16s %9s  %s\n", "cell (scenario/result/direction/stream/size)", "old",
+	       "new", "change", "verdict");
 	for (i = 0; i < n; i++) {
 		const struct fws_cell *k = rows[i].old ? rows[i].old : rows[i].new_;
-		bool bound = (rows[i].old && rows[i].old->generator_limited) ||
-			     (rows[i].new_ && rows[i].new_->generator_limited);
 
 		fws_cell_key(k, key, sizeof(key));
 		printf("%-52s ", key);
@@ -217,13 +250,14 @@ cmd_compare(int argc, char **argv)
 			printf("%+8.2f%%  ", rows[i].change * 100);
 		else
 			printf("%9s  ", "");
-		printf("%s%s\n", verdict_names[rows[i].verdict],
-		       bound ? " (generator-limited: a lower bound, not the DUT's figure)" : "");
-		bounds += bound;
+		printf("%s%s%s\n", verdict_names[rows[i].verdict], rows[i].why ? ": " : "",
+		       rows[i].why ? rows[i].why : "");
+		skipped += rows[i].verdict == FWS_CELL_SKIPPED;
 	}
-	printf("%d of %u cells worse than -%.1f %%", worse, n, tol * 100);
-	if (bounds)
-		printf("; %u involve generator-limited lower bounds", bounds);
+	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%)", worse, n,
+	       tol.tolerance * 100, tol.latency * 100);
+	if (skipped)
+		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
 	printf("\n");
 	free(rows);
 	fws_cells_free(&a);

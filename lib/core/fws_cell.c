@@ -89,29 +89,90 @@ find(const struct fws_cells *cells, const struct keyed *k, const char *key)
 	return lo < cells->n && strcmp(k[lo].key, key) == 0 ? &cells->c[k[lo].idx] : NULL;
 }
 
+static double
+get_pps(const struct fws_cell *c)
+{
+	return c->pps;
+}
+
+static double
+get_conn(const struct fws_cell *c)
+{
+	return RTE_MAX(c->connections, 0.0);
+}
+
+static double
+get_p99(const struct fws_cell *c)
+{
+	return c->p99_ns;
+}
+
+enum { MEASURE_PPS, MEASURE_CONN, MEASURE_LAT };
+static const struct fws_cell_measure measures[] = {
+	[MEASURE_PPS] = {"throughput", "Mpps", 1e6, false, get_pps},
+	[MEASURE_CONN] = {"connections", "c", 1, false, get_conn},
+	[MEASURE_LAT] = {"latency p99", "us", 1e3, true, get_p99},
+};
+
+const struct fws_cell_measure *
+fws_cell_measure(const struct fws_cell *c)
+{
+	if (fws_cell_is_conn(c->kind))
+		return &measures[MEASURE_CONN];
+	if (!strncmp(c->kind, "lat", 3))
+		return &measures[MEASURE_LAT];
+	return &measures[MEASURE_PPS];
+}
+
 double
 fws_cell_figure(const struct fws_cell *c)
 {
-	return fws_cell_is_conn(c->kind) ? RTE_MAX(c->connections, 0.0) : c->pps;
+	return fws_cell_measure(c)->get(c);
+}
+
+/* Why two cells cannot be weighed against each other: one is no result, or not the DUT's
+ * figure (NULL: they can). */
+static const char *
+unweighable(const struct fws_cell *o, const struct fws_cell *x)
+{
+	if (!fws_cell_ok(o) || !fws_cell_ok(x))
+		return "no result (a cell's verdict: see the reports)";
+	if (o->above_link > 0 || x->above_link > 0)
+		return "above the link speed: a virtual device, not a wire rate";
+	if (x->generator_limited > 0)
+		return "tester-limited in the new report: a lower bound, not the DUT's figure";
+	return NULL;
 }
 
 static void
-verdict(struct fws_cell_cmp *r, double tolerance, int *worse)
+verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol, int *worse)
 {
-	double o = fws_cell_figure(r->old), x = fws_cell_figure(r->new_);
+	const struct fws_cell_measure *m = fws_cell_measure(r->old);
+	double o = m->get(r->old), x = m->get(r->new_);
+	double t = m == &measures[MEASURE_LAT] ? tol->latency : tol->tolerance;
+	double gain;
 
 	r->change = o > 0 ? x / o - 1 : (x > 0 ? 1 : 0);
-	if (r->change < -tolerance) {
+	if ((r->why = unweighable(r->old, r->new_)) != NULL) {
+		r->verdict = FWS_CELL_SKIPPED;
+		return;
+	}
+	gain = m->lower_better ? -r->change : r->change;
+	if (gain < -t) { /* an old lower bound above the new figure: worse for sure */
 		r->verdict = FWS_CELL_WORSE;
 		(*worse)++;
-	} else if (r->change > tolerance) {
+	} else if (r->old->generator_limited > 0) {
+		r->verdict = FWS_CELL_SKIPPED;
+		r->why = "tester-limited in the old report: a lower bound the new figure meets";
+	} else if (gain > t) {
 		r->verdict = FWS_CELL_BETTER;
 	}
 }
 
 int
-fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_, double tolerance,
-		 struct fws_cell_cmp **rows, unsigned int *n_rows)
+fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_,
+		 const struct fws_cell_tolerance *tol, struct fws_cell_cmp **rows,
+		 unsigned int *n_rows)
 {
 	struct fws_cell_cmp *r = calloc(old->n + new_->n + 1, sizeof(*r));
 	struct keyed *ko = index_cells(old), *kn = index_cells(new_);
@@ -132,7 +193,7 @@ fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_, doub
 		if (r[n].new_ == NULL)
 			r[n].verdict = FWS_CELL_ONLY_OLD;
 		else
-			verdict(&r[n], tolerance, &worse);
+			verdict(&r[n], tol, &worse);
 		n++;
 	}
 	for (i = 0; i < new_->n; i++) {

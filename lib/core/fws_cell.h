@@ -56,7 +56,20 @@ fws_cell_is_conn(const char *kind)
 
 struct fws_cell;
 
-/** What compare weighs: throughput (pps), or a connection test's figure. */
+/** What compare weighs in a cell, by its kind: throughput (Mpps) for run, ndr and pdr
+ * cells, a connection test's figure, the 99th percentile of latency for a latency point. */
+struct fws_cell_measure {
+	const char *name;  /**< "throughput", "connections", "latency p99" */
+	const char *unit;  /**< as compare prints the figure */
+	double scale;      /**< the figure divided by this is in unit */
+	bool lower_better; /**< latency: a higher figure is worse */
+	double (*get)(const struct fws_cell *c);
+};
+
+/** The measure of a cell's kind. */
+const struct fws_cell_measure *fws_cell_measure(const struct fws_cell *c);
+
+/** What compare weighs: the cell's measure's figure. */
 double fws_cell_figure(const struct fws_cell *c);
 
 struct fws_cell_bucket {
@@ -193,20 +206,32 @@ enum fws_cell_verdict {
 	FWS_CELL_WORSE,
 	FWS_CELL_ONLY_OLD, /**< no longer measured */
 	FWS_CELL_ONLY_NEW,
+	FWS_CELL_SKIPPED, /**< not weighed: why says why (tester-limited, no result) */
 };
 
 struct fws_cell_cmp {
 	const struct fws_cell *old, *new_;
-	double change; /**< relative change of throughput, new/old - 1 */
+	double change; /**< relative change of the measure's figure, new/old - 1 */
 	enum fws_cell_verdict verdict;
+	const char *why; /**< SKIPPED: why the cells were not weighed */
+};
+
+/** How far a figure may move before compare calls it better or worse, per measure: throughput
+ * and connections (tolerance), latency (latency, noisier at microseconds). Fractions. */
+struct fws_cell_tolerance {
+	double tolerance, latency;
 };
 
 /**
- * Line up the cells of two reports by key; throughput worse by more than tolerance
- * (a fraction, 0.03 = 3 %) is WORSE, better by more is BETTER. Fills a malloc'd array of
- * rows (the caller frees it) and returns how many cells got worse, or -ENOMEM.
+ * Line up the cells of two reports by key and weigh each by its measure: worse by more than
+ * its tolerance is WORSE, better by more is BETTER. A figure that is not the DUT's is not
+ * weighed (SKIPPED): a cell with a verdict (an expectation failed, an interrupted scenario),
+ * one above the link speed, and a new generator-limited lower bound; an old lower bound is
+ * WORSE only when the new figure is below it. Fills a malloc'd array of rows (the caller frees
+ * it) and returns how many cells got worse, or -ENOMEM.
  */
-int fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_, double tolerance,
-		     struct fws_cell_cmp **rows, unsigned int *n_rows);
+int fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_,
+		     const struct fws_cell_tolerance *tol, struct fws_cell_cmp **rows,
+		     unsigned int *n_rows);
 
 #endif /* FWS_CELL_H */

@@ -142,6 +142,36 @@ done
 python3 -c 'import csv,sys; r = list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r[0]["above_link"] == "1" else 1)' "$WORK/m.csv" \
 	&& ok "csv: above_link 1" || bad "csv above_link"
 
+# 5b. compare weighs each kind by its own figure and names both sides: a latency point whose
+# p99 rose by half is worse (exit 7); a new generator-limited cell at half the rate is not
+# compared, and says why; neither counts a cell that is no result.
+python3 - "$WORK/bidir-r.json" "$WORK/old.json" "$WORK/new.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["dut"] = {"name": "box", "firmware": "24.7"}
+for c in r["cells"]:
+    c["kind"] = "lat50" if c["stream"] == "upload" else "ndr"
+    c["latency_p99_ns"] = 10000.0
+json.dump(r, open(sys.argv[2], "w"))
+r["config"]["dut"]["firmware"] = "25.1"
+for c in r["cells"]:
+    if c["stream"] == "upload":
+        c["latency_p99_ns"] = 15000.0
+    else:
+        c["pps"] /= 2; c["generator_limited"] = 1
+json.dump(r, open(sys.argv[3], "w"))
+PY
+expect_rc 7 "compare: a latency point 50 % slower" "$FWSTRESS" compare "$WORK/old.json" "$WORK/new.json"
+grep -q '^old: .*old.json: box, firmware 24.7, started ' "$WORK/out" && grep -q '^new: .*new.json: box, firmware 25.1, started ' "$WORK/out" \
+	&& ok "compare names both sides: DUT and firmware" || bad "compare head: $(head -2 "$WORK/out")"
+grep -q 'routing/lat50/bidir/upload/512 .* 10.0 us .* 15.0 us  *+50.00%  WORSE' "$WORK/out" \
+	&& ok "the latency point weighed by its p99, in us" || bad "latency row: $(grep lat50 "$WORK/out")"
+grep -q 'routing/ndr/bidir/download/512 .*not compared: tester-limited in the new report' "$WORK/out" \
+	&& ok "the generator-limited cell not compared, and why" || bad "limited row: $(grep ndr "$WORK/out")"
+grep -q '^1 of 2 cells worse than -3.0 % (latency: +10.0 %); 1 not compared' "$WORK/out" && ok "compare's summary" || bad "summary: $(tail -1 "$WORK/out")"
+expect_rc 0 "compare: the failed NAT cell against itself is no result, not worse" "$FWSTRESS" compare "$WORK/nat-r.json" "$WORK/nat-r.json"
+grep -q 'not compared: no result' "$WORK/out" && ok "a cell that is no result is not compared" || bad "nat compare: $(cat "$WORK/out")"
+
 # 6. A paced search at line rate: the NDR lies inside its own interval, in the same units.
 cfg "$WORK/line.json" 'rate="line"' 'frame_size=[1518]' 'direction="upload"' 'search={"short": 0.3, "final": 0.3, "max_trials": 6}' \
 	'warmup=0.1' 'drain=0.2'

@@ -42,7 +42,8 @@ START_TEST(test_cell_compare)
 	struct fws_cell_cmp *rows;
 	unsigned int n;
 	char key[200];
-	int worse = fws_cell_compare(&old, &new_, 0.03, &rows, &n);
+	int worse =
+		fws_cell_compare(&old, &new_, &(struct fws_cell_tolerance){0.03, 0.1}, &rows, &n);
 
 	/* -2 % is within 3 %, -12.5 % is worse, +10 % better; one gone, one new. */
 	ck_assert_int_eq(worse, 1);
@@ -57,11 +58,74 @@ START_TEST(test_cell_compare)
 	ck_assert_str_eq(key, "firewall/ndr/upload/upload/1518");
 	free(rows);
 	/* A tighter tolerance makes the -2 % cell worse too. */
-	ck_assert_int_eq(fws_cell_compare(&old, &new_, 0.01, &rows, &n), 2);
+	ck_assert_int_eq(
+		fws_cell_compare(&old, &new_, &(struct fws_cell_tolerance){0.01, 0.1}, &rows, &n),
+		2);
 	free(rows);
 	/* A report against itself: nothing changes. */
-	ck_assert_int_eq(fws_cell_compare(&old, &old, 0, &rows, &n), 0);
+	ck_assert_int_eq(
+		fws_cell_compare(&old, &old, &(struct fws_cell_tolerance){0, 0}, &rows, &n), 0);
 	ck_assert_uint_eq(n, 4);
+	free(rows);
+}
+END_TEST
+
+/* Each kind by its own figure (issue 34): a latency point by its p99 (higher is worse, within
+ * the latency tolerance), a connection test by its figure; what is not the DUT's figure is
+ * not weighed, and says why; an old lower bound is beaten only by a figure below it. */
+START_TEST(test_cell_compare_kinds)
+{
+	struct fws_cell a[] = {cell("upload", "64", 1000),   cell("upload", "128", 1000),
+			       cell("upload", "256", 1000),  cell("upload", "512", 1000),
+			       cell("upload", "1024", 1000), cell("upload", "1280", 1000),
+			       cell("upload", "1518", 1000)};
+	struct fws_cell b[7];
+	struct fws_cells old = {.n = 7, .c = a}, new_ = {.n = 7, .c = b};
+	const struct fws_cell_tolerance tol = {0.03, 0.10};
+	struct fws_cell_cmp *rows;
+	unsigned int n, i;
+
+	for (i = 0; i < 7; i++) {
+		strcpy(a[i].kind, i < 2 ? "lat50" : "ndr");
+		a[i].p99_ns = 10000;
+		b[i] = a[i];
+	}
+	b[0].p99_ns = 12000; /* latency point: p99 +20 %: worse, whatever its throughput */
+	b[1].p99_ns = 10500; /* +5 %: within 10 % */
+	b[2].pps = 500;      /* half, but the new cell is a generator-limited lower bound */
+	b[2].generator_limited = 1;
+	a[3].generator_limited = 1; /* old lower bound 1000, new 900: worse for sure */
+	b[3].pps = 900;
+	a[4].generator_limited = 1; /* old lower bound 1000, new 1100: cannot say */
+	b[4].pps = 1100;
+	strcpy(b[5].verdict, "expectation failed: stream upload: NAT: x");
+	b[5].pps = 10;
+	b[6].above_link = 1;
+	b[6].pps = 100;
+	ck_assert_int_eq(fws_cell_compare(&old, &new_, &tol, &rows, &n), 2);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_int_eq(rows[0].verdict, FWS_CELL_WORSE);
+	ck_assert_str_eq(fws_cell_measure(rows[0].old)->name, "latency p99");
+	ck_assert_int_eq(rows[1].verdict, FWS_CELL_SAME);
+	ck_assert_int_eq(rows[2].verdict, FWS_CELL_SKIPPED);
+	ck_assert_ptr_nonnull(strstr(rows[2].why, "tester-limited in the new report"));
+	ck_assert_int_eq(rows[3].verdict, FWS_CELL_WORSE);
+	ck_assert_int_eq(rows[4].verdict, FWS_CELL_SKIPPED);
+	ck_assert_ptr_nonnull(strstr(rows[4].why, "tester-limited in the old report"));
+	ck_assert_int_eq(rows[5].verdict, FWS_CELL_SKIPPED);
+	ck_assert_ptr_nonnull(strstr(rows[5].why, "no result"));
+	ck_assert_int_eq(rows[6].verdict, FWS_CELL_SKIPPED);
+	ck_assert_ptr_nonnull(strstr(rows[6].why, "above the link speed"));
+	free(rows);
+	/* A connection test's cell by its figure. */
+	strcpy(a[2].kind, "cps");
+	strcpy(b[2].kind, "cps");
+	a[2].connections = 20000;
+	b[2].connections = 15000;
+	b[2].generator_limited = 0;
+	ck_assert_int_eq(fws_cell_compare(&old, &new_, &tol, &rows, &n), 3);
+	ck_assert_int_eq(rows[2].verdict, FWS_CELL_WORSE);
+	ck_assert_double_eq_tol(rows[2].change, -0.25, 1e-12);
 	free(rows);
 }
 END_TEST
@@ -73,6 +137,7 @@ suite_cell(void)
 	TCase *tc = tcase_create("compare");
 
 	tcase_add_test(tc, test_cell_compare);
+	tcase_add_test(tc, test_cell_compare_kinds);
 	tcase_add_test(tc, test_cell_goodput_derived);
 	suite_add_tcase(s, tc);
 	return s;
