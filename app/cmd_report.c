@@ -126,7 +126,8 @@ compare_value(const struct fws_cell *c)
 		return;
 	}
 	m = fws_cell_measure(c);
-	snprintf(v, sizeof(v), "%s%.*f %s", c->generator_limited > 0 ? ">=" : "",
+	snprintf(v, sizeof(v), "%s%.*f %s",
+		 c->generator_limited > 0 || c->rx_missed > 0 ? ">=" : "",
 		 m->scale == 1     ? 0
 		 : m->scale == 1e3 ? 1
 				   : 4,

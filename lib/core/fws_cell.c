@@ -141,6 +141,8 @@ unweighable(const struct fws_cell *o, const struct fws_cell *x)
 		return "above the link speed: a virtual device, not a wire rate";
 	if (x->generator_limited > 0)
 		return "tester-limited in the new report: a lower bound, not the DUT's figure";
+	if (o->rx_missed > 0 || x->rx_missed > 0)
+		return "tester-limited: a receiving port missed frames, its loss is not the DUT's";
 	return NULL;
 }
 

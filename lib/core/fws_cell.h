@@ -112,7 +112,8 @@ struct fws_cell_bucket {
 	X(conn_failed, "connections_failed", -1, 0, 1e15)                                          \
 	X(flood_pps, "syn_flood_pps", -1, 0, 1e12)                                                 \
 	X(flood_passed, "syn_flood_passed", -1, 0, 1e15)                                           \
-	X(above_link, "above_link", 0, 0, 1)
+	X(above_link, "above_link", 0, 0, 1)                                                       \
+	X(rx_missed, "receiver_missed", 0, 0, 1e15)
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
@@ -159,6 +160,11 @@ struct fws_cell {
 	/** 1: pps above what the transmit links carry (line_pps): measured on a virtual
 	 * device, unpaced; not a wire rate, never "line rate reached". */
 	double above_link;
+	/** > 0: TESTER-LIMITED: frames the receiving port missed in its NIC or driver where it
+	 * mattered (a run cell: its trial lost frames while the port missed these; an ndr/pdr
+	 * cell: a trial that failed the goal lost no more than its receivers missed, so the
+	 * cell is a lower bound). The tester's loss, not the DUT's. */
+	double rx_missed;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
 };

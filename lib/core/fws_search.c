@@ -201,6 +201,23 @@ fws_search_record(struct fws_search *s, double offered, uint64_t tx, uint64_t lo
 }
 
 void
+fws_search_missed(struct fws_search *s, uint64_t missed)
+{
+	if (s->n > 0)
+		s->t[s->n - 1].missed = missed;
+}
+
+/* A trial that failed goal g, and whose loss beyond the goal's share its receivers' misses
+ * explain: a failure that may be the tester's. */
+static bool
+tester_failed(const struct goal_state *g, const struct fws_search_trial *t)
+{
+	uint64_t dut = t->lost > t->missed ? t->lost - t->missed : 0;
+
+	return loss_ratio(t) > g->loss && t->missed > 0 && (double)dut <= g->loss * (double)t->tx;
+}
+
+void
 fws_search_goal(const struct fws_search *s, int goal, struct fws_search_goal *out)
 {
 	const struct goal_state *g = &s->g[goal];
@@ -224,6 +241,11 @@ fws_search_goal(const struct fws_search *s, int goal, struct fws_search_goal *ou
 		failed++;
 		if (s->t[i].load <= out->load + 1e-12)
 			out->exceeded++;
+		if (out->found && tester_failed(g, &s->t[i]) && s->t[i].load <= out->upper + 1e-9 &&
+		    !out->tester_limited) {
+			out->tester_limited = true;
+			out->missed = s->t[i].missed;
+		}
 	}
 	if (out->found && failed == 0 && out->offered < 0.99 * out->load) {
 		out->generator_limited = true;

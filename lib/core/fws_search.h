@@ -37,6 +37,7 @@ struct fws_search_trial {
 	double duration; /**< asked, s */
 	double offered;  /**< measured offered load, fraction of max */
 	uint64_t tx, lost;
+	uint64_t missed; /**< frames the receiving ports missed (the tester's loss) */
 };
 
 /** The outcome for one goal. */
@@ -55,6 +56,13 @@ struct fws_search_goal {
 	 * measured upper end (upper is then meaningless and reads 0).
 	 */
 	bool generator_limited;
+	/**
+	 * A trial that failed the goal at or below upper lost no more than its receiving ports
+	 * missed (the tester's own loss, beyond the goal's): the failure may be the tester's, so
+	 * load is a lower bound of the DUT's. missed: that trial's misses.
+	 */
+	bool tester_limited;
+	uint64_t missed;
 };
 
 struct fws_search;
@@ -70,6 +78,10 @@ int fws_search_next(struct fws_search *s, double *load, double *duration);
 
 /** Feed the result of the trial fws_search_next asked for. */
 void fws_search_record(struct fws_search *s, double offered, uint64_t tx, uint64_t lost);
+
+/** The frames the receiving ports missed in the trial just recorded (their NIC or driver: the
+ * tester's loss); a failure they can explain makes the goal a lower bound. */
+void fws_search_missed(struct fws_search *s, uint64_t missed);
 
 /** Results: goal FWS_SEARCH_NDR or FWS_SEARCH_PDR. */
 void fws_search_goal(const struct fws_search *s, int goal, struct fws_search_goal *g);

@@ -135,6 +135,7 @@ build(struct matrix *m)
 			r->cpu[col] = c->dut_cpu;
 			r->limited[col] |= c->generator_limited != 0;
 			r->loss[col] = fmax(r->loss[col], c->loss_pct);
+			r->missed[col] = fmax(r->missed[col], c->rx_missed);
 			r->p50[col] = fmax(r->p50[col], c->p50_ns);
 			r->p99[col] = fmax(r->p99[col], c->p99_ns);
 			/* The same in every cell of a trial: taken once, not summed. */
@@ -271,13 +272,17 @@ col_notes(struct notes *n, const struct row *x, unsigned int c, const char *labe
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"
 			  : "generator-limited");
-	else if (matrix_above_link(x, c))
+	if (matrix_above_link(x, c))
 		note(n, label,
 		     "ABOVE LINK SPEED (%.4f Mpps at most): a virtual device, unpaced: not a wire "
 		     "rate",
 		     x->line[c] / 1e6);
-	else if (x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
+	else if (!x->limited[c] && x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
 		note(n, label, "line rate reached");
+	if (x->missed[c] > 0)
+		note(n, label,
+		     "TESTER-LIMITED: the receiver missed %.0f frames (its loss, not the DUT's)%s",
+		     x->missed[c], goal ? ", a lower bound" : "");
 	if (x->measured[c])
 		note(n, label, "TCP goodput measured, not derived");
 	if (x->flood[c] >= 0)
@@ -435,7 +440,8 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 	table_str(f, x->first->size, wiki);
 	fprintf(f, wiki ? " || %s" : " | %s", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
-		const char *ge = x->limited[c] ? ">= " : ""; /* text: a terminal shows no entity */
+		/* a lower bound (text: a terminal shows no entity) */
+		const char *ge = x->limited[c] || x->missed[c] > 0 ? ">= " : "";
 		const char *above = matrix_above_link(x, c) ? " (above link)" : "";
 		char word[64];
 

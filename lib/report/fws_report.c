@@ -306,6 +306,8 @@ stream_json(const struct fws_stream_result *x, bool partial)
 				      "reassembly_refused", (json_int_t)x->frag_refused));
 	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
 	json_object_set_new(o, "lost_min", json_integer((json_int_t)x->rx.lost_min));
+	json_object_set_new(o, "receiver_missed", json_integer((json_int_t)x->rx_missed));
+	json_object_set_new(o, "lost_dut_min", json_integer((json_int_t)x->lost_dut_min));
 	json_object_set_new(o, "loss_pct", json_real(x->loss_pct));
 	json_object_set_new(o, "reordered", json_integer((json_int_t)x->rx.reordered));
 	json_object_set_new(o, "duplicated", json_integer((json_int_t)x->rx.dup));
@@ -386,6 +388,16 @@ fws_report_goal_json(const struct fws_search_goal *g, int result)
 
 	json_object_set_new(o, "trial", result >= 0 ? json_integer(result) : json_null());
 	json_object_set_new(o, "generator_limited", json_boolean(g->generator_limited));
+	json_object_set_new(o, "tester_limited", json_boolean(g->tester_limited));
+	if (g->tester_limited && !g->generator_limited) {
+		json_object_set_new(o, "receiver_missed", json_integer((json_int_t)g->missed));
+		json_object_set_new(
+			o, "note",
+			json_string("lower bound: a trial that failed the goal lost no "
+				    "more than its receiving ports missed (the tester's "
+				    "loss): the failure may be the tester's, not the "
+				    "DUT's"));
+	}
 	if (g->generator_limited) {
 		json_object_set_new(o, "upper", json_null());
 		json_object_set_new(

@@ -580,7 +580,7 @@ page_row(FILE *f, const struct matrix *m, const struct row *x)
 	html_escape(f, x->first->size);
 	fprintf(f, "</td><td>%s</td>", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
-		const char *ge = x->limited[c] ? "&ge; " : "";
+		const char *ge = x->limited[c] || x->missed[c] > 0 ? "&ge; " : "";
 		char word[64];
 
 		if (!x->has[c]) {

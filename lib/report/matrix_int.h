@@ -28,7 +28,8 @@ struct row {
 	double conn[MAX_COLS], conn_failed[MAX_COLS];   /**< connection tests' figures */
 	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
 	double loss[MAX_COLS];                          /**< %, the column's worst stream */
-	double p50[MAX_COLS], p99[MAX_COLS];            /**< ns, the worst stream's; 0: none */
+	double missed[MAX_COLS]; /**< frames the receiving ports missed (the tester's loss) */
+	double p50[MAX_COLS], p99[MAX_COLS]; /**< ns, the worst stream's; 0: none */
 	/** Why the column's figures are not the scenario's result (a cell's verdict: an
 	 * expectation failed, a campaign scenario interrupted or failed); NULL: they are. */
 	const char *verdict[MAX_COLS];

@@ -141,8 +141,12 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->p99_ns = (double)x->lat.p99;
 	c->line_pps = fws_report_line_pps(run, cs, r->avg_frame);
 	c->above_link = c->line_pps > 0 && c->pps > 1.01 * c->line_pps;
+	/* The tester's own loss where it made the cell: a fixed-rate cell's stream lost frames
+	 * while its receiver missed some, a goal stood below a failure the receiver explains. */
+	c->rx_missed = goal ? (double)r->tester_missed : x->rx.lost ? (double)x->rx_missed : 0;
 	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
-	c->generator_limited = (goal ? r->lower_bound : x->generator_limited) ? 1 : 0;
+	c->generator_limited =
+		(goal ? r->lower_bound && !r->tester_missed : x->generator_limited) ? 1 : 0;
 	c->hist = b;
 	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
 		if (x->hist->b[i])

@@ -418,6 +418,16 @@ text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s
 			s->result[g] + 1);
 		return;
 	}
+	if (x->tester_limited) {
+		fprintf(f,
+			"  %s: at least %.4f Mpps, %.2f Mbit/s L1 (%s): a LOWER BOUND, "
+			"tester-limited (a trial that failed, at %.4f Mpps asked, lost no more "
+			"than "
+			"its receiving ports missed: %" PRIu64 " frames); trial %d\n",
+			name, v.pps / 1e6, v.l1_bps / 1e6, share, v.upper_pps / 1e6, x->missed,
+			s->result[g] + 1);
+		return;
+	}
 	if (v.upper_pps > 0)
 		snprintf(up, sizeof(up), "%.4f Mpps asked lost more", v.upper_pps / 1e6);
 	else
@@ -497,6 +507,12 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 
 		if (*fws_report_rate_note(x, r->partial, note, sizeof(note)))
 			fprintf(f, "  note: %s: %s\n", x->name, note);
+		if (x->rx_missed && x->rx.lost)
+			fprintf(f,
+				"  note: %s: TESTER-LIMITED: its receiving port %s missed %" PRIu64
+				" frames in its NIC or driver during the trial: of %" PRIu64
+				" lost, at least %" PRIu64 " are the DUT's\n",
+				x->name, x->rx_port, x->rx_missed, x->rx.lost, x->lost_dut_min);
 		if (x->rx.excess)
 			fprintf(f,
 				"  note: %s: %" PRIu64 " more distinct frames than sent: the "

@@ -213,6 +213,19 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	return rc;
 }
 
+/* The frames stream s's receiving port missed in its NIC or driver during the trial: loss the
+ * tester caused (a capture that cannot keep up, an RX core too slow, an empty pool), which
+ * no DUT is to be charged with. They are the port's, whichever of its streams they were. */
+static void
+receiver_missed(const struct fws_trial *t, struct fws_result *res, unsigned int s)
+{
+	struct fws_stream_result *sr = &res->streams[s];
+	const struct fws_port_result *p = &res->ports[t->cfg->streams[s].rx_port];
+
+	sr->rx_missed = p->nic_imissed + p->nic_rx_nombuf + p->nic_ierrors;
+	sr->lost_dut_min = sr->rx.lost_min > sr->rx_missed ? sr->rx.lost_min - sr->rx_missed : 0;
+}
+
 /* What belongs to the trial as a whole: the clock, the poll period, link events. */
 static void
 merge_trial(struct fws_trial *t, struct fws_agent_counts *const *counts, struct fws_result *res)
@@ -261,6 +274,8 @@ fws_trial_merge(struct fws_trial *t, const double *req_pps, struct fws_agent_cou
 			if ((a->ports >> p) & 1)
 				res->ports[p] = counts[k]->ports[p];
 	}
+	for (s = 0; s < res->n_streams; s++)
+		receiver_missed(t, res, s);
 	return rc;
 }
 

@@ -183,6 +183,24 @@ trial_totals(const struct fws_result *r, double load, double *offered, double *m
 	*max = max_pps;
 }
 
+/* The frames the receiving ports of a trial's active streams missed (each port once). */
+static uint64_t
+trial_missed(const struct fws_cfg *cfg, const struct fws_result *r)
+{
+	uint64_t ports = 0, missed = 0;
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams && s < cfg->n_streams; s++) {
+		unsigned int p = cfg->streams[s].rx_port;
+
+		if (!r->streams[s].active || ((ports >> p) & 1))
+			continue;
+		ports |= 1ull << p;
+		missed += r->streams[s].rx_missed;
+	}
+	return missed;
+}
+
 /* A search keeps only the trials its goals stand on: the current NDR and PDR trials and the
  * one being measured. A trial that stops being a goal's never becomes one again. */
 #define SLOTS (FWS_SEARCH_GOALS + 1)
@@ -262,6 +280,7 @@ search_trials(struct fws_method *m, const struct fws_trial_opts *base, unsigned 
 		}
 		trial_totals(r, load, &offered, &sum->max_pps, &tx, &lost);
 		fws_search_record(s, offered, tx, lost);
+		fws_search_missed(s, trial_missed(m->cfg, r));
 		slot_retain(sl, s);
 		if (m->log)
 			fprintf(m->log,
@@ -296,7 +315,10 @@ keep_goals(struct fws_method *m, struct fws_search *s, struct slots *sl,
 			continue;
 		run->results[run->n_results] = *r;
 		run->results[run->n_results].kind = g ? FWS_RESULT_PDR : FWS_RESULT_NDR;
-		run->results[run->n_results].lower_bound = sum->goal[g].generator_limited;
+		run->results[run->n_results].lower_bound =
+			sum->goal[g].generator_limited || sum->goal[g].tester_limited;
+		run->results[run->n_results].tester_missed =
+			sum->goal[g].tester_limited ? sum->goal[g].missed : 0;
 		sl->trial[r - sl->res] = -1; /* its histograms moved with it */
 		sum->result[g] = (int)run->n_results++;
 	}

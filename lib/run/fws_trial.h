@@ -112,6 +112,11 @@ struct fws_stream_result {
 	double rx_pps, rx_l1_bps, rx_l2_bps;
 	double loss_pct;
 	bool generator_limited;
+	/** Frames the receiving port's NIC or driver dropped during the trial (imissed, rx_nombuf
+	 * and ierrors: the tester's, not the DUT's), shared by every stream it receives, and
+	 * the loss no such miss can explain: lost_min minus them, at least 0. */
+	uint64_t rx_missed;
+	uint64_t lost_dut_min;
 	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
@@ -206,8 +211,10 @@ struct fws_result {
 	uint32_t cookie;
 	time_t started;
 	double warmup, drain;
-	bool partial;      /**< interrupted: counts are what was measured until then */
-	bool lower_bound;  /**< a search goal the generator limited (fws_search_goal) */
+	bool partial;     /**< interrupted: counts are what was measured until then */
+	bool lower_bound; /**< a search goal the generator or receiver limited (fws_search_goal) */
+	/** A goal the receiver limited: the frames the failing trial's receiving ports missed. */
+	uint64_t tester_missed;
 	double tsc_hz;     /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
 	double rx_poll_ns; /**< a receiving worker's loop pass, average over the measured phase
 			    * (the slowest worker): receive stamps are taken once per poll */

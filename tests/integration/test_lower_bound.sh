@@ -23,6 +23,7 @@ done
 "$FWSTRESS" report --format csv "$WORK/report.json" | head -1 | grep -q ",generator_limited," &&
 	ok "report csv: generator_limited column" || bad "report csv"
 "$FWSTRESS" compare "$WORK/report.json" "$WORK/report.json" >"$WORK/cmp"
-grep -q ">=" "$WORK/cmp" && grep -q "involve generator-limited lower bounds" "$WORK/cmp" &&
-	ok "compare: lower bounds marked" || bad "compare: $(cat "$WORK/cmp")"
+# (on the loopback it is also above the link speed: either reason keeps it out of the verdict)
+grep -q ">=" "$WORK/cmp" && grep -q "not compared: " "$WORK/cmp" && grep -q "^0 of 1 cells worse .* 1 not compared" "$WORK/cmp" &&
+	ok "compare: lower bounds marked, not compared" || bad "compare: $(cat "$WORK/cmp")"
 finish

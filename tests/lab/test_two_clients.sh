@@ -45,8 +45,10 @@ check "path check passed for all four streams, across the two hosts" \
 	'all(p["ok"] and p["received"] == p["sent"] == 50 for p in r["path_check"])'
 for s in 0 1 2 3; do
 	S="t[0][\"streams\"][$s]"
-	check "stream $s: sent on one host, every frame received on the other" \
-		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] > 25000 and $S[\"lost\"] == 0 and $S[\"latency_ns\"][\"count\"] == $S[\"offered\"][\"frames\"]"
+	# (On a busy machine the receiving port's capture may miss frames: the report names them,
+	# receiver_missed, and the loss they cannot explain, lost_dut_min, must be none.)
+	check "stream $s: sent on one host, every frame received on the other (but the receiver's own misses)" \
+		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] - $S[\"lost\"] and $S[\"offered\"][\"frames\"] > 25000 and $S[\"lost_dut_min\"] == 0 and $S[\"lost\"] <= $S[\"receiver_missed\"] and $S[\"latency_ns\"][\"count\"] == $S[\"received\"][\"distinct_frames\"]"
 done
 check "latency across hosts: clocks aligned by probes, bound given (one TSC here: offset within it)" \
 	'all(s["latency_ns"]["clocks"] == "two hosts, aligned by probes over the control link" and 0 < s["latency_ns"]["clock_bound_ns"] < 1e6 and abs(s["latency_ns"]["clock_offset_ns"]) <= s["latency_ns"]["clock_bound_ns"] for s in t[0]["streams"])'
@@ -58,8 +60,8 @@ check "both sites' measured phases last the same, within the bound, a poll and 5
 	'abs((u := t[0]["streams"][0]["offered"]["duration_s"]) - t[0]["streams"][1]["offered"]["duration_s"]) * 1e9 <= t[0]["phase_sync"]["bound_ns"] + 2 * t[0]["rx_poll_period_ns"] + u * 50e3'
 grep -q "^  phases: armed for one instant on 2 hosts, each in its own clock: they changed within [0-9.]* us of each other (the latest switch [0-9.]* us after its instant)$" "$WORK/text" &&
 	ok "text report: the phases' arming and its bound" || bad "no phases line: $(grep 'phases' "$WORK/text")"
-check "router dut-wan sent == site2's wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
-check "router dut-lan sent == site1's lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
+check "router dut-wan sent == site2's wan received + what it missed ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] + t[0]['ports'][1]['nic']['imissed'] == $((wan_tx1 - wan_tx0))"
+check "router dut-lan sent == site1's lan received + what it missed ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] + t[0]['ports'][0]['nic']['imissed'] == $((lan_tx1 - lan_tx0))"
 check "router dut-lan received == site1's lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
 check "router dut-wan received == site2's wan sent ($((wan_rx1 - wan_rx0)))" "r['ports'][1]['tx_frames_total'] == $((wan_rx1 - wan_rx0))"
 [ "$(agents)" -eq 0 ] && ok "no agent left after the run" || bad "$(agents) agents left running"

@@ -204,6 +204,9 @@ m_collect(struct fws_agent *a, struct fws_agent_counts *out)
 	for (p = 0; p < m->cfg->n_ports; p++)
 		snprintf(out->ports[p].driver, sizeof(out->ports[p].driver), "model-site%u",
 			 m->id + 1);
+	/* Site 2's wan port missed one frame in its NIC (the tester's loss, written by the
+	 * owner only: site 1's copy of the port says 5). */
+	out->ports[1].nic_imissed = m->id == 1 ? 1 : 5;
 	out->icmp_unmatched = m->id + 1;
 }
 
@@ -402,6 +405,12 @@ START_TEST(test_agent_counts_from_owners)
 	ck_assert_uint_eq(res.streams[up].rx.dup, 1);
 	ck_assert_uint_eq(res.streams[up].rx.unique, FRAMES * FLOWS - 2);
 	ck_assert_double_eq_tol(res.streams[up].loss_pct, 2 * 100.0 / (FRAMES * FLOWS), 1e-9);
+	/* The receiving port's own miss is the tester's: of 2 lost, at least 1 the DUT's; the
+	 * download stream's port (lan) missed nothing. */
+	ck_assert_uint_eq(res.streams[up].rx_missed, 1);
+	ck_assert_uint_eq(res.streams[up].lost_dut_min, 1);
+	ck_assert_uint_eq(res.streams[down].rx_missed, 0);
+	ck_assert_uint_eq(res.streams[down].lost_dut_min, res.streams[down].rx.lost_min);
 	/* Latency from the receiving site only: upload arrives at site 2 (+100 ns). */
 	ck_assert_uint_eq(res.streams[up].lat.count, 10);
 	ck_assert_uint_eq(res.streams[up].lat.min, 1100);

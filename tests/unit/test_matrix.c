@@ -161,12 +161,12 @@ START_TEST(test_matrix_csv)
 		"stream_direction,verdict,avg_frame,pps,l1_bps,l2_bps,goodput_derived_bps,"
 		"loss_pct,latency_p50_ns,latency_p99_ns,line_pps,dut_cpu_pct,generator_limited,"
 		"attack_frames,attack_leaked,blocked_leaked,goodput_measured,connections,"
-		"connections_failed,syn_flood_pps,syn_flood_passed,above_link\n"));
+		"connections_failed,syn_flood_pps,syn_flood_passed,above_link,receiver_missed\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 				     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,\"fw, nat\",ndr,upload,"
 				     "\"up\"\"1\"\"\",64,,,64,1000,672000,512000,632676.2029,0,"
-				     "0,0,1488095.2,,0,,,,0,,,,,0\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0\n"));
+				     "0,0,1488095.2,,0,,,,0,,,,,0,0\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
@@ -237,6 +237,24 @@ START_TEST(test_matrix_truth)
 	ck_assert_ptr_null(strstr(out, "e+"));
 	ck_assert_uint_eq(count(out, "\nbox,,,1,"), 5);
 	free(out);
+}
+END_TEST
+
+/* The tester's own loss: a run cell whose receiver missed frames is a lower bound, said so. */
+START_TEST(test_matrix_tester_limited)
+{
+	struct fws_cell c[] = {cell("routing", "run", "upload", "upload", 100000)};
+	struct fws_cells cells = {.n = 1, .c = c};
+	char *md;
+
+	c[0].rx_missed = 78;
+	c[0].loss_pct = 0.1;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md, "| routing | 64 | fixed rate | >= 67.2 | >= 0.1000 |"));
+	ck_assert_ptr_nonnull(strstr(md,
+				     "upload: loss 0.1 %, TESTER-LIMITED: the receiver missed 78 "
+				     "frames (its loss, not the DUT's) |"));
+	free(md);
 }
 END_TEST
 
@@ -457,6 +475,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_lower_bound);
 	tcase_add_test(tc, test_matrix_table_escapes);
 	tcase_add_test(tc, test_matrix_truth);
+	tcase_add_test(tc, test_matrix_tester_limited);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -151,6 +151,41 @@ START_TEST(test_search_long_trials_decide)
 }
 END_TEST
 
+/* The receiver, not the DUT, loses above 0.6 (its capture's limit: every frame lost is one it
+ * missed): the NDR found is a lower bound, tester-limited, with the misses named. When the
+ * DUT loses more than the receiver misses, the failure is the DUT's. */
+static void
+run_missing(double dut_share, struct fws_search_goal *ndr)
+{
+	struct fws_search *s = fws_search_new(&cfg);
+	double load, duration;
+
+	ck_assert_ptr_nonnull(s);
+	while (fws_search_next(s, &load, &duration)) {
+		uint64_t tx = (uint64_t)(load * MAX_PPS * duration);
+		uint64_t lost = (uint64_t)llround((double)tx * (load > 0.6 ? 1 - 0.6 / load : 0));
+
+		fws_search_record(s, load, tx, lost);
+		fws_search_missed(s, (uint64_t)((double)lost * (1 - dut_share)));
+	}
+	fws_search_goal(s, FWS_SEARCH_NDR, ndr);
+	fws_search_free(s);
+}
+
+START_TEST(test_search_tester_limited)
+{
+	struct fws_search_goal ndr;
+
+	run_missing(0, &ndr);
+	ck_assert(ndr.found && ndr.tester_limited && !ndr.generator_limited);
+	ck_assert_msg(ndr.load <= 0.6 && ndr.load >= 0.6 - cfg.width, "NDR %f", ndr.load);
+	ck_assert_uint_gt(ndr.missed, 0);
+	run_missing(0.5, &ndr); /* half the loss the DUT's: its failure */
+	ck_assert(ndr.found && !ndr.tester_limited);
+	ck_assert_uint_eq(ndr.missed, 0);
+}
+END_TEST
+
 START_TEST(test_search_bad_settings)
 {
 	struct fws_search_cfg c = cfg;
@@ -175,6 +210,7 @@ suite_search(void)
 	tcase_add_test(tc, test_search_max_passes);
 	tcase_add_test(tc, test_search_long_trials_decide);
 	tcase_add_test(tc, test_search_bad_settings);
+	tcase_add_test(tc, test_search_tester_limited);
 	suite_add_tcase(s, tc);
 	return s;
 }
