@@ -112,6 +112,7 @@ fws_pacer_init(struct fws_pacer *p, double pps, uint64_t hz, uint64_t now)
 {
 	p->t0 = now;
 	p->sent = 0;
+	p->behind = 0;
 	p->fpc = pps > 0 && hz ? (uint64_t)(pps / (double)hz * 4294967296.0 + 0.5) : 0;
 	if (pps > 0 && p->fpc == 0)
 		p->fpc = 1;

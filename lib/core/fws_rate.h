@@ -58,11 +58,14 @@ double fws_rate_bps(double pps, double avg_frame, enum fws_rate_layer layer);
  */
 double fws_rate_pps(const struct fws_rate *r, uint64_t link_bps, double avg_frame);
 
-/** A TSC-deadline pacer: how many frames are due now. One writer. */
+/** A TSC-deadline pacer: how many frames are due now. One writer. A generator that fell
+ * behind (descheduled, a slow burst) catches up at full speed: behind is the most frames that
+ * were due at once beyond a burst, the burst the DUT saw beyond the constant rate asked. */
 struct fws_pacer {
 	uint64_t t0;
 	uint64_t sent;
-	uint64_t fpc; /**< frames per TSC cycle, 32.32 fixed point; 0 = unlimited */
+	uint64_t fpc;    /**< frames per TSC cycle, 32.32 fixed point; 0 = unlimited */
+	uint64_t behind; /**< the largest backlog seen, frames (0: never more than a burst) */
 };
 
 /** Start pacing pps frames per second (0 = unlimited) on a clock of hz, from now. */
@@ -70,7 +73,7 @@ void fws_pacer_init(struct fws_pacer *p, double pps, uint64_t hz, uint64_t now);
 
 /** Frames due at now, at most max; call fws_pacer_sent() with what was actually sent. */
 static inline uint32_t
-fws_pacer_due(const struct fws_pacer *p, uint64_t now, uint32_t max)
+fws_pacer_due(struct fws_pacer *p, uint64_t now, uint32_t max)
 {
 	uint64_t due;
 
@@ -80,7 +83,11 @@ fws_pacer_due(const struct fws_pacer *p, uint64_t now, uint32_t max)
 	if (due <= p->sent)
 		return 0;
 	due -= p->sent;
-	return due < max ? (uint32_t)due : max;
+	if (due <= max)
+		return (uint32_t)due;
+	if (due > p->behind)
+		p->behind = due;
+	return max;
 }
 
 static inline void

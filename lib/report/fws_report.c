@@ -288,12 +288,13 @@ stream_json(const struct fws_stream_result *x, bool partial)
 			    x->req_pps > 0 ? json_real(x->req_pps) : json_null());
 	json_object_set_new(o, "requested", json_string(x->unlimited ? "line" : "rate"));
 	json_object_set_new(o, "offered",
-			    json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "frames",
+			    json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "frames",
 				      (json_int_t)x->tx_frames, "bytes", (json_int_t)x->tx_bytes,
 				      "duration_s", x->duration, "pps", x->tx_pps, "l1_bps",
 				      x->tx_l1_bps, "l2_bps", x->tx_l2_bps, "refused",
 				      (json_int_t)x->tx_refused, "pool_empty",
-				      (json_int_t)x->alloc_fail));
+				      (json_int_t)x->alloc_fail, "behind_max_frames",
+				      (json_int_t)x->tx_behind));
 	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
 	json_object_set_new(o, "received",
 			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I}",

@@ -19,6 +19,15 @@ void fws_report_iso_time(time_t t, char *buf, size_t len);
 const char *fws_report_rate_note(const struct fws_stream_result *s, bool partial, char *buf,
 				 size_t len);
 
+/** A paced stream whose sender fell behind by more than 1 ms of frames (and 64 of them), then
+ * caught up in a burst: the DUT did not see the constant rate asked. */
+static inline bool
+fws_report_stalled(const struct fws_stream_result *x)
+{
+	return x->req_pps > 0 && !x->unlimited && x->tx_behind > 64 &&
+	       (double)x->tx_behind > x->req_pps * 1e-3;
+}
+
 /** Write j as a report file holds it (indented, a final newline) and release it; NULL
  * (out of memory) gives -ENOMEM. 0 or -EIO. */
 int fws_report_dump(FILE *f, json_t *j);

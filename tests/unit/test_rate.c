@@ -125,7 +125,10 @@ START_TEST(test_rate_pacer)
 	ck_assert_uint_eq(fws_pacer_due(&p, 1000, 32), 0);
 	ck_assert_uint_eq(fws_pacer_due(&p, 1000 + 2000 * 10, 32), 10);
 	ck_assert_uint_eq(fws_pacer_due(&p, 1000 + 2000 * 100, 32), 32);
-	for (now = 1000; now < 1000 + hz; now += 7919) {
+	ck_assert_uint_eq(p.behind, 100); /* 100 due at once: behind by 100 */
+	fws_pacer_init(&p, 1e6, hz, 1000);
+	ck_assert_uint_eq(p.behind, 0);
+	for (now = 1000; now < 1000 + hz; now += 7919) { /* 4 due a call: never behind */
 		uint32_t n = fws_pacer_due(&p, now, 32);
 
 		fws_pacer_sent(&p, n);
@@ -134,6 +137,13 @@ START_TEST(test_rate_pacer)
 	/* One second: 1,000,000 frames, give or take the last step. */
 	ck_assert_uint_le(total, 1000000);
 	ck_assert_uint_ge(total, 999990);
+	ck_assert_uint_eq(p.behind, 0);
+	/* Descheduled for 5 ms: 5000 due at once, sent 32 at a time back to back. */
+	now += 5 * 2000000;
+	while ((total = fws_pacer_due(&p, now, 32)) > 0)
+		fws_pacer_sent(&p, (uint32_t)total);
+	ck_assert_uint_ge(p.behind, 5000);
+	ck_assert_uint_le(p.behind, 5005);
 	fws_pacer_init(&p, 0, hz, 0);
 	ck_assert_uint_eq(fws_pacer_due(&p, 5, 32), 32);
 }
