@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers every subcommand uses: config loading, EAL start. */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
+#include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 
 #include "fws_app.h"
+#include "fws_compat.h"
+#include "fws_names.h"
 
 bool
 app_help(int argc, char **argv)
@@ -68,6 +74,20 @@ app_load_config(const char *path)
 	return cfg;
 }
 
+struct fws_cfg *
+app_load_local_config(const char *path)
+{
+	struct fws_cfg *cfg = app_load_config(path);
+	char err[700];
+
+	if (cfg && fws_config_local_devices(cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: config: %s: %s\n", path ? path : "(embedded)", err);
+		fws_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
 static bool
 has_arg(char **v, int n, const char *prefix)
 {
@@ -80,16 +100,22 @@ has_arg(char **v, int n, const char *prefix)
 }
 
 int
-app_eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
+app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 {
 	static char *argv[FWS_CFG_MAX_EAL * 2 + 8];
 	static char level[] = "--log-level=notice", inmem[] = "--in-memory";
 	int argc = 0, i;
+	char err[200];
 
+	if (cfg &&
+	    fws_config_eal_merge(cfg, cli_eal, (unsigned int)n_cli_eal, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: %s\n", err);
+		return -1;
+	}
 	argv[argc++] = (char *)"fwstress";
-	for (i = 0; cfg && n_cli_eal == 0 && i < (int)cfg->n_eal; i++)
+	for (i = 0; cfg && i < (int)cfg->n_eal; i++)
 		argv[argc++] = cfg->eal[i];
-	for (i = 0; i < n_cli_eal && argc < (int)RTE_DIM(argv) - 4; i++)
+	for (i = 0; !cfg && i < n_cli_eal && argc < (int)RTE_DIM(argv) - 4; i++)
 		argv[argc++] = cli_eal[i];
 	for (i = 1; i < argc; i++) {
 		const char *why =
@@ -157,4 +183,110 @@ app_catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/* The option argv[optind - 1] names, without a value given with "=". */
+static void
+bad_option_name(char **argv, char *buf, size_t len)
+{
+	const char *a = argv[optind - 1];
+
+	if (optopt && strncmp(a, "--", 2) != 0)
+		snprintf(buf, len, "-%c", optopt);
+	else
+		snprintf(buf, len, "%.*s", (int)strcspn(a, "="), a);
+}
+
+int
+app_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *opts)
+{
+	const char *names[64];
+	char bad[64], want[80];
+	size_t n = 0;
+	int c;
+
+	opterr = 0;
+	snprintf(want, sizeof(want), ":%s", shortopts);
+	c = getopt_long(argc, argv, want, opts, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	bad_option_name(argv, bad, sizeof(bad));
+	if (c == ':') {
+		fprintf(stderr, "fwstress %s: option \"%s\" needs a value (fwstress %s --help)\n",
+			cmd, bad, cmd);
+		return '?';
+	}
+	for (; opts && opts[n].name && n < RTE_DIM(names); n++)
+		names[n] = opts[n].name;
+	if (strncmp(bad, "--", 2) == 0 && fws_names_nearest(bad + 2, names, n))
+		fprintf(stderr,
+			"fwstress %s: unknown option \"%s\"; did you mean \"--%s\"? (fwstress %s "
+			"--help lists the options)\n",
+			cmd, bad, fws_names_nearest(bad + 2, names, n), cmd);
+	else
+		fprintf(stderr,
+			"fwstress %s: unknown option \"%s\" (fwstress %s --help lists the "
+			"options)\n",
+			cmd, bad, cmd);
+	return '?';
+}
+
+/* Replace "{time}" (UTC start, 20261206-012345) and "{command}" in path; true when one was. */
+static bool
+expand(char *path, size_t len, const char *command, const char *when)
+{
+	static const char *const keys[] = {"{time}", "{command}"};
+	const char *vals[] = {when, command};
+	char out[FWS_CFG_PATH_LEN], *p;
+	bool any = false;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++)
+		while ((p = strstr(path, keys[k])) != NULL) {
+			snprintf(out, sizeof(out), "%.*s%s%s", (int)(p - path), path, vals[k],
+				 p + strlen(keys[k]));
+			strlcpy(path, out, len);
+			any = true;
+		}
+	return any;
+}
+
+/* mkdir -p of the directory path is in. */
+static int
+make_parents(const char *path)
+{
+	char dir[FWS_CFG_PATH_LEN], *s;
+
+	strlcpy(dir, path, sizeof(dir));
+	for (s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return 0;
+}
+
+int
+app_expand_outputs(struct fws_cfg *cfg, const char *command)
+{
+	char *paths[] = {cfg->json_out, cfg->text_out};
+	char when[32];
+	time_t now = time(NULL);
+	unsigned int i;
+	struct tm tm;
+	int rc;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	for (i = 0; i < 2; i++) {
+		if (!expand(paths[i], FWS_CFG_PATH_LEN, command, when))
+			continue;
+		if ((rc = make_parents(paths[i])) < 0) {
+			fprintf(stderr, "fwstress: report: cannot make the folder of %s: %s\n",
+				paths[i], strerror(-rc));
+			return -1;
+		}
+	}
+	return 0;
 }

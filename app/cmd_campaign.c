@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -446,12 +447,12 @@ resolve(struct campaign *c, unsigned int i, unsigned int k, const struct fws_cfg
  * that does not validate, or that its command would refuse, stops the campaign before
  * anything runs (exit 2, the scenario named). */
 static int
-prepare(struct campaign *c)
+prepare(struct campaign *c, bool dry)
 {
 	char err[FWS_ERR_LEN], path[FWS_CFG_PATH_LEN + 32];
 	unsigned int i;
 
-	if (mkdir(c->p.workdir, 0755) < 0 && errno != EEXIST) {
+	if (!dry && mkdir(c->p.workdir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "fwstress: campaign: %s: %s\n", c->p.workdir, strerror(errno));
 		return -1;
 	}
@@ -466,8 +467,8 @@ prepare(struct campaign *c)
 		}
 		work_file(c, i, "config.json", path, sizeof(path));
 		work_file(c, i, "json", c->p.s[i].report, sizeof(c->p.s[i].report));
-		f = fopen(path, "w");
-		if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+		f = dry ? NULL : fopen(path, "w");
+		if (!dry && (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)) {
 			fprintf(stderr, "fwstress: campaign: %s: %s\n", path, strerror(errno));
 			free(text);
 			return -1;
@@ -603,39 +604,88 @@ static void
 usage_campaign(FILE *f)
 {
 	fprintf(f,
-		"Usage: fwstress campaign [--resume] [-o REPORT] PLAN.json\n\n"
+		"Usage: fwstress campaign [--resume] [--dry-run] [-o REPORT] PLAN.json\n\n"
 		"Measures every scenario of the plan in order: its setup command, a fwstress\n"
 		"run, search or sweep of its config (a file, or the plan's base config with\n"
 		"overrides), its teardown command. The campaign report (-o, or the plan's\n"
 		"\"output\") is written after every scenario and holds every cell so far, each\n"
 		"named by its scenario; REPORT.d/ keeps each scenario's config, report, log and\n"
 		"live statistics. A failed setup stops the campaign (the cells so far stay).\n"
-		"--resume skips the scenarios done and continues an interrupted sweep.\n");
+		"\n"
+		"Options:\n"
+		"  -o, --output REPORT  the campaign report (default: the plan's \"output\")\n"
+		"      --resume         skip the scenarios done, continue an interrupted sweep\n"
+		"  -n, --dry-run        check every scenario (as the campaign does before it\n"
+		"                       starts) and print what would run and for how long;\n"
+		"                       nothing is run or written (also: fwstress validate PLAN)\n"
+		"  -h, --help           this help\n"
+		"\n"
+		"Plan keys (config/campaign-lab.json is one for the namespace lab):\n"
+		"  dut        {name, firmware, load_command}: over every scenario's config\n"
+		"  output     the campaign report (default fwstress-campaign.json)\n"
+		"  base       a config file the scenarios start from\n"
+		"  wrap       a command the measuring fwstress runs under, e.g. [\"tools/lab\",\n"
+		"             \"exec\"] for the lab's tester namespace\n"
+		"  scenarios  the list; each: name (the matrix row), config (a file; default\n"
+		"             base), overrides (config keys merged in), command (run, search,\n"
+		"             sweep (default) or connections), setup and teardown (shell text,\n"
+		"             or {host, command}: on a load client of the config)\n"
+		"\n"
+		"Example: fwstress campaign --dry-run config/campaign-lab.json\n");
+}
+
+/* --dry-run: what each scenario would run and how long the campaign should take. */
+static void
+dry_run(const struct campaign *c)
+{
+	double total = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->p.n; i++)
+		total += c->est[i];
+	printf("campaign: %u scenarios, about %.0f min %.0f s; report %s (each scenario's "
+	       "files in %s/)\n",
+	       c->p.n, floor(total / 60), fmod(total, 60), c->p.output, c->p.workdir);
+	for (i = 0; i < c->p.n; i++) {
+		const struct fws_campaign_scenario *s = &c->p.s[i];
+
+		printf("%2u. %-20s fwstress %-11s %s%s: %u trials, about %.0f s\n", i + 1, s->name,
+		       fws_campaign_cmd_name(s->cmd), s->config,
+		       s->overrides ? " (with overrides)" : "", c->trials[i], c->est[i]);
+		if (s->setup[0])
+			printf("    setup%s%s: %s\n", s->setup_host[0] ? " on " : "", s->setup_host,
+			       s->setup);
+		if (s->teardown[0])
+			printf("    teardown%s%s: %s\n", s->teardown_host[0] ? " on " : "",
+			       s->teardown_host, s->teardown);
+	}
 }
 
 static int
-parse_args(int argc, char **argv, const char **out, bool *resume)
+parse_args(int argc, char **argv, const char **out, bool *resume, bool *dry)
 {
 	static const struct option opts[] = {
 		{"resume", no_argument, NULL, 'R'},
 		{"output", required_argument, NULL, 'o'},
+		{"dry-run", no_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = app_getopt("campaign", argc, argv, "o:nh", opts)) != -1) {
 		if (c == 'R') {
 			*resume = true;
+		} else if (c == 'n') {
+			*dry = true;
 		} else if (c == 'o') {
 			*out = optarg;
 		} else if (c == 'h') {
 			usage_campaign(stdout);
 			return 1;
 		} else {
-			usage_campaign(stderr);
-			return -1;
+			return -1; /* said */
 		}
 	}
 	if (argc - optind != 1) {
@@ -692,20 +742,26 @@ cmd_campaign(int argc, char **argv)
 {
 	struct campaign *c = calloc(1, sizeof(*c));
 	const char *out = NULL;
-	bool resume = false;
+	bool resume = false, dry = false;
 	unsigned int i;
 	int rc;
 
 	if (c == NULL)
 		return fws_err_exit_code(FWS_ERR_FAULT);
-	rc = parse_args(argc, argv, &out, &resume);
+	rc = parse_args(argc, argv, &out, &resume, &dry);
 	if (rc != 0) {
 		free(c);
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	}
-	if (load(c, argv[optind], out) < 0 || prepare(c) < 0 || (resume && take_done(c) < 0)) {
+	if (load(c, argv[optind], out) < 0 || prepare(c, dry) < 0 ||
+	    (resume && !dry && take_done(c) < 0)) {
 		campaign_free(c);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	if (dry) {
+		dry_run(c);
+		campaign_free(c);
+		return EXIT_OK;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -80,7 +80,7 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 
 	*code = EXIT_USAGE;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	while ((c = app_getopt("connections", argc, argv, "o:qh", opts)) != -1) {
 		switch (c) {
 		case 'o':
 			a->json = optarg;
@@ -108,8 +108,7 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 			usage_conn(stdout);
 			*code = EXIT_OK;
 			return -1;
-		default:
-			usage_conn(stderr);
+		default: /* said */
 			return -1;
 		}
 	}
@@ -216,7 +215,7 @@ cmd_connections(int argc, char **argv)
 	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
 	if (parse_conn_args(argc, argv, &a, &code) < 0)
 		return code;
-	if ((cfg = app_load_config(a.config)) == NULL)
+	if ((cfg = app_load_local_config(a.config)) == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	if (cfg->conn.test == FWS_CONN_NONE) {
 		fprintf(stderr,
@@ -229,6 +228,10 @@ cmd_connections(int argc, char **argv)
 	if (a.json &&
 	    strlcpy(cfg->json_out, a.json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) {
 		fprintf(stderr, "fwstress: -o: the path is too long\n");
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
+	if (app_expand_outputs(cfg, "connections") < 0) {
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}

@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 
 #include "fws_app.h"
+#include "fws_campaign.h"
 #include "fws_compat.h"
 #include "fws_port.h"
 
@@ -19,13 +20,17 @@ static void
 usage_validate(FILE *f)
 {
 	fprintf(f,
-		"Usage: fwstress validate [CONFIG]\n"
+		"Usage: fwstress validate [CONFIG | PLAN]\n"
 		"       fwstress validate --doc\n"
 		"\n"
 		"Parses CONFIG strictly and prints the normalised config (every default filled\n"
 		"in) as JSON. Without CONFIG, the embedded default. Exit 0 when valid, 2 with a\n"
-		"one-line error naming the JSON path, value and line when not. --doc prints the\n"
-		"reference of the keys below in Markdown (docs/configuration.md).\n"
+		"one-line error naming the JSON path, value and line when not. A PCI device this\n"
+		"machine does not have is a note, not an error: a config is checked anywhere,\n"
+		"and run checks its devices where it runs. A campaign PLAN (a file with\n"
+		"\"scenarios\") is checked as fwstress campaign --dry-run checks it. --doc prints\n"
+		"the reference of the keys below in Markdown (docs/configuration.md).\n"
+		"\nExample: fwstress validate config/lab-firewall.json\n"
 		"\nTop-level keys:\n");
 	fws_config_doc(f);
 }
@@ -245,6 +250,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	struct fws_cfg *cfg;
+	char err[700];
 	json_t *j;
 	char *s;
 
@@ -264,9 +270,19 @@ cmd_validate(int argc, char **argv)
 		usage_validate(stderr);
 		return EXIT_USAGE;
 	}
+	if (argc == 2 && fws_campaign_is_plan(argv[1])) { /* a plan: checked as campaign would */
+		char *dry[] = {"campaign", "--dry-run", argv[1], NULL};
+
+		return cmd_campaign(3, dry);
+	}
 	cfg = app_load_config(argc == 2 ? argv[1] : NULL);
 	if (cfg == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
+	if (fws_config_local_devices(cfg, err, sizeof(err)) < 0)
+		fprintf(stderr,
+			"fwstress: note: %s: valid, but %s (a command that runs it checks again, "
+			"on the load client)\n",
+			argv[1], err);
 	j = fws_config_to_json(cfg);
 	s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	printf("%s\n", s);
@@ -299,7 +315,7 @@ cmd_ports(int argc, char **argv)
 		usage_ports(stderr);
 		return EXIT_USAGE;
 	}
-	if (argc == 2 && (cfg = app_load_config(argv[1])) == NULL)
+	if (argc == 2 && (cfg = app_load_local_config(argv[1])) == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	if (app_eal_start(cfg, cli_eal, n_cli_eal) < 0) {
 		list_unusable(false);

@@ -33,15 +33,20 @@ load_sets(char **paths, int n, struct fws_cells *sets)
 static void
 report_usage(void)
 {
-	printf("Usage: fwstress report [--format md|wiki|csv|html] [-o OUT] REPORT.json "
-	       "[REPORT.json ...]\n\nRenders the cells of run, search, sweep or campaign reports "
-	       "as a qualification matrix (rows: scenario, frame size, result; columns: "
-	       "throughput and DUT load per direction). Several reports, one per appliance, "
-	       "are laid side by side: a column group per appliance (DUT name, firmware, "
-	       "date). Notes are derived from the measurements. html is one self-contained "
-	       "page with SVG charts: throughput against frame size in Mpps and Mbit/s with "
-	       "the theoretical line rate per port speed, the appliances' grouped bars, and "
-	       "latency histograms.\n");
+	printf("Usage: fwstress report [--format md|wiki|csv|html] [--columns LIST] [-o OUT] "
+	       "REPORT.json [REPORT.json ...]\n\nRenders the cells of run, search, sweep or "
+	       "campaign reports as a qualification matrix (rows: scenario, frame size, result; "
+	       "per direction its figures, as --columns chooses them: l1 (Mbit/s at L1), mpps, "
+	       "iperf (the TCP goodput iperf would report), loss (%%), p50 and p99 (latency, "
+	       "us), cpu (the DUT's); default %s). Several reports, one per appliance, are "
+	       "laid side by side: a column group per appliance (DUT name, firmware, date). "
+	       "Notes are derived from the measurements. html is one self-contained page with "
+	       "SVG charts: throughput against frame size in Mpps and Mbit/s with the "
+	       "theoretical line rate per port speed, the appliances' grouped bars, and "
+	       "latency histograms.\n\nExamples:\n"
+	       "  fwstress report --format html -o matrix.html dec740.json dec4280.json\n"
+	       "  fwstress report --columns l1,loss,p99 lab-campaign.json\n",
+	       FWS_MATRIX_COLUMNS);
 }
 
 int
@@ -49,18 +54,27 @@ cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"columns", required_argument, NULL, 'c'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL;
+	const char *out = NULL, *columns = NULL;
+	char err[200];
 	struct fws_cells *sets;
 	int fmt = FWS_MATRIX_MARKDOWN, c, rc, n, i;
 	FILE *f = stdout;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	while ((c = app_getopt("report", argc, argv, "f:o:h", opts)) != -1) {
 		switch (c) {
+		case 'c':
+			if (fws_matrix_columns(optarg, err, sizeof(err)) < 0) {
+				fprintf(stderr, "fwstress: report: %s\n", err);
+				return EXIT_USAGE;
+			}
+			columns = optarg;
+			break;
 		case 'f':
 			fmt = fws_matrix_format(optarg);
 			if (fmt < 0) {
@@ -97,7 +111,8 @@ cmd_report(int argc, char **argv)
 		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
 		rc = -EIO;
 	} else {
-		rc = fws_matrix_render(f, sets, (unsigned int)n, (enum fws_matrix_format)fmt);
+		rc = fws_matrix_render_columns(f, sets, (unsigned int)n,
+					       (enum fws_matrix_format)fmt, columns);
 		if (rc < 0)
 			fprintf(stderr, "fwstress: report: %s: %s\n", out ? out : "standard output",
 				strerror(-rc));
@@ -177,7 +192,7 @@ cmd_compare(int argc, char **argv)
 	int c, worse;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:l:h", opts, NULL)) != -1) {
+	while ((c = app_getopt("compare", argc, argv, "t:l:h", opts)) != -1) {
 		switch (c) {
 		case 't':
 		case 'l':

@@ -21,12 +21,15 @@
  * common ones (every command reads ports, streams, flows, rate, frame_size, duration,
  * warmup, drain, dut, scenario, eal, hosts, output). */
 static const struct {
-	const char *what, *options, *sections;
+	const char *what, *options, *sections, *examples;
 } k_usage[] = {
 	[FWS_METHOD_RUN] =
 		{"Runs one trial per frame-size entry of CONFIG at the configured rate: the loss,\n"
 		 "latency and throughput at that load.\n",
-		 "", "nat, expect, blocklist, payload, tunnel, tcp"},
+		 "", "nat, expect, blocklist, payload, tunnel, tcp",
+		 "  fwstress run                               the embedded loopback, no NIC\n"
+		 "  fwstress run -d 10 config/lab-routing.json 10 s trials through the lab\n"
+		 "  fwstress run -a 0000:03:00.0 -a 0000:03:00.1 -- config/hw-two-port.json\n"},
 	[FWS_METHOD_SEARCH] =
 		{"Finds, per frame-size entry, the highest share of the configured rate whose "
 		 "loss\n"
@@ -37,7 +40,9 @@ static const struct {
 		 "      --short SEC      duration of narrowing trials (config search.short, 1)\n"
 		 "      --final SEC      duration of confirming trials (config search.final, 60)\n",
 		 "search {short, final, width, pdr, min, max_trials}; as run: nat, expect, "
-		 "blocklist, payload, tunnel, tcp"},
+		 "blocklist, payload, tunnel, tcp",
+		 "  fwstress search --final 10 config/hw-two-port.json\n"
+		 "  fwstress search -o 'results/{time}-{command}/report.json' CONFIG\n"},
 	[FWS_METHOD_SWEEP] =
 		{"Measures the qualification matrix: every frame size (\"frame_size\": "
 		 "\"rfc2544\"\n"
@@ -54,7 +59,10 @@ static const struct {
 		 "      --resume         keep the cells of the existing JSON report and run only\n"
 		 "                       the ones it does not have\n",
 		 "sweep {directions, mode, latency_at, back_to_back}, search; as run: nat, "
-		 "expect, blocklist, payload, tunnel, tcp"},
+		 "expect, blocklist, payload, tunnel, tcp",
+		 "  fwstress sweep -o dec740.json config/hw-two-port.json\n"
+		 "  fwstress sweep --resume -o dec740.json config/hw-two-port.json   after "
+		 "Ctrl-C\n"},
 };
 
 static const char *mode_name(enum fws_method_mode mode);
@@ -71,9 +79,10 @@ usage_run(FILE *f, enum fws_method_mode mode)
 		"embedded\n"
 		"loopback config runs. It prints a text report on stdout and writes the JSON "
 		"report\n"
-		"(output.json in the config, default fwstress-report.json). EAL arguments come\n"
-		"from the command line before \"--\" when it has any, else from the config's\n"
-		"\"eal\" list. Unless given, --in-memory is added (no shared files).\n"
+		"(output.json in the config, default fwstress-report.json; \"{time}\" and\n"
+		"\"{command}\" in a report path make a folder per run). EAL arguments are the\n"
+		"config's \"eal\" list followed by those before \"--\" (the report records both).\n"
+		"Unless given, --in-memory is added (no shared files).\n"
 		"\n"
 		"Options:\n"
 		"  -o, --json FILE      write the JSON report to FILE (\"\" for none)\n"
@@ -97,8 +106,9 @@ usage_run(FILE *f, enum fws_method_mode mode)
 		"output, lcores): %s.\n"
 		"\n"
 		"Ctrl-C ends the trial early (a second one skips the drain); the report is still\n"
-		"written and marked partial. Exit status: see fwstress --help.\n",
-		name, k_usage[mode].sections);
+		"written and marked partial. Exit status: see fwstress --help.\n"
+		"\nExamples:\n%s",
+		name, k_usage[mode].sections, k_usage[mode].examples);
 }
 
 /* What the progress callback drives: the line on stderr and the live statistics. */
@@ -180,7 +190,8 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 
 	*code = EXIT_USAGE;
 	optind = 1;
-	while (rc == 0 && (c = getopt_long(argc, argv, "o:t:d:qh", opts, NULL)) != -1) {
+	while (rc == 0 &&
+	       (c = app_getopt(mode_name(a->mode), argc, argv, "o:t:d:qh", opts)) != -1) {
 		switch (c) {
 		case 'o':
 			a->json = optarg;
@@ -221,18 +232,18 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 			usage_run(stdout, a->mode);
 			*code = EXIT_OK;
 			return -1;
-		default:
-			rc = -1;
+		default: /* said */
+			return -1;
 		}
 	}
 	if (rc == 0 && argc - optind > 1) {
-		fprintf(stderr, "fwstress: one config file, got %d arguments\n", argc - optind);
+		fprintf(stderr,
+			"fwstress %s: one config file, got %d arguments (fwstress %s --help)\n",
+			mode_name(a->mode), argc - optind, mode_name(a->mode));
 		return -1;
 	}
-	if (rc < 0) {
-		usage_run(stderr, a->mode);
+	if (rc < 0)
 		return -1;
-	}
 	a->config = optind < argc ? argv[optind] : NULL;
 	return 0;
 }
@@ -471,10 +482,11 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
 	if (parse_run_args(argc, argv, &a, &code) < 0)
 		return code;
-	cfg = app_load_config(a.config);
+	cfg = app_load_local_config(a.config);
 	if (cfg == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
-	if (apply_args(cfg, &a) < 0 || check_outputs(cfg) < 0 || open_stats(&a) < 0) {
+	if (apply_args(cfg, &a) < 0 || app_expand_outputs(cfg, mode_name(a.mode)) < 0 ||
+	    check_outputs(cfg) < 0 || open_stats(&a) < 0) {
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}

@@ -49,11 +49,22 @@ void app_live_register(void);
 /** Parse path, or the embedded default when NULL; prints the error. */
 struct fws_cfg *app_load_config(const char *path);
 
+/** The same, for a command that runs the config here: its PCI devices must be on this host. */
+struct fws_cfg *app_load_local_config(const char *path);
+
+/**
+ * Result folders: "{time}" (the UTC start, 20261206-012345) and "{command}" in the config's
+ * report paths are filled in, and the folders made (e.g. -o 'results/{time}-{command}/
+ * report.json' keeps every run's report). 0, or -1 said.
+ */
+int app_expand_outputs(struct fws_cfg *cfg, const char *command);
+
 /** Split "SUBCOMMAND [EAL ARGS --] REST": EAL args out, argv/argc left with REST. */
 void app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal);
 
-/** Start EAL with the command line's EAL args, else the config's; prints the error. */
-int app_eal_start(const struct fws_cfg *cfg, char **cli_eal, int n_cli_eal);
+/** Start EAL with the config's EAL args and then the command line's (appended to cfg's list,
+ * so that its report records them); prints the error. */
+int app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal);
 
 /** Set by SIGINT, SIGTERM and SIGHUP once app_catch_stop_signals ran: stop, report partial. */
 extern volatile int app_stop_requests;
@@ -61,6 +72,16 @@ void app_catch_stop_signals(void);
 
 /** argv[1] is -h or --help. */
 bool app_help(int argc, char **argv);
+
+struct option;
+
+/**
+ * getopt_long for subcommand cmd, with one line for a bad option instead of getopt's and a
+ * usage: "unknown option "--jsn"; did you mean "--json"?", or "option "-o" needs a value".
+ * Returns what getopt_long does ('?' for both errors, already said).
+ */
+int app_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *opts);
 
 int cmd_run(int argc, char **argv);
 int cmd_search(int argc, char **argv);

@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_version.h>
+
 #include "fws_app.h"
+#include "fws_build.h"
+#include "fws_names.h"
 
 struct subcommand {
 	const char *name;
@@ -67,9 +71,33 @@ usage_main(FILE *f)
 		"  6  path check failed: a stream's probe did not arrive where it should; no "
 		"load\n     was sent\n"
 		"  7  compare: at least one cell got worse beyond the tolerance\n"
-		"  8  completed, but the DUT did not do what the config's \"nat\" expects\n"
+		"  8  completed, but the DUT did not do what the config expects: NAT (\"nat\"),\n"
+		"     flows it must block (\"expect\", a blocklist, an IPS's attack stream, an\n"
+		"     application control's blocked application); the cells say so\n"
 		"  9  an output could not be written (stdout, report -o, --stats; each named on\n"
 		"     stderr): the measurement is in the JSON report\n");
+}
+
+/* One line: the subcommand is not one, and the one meant if it is a typo. */
+static void
+unknown_subcommand(const char *word)
+{
+	const char *names[N_SUBCOMMANDS];
+	const char *near;
+	unsigned int i;
+
+	for (i = 0; i < N_SUBCOMMANDS; i++)
+		names[i] = subcommands[i].name;
+	near = fws_names_nearest(word, names, N_SUBCOMMANDS);
+	if (near)
+		fprintf(stderr,
+			"fwstress: unknown subcommand \"%s\"; did you mean \"%s\"? (fwstress "
+			"--help "
+			"lists them)\n",
+			word, near);
+	else
+		fprintf(stderr,
+			"fwstress: unknown subcommand \"%s\" (fwstress --help lists them)\n", word);
 }
 
 /* What a command printed on stdout must have reached it (a full disk, a closed pipe): one
@@ -96,12 +124,15 @@ main(int argc, char **argv)
 		return stdout_done(EXIT_OK);
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
-		printf("fwstress %s\n", FWS_VERSION);
+		/* The DPDK it was built against, and the one it runs with (a shared library). */
+		printf("fwstress %s (commit %s), built with DPDK %d.%02d.%d, running %s\n",
+		       FWS_VERSION, FWS_COMMIT, RTE_VER_YEAR, RTE_VER_MONTH, RTE_VER_MINOR,
+		       rte_version());
 		return stdout_done(EXIT_OK);
 	}
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		if (strcmp(argv[1], subcommands[i].name) == 0)
 			return stdout_done(subcommands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "fwstress: unknown subcommand \"%s\" (see fwstress --help)\n", argv[1]);
+	unknown_subcommand(argv[1]);
 	return EXIT_USAGE;
 }

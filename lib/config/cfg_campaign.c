@@ -298,6 +298,23 @@ fws_campaign_parse(const char *buf, size_t len, const char *base, struct fws_cam
 	return rc;
 }
 
+bool
+fws_campaign_is_plan(const char *path)
+{
+	char err[256], *buf;
+	json_t *root;
+	size_t len;
+	bool plan;
+
+	if (cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, sizeof(err), "campaign") < 0)
+		return false;
+	root = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	plan = json_is_object(root) && json_object_get(root, "scenarios") != NULL;
+	json_decref(root);
+	return plan;
+}
+
 int
 fws_campaign_load(const char *path, struct fws_campaign *p, char *err, size_t errlen)
 {

@@ -16,6 +16,7 @@
 #include "fws_compat.h"
 #include "fws_cell.h"
 #include "fws_config.h"
+#include "fws_names.h"
 #include "fws_pkt.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
@@ -213,49 +214,6 @@ cfg_type_name(const json_t *v)
 }
 
 /* Reject keys of obj that are not in allowed (NULL-terminated). */
-/* Edit distance of two short keys (insertions, deletions, substitutions, swaps), capped. */
-static unsigned int
-distance(const char *a, const char *b)
-{
-	unsigned int d[40][40], i, j, la = (unsigned int)strlen(a), lb = (unsigned int)strlen(b);
-
-	if (la >= 40 || lb >= 40)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			unsigned int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	return d[la][lb];
-}
-
-/* The allowed key nearest to key, if near enough to be a typo (NULL: none). */
-static const char *
-nearest(const char *key, const char *const *allowed)
-{
-	unsigned int best = 3, dist;
-	const char *found = NULL;
-
-	for (; *allowed; allowed++)
-		if ((dist = distance(key, *allowed)) < best && dist * 3 <= strlen(*allowed)) {
-			best = dist;
-			found = *allowed;
-		}
-	return found;
-}
-
 int
 cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed)
 {
@@ -274,9 +232,9 @@ cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed)
 			continue;
 		old = cfg_push_key(c, key);
 		(void)old; /* the error keeps the path */
-		if (nearest(key, allowed))
+		if (fws_names_nearest(key, allowed, 0))
 			return cfg_fail(c, "unknown key; did you mean \"%s\"?",
-					nearest(key, allowed));
+					fws_names_nearest(key, allowed, 0));
 		return cfg_fail(c, "unknown key");
 	}
 	return 0;

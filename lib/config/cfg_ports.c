@@ -207,21 +207,17 @@ pci_address(const char *d, char *full, size_t len)
 	return true;
 }
 
-/* What validate can know without EAL: a PCI address is on this host's bus (when the config
- * has no other hosts: an agent's ports are its own), a vdev names a driver DPDK has. */
+/* A device's form: a PCI address, or a vdev that names a driver DPDK has. Whether the PCI
+ * device is there is the host's business (fws_config_local_devices): a config is checked on
+ * a laptop before it runs on the load client. */
 static int
-device_known(struct cfg_ctx *c, const struct fws_cfg *cfg, const char *d)
+device_known(struct cfg_ctx *c, const char *d)
 {
-	char full[16], path[64];
+	char full[16];
 	size_t i;
 
-	if (pci_address(d, full, sizeof(full))) {
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", full);
-		if (cfg->n_hosts == 0 && access(path, F_OK) != 0)
-			return cfg_fail(c, "device \"%s\": no PCI device %s on this host (%s)", d,
-					full, path);
+	if (pci_address(d, full, sizeof(full)))
 		return 0;
-	}
 	for (i = 0; i < RTE_DIM(vdev_drivers); i++)
 		if (strncmp(d, vdev_drivers[i], strlen(vdev_drivers[i])) == 0)
 			return 0;
@@ -230,6 +226,30 @@ device_known(struct cfg_ctx *c, const struct fws_cfg *cfg, const char *d)
 			"a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
 			"net_ring0, net_tap0, ...) or ringpair:NAME:a|b",
 			d);
+}
+
+int
+fws_config_local_devices(const struct fws_cfg *cfg, char *err, size_t errlen)
+{
+	const char *sys = getenv("FWS_SYSFS") ? getenv("FWS_SYSFS") : "/sys";
+	char full[16], path[600];
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const char *d = cfg->ports[i].device;
+
+		if (cfg->ports[i].host != 0 || !pci_address(d, full, sizeof(full)))
+			continue; /* another host's, or a virtual device */
+		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sys, full);
+		if (access(path, F_OK) == 0)
+			continue;
+		snprintf(err, errlen,
+			 "ports[%u].device: device \"%s\": no PCI device %s on this host (%s): "
+			 "fwstress ports lists those there are",
+			 i, d, full, path);
+		return -ENODEV;
+	}
+	return 0;
 }
 
 static int
@@ -682,7 +702,7 @@ cfg_sec_ports(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		if (strncmp(cfg->ports[i].device, "ringpair:", 9) != 0) {
 			size_t o3 = cfg_push_key(c, "device");
 
-			if (device_known(c, cfg, cfg->ports[i].device) < 0)
+			if (device_known(c, cfg->ports[i].device) < 0)
 				return -EINVAL;
 			cfg_pop(c, o3);
 		}

@@ -78,6 +78,9 @@ const char *fws_campaign_status_name(enum fws_campaign_status s);
 int fws_campaign_parse(const char *buf, size_t len, const char *base, struct fws_campaign *p,
 		       char *err, size_t errlen);
 
+/** The file at path is a campaign plan (an object with "scenarios"), not a config. */
+bool fws_campaign_is_plan(const char *path);
+
 /** Read and parse the plan at path. */
 int fws_campaign_load(const char *path, struct fws_campaign *p, char *err, size_t errlen);
 

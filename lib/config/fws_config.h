@@ -334,6 +334,22 @@ struct fws_cfg *fws_config_parse_at(const char *buf, size_t len, const char *bas
  * file names in it start at the file's directory. */
 struct fws_cfg *fws_config_load(const char *path, char *err, size_t errlen);
 
+/**
+ * The PCI devices of the ports this host owns are on its bus (FWS_SYSFS, default /sys): 0, or
+ * -ENODEV with the first one missing named in err. The parser checks only their form, so a
+ * config validates on a machine that is not the load client.
+ */
+int fws_config_local_devices(const struct fws_cfg *cfg, char *err, size_t errlen);
+
+/**
+ * The command line's EAL arguments after the config's "eal" list, into it (the report then
+ * records the list EAL ran with): where EAL takes one of a kind (-l, -c or --lcores, a file
+ * prefix, --no-pci), the command line's replaces the config's; the rest add up. 0, or
+ * -E2BIG with err.
+ */
+int fws_config_eal_merge(struct fws_cfg *cfg, char *const *cli, unsigned int n_cli, char *err,
+			 size_t errlen);
+
 void fws_config_free(struct fws_cfg *cfg);
 
 /** The normalised config (defaults filled) as a new JSON object. */

@@ -177,6 +177,7 @@ struct fws_cell_done {
 
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
+	char tool[128]; /**< what wrote it: "fwstress 0.1.0 (commit C, DPDK 22.11.11)" */
 	/** The run ended before its end (interrupted, a fault): its "partial", and its
 	 * "status" when it said one. */
 	bool partial;

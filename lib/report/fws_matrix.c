@@ -49,10 +49,8 @@ matrix_set_cols(const struct matrix *m, unsigned int set, unsigned int *first)
 	return n;
 }
 
-/* A column's direction: the cell's, and in a bidir trial its stream's half of it ("bidir
- * upload"); a bidir cell of a report older than 2.5 names no half: its column sums both. */
-static void
-col_dir(const struct fws_cell *c, char *buf, size_t len)
+void
+matrix_cell_dir(const struct fws_cell *c, char *buf, size_t len)
 {
 	if (strcmp(c->direction, "bidir"))
 		snprintf(buf, len, "%s", c->direction);
@@ -70,7 +68,7 @@ col_of(struct matrix *m, unsigned int set, const struct fws_cell *cell)
 	unsigned int c;
 	char name[80], dir[sizeof(k->dir)];
 
-	col_dir(cell, dir, sizeof(dir));
+	matrix_cell_dir(cell, dir, sizeof(dir));
 	for (c = 0; c < m->n_cols; c++)
 		if (m->cols[c].set == set && !strcmp(m->cols[c].dir, dir))
 			return (int)c;
@@ -149,43 +147,6 @@ build(struct matrix *m)
 }
 
 const char *
-matrix_verdict_word(const char *verdict, char *buf, size_t len)
-{
-	size_t n = strcspn(verdict, ":");
-
-	snprintf(buf, len, "%.*s", (int)RTE_MIN(n, len - 1), verdict);
-	return buf;
-}
-
-bool
-matrix_above_link(const struct row *x, unsigned int col)
-{
-	return x->line[col] > 0 && x->pps[col] > 1.01 * x->line[col];
-}
-
-void
-matrix_partial_banner(const struct matrix *m, char *buf, size_t len)
-{
-	size_t used = 0;
-	unsigned int s;
-	char name[80];
-
-	buf[0] = '\0';
-	for (s = 0; s < m->n_sets && used < len; s++) {
-		const struct fws_cells *x = &m->sets[s];
-
-		if (!x->partial)
-			continue;
-		used += (size_t)snprintf(
-			buf + used, len - used,
-			"%sPARTIAL REPORT: %s ended before its end (%s): the cells it completed "
-			"are shown, the rest were not measured.",
-			used ? " " : "", matrix_set_name(m, s, name, sizeof(name)),
-			x->status[0] ? x->status : "interrupted");
-	}
-}
-
-const char *
 matrix_kind_name(const char *k)
 {
 	static const struct {
@@ -218,108 +179,6 @@ matrix_kind_name(const char *k)
 	return "fixed rate";
 }
 
-struct notes {
-	char *buf;
-	size_t len, used;
-	bool col_open;
-};
-
-/* One note of a column; the first of the column names it. */
-static void __attribute__((format(printf, 3, 4)))
-note(struct notes *n, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (n->used >= n->len)
-		return;
-	if (n->col_open)
-		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used, ", ");
-	else
-		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used,
-					    "%s%s: ", n->used ? "; " : "", label);
-	n->col_open = true;
-	if (n->used >= n->len)
-		return;
-	va_start(ap, fmt);
-	n->used += (size_t)vsnprintf(n->buf + n->used, n->len - n->used, fmt, ap);
-	va_end(ap);
-}
-
-/* Scenarios whose result means nothing unless the DUT is seen inspecting. */
-static bool
-inspects(const char *scenario)
-{
-	return !strcmp(scenario, "ids") || !strcmp(scenario, "ips") ||
-	       !strcmp(scenario, "appcontrol");
-}
-
-static void
-col_notes(struct notes *n, const struct row *x, unsigned int c, const char *label, bool goal)
-{
-	const char *scn = x->first->scenario;
-
-	n->col_open = false;
-	if (x->verdict[c]) { /* not a result: why, and nothing that reads as one */
-		note(n, label, "%s: NOT A RESULT", x->verdict[c]);
-		return;
-	}
-	/* At a fixed load loss is the result; a latency point's figures come first. */
-	if (!goal)
-		note(n, label, "loss %.4g %%", x->loss[c]);
-	if (x->p50[c] > 0)
-		note(n, label, "latency p50 %.1f / p99 %.1f us", x->p50[c] / 1e3, x->p99[c] / 1e3);
-	if (x->limited[c])
-		note(n, label, "%s",
-		     goal ? "generator-limited, a lower bound (no trial lost frames)"
-			  : "generator-limited");
-	if (matrix_above_link(x, c))
-		note(n, label,
-		     "ABOVE LINK SPEED (%.4f Mpps at most): a virtual device, unpaced: not a wire "
-		     "rate",
-		     x->line[c] / 1e6);
-	else if (!x->limited[c] && x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
-		note(n, label, "line rate reached");
-	if (x->missed[c] > 0)
-		note(n, label,
-		     "TESTER-LIMITED: the receiver missed %.0f frames (its loss, not the DUT's)%s",
-		     x->missed[c], goal ? ", a lower bound" : "");
-	if (x->measured[c])
-		note(n, label, "TCP goodput measured, not derived");
-	if (x->flood[c] >= 0)
-		note(n, label, "under a SYN flood of %.0f/s, %.0f SYNs passed", x->flood[c],
-		     x->flood_passed[c]);
-	if (x->cpu[c] > 95)
-		note(n, label, "DUT CPU above 95 %%");
-	if (x->attack_leaked[c] > 0)
-		note(n, label, "%s leaked %.0f of %.0f %s frames",
-		     strcmp(scn, "appcontrol") ? "IPS" : "application control", x->attack_leaked[c],
-		     x->attack[c], strcmp(scn, "appcontrol") ? "attack" : "blocked-application");
-	if (x->blocked_leaked[c] > 0)
-		note(n, label, "%.0f frames leaked to destinations expected blocked",
-		     x->blocked_leaked[c]);
-	if (inspects(scn) && x->attack[c] <= 0)
-		note(n, label, "inspection not proven (no attack frames in the trial)");
-	else if (inspects(scn) && x->attack_leaked[c] < 0)
-		note(n, label,
-		     "inspection not proven (attack frames pass by design: see the "
-		     "DUT's alerts)");
-}
-
-void
-matrix_row_notes(const struct matrix *m, const struct row *x, char *buf, size_t len)
-{
-	bool goal = strcmp(x->first->kind, "ndr") == 0 || strcmp(x->first->kind, "pdr") == 0;
-	struct notes n = {.buf = buf, .len = len};
-	unsigned int c;
-
-	buf[0] = '\0';
-	for (c = 0; c < m->n_cols; c++)
-		if (x->has[c])
-			col_notes(&n, x, c, m->cols[c].label, goal);
-	if (n.used >= len)
-		buf[len - 1] = '\0';
-}
-
 /*
  * Text from a report file into a Markdown or MediaWiki cell: no column breaks, no lines, and
  * no markup of its own (a DUT name is the user's text, not the page's): what either syntax
@@ -346,20 +205,14 @@ table_str(FILE *f, const char *s, bool wiki)
 	}
 }
 
-/* Per column: these, after the row's scenario, frame size and result. */
-static const char *const k_names[] = {" Mbit/s (L1)", " Mpps", " iperf Mbit/s*", " DUT CPU"};
-#define N_K 4
-
-/* The appliances, named once above a table of several. */
+/* The caption: each appliance (DUT, firmware, date) and what measured it. */
 static void
 appliances(FILE *f, const struct matrix *m, bool wiki)
 {
 	unsigned int s;
 	char name[80];
 
-	if (m->n_sets < 2)
-		return;
-	fputs("Appliances:", f);
+	fputs(m->n_sets > 1 ? "Appliances:" : "Appliance:", f);
 	for (s = 0; s < m->n_sets; s++) {
 		const struct fws_cells *x = &m->sets[s];
 
@@ -368,10 +221,14 @@ appliances(FILE *f, const struct matrix *m, bool wiki)
 		fprintf(f, " (firmware ");
 		table_str(f, x->firmware[0] ? x->firmware : "not given", wiki);
 		fprintf(f, ", ");
-		table_str(f, x->started, wiki);
+		table_str(f, x->started[0] ? x->started : "date not given", wiki);
+		if (x->tool[0]) {
+			fprintf(f, ", measured by ");
+			table_str(f, x->tool, wiki);
+		}
 		fputc(')', f);
 	}
-	fputs("\n\n", f);
+	fputs(".\n\n", f);
 }
 
 /* MediaWiki: a header row of column groups, one per appliance. */
@@ -388,7 +245,7 @@ wiki_groups(FILE *f, const struct matrix *m)
 		n = matrix_set_cols(m, s, &first);
 		if (n == 0)
 			continue;
-		fprintf(f, " !! colspan=\"%u\" | ", n * N_K);
+		fprintf(f, " !! colspan=\"%u\" | ", n * m->n_figs);
 		table_str(f, matrix_set_name(m, s, name, sizeof(name)), true);
 		if (m->sets[s].firmware[0]) {
 			fputs(", ", f);
@@ -413,17 +270,18 @@ table_head(FILE *f, const struct matrix *m, bool wiki)
 		fprintf(f, "| Scenario | Frame size | Result");
 	}
 	for (c = 0; c < m->n_cols; c++) {
-		for (k = 0; k < N_K; k++) {
+		for (k = 0; k < m->n_figs; k++) {
 			fputs(wiki ? " !! " : " | ", f);
 			table_str(f, m->cols[c].label, wiki);
-			fputs(k_names[k], f);
+			fputs(m->figs[k]->head, f);
 		}
 	}
 	fprintf(f, wiki ? " !! Notes\n" : " | Notes |\n");
 	if (!wiki) {
 		fprintf(f, "|---|---|---");
 		for (c = 0; c < m->n_cols; c++)
-			fprintf(f, "|---:|---:|---:|---:");
+			for (k = 0; k < m->n_figs; k++)
+				fprintf(f, "|---:");
 		fprintf(f, "|---|\n");
 	}
 }
@@ -431,40 +289,31 @@ table_head(FILE *f, const struct matrix *m, bool wiki)
 static void
 table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 {
-	unsigned int c;
-	char notes[1024];
+	const char *sep = wiki ? " || " : " | ";
+	unsigned int c, k;
+	char notes[1024], v[96];
 
 	fputs(wiki ? "|-\n| " : "| ", f);
 	table_str(f, x->first->scenario, wiki);
-	fputs(wiki ? " || " : " | ", f);
+	fputs(sep, f);
 	table_str(f, x->first->size, wiki);
-	fprintf(f, wiki ? " || %s" : " | %s", matrix_kind_name(x->first->kind));
+	fprintf(f, "%s%s", sep, matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
-		/* a lower bound (text: a terminal shows no entity) */
-		const char *ge = x->limited[c] || x->missed[c] > 0 ? ">= " : "";
-		const char *above = matrix_above_link(x, c) ? " (above link)" : "";
-		char word[64];
-
-		if (!x->has[c]) {
-			fprintf(f, wiki ? " || || || ||" : " | | | |");
-			continue;
+		for (k = 0; k < m->n_figs; k++) {
+			if (!x->has[c]) {
+				fputs(wiki ? " ||" : " |", f);
+				continue;
+			}
+			fputs(sep, f);
+			if (x->verdict[c]) /* no result: its verdict where the figures were */
+				fputs(k ? "-" : matrix_verdict_word(x->verdict[c], v, sizeof(v)),
+				      f);
+			else
+				fputs(matrix_fig_text(x, c, m->figs[k], false, v, sizeof(v)), f);
 		}
-		if (x->verdict[c])
-			fprintf(f, wiki ? " || %s || - || - || " : " | %s | - | - | ",
-				matrix_verdict_word(x->verdict[c], word, sizeof(word)));
-		else
-			fprintf(f,
-				wiki ? " || %s%.1f%s || %s%.4f || %s%.1f || "
-				     : " | %s%.1f%s | %s%.4f | %s%.1f | ",
-				ge, x->l1[c] / 1e6, above, ge, x->pps[c] / 1e6, ge,
-				x->goodput[c] / 1e6);
-		if (x->cpu[c] >= 0)
-			fprintf(f, "%.0f %%", x->cpu[c]);
-		else
-			fprintf(f, "-");
 	}
 	matrix_row_notes(m, x, notes, sizeof(notes));
-	fputs(wiki ? " || " : " | ", f);
+	fputs(sep, f);
 	table_str(f, notes, wiki);
 	fputs(wiki ? "\n" : " |\n", f);
 }
@@ -489,7 +338,8 @@ table(FILE *f, const struct matrix *m, bool wiki)
 		table_row(f, m, &m->rows[r], wiki);
 	if (wiki)
 		fprintf(f, "|}\n");
-	fprintf(f, "\n%s\n", GOODPUT_NOTE);
+	if (matrix_shows(m, "iperf"))
+		fprintf(f, "\n%s\n", GOODPUT_NOTE);
 	matrix_conn_table(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
 	if (m->left_out)
 		fprintf(f,
@@ -585,11 +435,28 @@ csv(FILE *f, const struct matrix *m)
 }
 
 int
+fws_matrix_columns(const char *list, char *err, size_t errlen)
+{
+	const struct matrix_fig *figs[MATRIX_MAX_FIGS];
+	unsigned int n;
+
+	return matrix_pick_figs(list, figs, &n, err, errlen);
+}
+
+int
 fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
 		  enum fws_matrix_format fmt)
 {
+	return fws_matrix_render_columns(f, sets, n_sets, fmt, NULL);
+}
+
+int
+fws_matrix_render_columns(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
+			  enum fws_matrix_format fmt, const char *columns)
+{
 	struct matrix *m = calloc(1, sizeof(*m));
 	unsigned int s, n = 0;
+	char err[160];
 
 	for (s = 0; s < n_sets; s++)
 		n += sets[s].n;
@@ -602,6 +469,13 @@ fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
 	}
 	m->sets = sets;
 	m->n_sets = n_sets;
+	if (matrix_pick_figs(columns ? columns : FWS_MATRIX_COLUMNS, m->figs, &m->n_figs, err,
+			     sizeof(err)) < 0) {
+		free(m->rows);
+		free(m->crows);
+		free(m);
+		return -EINVAL;
+	}
 	build(m);
 	switch (fmt) {
 	case FWS_MATRIX_MARKDOWN:

@@ -33,4 +33,16 @@ int fws_matrix_format(const char *name);
 int fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
 		      enum fws_matrix_format fmt);
 
+/** The figures each direction shows unless report --columns says otherwise. */
+#define FWS_MATRIX_COLUMNS "l1,mpps,iperf,loss,p99,cpu"
+
+/** The same with the figures of each direction chosen ("l1,mpps,loss": of l1, mpps, iperf,
+ * loss, p50, p99, cpu; NULL: FWS_MATRIX_COLUMNS). -EINVAL for a list
+ * fws_matrix_columns refuses. */
+int fws_matrix_render_columns(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
+			      enum fws_matrix_format fmt, const char *columns);
+
+/** A --columns list is one the renderer takes: 0, or -EINVAL with why in err. */
+int fws_matrix_columns(const char *list, char *err, size_t errlen);
+
 #endif /* FWS_MATRIX_H */

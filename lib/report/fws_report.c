@@ -12,6 +12,7 @@
 #include <rte_byteorder.h>
 #include <rte_version.h>
 
+#include "fws_build.h"
 #include "fws_cell.h"
 #include "fws_rate.h"
 
@@ -707,10 +708,10 @@ fws_report_json(const struct fws_run *run)
 
 	fws_report_iso_time(run->started, t0, sizeof(t0));
 	fws_report_iso_time(run->finished, t1, sizeof(t1));
-	root = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
+	root = json_pack("{s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
 			 FWS_REPORT_SCHEMA, "tool", "name", "fwstress", "version", FWS_VERSION,
-			 "dpdk", rte_version(), "started", t0, "finished", t1, "status",
-			 fws_run_status_name(run->status), "partial", run->partial);
+			 "commit", FWS_COMMIT, "dpdk", rte_version(), "started", t0, "finished", t1,
+			 "status", fws_run_status_name(run->status), "partial", run->partial);
 	if (run->error[0])
 		json_object_set_new(root, "error", json_string(run->error));
 	json_object_set_new(root, "hugepage_bytes_peak",

@@ -196,14 +196,15 @@ struct series {
 static unsigned int
 series_of(struct series *s, const struct matrix *m, unsigned int set, const struct fws_cell *c)
 {
-	char raw[200], name[200], setname[80];
+	char raw[200], name[200], setname[80], dir[64];
 	unsigned int k;
 
+	matrix_cell_dir(c, dir, sizeof(dir));
 	if (m->n_sets > 1)
 		snprintf(raw, sizeof(raw), "%s %s %s",
-			 matrix_set_name(m, set, setname, sizeof(setname)), c->direction, c->kind);
+			 matrix_set_name(m, set, setname, sizeof(setname)), dir, c->kind);
 	else
-		snprintf(raw, sizeof(raw), "%s %s", c->direction, c->kind);
+		snprintf(raw, sizeof(raw), "%s %s", dir, c->kind);
 	matrix_esc(raw, name, sizeof(name));
 	for (k = 0; k < s->n && strcmp(s->name[k], name); k++)
 		;
@@ -260,15 +261,26 @@ line_rates(FILE *f, const struct plot *p, const double *bps, unsigned int n, boo
 	}
 }
 
+/* Below the plot, under the axis label: nothing of the plot (line rates, ticks) is covered.
+ * LEGEND_ROW a series; the chart's height grows by legend_h. */
+#define LEGEND_ROW 16
+static int
+legend_h(const struct series *s)
+{
+	return s->n ? 8 + (int)s->n * LEGEND_ROW : 0;
+}
+
 static void
 legend(FILE *f, const struct plot *p, const struct series *s)
 {
 	unsigned int k;
 
 	for (k = 0; k < s->n; k++) {
-		marker(f, k, p->w - MR - 236, MT + 10 + k * 16, "class=\"key\"");
-		fprintf(f, "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
-			p->w - MR - 226, MT + 14 + (int)k * 16, s->name[k]);
+		int y = p->h + 8 + (int)k * LEGEND_ROW;
+
+		marker(f, k, ML + 6, y, "class=\"key\"");
+		fprintf(f, "\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n", ML + 16, y + 4,
+			s->name[k]);
 	}
 }
 
@@ -287,8 +299,10 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 			const struct fws_cell *c = &m->sets[s].c[i];
 
 			p.xmax = fmax(p.xmax, c->avg_frame);
-			if (fws_cell_ok(c))
-				p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
+			if (!fws_cell_ok(c))
+				continue;
+			p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
+			series_of(&ser, m, s, c); /* the legend's rows, for the height */
 		}
 	for (k = 0; k < n_speeds; k++)
 		p.ymax = fmax(p.ymax, mbps ? bps[k] : bps[k] / ((p.xmin + 20) * 8));
@@ -296,7 +310,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 	fprintf(f,
 		"<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\">\n",
-		mbps ? "throughput-mbps" : "throughput", W, H, W, H);
+		mbps ? "throughput-mbps" : "throughput", W, H + legend_h(&ser), W,
+		H + legend_h(&ser));
 	axes(f, &p, 1e6, mbps ? "Mbit/s (L1)" : "Mpps", "frame size (bytes)");
 	size_ticks(f, &p);
 	line_rates(f, &p, bps, n_speeds, mbps);
@@ -327,16 +342,17 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 	fprintf(f, "</svg>\n");
 }
 
-/* Decade ticks of a log axis, from lmin to lmax (log10 of ns + 1). */
+/* Decade ticks of a log axis from lmin to lend, on an axis that runs to lmax (log10 of ns +
+ * 1). */
 static void
-log_ticks(FILE *f, double lmin, double lmax, int h)
+log_ticks(FILE *f, double lmin, double lend, double lmax, int h)
 {
 	double d;
 
-	for (d = floor(lmin); d <= ceil(lmax); d++) {
+	for (d = floor(lmin); d <= ceil(lend); d++) {
 		double x = ML + (d - lmin) / (lmax - lmin) * (W - ML - MR), us = pow(10, d) / 1e3;
 
-		if (d < lmin || d > lmax)
+		if (d < lmin || d > lend)
 			continue;
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
 			x, h - MB, x, h - MB + 4);
@@ -372,30 +388,80 @@ percentiles(FILE *f, const struct fws_cell *c, double lmin, double lmax, int h)
 	}
 }
 
+/* The buckets a histogram's axis spans: up to the one holding the 99.9th percentile, and
+ * those within a decade above it; a few outliers far beyond (one 1 ms frame among 0.2 us
+ * ones) would otherwise squeeze every other bar into the left edge. */
+static unsigned int
+hist_end(const struct fws_cell *c)
+{
+	uint64_t total = 0, cum = 0;
+	unsigned int i, end = c->n_hist;
+	double top;
+
+	for (i = 0; i < c->n_hist; i++)
+		total += c->hist[i].count;
+	for (i = 0; i < c->n_hist; i++) {
+		cum += c->hist[i].count;
+		if ((double)cum >= 0.999 * (double)total) {
+			end = i + 1;
+			break;
+		}
+	}
+	top = 10.0 * (double)(c->hist[end - 1].lo + c->hist[end - 1].width);
+	while (end < c->n_hist && (double)(c->hist[end].lo + c->hist[end].width) <= top)
+		end++;
+	return end;
+}
+
+/* The frames beyond the axis: one bar at its right end, saying how many and how far. */
+static void
+outliers(FILE *f, const struct plot *p, const struct fws_cell *c, uint64_t n, double from)
+{
+	const struct fws_cell_bucket *last = &c->hist[c->n_hist - 1];
+	double x0 = px(p, from) + 4, y = py(p, (double)n);
+
+	fprintf(f,
+		"<rect class=\"bar beyond\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\" fill=\"#ff7f0e\" data-count=\"%llu\"/>\n"
+		"<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%llu beyond, up "
+		"to %.1f us</text>\n",
+		x0, y, fmax(p->w - MR - x0, 2), p->h - MB - y, (unsigned long long)n,
+		(double)(p->w - MR), MT + 34, (unsigned long long)n,
+		(double)(last->lo + last->width) / 1e3);
+}
+
 /* Latency histogram of one cell: bars over log-spaced buckets, axes, p50 and p99. */
 static void
 chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fws_cell *c,
 	      unsigned int idx)
 {
-	const struct fws_cell_bucket *last = &c->hist[c->n_hist ? c->n_hist - 1 : 0];
 	struct plot p = {.xmin = 0, .xmax = 1, .w = W, .h = 240};
-	double lmin, lmax;
-	unsigned int i;
-	char name[80];
+	unsigned int i, end = hist_end(c);
+	uint64_t beyond = 0;
+	double lmin, lmax, lend;
+	char name[80], dir[64];
 
 	for (i = 0; i < c->n_hist; i++)
-		p.ymax = fmax(p.ymax, (double)c->hist[i].count);
+		if (i < end)
+			p.ymax = fmax(p.ymax, (double)c->hist[i].count);
+		else
+			beyond += c->hist[i].count;
+	p.ymax = fmax(p.ymax, (double)beyond);
 	if (c->n_hist == 0 || p.ymax == 0)
 		return; /* nothing counted: no bars to scale */
 	lmin = log10((double)c->hist[0].lo + 1);
-	lmax = log10((double)(last->lo + last->width) + 1);
-	if (lmax <= lmin)
-		lmax = lmin + 1;
+	lend = log10((double)(c->hist[end - 1].lo + c->hist[end - 1].width) + 1);
+	if (lend <= lmin)
+		lend = lmin + 1;
+	lmax = beyond ? lend + 0.12 * (lend - lmin) : lend; /* room for the outliers' bar */
 	fprintf(f, "<h3>Latency: ");
 	if (m->n_sets > 1) {
 		html_escape(f, matrix_set_name(m, set, name, sizeof(name)));
 		fputs(", ", f);
 	}
+	matrix_cell_dir(c, dir, sizeof(dir));
+	html_escape(f, dir);
+	fputs(", ", f);
 	html_escape(f, c->stream);
 	fprintf(f, ", ");
 	html_escape(f, c->size);
@@ -411,8 +477,8 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
 		idx, W, p.h);
 	axes(f, &p, 1, "frames", "latency (us, log scale)");
-	log_ticks(f, lmin, lmax, p.h);
-	for (i = 0; i < c->n_hist; i++) {
+	log_ticks(f, lmin, lend, lmax, p.h);
+	for (i = 0; i < end; i++) {
 		double x0 = (log10((double)c->hist[i].lo + 1) - lmin) / (lmax - lmin);
 		double x1 = (log10((double)(c->hist[i].lo + c->hist[i].width) + 1) - lmin) /
 			    (lmax - lmin);
@@ -424,6 +490,8 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 			px(&p, x0), y, fmax(px(&p, x1) - px(&p, x0), 1), p.h - MB - y,
 			(unsigned long long)c->hist[i].lo, (unsigned long long)c->hist[i].count);
 	}
+	if (beyond)
+		outliers(f, &p, c, beyond, (lend - lmin) / (lmax - lmin));
 	percentiles(f, c, lmin, lmax, p.h);
 	fprintf(f, "</svg>\n");
 }
@@ -454,7 +522,7 @@ chart_appliances(FILE *f, const struct matrix *m)
 	fprintf(f,
 		"<svg id=\"appliances\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\">\n",
-		p.w, p.h);
+		p.w, p.h + 8 + (int)m->n_cols * LEGEND_ROW);
 	axes(f, &p, 1e6, "Mbit/s (L1)", "scenario, frame size, result");
 	for (r = 0; r < m->n_rows; r++) {
 		const struct row *x = &m->rows[r];
@@ -485,11 +553,12 @@ chart_appliances(FILE *f, const struct matrix *m)
 	for (c = 0; c < m->n_cols; c++) {
 		char label[200];
 
+		int y = p.h + 3 + (int)c * LEGEND_ROW; /* below the plot, as legend() */
+
 		fprintf(f,
 			"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
 			"fill-opacity=\"%s\"/><text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
-			p.w - MR - 220, MT + (int)c * 16, colours[m->cols[c].set % 8],
-			col_opacity(m, c), p.w - MR - 206, MT + 9 + (int)c * 16,
+			ML + 1, y, colours[m->cols[c].set % 8], col_opacity(m, c), ML + 16, y + 9,
 			matrix_esc(m->cols[c].label, label, sizeof(label)));
 	}
 	fprintf(f, "</svg>\n");
@@ -501,12 +570,15 @@ page_head(FILE *f, const struct matrix *m)
 	unsigned int s;
 	char name[80], banner[512];
 
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		   "<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
-		   "2em}.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border:1px "
-		   "solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}"
-		   "td.notes{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
-		   "th{background:#eee}</style></head><body>\n<h1>fwstress: ");
+	fprintf(f,
+		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
+		"2em}.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border:1px "
+		"solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}"
+		"td.notes{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
+		"td.figs{line-height:1.3;font-size:0.9em}.fig-l1{font-size:1.2em;font-weight:bold}"
+		"small{color:#666}"
+		"th{background:#eee}</style></head><body>\n<h1>fwstress: ");
 	if (m->n_sets == 1)
 		html_escape(f, m->sets[0].dut[0] ? m->sets[0].dut : "report");
 	else
@@ -549,7 +621,7 @@ page_table_head(FILE *f, const struct matrix *m)
 			n = matrix_set_cols(m, s, &first);
 			if (n == 0)
 				continue;
-			fprintf(f, "<th class=\"group\" colspan=\"%u\">", n * 4);
+			fprintf(f, "<th class=\"group\" colspan=\"%u\">", n);
 			html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
 			fprintf(f, "</th>");
 		}
@@ -559,13 +631,38 @@ page_table_head(FILE *f, const struct matrix *m)
 	for (c = 0; c < m->n_cols; c++) {
 		char col[400];
 
-		matrix_esc(m->cols[c].label, col, sizeof(col));
-		fprintf(f,
-			"<th>%s Mbit/s</th><th>%s Mpps</th><th>%s iperf Mbit/s*</th><th>%s DUT "
-			"CPU</th>",
-			col, col, col, col);
+		fprintf(f, "<th>%s</th>", matrix_esc(m->cols[c].dir, col, sizeof(col)));
 	}
 	fprintf(f, "<th>Notes</th></tr>\n");
+}
+
+/* One direction's figures in one cell, each with its label: the first, throughput, large. */
+static void
+page_figs(FILE *f, const struct matrix *m, const struct row *x, unsigned int c)
+{
+	unsigned int k;
+	char v[96];
+
+	if (!x->has[c]) {
+		fprintf(f, "<td></td>");
+		return;
+	}
+	if (x->verdict[c]) {
+		fprintf(f, "<td class=\"verdict\">");
+		html_escape(f, matrix_verdict_word(x->verdict[c], v, sizeof(v)));
+		fprintf(f, "</td>");
+		return;
+	}
+	/* The first alone on its line, the others two a line: a row stays a few lines tall. */
+	fprintf(f, "<td class=\"figs\">");
+	for (k = 0; k < m->n_figs; k++)
+		fprintf(f, "<span class=\"fig fig-%s\">%s <small>%s</small></span>%s",
+			m->figs[k]->key, matrix_fig_text(x, c, m->figs[k], true, v, sizeof(v)),
+			m->figs[k]->label,
+			k + 1 == m->n_figs     ? ""
+			: k == 0 || k % 2 == 0 ? "<br>"
+					       : " &middot; ");
+	fprintf(f, "</td>");
 }
 
 static void
@@ -579,30 +676,8 @@ page_row(FILE *f, const struct matrix *m, const struct row *x)
 	fprintf(f, "</td><td>");
 	html_escape(f, x->first->size);
 	fprintf(f, "</td><td>%s</td>", matrix_kind_name(x->first->kind));
-	for (c = 0; c < m->n_cols; c++) {
-		const char *ge = x->limited[c] || x->missed[c] > 0 ? "&ge; " : "";
-		char word[64];
-
-		if (!x->has[c]) {
-			fprintf(f, "<td></td><td></td><td></td><td></td>");
-			continue;
-		}
-		if (x->verdict[c]) {
-			fprintf(f, "<td class=\"verdict\">");
-			html_escape(f, matrix_verdict_word(x->verdict[c], word, sizeof(word)));
-			fprintf(f, "</td><td>-</td><td>-</td><td>");
-		} else {
-			fprintf(f, "<td>%s%.1f%s</td><td>%s%.4f</td><td>%s%.1f</td><td>", ge,
-				x->l1[c] / 1e6,
-				matrix_above_link(x, c)
-					? " <span class=\"above\">(above link)</span>"
-					: "",
-				ge, x->pps[c] / 1e6, ge, x->goodput[c] / 1e6);
-		}
-		if (x->cpu[c] >= 0)
-			fprintf(f, "%.0f %%", x->cpu[c]);
-		fprintf(f, "</td>");
-	}
+	for (c = 0; c < m->n_cols; c++)
+		page_figs(f, m, x, c);
 	matrix_row_notes(m, x, notes, sizeof(notes));
 	fprintf(f, "<td class=\"notes\">");
 	html_escape(f, notes);
@@ -618,7 +693,9 @@ matrix_html(FILE *f, const struct matrix *m)
 	page_table_head(f, m);
 	for (r = 0; r < m->n_rows; r++)
 		page_row(f, m, &m->rows[r]);
-	fprintf(f, "</table></div>\n<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
+	fprintf(f, "</table></div>\n");
+	if (matrix_shows(m, "iperf"))
+		fprintf(f, "<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
 	matrix_conn_table(f, m, FWS_MATRIX_HTML);
 	fprintf(f, "<h2>Throughput against frame size</h2>\n");
 	chart_throughput(f, m, false);

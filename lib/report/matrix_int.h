@@ -15,6 +15,7 @@
 #include "fws_matrix.h"
 
 #define MAX_COLS 16
+#define MATRIX_MAX_FIGS 8
 
 /* A matrix row; per column the summed throughput and the trial's proof figures. */
 struct row {
@@ -41,6 +42,19 @@ struct col {
 	char label[160];  /**< the direction; with several reports "APPLIANCE direction" */
 };
 
+struct row;
+
+/** A figure of a direction's column group (matrix_figs.c): key (report --columns), heading
+ * after the direction in a table, label in an HTML cell, whether ">=" marks a lower bound. */
+struct matrix_fig {
+	const char *key, *head, *label;
+	bool bound;
+	void (*value)(const struct row *x, unsigned int c, char *buf, size_t len);
+};
+
+extern const struct matrix_fig matrix_figs[];
+extern const unsigned int matrix_n_figs;
+
 /* Rows: at most one per cell. Cells in columns beyond MAX_COLS are counted, not shown. */
 struct matrix {
 	const struct fws_cells *sets;
@@ -50,7 +64,25 @@ struct matrix {
 	struct row *rows;
 	unsigned int n_crows; /**< connection tests' rows (their own table) */
 	struct row *crows;
+	const struct matrix_fig *figs[MATRIX_MAX_FIGS]; /**< per direction, in order */
+	unsigned int n_figs;
 };
+
+/** A cell's column direction: its own, and in a bidir trial its stream's half of it ("bidir
+ * upload"); a bidir cell of a report older than 2.5 names no half: its column sums both. */
+void matrix_cell_dir(const struct fws_cell *c, char *buf, size_t len);
+
+/** The figures a --columns list names ("l1,mpps,loss"), in its order. 0 or -EINVAL (err). */
+int matrix_pick_figs(const char *list, const struct matrix_fig **out, unsigned int *n, char *err,
+		     size_t errlen);
+
+/** The matrix shows figure key in its own column: the notes leave it out. */
+bool matrix_shows(const struct matrix *m, const char *key);
+
+/** Figure fg of column c of row x as its cell shows it (">= " for a lower bound, "(above
+ * link)"); html: "&ge; ". */
+const char *matrix_fig_text(const struct row *x, unsigned int c, const struct matrix_fig *fg,
+			    bool html, char *buf, size_t len);
 
 /** The connection tests' table, when the reports have any: Markdown, MediaWiki or HTML. */
 void matrix_conn_table(FILE *f, const struct matrix *m, int fmt);

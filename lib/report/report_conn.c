@@ -10,6 +10,7 @@
 #include <rte_common.h>
 #include <rte_version.h>
 
+#include "fws_build.h"
 #include "fws_compat.h"
 #include "fws_conntest.h"
 #include "fws_report.h"
@@ -200,10 +201,10 @@ fws_report_conn_json(const struct fws_connrun *run)
 
 	fws_report_iso_time(run->started, t0, sizeof(t0));
 	fws_report_iso_time(run->finished, t1, sizeof(t1));
-	root = json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
+	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
 			 FWS_REPORT_SCHEMA, "kind", "connections", "tool", "name", "fwstress",
-			 "version", FWS_VERSION, "dpdk", rte_version(), "started", t0, "finished",
-			 t1, "status",
+			 "version", FWS_VERSION, "commit", FWS_COMMIT, "dpdk", rte_version(),
+			 "started", t0, "finished", t1, "status",
 			 run->error[0]  ? "error"
 			 : run->running ? "running"
 			 : run->partial ? "interrupted"

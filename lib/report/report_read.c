@@ -332,6 +332,25 @@ older_cells(const json_t *root, struct fws_cells *cells)
 	}
 }
 
+/* "fwstress 0.1.0 (commit C, DPDK 22.11.11)" from a report's "tool" and "dpdk": what an
+ * older report does not say is left out. */
+static void
+tool_line(const json_t *root, char *buf, size_t len)
+{
+	const json_t *t = json_object_get(root, "tool");
+	const char *name = json_string_value(json_object_get(t, "name"));
+	const char *ver = json_string_value(json_object_get(t, "version"));
+	const char *commit = json_string_value(json_object_get(t, "commit"));
+	const char *dpdk = json_string_value(json_object_get(root, "dpdk"));
+
+	if (!commit && !dpdk)
+		snprintf(buf, len, "%s %s", name ? name : "fwstress", ver ? ver : "?");
+	else
+		snprintf(buf, len, "%s %s (%s%s%s%s)", name ? name : "fwstress", ver ? ver : "?",
+			 commit ? "commit " : "", commit ? commit : "", commit && dpdk ? ", " : "",
+			 dpdk ? dpdk : "");
+}
+
 int
 fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 		       char *err, size_t errlen)
@@ -377,6 +396,7 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		strlcpy(cells->started, json_string_value(json_object_get(root, "started")),
 			sizeof(cells->started));
 	cells->partial = json_is_true(json_object_get(root, "partial"));
+	tool_line(root, cells->tool, sizeof(cells->tool));
 	if (json_is_string(json_object_get(root, "status")))
 		strlcpy(cells->status, json_string_value(json_object_get(root, "status")),
 			sizeof(cells->status));

@@ -7,6 +7,7 @@
 
 #include <rte_version.h>
 
+#include "fws_build.h"
 #include "fws_cell.h"
 #include "fws_clock.h"
 #include "fws_rate.h"
@@ -566,8 +567,9 @@ fws_report_text(FILE *f, const struct fws_run *run)
 	unsigned int i;
 
 	fws_report_iso_time(run->started, t0, sizeof(t0));
-	fprintf(f, "fwstress %s (%s), started %s, status: %s%s\n", FWS_VERSION, rte_version(), t0,
-		fws_run_status_name(run->status), run->partial ? " (partial report)" : "");
+	fprintf(f, "fwstress %s (commit %s, %s), started %s, status: %s%s\n", FWS_VERSION,
+		FWS_COMMIT, rte_version(), t0, fws_run_status_name(run->status),
+		run->partial ? " (partial report)" : "");
 	if (run->error[0])
 		fprintf(f, "error: %s\n", run->error);
 	if (run->cfg->dut_name[0])

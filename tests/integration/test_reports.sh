@@ -95,7 +95,7 @@ for c in r["cells"]:
 json.dump(r, open(sys.argv[2], "w"))
 PY
 "$FWSTRESS" report --format wiki "$WORK/report.json" "$WORK/other.json" >"$WORK/two.wiki"
-[ "$(grep -c '^| routing ||' "$WORK/two.wiki")" -eq 3 ] && grep -q 'colspan="8" | second box, 25.1' "$WORK/two.wiki" \
+[ "$(grep -c '^| routing ||' "$WORK/two.wiki")" -eq 3 ] && grep -q 'colspan="12" | second box, 25.1' "$WORK/two.wiki" \
 	&& ok "two appliances: one wiki row per scenario and size, a column group each" || bad "two appliances wiki: $(head -4 "$WORK/two.wiki")"
 [ "$("$FWSTRESS" report --format csv "$WORK/report.json" "$WORK/other.json" | grep -c '^second box,25.1,')" -eq 6 ] \
 	&& ok "two appliances: csv names the appliance of every cell" || bad "two appliances csv"
@@ -122,6 +122,13 @@ assert p.groups[1] == "second box" and len(p.groups) == 2, p.groups
 assert len(p.gbars) == 12 and "appliances" in p.svgs, (p.gbars, p.svgs)
 PY
 	[ "$(stat -c %s "$WORK/two.png" 2>/dev/null || echo 0)" -gt 10000 ] && ok "two appliances: screenshot rendered" || bad "two.png"
+	# Two appliances, both directions each (issue 34): at 1400 px the matrix fits the window
+	# (a direction's figures stack in one cell) and no row stands taller than 100 px.
+	sed 's#</body>#<script>addEventListener("load", function () { var t = document.getElementById("matrix"), h = 0; t.querySelectorAll("tr").forEach(function (r) { h = Math.max(h, r.getBoundingClientRect().height); }); document.body.setAttribute("data-layout", JSON.stringify({win: innerWidth, table: t.getBoundingClientRect().width, row: h})); });</script></body>#' \
+		"$WORK/two.html" >"$WORK/two-measure.html"
+	timeout 60 "$CHROME" $flags --window-size=1400,900 --virtual-time-budget=2000 --dump-dom "file://$WORK/two-measure.html" 2>>"$WORK/chrome.err" |
+		python3 -c 'import html, json, re, sys; m = re.search(r"data-layout=\"([^\"]*)\"", sys.stdin.read()); l = json.loads(html.unescape(m.group(1))) if m else {}; print(l); sys.exit(0 if l and l["table"] <= l["win"] - 20 and l["row"] <= 100 else 1)' >"$WORK/two-layout" &&
+		ok "two appliances at 1400 px: the matrix fits, rows at most 100 px ($(cat "$WORK/two-layout"))" || bad "two appliances layout: $(cat "$WORK/two-layout")"
 fi
 
 # compare: against itself, against a copy 10 % slower in one cell, against garbage.

@@ -50,6 +50,6 @@ done
 check "cells: the measured streams only, the blocked application's frames as proof, none leaked" \
 	'sorted(c["stream"] for c in r["cells"]) == ["download", "upload"] and all(c["attack_frames"] > 1000 and c["attack_leaked"] == 0 for c in r["cells"])' "$WORK/tcp-r.json"
 LL='loss [0-9.e+-]+ %(, latency p50 [0-9.]+ / p99 [0-9.]+ us)?' # a fixed-load cell's first notes
-"$FWSTRESS" report "$WORK/tcp-r.json" | grep -Eq "\| appcontrol \| 128 \| fixed rate \| [^a-z]* \| (bidir )?upload: $LL, TCP goodput measured, not derived; (bidir )?download: $LL, TCP goodput measured, not derived \|\$" &&
+"$FWSTRESS" report --columns l1,mpps,iperf,cpu "$WORK/tcp-r.json" | grep -Eq "\| appcontrol \| 128 \| fixed rate \| [^a-z]* \| (bidir )?upload: $LL, TCP goodput measured, not derived; (bidir )?download: $LL, TCP goodput measured, not derived \|\$" &&
 	ok "matrix: inspection proven (no note of it), the TCP goodput noted as measured" || bad "matrix notes: $("$FWSTRESS" report "$WORK/tcp-r.json")"
 finish

@@ -100,13 +100,13 @@ check "cells: the IPS trial's attack frames sent, none leaked" \
 check "cells: the IDS trial's attack frames sent, leaks not applicable" \
 	'all(c["attack_frames"] > 1000 and c["attack_leaked"] is None for c in r["cells"])' "$WORK/ids-r.json"
 leaked=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["trials"][0]["streams"] if s["name"] == "attack"][0]["expected_blocked"]["leaked"])' "$WORK/leak-r.json")
-# (A fixed-load cell's notes start with its loss and latency; a trial sent both ways names
-# its halves "bidir upload" and "bidir download".)
+# (With no loss or latency column, a fixed-load cell's notes start with its loss and
+# latency; a trial sent both ways names its halves "bidir upload" and "bidir download".)
 LL='loss [0-9.e+-]+ %(, latency p50 [0-9.]+ / p99 [0-9.]+ us)?'
 # (An IPS that leaked its attack frames failed its expectation: no result, the leak named.)
-"$FWSTRESS" report "$WORK/leak-r.json" | grep -Eq "\| ips \| 128 \| fixed rate \| expectation failed \| - \| - \| .* \| (bidir )?upload: expectation failed: stream attack: $leaked of $leaked frames to 16 flows expected blocked leaked: NOT A RESULT[;|]" &&
-	"$FWSTRESS" report "$WORK/ids-r.json" | grep -Eq "\| ids \| 128 \| fixed rate \| .* \| (bidir )?upload: $LL, inspection not proven \(attack frames pass by design" &&
-	"$FWSTRESS" report "$WORK/ips-r.json" | grep -Eq "\| ips \| 128 \| fixed rate \| [^a-z]* \| (bidir )?(upload|download): $LL(; (bidir )?(upload|download): $LL)* \|\$" &&
+"$FWSTRESS" report --columns l1,mpps,iperf,cpu "$WORK/leak-r.json" | grep -Eq "\| ips \| 128 \| fixed rate \| expectation failed \| - \| - \| .* \| (bidir )?upload: expectation failed: stream attack: $leaked of $leaked frames to 16 flows expected blocked leaked: NOT A RESULT[;|]" &&
+	"$FWSTRESS" report --columns l1,mpps,iperf,cpu "$WORK/ids-r.json" | grep -Eq "\| ids \| 128 \| fixed rate \| .* \| (bidir )?upload: $LL, inspection not proven \(attack frames pass by design" &&
+	"$FWSTRESS" report --columns l1,mpps,iperf,cpu "$WORK/ips-r.json" | grep -Eq "\| ips \| 128 \| fixed rate \| [^a-z]* \| (bidir )?(upload|download): $LL(; (bidir )?(upload|download): $LL)* \|\$" &&
 	ok "matrix notes: the IPS that leaked no result, its leak counted; the IDS not proven; the tight IPS none" ||
 	bad "matrix notes: $("$FWSTRESS" report "$WORK/leak-r.json" "$WORK/ids-r.json" "$WORK/ips-r.json")"
 finish

@@ -100,13 +100,10 @@ static const struct {
 	 "config: ports[0].device: device \"net_nul0\": not a PCI address ([DDDD:]BB:DD.F), a "
 	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
 	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"0000:ff:1f.7,rxq=2\"}]}",
-	 "config: ports[0].device: device \"0000:ff:1f.7,rxq=2\": no PCI device 0000:ff:1f.7 on "
-	 "this "
-	 "host (/sys/bus/pci/devices/0000:ff:1f.7) (line 1)"},
-	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"ff:1f.7\"}]}",
-	 "config: ports[0].device: device \"ff:1f.7\": no PCI device 0000:ff:1f.7 on this host "
-	 "(/sys/bus/pci/devices/0000:ff:1f.7) (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"0000:ff:1f.77\"}]}",
+	 "config: ports[0].device: device \"0000:ff:1f.77\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"mac\": "
 	 "\"02:00:00:00:00\"}]}",
 	 "config: ports[0].mac: \"02:00:00:00:00\" is not a MAC address (xx:xx:xx:xx:xx:xx) "
@@ -658,6 +655,75 @@ START_TEST(test_config_sweep_directions)
 }
 END_TEST
 
+/* A PCI address is checked for its form when parsed, and for being on this host's bus apart
+ * (a config validates on a laptop; run checks where it runs). */
+START_TEST(test_config_local_devices)
+{
+	static const char *const js[] = {
+		"{\"ports\": [{\"name\": \"lan\", \"device\": \"0000:ff:1f.7,rxq=2\"}, "
+		"{\"name\": \"wan\", \"device\": \"net_null0\"}]}",
+		"{\"ports\": [{\"name\": \"lan\", \"device\": \"ff:1f.7\"}, "
+		"{\"name\": \"wan\", \"device\": \"net_null0\"}]}",
+	};
+	char err[512];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct fws_cfg *cfg = fws_config_parse(js[i], strlen(js[i]), err, sizeof(err));
+
+		ck_assert_msg(cfg != NULL, "%s", err);
+		ck_assert_int_eq(fws_config_local_devices(cfg, err, sizeof(err)), -ENODEV);
+		ck_assert_ptr_nonnull(strstr(err, "ports[0].device: device \""));
+		ck_assert_ptr_nonnull(strstr(err, "\": no PCI device 0000:ff:1f.7 on this host "
+						  "(/sys/bus/pci/devices/0000:ff:1f.7)"));
+		fws_config_free(cfg);
+	}
+}
+END_TEST
+
+/* The command line's EAL arguments after the config's: where EAL takes one of a kind the
+ * command line's replaces the config's (EAL refuses two core lists), the rest add up. */
+START_TEST(test_config_eal_merge)
+{
+	static const struct {
+		const char *eal, *cli[4], *want;
+	} cases[] = {
+		{"\"-l\", \"0-1\", \"--no-pci\"", {"-l", "2-3"}, "--no-pci -l 2-3"},
+		{"\"-l\", \"0-1\", \"-a\", \"03:00.0\"",
+		 {"-a", "03:00.1"},
+		 "-l 0-1 -a 03:00.0 -a 03:00.1"},
+		{"\"--file-prefix=a\", \"--vdev=net_null0\"",
+		 {"--file-prefix", "b", "--vdev=net_null1"},
+		 "--vdev=net_null0 --file-prefix b --vdev=net_null1"},
+		{"\"-c\", \"0x3\", \"-n\", \"4\"", {"--lcores", "1@2"}, "-n 4 --lcores 1@2"},
+		{"\"-l0-1\", \"--in-memory\"",
+		 {"-l", "0", "--file-prefix=x"},
+		 "--in-memory -l 0 --file-prefix=x"},
+	};
+	char js[512], err[256], got[256];
+	unsigned int i, k, n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fws_cfg *cfg;
+
+		snprintf(js, sizeof(js), "{" PORTS ", \"eal\": [%s]}", cases[i].eal);
+		cfg = fws_config_parse(js, strlen(js), err, sizeof(err));
+		ck_assert_msg(cfg != NULL, "%s", err);
+		for (n = 0; n < 4 && cases[i].cli[n]; n++)
+			;
+		ck_assert_int_eq(
+			fws_config_eal_merge(cfg, (char *const *)cases[i].cli, n, err, sizeof(err)),
+			0);
+		got[0] = '\0';
+		for (k = 0; k < cfg->n_eal; k++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "",
+				 cfg->eal[k]);
+		ck_assert_str_eq(got, cases[i].want);
+		fws_config_free(cfg);
+	}
+}
+END_TEST
+
 /* validate's output parses back to the same config. */
 START_TEST(test_config_normalised_roundtrip)
 {
@@ -793,6 +859,8 @@ suite_config(void)
 	tcase_add_test(tc, test_config_tunnel_preset);
 	tcase_add_test(tc, test_config_bidir_and_mix);
 	tcase_add_test(tc, test_config_sweep_directions);
+	tcase_add_test(tc, test_config_local_devices);
+	tcase_add_test(tc, test_config_eal_merge);
 	tcase_add_test(tc, test_config_normalised_roundtrip);
 	tcase_add_test(tc, test_config_presets);
 	suite_add_tcase(s, tc);

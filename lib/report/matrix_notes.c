@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A matrix row's notes, derived from its cells' measurements, never typed: what a figure
+ * is not (no result, above the link, a lower bound, the tester's loss), what proves the DUT
+ * inspected, and the loss and latency when the matrix has no column for them.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fws_compat.h"
+#include "matrix_int.h"
+
+const char *
+matrix_verdict_word(const char *verdict, char *buf, size_t len)
+{
+	size_t n = strcspn(verdict, ":");
+
+	snprintf(buf, len, "%.*s", (int)RTE_MIN(n, len - 1), verdict);
+	return buf;
+}
+
+bool
+matrix_above_link(const struct row *x, unsigned int col)
+{
+	return x->line[col] > 0 && x->pps[col] > 1.01 * x->line[col];
+}
+
+void
+matrix_partial_banner(const struct matrix *m, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int s;
+	char name[80];
+
+	buf[0] = '\0';
+	for (s = 0; s < m->n_sets && used < len; s++) {
+		const struct fws_cells *x = &m->sets[s];
+
+		if (!x->partial)
+			continue;
+		used += (size_t)snprintf(
+			buf + used, len - used,
+			"%sPARTIAL REPORT: %s ended before its end (%s): the cells it completed "
+			"are shown, the rest were not measured.",
+			used ? " " : "", matrix_set_name(m, s, name, sizeof(name)),
+			x->status[0] ? x->status : "interrupted");
+	}
+}
+
+struct notes {
+	char *buf;
+	size_t len, used;
+	bool col_open;
+};
+
+/* One note of a column; the first of the column names it. */
+static void __attribute__((format(printf, 3, 4)))
+note(struct notes *n, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n->used >= n->len)
+		return;
+	if (n->col_open)
+		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used, ", ");
+	else
+		n->used += (size_t)snprintf(n->buf + n->used, n->len - n->used,
+					    "%s%s: ", n->used ? "; " : "", label);
+	n->col_open = true;
+	if (n->used >= n->len)
+		return;
+	va_start(ap, fmt);
+	n->used += (size_t)vsnprintf(n->buf + n->used, n->len - n->used, fmt, ap);
+	va_end(ap);
+}
+
+/* Scenarios whose result means nothing unless the DUT is seen inspecting. */
+static bool
+inspects(const char *scenario)
+{
+	return !strcmp(scenario, "ids") || !strcmp(scenario, "ips") ||
+	       !strcmp(scenario, "appcontrol");
+}
+
+static void
+col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned int c,
+	  const char *label, bool goal)
+{
+	const char *scn = x->first->scenario;
+
+	n->col_open = false;
+	if (x->verdict[c]) { /* not a result: why, and nothing that reads as one */
+		note(n, label, "%s: NOT A RESULT", x->verdict[c]);
+		return;
+	}
+	/* At a fixed load loss is the result; a latency point's figures come first (where the
+	 * matrix has no column for them). */
+	if (!goal && !matrix_shows(m, "loss"))
+		note(n, label, "loss %.4g %%", x->loss[c]);
+	if (x->p50[c] > 0 && !matrix_shows(m, "p50") && !matrix_shows(m, "p99"))
+		note(n, label, "latency p50 %.1f / p99 %.1f us", x->p50[c] / 1e3, x->p99[c] / 1e3);
+	if (x->limited[c])
+		note(n, label, "%s",
+		     goal ? "generator-limited, a lower bound (no trial lost frames)"
+			  : "generator-limited");
+	if (matrix_above_link(x, c))
+		note(n, label,
+		     "ABOVE LINK SPEED (%.4f Mpps at most): a virtual device, unpaced: not a wire "
+		     "rate",
+		     x->line[c] / 1e6);
+	else if (!x->limited[c] && x->line[c] > 0 && x->pps[c] >= 0.99 * x->line[c])
+		note(n, label, "line rate reached");
+	if (x->missed[c] > 0)
+		note(n, label,
+		     "TESTER-LIMITED: the receiver missed %.0f frames (its loss, not the DUT's)%s",
+		     x->missed[c], goal ? ", a lower bound" : "");
+	if (x->measured[c])
+		note(n, label, "TCP goodput measured, not derived");
+	if (x->flood[c] >= 0)
+		note(n, label, "under a SYN flood of %.0f/s, %.0f SYNs passed", x->flood[c],
+		     x->flood_passed[c]);
+	if (x->cpu[c] > 95)
+		note(n, label, "DUT CPU above 95 %%");
+	if (x->attack_leaked[c] > 0)
+		note(n, label, "%s leaked %.0f of %.0f %s frames",
+		     strcmp(scn, "appcontrol") ? "IPS" : "application control", x->attack_leaked[c],
+		     x->attack[c], strcmp(scn, "appcontrol") ? "attack" : "blocked-application");
+	if (x->blocked_leaked[c] > 0)
+		note(n, label, "%.0f frames leaked to destinations expected blocked",
+		     x->blocked_leaked[c]);
+	if (inspects(scn) && x->attack[c] <= 0)
+		note(n, label, "inspection not proven (no attack frames in the trial)");
+	else if (inspects(scn) && x->attack_leaked[c] < 0)
+		note(n, label,
+		     "inspection not proven (attack frames pass by design: see the "
+		     "DUT's alerts)");
+}
+
+void
+matrix_row_notes(const struct matrix *m, const struct row *x, char *buf, size_t len)
+{
+	bool goal = strcmp(x->first->kind, "ndr") == 0 || strcmp(x->first->kind, "pdr") == 0;
+	struct notes n = {.buf = buf, .len = len};
+	unsigned int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < m->n_cols; c++)
+		if (x->has[c])
+			col_notes(&n, m, x, c, m->cols[c].label, goal);
+	if (n.used >= len)
+		buf[len - 1] = '\0';
+}
