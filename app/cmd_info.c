@@ -335,26 +335,36 @@ cmd_ports(int argc, char **argv)
 		struct rte_eth_link link;
 		char name[RTE_ETH_NAME_MAX_LEN], macs[RTE_ETHER_ADDR_FMT_SIZE];
 		const char *state;
+		bool zero;
 
 		if (rte_eth_dev_info_get(pid, &info) != 0)
 			continue;
 		rte_eth_dev_get_name_by_port(pid, name);
 		rte_eth_macaddr_get(pid, &mac);
+		zero = rte_is_zero_ether_addr(&mac);
+		fws_port_mac(pid, &mac); /* an in-memory port's: the one a run sends from */
 		rte_ether_format_addr(macs, sizeof(macs), &mac);
 		memset(&link, 0, sizeof(link));
 		state = "unknown (the driver does not report it)";
 		if (rte_eth_link_get_nowait(pid, &link) == 0)
-			state = link.link_status ? "up" : "down";
-		printf("port %u: %s\n  driver %s, socket %d, MAC %s\n  link %s", pid, name,
-		       info.driver_name, rte_eth_dev_socket_id(pid), macs, state);
+			state = link.link_status
+					? "up"
+					: "down (not started here: a run starts the port and "
+					  "waits for its link)";
+		printf("port %u: %s\n  driver %s, socket %d, MAC %s%s\n  link %s", pid, name,
+		       info.driver_name, rte_eth_dev_socket_id(pid), macs,
+		       zero ? " (none of its own: the one fwstress gives it)" : "", state);
 		if (link.link_status && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
 			printf(", %u Mbit/s %s-duplex", link.link_speed,
 			       link.link_duplex ? "full" : "half");
 		printf("\n");
-		printf("  queues: %u RX, %u TX; descriptors RX %u-%u, TX %u-%u; max frame %u\n",
+		printf("  queues: %u RX, %u TX; descriptors RX %u-%u, TX %u-%u; max frame ",
 		       info.max_rx_queues, info.max_tx_queues, info.rx_desc_lim.nb_min,
-		       info.rx_desc_lim.nb_max, info.tx_desc_lim.nb_min, info.tx_desc_lim.nb_max,
-		       info.max_rx_pktlen);
+		       info.rx_desc_lim.nb_max, info.tx_desc_lim.nb_min, info.tx_desc_lim.nb_max);
+		if (info.max_rx_pktlen >= UINT16_MAX) /* the driver sets no limit */
+			printf("no limit of the driver's\n");
+		else
+			printf("%u bytes\n", info.max_rx_pktlen);
 		printf("  offloads: TX IPv4 checksum %s, UDP checksum %s, fast free %s; RSS %s\n",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM ? "yes" : "no",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM ? "yes" : "no",

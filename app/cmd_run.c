@@ -3,15 +3,19 @@
  * the reports. The methodology itself is lib/run/fws_method. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
+#include <rte_common.h>
 #include <rte_eal.h>
 
 #include "fws_app.h"
+#include "fws_campaign.h"
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_method.h"
@@ -115,7 +119,31 @@ usage_run(FILE *f, enum fws_method_mode mode)
 struct progress_ctx {
 	bool line;
 	struct app_live live;
+	double t0;      /**< the command's start, s (CLOCK_MONOTONIC) */
+	double est_s;   /**< its expected length (fws_campaign_estimate) */
+	unsigned int n; /**< and trials */
 };
+
+static double
+mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The time left: the estimate before a trial ended, then what the trials done took each. */
+static double
+left_s(const struct progress_ctx *x)
+{
+	double elapsed = mono_s() - x->t0, done = x->live.trial, all = x->n, left;
+
+	if (all < done + 1)
+		all = done + 1;
+	left = done == 0 ? x->est_s - elapsed : elapsed / done * all - elapsed;
+	return left > 0 ? left : 0;
+}
 
 static void
 progress_cb(void *arg, const struct fws_progress *p)
@@ -123,7 +151,7 @@ progress_cb(void *arg, const struct fws_progress *p)
 	struct progress_ctx *x = arg;
 
 	if (x->line)
-		fws_report_progress(stderr, p, x->live.trial + 1);
+		fws_report_progress(stderr, p, x->live.trial + 1, x->n, left_s(x));
 	app_live_progress(&x->live, p);
 }
 
@@ -401,7 +429,11 @@ expectations(const struct fws_run *run)
 static int
 run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 {
-	struct progress_ctx pctx = {.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}};
+	static const enum fws_campaign_cmd as_cmd[] = {[FWS_METHOD_RUN] = FWS_CAMPAIGN_RUN,
+						       [FWS_METHOD_SEARCH] = FWS_CAMPAIGN_SEARCH,
+						       [FWS_METHOD_SWEEP] = FWS_CAMPAIGN_SWEEP};
+	struct progress_ctx pctx = {
+		.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}, .t0 = mono_s()};
 	struct fws_trial_opts topts = {.stop = &app_stop_requests, .progress_arg = &pctx};
 	struct fws_cells carried = {0};
 	struct fws_run run = {.cfg = cfg, .started = time(NULL), .status = FWS_RUN_RUNNING};
@@ -409,6 +441,11 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 	char err[FWS_ERR_LEN];
 	int code = EXIT_OK;
 
+	pctx.est_s = fws_campaign_estimate(cfg, as_cmd[a->mode], &pctx.n);
+	if (pctx.line && a->mode != FWS_METHOD_RUN)
+		fprintf(stderr,
+			"fwstress %s: about %u trials, about %.0f min %02.0f s (an estimate)\n",
+			mode_name(a->mode), pctx.n, floor(pctx.est_s / 60), fmod(pctx.est_s, 60));
 	run.trial = fws_trial_create(cfg, &e);
 	if (run.trial == NULL) {
 		fprintf(stderr, "fwstress: %s\n", e.msg);

@@ -25,6 +25,7 @@ static struct {
 	char name[FWS_CFG_MAX_STREAMS][FWS_CFG_NAME_LEN];
 	struct fws_live_stream s[FWS_CFG_MAX_STREAMS];
 	double tx_pps[FWS_CFG_MAX_STREAMS], rx_pps[FWS_CFG_MAX_STREAMS];
+	double tx_bps[FWS_CFG_MAX_STREAMS];
 } snap;
 
 static double
@@ -51,28 +52,35 @@ latency(uint64_t count, uint64_t min, uint64_t sum, uint64_t max)
 static json_t *
 live_line(struct app_live *l, const struct fws_progress *p, double t)
 {
+	bool measure = strcmp(p->phase, "measure") == 0;
 	json_t *a = json_array();
 	unsigned int s;
 
 	for (s = 0; s < p->n_streams; s++) {
 		const struct fws_live_stream *x = &p->streams[s];
 
-		/* Rates need an interval of the phase before them: null on its first line. */
+		/* Rates need an interval of the phase before them: null on its first line. Frames
+		 * are received and counted in the measured phase only: in warm-up the frames not
+		 * yet received are null. */
 		json_array_append_new(
-			a, json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:I, s:o}", "name",
-				     l->cfg->streams[s].name, "tx_frames", (json_int_t)x->tx_frames,
-				     "rx_frames", (json_int_t)x->rx_frames, "tx_pps",
-				     p->rates ? json_real(x->tx_pps) : json_null(), "rx_pps",
-				     p->rates ? json_real(x->rx_pps) : json_null(), "tx_l2_bps",
-				     p->rates ? json_real(x->tx_Bps * 8) : json_null(),
-				     "not_yet_received",
-				     (json_int_t)(x->tx_frames > x->rx_frames
-							  ? x->tx_frames - x->rx_frames
-							  : 0),
-				     "latency_ns",
-				     latency(x->lat_count, x->lat_min, x->lat_sum, x->lat_max)));
+			a,
+			json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "name",
+				  l->cfg->streams[s].name, "tx_frames", (json_int_t)x->tx_frames,
+				  "rx_frames", (json_int_t)x->rx_frames, "tx_pps",
+				  p->rates ? json_real(x->tx_pps) : json_null(), "rx_pps",
+				  p->rates ? json_real(x->rx_pps) : json_null(), "tx_l2_bps",
+				  p->rates ? json_real(x->tx_Bps * 8) : json_null(),
+				  "not_yet_received",
+				  measure ? json_integer((json_int_t)(x->tx_frames > x->rx_frames
+									      ? x->tx_frames -
+											x->rx_frames
+									      : 0))
+					  : json_null(),
+				  "latency_ns",
+				  latency(x->lat_count, x->lat_min, x->lat_sum, x->lat_max)));
 		snap.tx_pps[s] = p->rates ? x->tx_pps : 0;
 		snap.rx_pps[s] = p->rates ? x->rx_pps : 0;
+		snap.tx_bps[s] = p->rates ? x->tx_Bps * 8 : 0;
 	}
 	return json_pack("{s:f, s:i, s:s, s:s, s:o, s:f, s:o}", "time", t, "trial", (int)l->trial,
 			 "phase", p->phase, "frame_size", p->frame_size ? p->frame_size : "",
@@ -166,6 +174,12 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		fws_tel_dict_u64(x, "rx_frames", snap.s[s].rx_frames);
 		fws_tel_dict_u64(x, "tx_pps", (uint64_t)snap.tx_pps[s]);
 		fws_tel_dict_u64(x, "rx_pps", (uint64_t)snap.rx_pps[s]);
+		fws_tel_dict_u64(x, "tx_l2_bps", (uint64_t)snap.tx_bps[s]);
+		if (strcmp(snap.phase, "measure") == 0) /* counted in the measured phase only */
+			fws_tel_dict_u64(x, "not_yet_received",
+					 snap.s[s].tx_frames > snap.s[s].rx_frames
+						 ? snap.s[s].tx_frames - snap.s[s].rx_frames
+						 : 0);
 		fws_tel_dict_u64(x, "latency_max_ns", snap.s[s].lat_max);
 		rte_tel_data_add_dict_container(d, snap.name[s], x, 0);
 	}

@@ -28,9 +28,10 @@
 static const struct cfg_section sections[] = {
 	SEC(dut, "{name, firmware, load_command}: the device under test; the command prints "
 		 "its CPU load %"),
-	SEC(scenario, "what the DUT is set up as: a report label; firewall, ids and ips are also "
-		      "presets (both directions, NAT masquerade; ids/ips add an attack stream "
-		      "that must pass/be blocked) the config may override"),
+	SEC(scenario, "what the DUT is set up as: a report label; firewall, ids, ips and "
+		      "appcontrol are also presets (both directions, NAT masquerade; ids/ips add "
+		      "an attack stream that must pass/be blocked; appcontrol TCP streams and an "
+		      "allowed and a blocked application) the config may override"),
 	SEC(eal, "DPDK EAL arguments, e.g. [\"-l\", \"0-3\", \"--vdev\", \"net_null0\"]"),
 	SEC(hosts,
 	    "[{name, command, ssh, ssh_options, fwstress, eal, shell, inventory}]: load "

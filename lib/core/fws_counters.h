@@ -35,6 +35,7 @@
 	X(tx_frames, "test frames sent in the measured phase")                                     \
 	X(tx_bytes, "bytes of those frames incl. FCS")                                             \
 	X(warmup_tx, "test frames sent during warm-up")                                            \
+	X(warmup_tx_bytes, "bytes of those frames incl. FCS")                                      \
 	X(tx_refused, "frames the transmit queue refused (not sent; sequence numbers reused)")     \
 	X(alloc_fail, "bursts skipped because the transmit pool was empty")                        \
 	X(tcp_window_full, "TCP segments held back: the receiver's window was full")

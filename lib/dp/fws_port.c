@@ -361,15 +361,20 @@ port_step_start(struct port_setup *s)
 	rc = rte_eth_promiscuous_enable(s->port_id);
 	if (rc != 0 && rc != -ENOTSUP)
 		FWS_LOG(WARNING, "port %s: promiscuous mode: %s", info->dev_name, strerror(-rc));
-	rte_eth_macaddr_get(s->port_id, &info->mac);
-	if (rte_is_zero_ether_addr(&info->mac)) {
-		/* In-memory ports have no address: a locally administered one per port. */
-		static const struct rte_ether_addr base = {{0x02, 0x46, 0x57, 0x53, 0x00, 0x00}};
-
-		info->mac = base;
-		info->mac.addr_bytes[5] = (uint8_t)(s->port_id + 1);
-	}
+	fws_port_mac(s->port_id, &info->mac);
 	return 0;
+}
+
+void
+fws_port_mac(uint16_t port_id, struct rte_ether_addr *mac)
+{
+	/* In-memory ports have no address: a locally administered one per port. */
+	static const struct rte_ether_addr base = {{0x02, 0x46, 0x57, 0x53, 0x00, 0x00}};
+
+	if (rte_eth_macaddr_get(port_id, mac) == 0 && !rte_is_zero_ether_addr(mac))
+		return;
+	*mac = base;
+	mac->addr_bytes[5] = (uint8_t)(port_id + 1);
 }
 
 static int

@@ -57,6 +57,10 @@ int fws_port_resolve(const char *device, char *err, unsigned int errlen);
 int fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
 		   char *err, unsigned int errlen);
 
+/** The port's MAC: its driver's, or for an in-memory port that has none a locally
+ * administered one per port (02:46:57:53:00:0N), the one a run sends from. */
+void fws_port_mac(uint16_t port_id, struct rte_ether_addr *mac);
+
 /** The link now: 1 up, 0 down (a kernel interface: up and carrier; others: the driver). */
 int fws_port_link_now(const struct fws_port_info *info);
 

@@ -128,6 +128,8 @@ fws_tx_count(struct fws_tx_task *t, uint32_t sent, uint64_t bytes, bool measured
 		__atomic_store_n(&t->cnt.tx_bytes, t->cnt.tx_bytes + bytes, __ATOMIC_RELAXED);
 	} else {
 		__atomic_store_n(&t->cnt.warmup_tx, t->cnt.warmup_tx + sent, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->cnt.warmup_tx_bytes, t->cnt.warmup_tx_bytes + bytes,
+				 __ATOMIC_RELAXED);
 	}
 }
 

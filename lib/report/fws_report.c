@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <sys/resource.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -522,6 +523,8 @@ trial_json(const struct fws_result *r)
 		       "rfc6985", r->rfc6985, "avg_frame", r->avg_frame, "cookie", cookie,
 		       "started", t0, "partial", r->partial, "warmup_s", r->warmup, "drain_s",
 		       r->drain);
+	if (r->number)
+		json_object_set_new(tr, "number", json_integer(r->number));
 	for (s = 0; s < r->n_streams; s++)
 		json_array_append_new(st, stream_json(&r->streams[s], r->partial));
 	for (s = 0; s < r->n_ports; s++)
@@ -749,23 +752,32 @@ fws_report_write_text(const char *path, const struct fws_run *run)
 }
 
 void
-fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial)
+fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, unsigned int of,
+		    double left_s)
 {
+	char trials[32] = "", left[48] = "";
 	double loss = p->tx_frames > p->rx_frames && p->tx_frames
 			      ? (double)(p->tx_frames - p->rx_frames) * 100.0 / (double)p->tx_frames
 			      : 0;
 
 	if (p->result)
 		return; /* the trial's end: the report says it */
+	if (of)
+		snprintf(trials, sizeof(trials), " of ~%u", RTE_MAX(of, trial));
+	if (left_s >= 0)
+		snprintf(left, sizeof(left), " | about %.0f min %02.0f s left", floor(left_s / 60),
+			 fmod(left_s, 60));
+	/* The phase's clock stops at its length: the last tick may come after it. */
 	fprintf(f,
-		"[%6.1f/%.1f s] trial %u (%s%s%s) %-7s TX %9.4f Mpps %8.3f Gbit/s L1 | RX %9.4f "
+		"[%6.1f/%.1f s] trial %u%s (%s%s%s) %-7s TX %9.4f Mpps %8.3f Gbit/s L1 | RX %9.4f "
 		"Mpps %8.3f Gbit/s L1",
-		p->elapsed, p->total, trial, p->frame_size ? p->frame_size : "?",
-		p->direction ? ", " : "", p->direction ? p->direction : "", p->phase,
-		p->tx_pps / 1e6, p->tx_bps / 1e9, p->rx_pps / 1e6, p->rx_bps / 1e9);
+		RTE_MIN(p->elapsed, p->total), p->total, trial, trials,
+		p->frame_size ? p->frame_size : "?", p->direction ? ", " : "",
+		p->direction ? p->direction : "", p->phase, p->tx_pps / 1e6, p->tx_bps / 1e9,
+		p->rx_pps / 1e6, p->rx_bps / 1e9);
 	/* During warm-up nothing is measured: received test frames count from the measured
 	 * phase on. */
 	if (strcmp(p->phase, "measure") == 0)
 		fprintf(f, " | not yet received %.3f %%", loss);
-	fputc('\n', f);
+	fprintf(f, "%s\n", left);
 }

@@ -54,7 +54,8 @@ int fws_report_check_path(const char *path);
 
 /** One progress line (stderr while running). */
 /** The live line on f: trial (1-based), frame size, direction, phase, rates in L1. */
-void fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial);
+void fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, unsigned int of,
+			 double left_s);
 
 struct fws_connrun;
 

@@ -391,6 +391,16 @@ line_share(const struct fws_goal_figs *x, char *buf, size_t len)
 	return buf;
 }
 
+/* The number of the trial goal g stands on, as the progress lines and the trials below
+ * number it. */
+static unsigned int
+goal_trial(const struct fws_run *run, const struct fws_search_summary *s, int g)
+{
+	const struct fws_result *r = &run->results[s->result[g]];
+
+	return r->number ? r->number : (unsigned int)s->result[g] + 1;
+}
+
 /* One goal of a search in absolute figures first: what the trial it stands on offered, then
  * the loads asked that bracket it. */
 static void
@@ -414,9 +424,9 @@ text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s
 		fprintf(f,
 			"  %s: at least %.4f Mpps, %.2f Mbit/s L1 (%s): a LOWER BOUND, "
 			"generator-limited (no trial lost frames and the generator did not reach "
-			"the %.4f Mpps asked); trial %d\n",
+			"the %.4f Mpps asked); trial %u\n",
 			name, v.pps / 1e6, v.l1_bps / 1e6, share, v.asked_pps / 1e6,
-			s->result[g] + 1);
+			goal_trial(run, s, g));
 		return;
 	}
 	if (x->tester_limited) {
@@ -424,9 +434,9 @@ text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s
 			"  %s: at least %.4f Mpps, %.2f Mbit/s L1 (%s): a LOWER BOUND, "
 			"tester-limited (a trial that failed, at %.4f Mpps asked, lost no more "
 			"than "
-			"its receiving ports missed: %" PRIu64 " frames); trial %d\n",
+			"its receiving ports missed: %" PRIu64 " frames); trial %u\n",
 			name, v.pps / 1e6, v.l1_bps / 1e6, share, v.upper_pps / 1e6, x->missed,
-			s->result[g] + 1);
+			goal_trial(run, s, g));
 		return;
 	}
 	if (v.upper_pps > 0)
@@ -436,9 +446,9 @@ text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s
 	fprintf(f,
 		"  %s: %.4f Mpps, %.2f Mbit/s L1 (%s), loss %.4f %%: asked %.4f Mpps (%s); "
 		"conditional throughput %.4f Mpps; %u trials at or below it exceeded the goal; "
-		"trial %d\n",
+		"trial %u\n",
 		name, v.pps / 1e6, v.l1_bps / 1e6, share, x->loss_ratio * 100, v.asked_pps / 1e6,
-		up, v.pps * (1 - x->loss_ratio) / 1e6, x->exceeded, s->result[g] + 1);
+		up, v.pps * (1 - x->loss_ratio) / 1e6, x->exceeded, goal_trial(run, s, g));
 }
 
 static void
@@ -462,7 +472,8 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	fprintf(f,
 		"\nTrial %u%s%s: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
 		"drain %.1f s%s\n",
-		idx + 1, r->kind != FWS_RESULT_RUN ? ", search result " : "",
+		r->number ? r->number : idx + 1,
+		r->kind != FWS_RESULT_RUN ? ", search result " : "",
 		r->kind != FWS_RESULT_RUN ? label : "", r->size.name, r->rfc6985, r->avg_frame,
 		r->warmup, r->drain, r->partial ? "  ** PARTIAL: interrupted **" : "");
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",

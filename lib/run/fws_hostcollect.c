@@ -274,12 +274,13 @@ fws_host_live(struct fws_host *t, bool warm, struct fws_agent_live *out)
 		struct fws_live_stream *o = &out->streams[t->tasks[i].stream];
 		uint64_t frames =
 			__atomic_load_n(warm ? &c->warmup_tx : &c->tx_frames, __ATOMIC_RELAXED);
-		uint64_t bytes = __atomic_load_n(&c->tx_bytes, __ATOMIC_RELAXED);
+		uint64_t bytes = __atomic_load_n(warm ? &c->warmup_tx_bytes : &c->tx_bytes,
+						 __ATOMIC_RELAXED);
 
 		out->tx_frames += frames;
 		out->tx_bytes += bytes;
 		o->tx_frames += frames;
-		o->tx_bytes += warm ? 0 : bytes;
+		o->tx_bytes += bytes;
 	}
 	for (i = 0; i < t->n_rx; i++) {
 		out->rx_frames += __atomic_load_n(&t->rx[i]->live_frames, __ATOMIC_RELAXED);

@@ -284,9 +284,11 @@ search_trials(struct fws_method *m, const struct fws_trial_opts *base, unsigned 
 		slot_retain(sl, s);
 		if (m->log)
 			fprintf(m->log,
-				"search %s: trial %u, load %.3f %% for %.1f s: offered %.3f %%, "
-				"loss %.5f %%\n",
-				name, n + 1, load * 100, duration, offered * 100,
+				"search %s: trial %u, asked %.4f Mpps (%.3f %% of %.4f) for %.1f "
+				"s: "
+				"offered %.4f Mpps, loss %.5f %%\n",
+				name, r->number, load * sum->max_pps / 1e6, load * 100,
+				sum->max_pps / 1e6, duration, offered * sum->max_pps / 1e6,
 				tx ? (double)lost * 100 / (double)tx : 0);
 	}
 	return rc;

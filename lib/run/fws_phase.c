@@ -636,6 +636,8 @@ finish(struct trial_run *r, struct fws_err *e)
 		free(r->counts[k]);
 	if (rc < 0)
 		return rc;
+	if (!r->pr) /* as the progress lines and --stats number it */
+		r->res->number = ++r->t->n_runs;
 	if (r->o && r->o->progress && !r->pr) {
 		struct fws_progress p = {.phase = "result", .result = r->res};
 

@@ -204,6 +204,9 @@ enum fws_result_kind {
 void fws_result_label(enum fws_result_kind kind, double lat_frac, char *buf, size_t len);
 
 struct fws_result {
+	/** Its number among the trials run (1 first; a search's discarded ones count): as the
+	 * progress line and --stats number it. */
+	unsigned int number;
 	enum fws_result_kind kind;
 	double lat_frac;  /**< LAT: the load as a fraction of NDR */
 	enum fws_dir dir; /**< a sweep cell's direction: cells use it for every stream */
@@ -242,11 +245,11 @@ struct fws_result {
 
 /** One stream so far in the running phase (live: read while the lcores write). */
 struct fws_live_stream {
-	uint64_t tx_frames, tx_bytes; /**< sent in the phase (bytes: measured phase only) */
+	uint64_t tx_frames, tx_bytes; /**< sent in the phase (warm-up or measured) */
 	uint64_t rx_frames;           /**< test frames received and accounted, measured phase */
 	uint64_t lat_count, lat_sum, lat_min, lat_max; /**< ns, measured phase */
 	/** Per second over the interval before, as the host that counted measured it (summed
-	 * over hosts); tx_Bps: L2 bytes, measured phase. */
+	 * over hosts); tx_Bps: L2 bytes with the FCS. */
 	double tx_pps, rx_pps, tx_Bps;
 };
 

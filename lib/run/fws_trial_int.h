@@ -27,6 +27,7 @@ struct fws_trial {
 	uint64_t hz, hz_dpdk; /**< the first agent's TSC (the phase machine's deadlines) */
 	struct fws_port_result port[FWS_CFG_MAX_PORTS]; /**< facts, as the agents gave them */
 	uint32_t cookie, warm_cookie;                   /**< the current trial's */
+	unsigned int n_runs; /**< trials run so far (not path-check probes): the next's number */
 	/** Per sending agent and stream between two hosts: its stamps' map into the
 	 * receiver's ticks (the clocks feature's, for each plan). */
 	struct fws_affine stream_clk[FWS_TRIAL_MAX_AGENTS][FWS_CFG_MAX_STREAMS];

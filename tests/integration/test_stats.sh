@@ -35,6 +35,29 @@ for k in range(2):
         assert s["latency_ns"]["max"] == rs["latency_ns"]["max"]
     assert trial[-1]["streams"][0]["tx_frames"] <= results[k]["streams"][0]["offered_frames"]
 PY
+# Every key of every line is in docs/live-stats.md; warm-up lines (a 2.2 s warm-up: two
+# seconds with rates) carry their bit rate, and no frames "not yet received" (nothing is
+# received until the measured phase).
+sed -e 's/"warmup": 0.5/"warmup": 2.2/' "$WORK/cfg.json" >"$WORK/warm.json"
+"$FWSTRESS" run -q --stats "$WORK/warm.ndjson" -o "" -d 0.5 "$WORK/warm.json" >/dev/null 2>&1
+cat "$WORK/stats.ndjson" "$WORK/warm.ndjson" >"$WORK/all.ndjson"
+python3 - "$WORK/all.ndjson" "$HERE/../../docs/live-stats.md" <<'PY' && ok "NDJSON: every key documented; warm-up bit rates, not_yet_received null in warm-up" || bad "NDJSON keys"
+import json, re, sys
+doc = set(re.findall(r"^\| `([^`]+)` \|", open(sys.argv[2]).read(), re.M))
+def paths(v, p=""):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield p + k
+            yield from paths(x, p + k + ".")
+    elif isinstance(v, list):
+        for x in v:
+            yield from paths(x, p[:-1] + "[]." if p else "[].")
+lines = [json.loads(l) for l in open(sys.argv[1])]
+missing = {k for l in lines for k in paths(l)} - doc
+assert not missing, f"not in docs/live-stats.md: {sorted(missing)}"
+warm = [s for l in lines if l["phase"] == "warm-up" and l["streams"][0]["tx_pps"] for s in l["streams"]]
+assert warm and all(s["tx_l2_bps"] > 0 and s["not_yet_received"] is None for s in warm), warm[:2]
+PY
 "$FWSTRESS" run -q --stats - -o "" -d 1.2 "$WORK/cfg.json" >"$WORK/stdout" 2>/dev/null
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$WORK/stdout" &&
 	[ "$(grep -c '"phase":"result"' "$WORK/stdout")" -eq 2 ] &&

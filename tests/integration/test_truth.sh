@@ -175,7 +175,23 @@ grep -q 'not compared: no result' "$WORK/out" && ok "a cell that is no result is
 # 6. A paced search at line rate: the NDR lies inside its own interval, in the same units.
 cfg "$WORK/line.json" 'rate="line"' 'frame_size=[1518]' 'direction="upload"' 'search={"short": 0.3, "final": 0.3, "max_trials": 6}' \
 	'warmup=0.1' 'drain=0.2'
-"$FWSTRESS" search -o "$WORK/line-r.json" "$WORK/line.json" >"$WORK/line.txt" 2>"$WORK/err" || bad "search line: $(tail -2 "$WORK/err")"
+"$FWSTRESS" search --progress -o "$WORK/line-r.json" "$WORK/line.json" >"$WORK/line.txt" 2>"$WORK/err" || bad "search line: $(tail -2 "$WORK/err")"
+# Progress (item 7): the search says its estimate first; a progress line's clock never passes
+# its phase's length, names the trial of how many and the time left; the text report's trial
+# numbers are the progress lines' and the search log's.
+grep -q "^fwstress search: about [0-9]* trials, about [0-9]* min [0-9]* s (an estimate)" "$WORK/err" &&
+	ok "search: its estimate first" || bad "no estimate: $(head -3 "$WORK/err")"
+"$FWSTRESS" run --progress -o "" -d 2.2 "$WORK/bidir.json" >/dev/null 2>"$WORK/prog.err"
+python3 - "$WORK/err" "$WORK/line.txt" "$WORK/prog.err" <<'PY' && ok "progress lines: never past the phase, trial N of ~M, the time left; trial numbers as the report's" || bad "progress: $(grep '^\[' "$WORK/prog.err" | head -3)"
+import re, sys
+err, txt, prog = (open(f).read() for f in sys.argv[1:4])
+lines = re.findall(r"^\[ *([0-9.]+)/([0-9.]+) s\] trial (\d+) of ~(\d+) .* \| about \d+ min \d+ s left$", prog, re.M)
+assert len(lines) >= 2, "no progress lines"
+assert all(float(a) <= float(b) for a, b, _, _ in lines), lines
+logged = {int(n) for n in re.findall(r"^search \S+: trial (\d+), asked", err, re.M)}
+reported = {int(n) for n in re.findall(r"^Trial (\d+), search result", txt, re.M)}
+assert reported and reported <= logged, (logged, reported)
+PY
 check "paced NDR: at most what it asked for (1 %), under 100.1 % of the line, asked within [min, upper]" \
 	'(lambda n: n["pps"] <= 1.01 * n["asked_pps"] and n["line_pct"] < 100.1 and (n["upper_pps"] is None or n["asked_pps"] < n["upper_pps"]) and n["asked_pps"] <= r["search"][0]["max_pps"] * 1.0001)(r["search"][0]["ndr"])' \
 	"$WORK/line-r.json"
