@@ -636,7 +636,9 @@ usage_agent(FILE *f)
 		   "with JSON lines on its stdin and stdout; it owns the config's ports that name\n"
 		   "its host. It listens on no port. When its stdin ends it stops sending,\n"
 		   "releases its ports and exits. To restrict a key to it, in authorized_keys:\n"
-		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n");
+		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n"
+		   "\nTo check a load client before a test, from the controller:\n"
+		   "  fwstress hosts check CONFIG\n");
 }
 
 /* Set up, its workers stopped: its ports polled this often while it waits for a request
@@ -751,6 +753,13 @@ cmd_agent(int argc, char **argv)
 	}
 	if (asked_other())
 		return EXIT_USAGE;
+	if (isatty(0)) /* a person, not a controller: say what this is and what to run */
+		fprintf(stderr,
+			"fwstress agent %s: waiting for a controller's JSON requests on standard "
+			"input (Ctrl-D ends it). A controller starts this over ssh itself: from "
+			"the controller, fwstress hosts check CONFIG reaches it as a run would and "
+			"says what is wrong.\n",
+			FWS_VERSION);
 	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
 	signal(SIGPIPE, SIG_IGN); /* a closed stream is an error to write, then it stops */
 	s.rd = &rd;

@@ -661,20 +661,22 @@ dry_run(const struct campaign *c)
 	}
 }
 
+/* campaign's options. */
+const struct option app_campaign_opts[] = {
+	{"resume", no_argument, NULL, 'R'},
+	{"output", required_argument, NULL, 'o'},
+	{"dry-run", no_argument, NULL, 'n'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
 static int
 parse_args(int argc, char **argv, const char **out, bool *resume, bool *dry)
 {
-	static const struct option opts[] = {
-		{"resume", no_argument, NULL, 'R'},
-		{"output", required_argument, NULL, 'o'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	int c;
 
 	optind = 1;
-	while ((c = app_getopt("campaign", argc, argv, "o:nh", opts)) != -1) {
+	while ((c = app_getopt("campaign", argc, argv, "o:nh", app_campaign_opts)) != -1) {
 		if (c == 'R') {
 			*resume = true;
 		} else if (c == 'n') {

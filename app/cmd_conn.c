@@ -66,21 +66,23 @@ struct saver {
 	time_t t0;
 };
 
+/* connections' options */
+const struct option app_conn_opts[] = {
+	{"json", required_argument, NULL, 'o'},  {"at", required_argument, NULL, 'A'},
+	{"stats", required_argument, NULL, 's'}, {"progress", no_argument, NULL, 'P'},
+	{"no-progress", no_argument, NULL, 'N'}, {"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+};
+
 static int
 parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 {
-	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},  {"at", required_argument, NULL, 'A'},
-		{"stats", required_argument, NULL, 's'}, {"progress", no_argument, NULL, 'P'},
-		{"no-progress", no_argument, NULL, 'N'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
-	};
 	char *end;
 	int c;
 
 	*code = EXIT_USAGE;
 	optind = 1;
-	while ((c = app_getopt("connections", argc, argv, "o:qh", opts)) != -1) {
+	while ((c = app_getopt("connections", argc, argv, "o:qh", app_conn_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			a->json = optarg;

@@ -49,16 +49,18 @@ report_usage(void)
 	       FWS_MATRIX_COLUMNS);
 }
 
+/* report's options. */
+const struct option app_report_opts[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"columns", required_argument, NULL, 'c'},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
 int
 cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"columns", required_argument, NULL, 'c'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *out = NULL, *columns = NULL;
 	char err[200];
 	struct fws_cells *sets;
@@ -66,7 +68,7 @@ cmd_report(int argc, char **argv)
 	FILE *f = stdout;
 
 	optind = 1;
-	while ((c = app_getopt("report", argc, argv, "f:o:h", opts)) != -1) {
+	while ((c = app_getopt("report", argc, argv, "f:o:h", app_report_opts)) != -1) {
 		switch (c) {
 		case 'c':
 			if (fws_matrix_columns(optarg, err, sizeof(err)) < 0) {
@@ -175,15 +177,17 @@ percent_arg(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+/* compare's options. */
+const struct option app_compare_opts[] = {
+	{"tolerance", required_argument, NULL, 't'},
+	{"latency-tolerance", required_argument, NULL, 'l'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
 int
 cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"tolerance", required_argument, NULL, 't'},
-		{"latency-tolerance", required_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
 	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10};
@@ -192,7 +196,7 @@ cmd_compare(int argc, char **argv)
 	int c, worse;
 
 	optind = 1;
-	while ((c = app_getopt("compare", argc, argv, "t:l:h", opts)) != -1) {
+	while ((c = app_getopt("compare", argc, argv, "t:l:h", app_compare_opts)) != -1) {
 		switch (c) {
 		case 't':
 		case 'l':

@@ -202,24 +202,26 @@ not_here(enum fws_method_mode mode, const char *opt)
 	return -1;
 }
 
+/* run, search and sweep's options (fwstress help --bash-completion lists them too). */
+const struct option app_run_opts[] = {
+	{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
+	{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
+	{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},           {"final", required_argument, NULL, 'F'},
+	{"short", required_argument, NULL, 'S'},    {"resume", no_argument, NULL, 'R'},
+	{"stats", required_argument, NULL, 's'},    {NULL, 0, NULL, 0},
+};
+
 /* Parse options into a; returns -1 to exit with *code. */
 static int
 parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 {
-	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
-		{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
-		{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},           {"final", required_argument, NULL, 'F'},
-		{"short", required_argument, NULL, 'S'},    {"resume", no_argument, NULL, 'R'},
-		{"stats", required_argument, NULL, 's'},    {NULL, 0, NULL, 0},
-	};
 	int c, rc = 0;
 
 	*code = EXIT_USAGE;
 	optind = 1;
 	while (rc == 0 &&
-	       (c = app_getopt(mode_name(a->mode), argc, argv, "o:t:d:qh", opts)) != -1) {
+	       (c = app_getopt(mode_name(a->mode), argc, argv, "o:t:d:qh", app_run_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			a->json = optarg;

@@ -4,6 +4,7 @@
 #ifndef FWS_APP_H
 #define FWS_APP_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -93,5 +94,32 @@ int cmd_compare(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_connections(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_hosts(int argc, char **argv);
+
+/* Each command's long options (getopt tables, NULL-terminated): the commands parse with
+ * them, and fwstress help --bash-completion and --man list them. */
+extern const struct option app_run_opts[], app_conn_opts[], app_campaign_opts[], app_report_opts[],
+	app_compare_opts[], app_hosts_opts[], app_validate_opts[], app_help_opts[];
+
+/** A subcommand: its function, synopsis, one-line doc and long options (fwstress.c). */
+struct app_subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;
+	const char *doc;
+	const struct option *opts;
+};
+extern const struct app_subcommand app_subcommands[];
+extern const unsigned int app_n_subcommands;
+
+/** The exit statuses, as --help and the man page give them. */
+extern const char app_exit_statuses[];
+
+/** fwstress --help: the subcommands and the exit statuses. */
+void app_usage_main(FILE *f);
+
+/** fwstress help [--man | --bash-completion]: usage, a man page or a bash completion, made
+ * from the subcommand table and the commands' option tables. */
+int cmd_help(int argc, char **argv);
 
 #endif /* FWS_APP_H */

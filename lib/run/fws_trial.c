@@ -158,6 +158,14 @@ fws_trial_tsc_point(struct fws_agent *a, unsigned int n)
 	return best;
 }
 
+double
+fws_trial_probe_ns(struct fws_trial *t, unsigned int k)
+{
+	if (k >= t->n_agents || t->agents[k]->ops->tsc == NULL)
+		return -1;
+	return fws_trial_tsc_point(t->agents[k], 8).e;
+}
+
 bool
 fws_config_local_ports(const struct fws_cfg *cfg)
 {

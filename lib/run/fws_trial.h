@@ -334,6 +334,11 @@ void fws_trial_clock(const struct fws_trial *t, uint64_t *hz, uint64_t *hz_dpdk)
 unsigned int fws_trial_hosts(const struct fws_trial *t, struct fws_host_info *out,
 			     unsigned int max);
 
+/** Agent k's clock probe as the one-way alignment takes it: of 8 exchanges over its control
+ * link the shortest half round trip, ns (the error of a reading); -1 when it cannot be
+ * probed. */
+double fws_trial_probe_ns(struct fws_trial *t, unsigned int k);
+
 /** Port facts for the report header. */
 unsigned int fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out);
 

@@ -102,7 +102,7 @@ check "run >/dev/full: the JSON report is whole" 'r["partial"] is False and len(
 
 # Help per command (issue 24): each names itself in its usage and lists its own options and
 # the config sections it reads.
-for c in run search sweep connections campaign report compare validate ports agent; do
+for c in run search sweep connections campaign report compare validate ports agent hosts; do
 	"$FWSTRESS" $c --help >"$WORK/help" 2>&1
 	head -1 "$WORK/help" | grep -q "^Usage: fwstress $c\b" && ok "$c --help names $c" || bad "$c --help: $(head -1 "$WORK/help")"
 done
@@ -188,6 +188,26 @@ sed 's/"frame_size": \[128\]/"frame_size": [12]/' "$WORK/plan.json" >"$WORK/bad-
 expect_rc 2 "validate of a plan with a bad scenario" "$FWSTRESS" validate "$WORK/bad-plan.json"
 grep -q '^fwstress: campaign: scenario two .*frame_size' "$WORK/err" && ok "the bad scenario named" || bad "bad plan: $(cat "$WORK/err")"
 expect_rc 0 "the shipped example plan, dry" "$FWSTRESS" campaign --dry-run "$HERE/../../config/campaign-lab.json"
+
+# A man page and a bash completion made from the same tables as the command line: every
+# subcommand of --help in both, the page renders without a groff warning, the completion
+# completes subcommands, each command's options and report's formats.
+"$FWSTRESS" --help | awk '/^Subcommands:/ {on = 1; next} /^$/ {on = 0} on && /^  [a-z]/ {print $1}' >"$WORK/subs"
+"$FWSTRESS" help --man >"$WORK/fwstress.1"
+groff -man -Tutf8 -ww -P-cbou "$WORK/fwstress.1" >"$WORK/man.txt" 2>"$WORK/groff.err"
+every() { # PATTERN FILE: every subcommand (%s in PATTERN) matches in FILE
+	local c
+	while read -r c; do grep -q "$(printf "$1" "$c")" "$2" || return 1; done <"$WORK/subs"
+}
+[ -s "$WORK/man.txt" ] && [ ! -s "$WORK/groff.err" ] && [ "$(wc -l <"$WORK/subs")" -ge 12 ] &&
+	every "fwstress %s" "$WORK/man.txt" &&
+	ok "man page: renders clean, every subcommand in it" || bad "man page: $(head -3 "$WORK/groff.err")"
+"$FWSTRESS" help --bash-completion >"$WORK/comp.sh"
+comp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _fwstress; echo "${COMPREPLY[*]}"' bash "$WORK/comp.sh" "$@"; }
+[ "$(comp fwstress sw)" = sweep ] && [ "$(comp fwstress run --js)" = --json ] && [ "$(comp fwstress compare --lat)" = --latency-tolerance ] &&
+	[ "$(comp fwstress report --format h)" = html ] && [ "$(comp fwstress campaign --dry)" = --dry-run ] &&
+	every "^	%s) opts=" "$WORK/comp.sh" &&
+	ok "bash completion: subcommands, each command's options, formats" || bad "completion: $(comp fwstress sw) $(comp fwstress run --js)"
 # Setup errors: exit 3, one line, no report.
 cat >"$WORK/nodev.json" <<J
 {"eal": ["-l", "0-1", "--no-pci"], "ports": [{"name": "lan", "device": "net_pcap0,rx_pcap=$WORK/none.pcap,tx_pcap=$WORK/o.pcap"},

@@ -23,6 +23,28 @@ agents() { pgrep -f "$FWSTRESS agent" | wc -l; }
 # The control protocol's version, as this build speaks it.
 PROTO=$(awk '/define FWS_WIRE_MAJOR/ {ma = $3} /define FWS_WIRE_MINOR/ {mi = $3} END {print ma "." mi}' "$TOP/lib/run/fws_wire.h")
 
+# The preflight (issue 34): hosts check reaches both agents as a run does and lists them,
+# their ports (links up) and clock probes, with no traffic (the router's counters stay); an
+# agent command that does not start is one line naming the host, exit 3, nothing left.
+cfg 3 >"$WORK/check.json"
+read -r wan_rx0 wan_tx0 <<<"$(counters dut-wan)"
+expect_rc 0 "hosts check" "$FWSTRESS" hosts check "$WORK/check.json"
+read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
+grep -q "^host site1: $(hostname), Linux .*; fwstress .*; protocol $PROTO; TSC [0-9.]* MHz$" "$WORK/out" &&
+	grep -q "^host site2: " "$WORK/out" && grep -q "^  reached by: ip netns exec fwsl-tester2 " "$WORK/out" &&
+	[ "$(grep -c '^  clock probe: round trip [0-9.]* us' "$WORK/out")" -eq 2 ] &&
+	grep -q "^port lan (net_af_packet.* on site1): driver net_af_packet, MAC .*, link up" "$WORK/out" &&
+	grep -q "^port wan (net_af_packet.* on site2): driver net_af_packet, MAC .*, link up" "$WORK/out" &&
+	ok "hosts check: each host, its ports up, its clock probe" || bad "hosts check: $(cat "$WORK/out" "$WORK/err" | head -12)"
+[ $((wan_rx1 - wan_rx0)) -lt 20 ] && ok "hosts check: no test traffic through the router ($((wan_rx1 - wan_rx0)) frames: ARP/ND at most)" ||
+	bad "hosts check sent $((wan_rx1 - wan_rx0)) frames"
+[ "$(agents)" -eq 0 ] && ok "hosts check: no agent left" || bad "hosts check: $(agents) agents left"
+sed 's#"'"$FWSTRESS"'", "agent"#"/nonexistent/fwstress", "agent"#' "$WORK/check.json" >"$WORK/check-bad.json"
+expect_rc 3 "hosts check with an agent that does not start" "$FWSTRESS" hosts check "$WORK/check-bad.json"
+# (the agent's own stderr is relayed, each line named "[site1] "; fwstress says one line)
+[ "$(grep -vc '^EAL\|^TELEMETRY\|^\[' "$WORK/err")" -eq 1 ] && grep -q "^fwstress: host site1: " "$WORK/err" &&
+	ok "hosts check: one line naming the host" || bad "hosts check bad: $(cat "$WORK/err")"
+
 # site2's EAL at debug level: lines on its stderr on every DPDK line (24.11 prints none at
 # the default level), for the relay to pass on.
 cfg 3 | sed 's/"--file-prefix", "fwsa2"/"--file-prefix", "fwsa2", "--log-level", "lib.eal:debug"/' >"$WORK/two.json"
