@@ -173,6 +173,11 @@ grep -Eq '^fwstress [0-9.]+ \(commit [^ ,)]+\), built with DPDK [0-9]+\.[0-9]+\.
 ls "$WORK"/res/*-run/r.json >/dev/null 2>&1 && ok "{time}-{command}: the run's own folder" || bad "result folder: $(ls -R "$WORK/res")"
 check "the report's config.eal: the config's, the command line's -l and --no-pci in their place, --file-prefix added" \
 	'r["config"]["eal"] == ["-l", "0-1", "--no-pci", "--file-prefix", "clieal"]' "$(ls "$WORK"/res/*-run/r.json | head -1)"
+# A port's "mac" is the one its frames carry, and the report says that one, not the driver's.
+python3 -c 'import json,sys; c = json.load(open(sys.argv[1])); c["ports"][0]["mac"] = "02:11:22:33:44:55"; print(json.dumps(c))' \
+	"$HERE/loopback-test.json" >"$WORK/mac.json"
+"$FWSTRESS" run -q -d 0.2 -o "$WORK/mac-r.json" "$WORK/mac.json" 2>/dev/null
+check "a configured MAC: the report's port names it" 'r["ports"][0]["mac"] == "02:11:22:33:44:55" and r["ports"][1]["mac"] != r["ports"][0]["mac"]' "$WORK/mac-r.json"
 python3 - "$HERE/loopback-test.json" "$WORK" >"$WORK/plan.json" <<'PY'
 import json, sys
 print(json.dumps({"output": sys.argv[2] + "/dry.json", "scenarios": [
