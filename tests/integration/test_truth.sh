@@ -51,7 +51,10 @@ PY
 # rate reached", no point in the HTML charts.
 cfg "$WORK/nat.json" 'scenario="firewall"' 'direction="upload"' 'nat="masquerade"' 'frame_size=[512]' \
 	'rate="line"' 'duration=0.5' 'warmup=0.1' 'drain=0.2'
-expect_rc 8 "NAT expected, not done" "$FWSTRESS" run -q -o "$WORK/nat-r.json" "$WORK/nat.json"
+expect_rc 8 "NAT expected, not done" "$FWSTRESS" run -o "$WORK/nat-r.json" "$WORK/nat.json"
+grep -q "^  nat: upload: .*expected source translated: FAILED: 256 of 256 flows seen arrived with their own source" "$WORK/out" &&
+	grep -q "^fwstress: expectation failed: stream upload: NAT: " "$WORK/err" &&
+	ok "text: the NAT line says FAILED, stderr names the expectation" || bad "nat text: $(grep -i nat "$WORK/out" "$WORK/err" | head -3)"
 check "its cell's verdict: expectation failed, naming the stream and NAT" \
 	'[c["verdict"].startswith("expectation failed: stream upload: NAT: 256 of 256 flows") for c in r["cells"]] == [True]' "$WORK/nat-r.json"
 formats "$WORK/nat-r.json"
