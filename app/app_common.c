@@ -103,7 +103,8 @@ int
 app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 {
 	static char *argv[FWS_CFG_MAX_EAL * 2 + 8];
-	static char level[] = "--log-level=notice", inmem[] = "--in-memory";
+	static char level[] = "--log-level=notice", inmem[] = "--in-memory",
+		    unlink[] = "--huge-unlink";
 	int argc = 0, i;
 	char err[200];
 
@@ -129,6 +130,11 @@ app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 	if (!has_arg(argv, argc, "--file-prefix") && !has_arg(argv, argc, "--in-memory") &&
 	    !has_arg(argv, argc, "--proc-type"))
 		argv[argc++] = inmem;
+	/* A file prefix (for dpdk-telemetry.py) keeps hugepage files after a clean exit unless
+	 * they are unlinked once mapped: no secondary process attaches to fwstress. */
+	else if (has_arg(argv, argc, "--file-prefix") && !has_arg(argv, argc, "--huge-unlink") &&
+		 !has_arg(argv, argc, "--no-huge") && !has_arg(argv, argc, "--in-memory"))
+		argv[argc++] = unlink;
 	if (!has_arg(argv, argc, "--log-level"))
 		argv[argc++] = level;
 	argv[argc] = NULL;

@@ -259,12 +259,8 @@ cmd_validate(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "--doc") == 0) {
-		fws_config_doc_md(stdout);
-		if (fflush(stdout) == 0 && !ferror(stdout))
-			return EXIT_OK;
-		fprintf(stderr, "fwstress: validate --doc: writing standard output: %s\n",
-			strerror(errno));
-		return fws_err_exit_code(FWS_ERR_FAULT);
+		fws_config_doc_md(stdout); /* a failed write: one line and exit 9, at the end */
+		return EXIT_OK;
 	}
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
 		usage_validate(stderr);

@@ -81,6 +81,21 @@ text_line(struct fws_blocklist *bl, char *line)
 	return *line ? add_cidr(bl, line) : 0;
 }
 
+/* A text line of any length: what comes before its ';' (the CIDR) must fit line; a long
+ * comment after it is a comment. */
+static int
+text_part(struct fws_blocklist *bl, const char *p, size_t llen, char *line, size_t len)
+{
+	const char *semi = memchr(p, ';', llen);
+	size_t keep = semi ? (size_t)(semi - p) : llen;
+
+	if (keep >= len)
+		return -E2BIG;
+	memcpy(line, p, keep);
+	line[keep] = '\0';
+	return text_line(bl, line);
+}
+
 /* Name a bad line in the message (the first few), count the rest. */
 static void
 bad_line(char *msg, size_t len, unsigned int nbad, unsigned int lineno, const char *line,
@@ -88,6 +103,7 @@ bad_line(char *msg, size_t len, unsigned int nbad, unsigned int lineno, const ch
 {
 	const char *why = rc == -EDOM     ? "blocks every address, the test's own too"
 			  : rc == -EILSEQ ? "holds a NUL byte (not a text file)"
+			  : rc == -E2BIG  ? "is longer than 511 characters before its ';'"
 					  : "is not a CIDR";
 	size_t used = strlen(msg);
 	char shown[48];
@@ -119,17 +135,12 @@ fws_blocklist_parse(struct fws_blocklist *bl, const char *buf, size_t len, const
 			p++;
 			llen--;
 		}
-		if (llen >= sizeof(line))
-			rc = -EINVAL;
-		else if (memchr(p, '\0', llen) != NULL)
+		if (memchr(p, '\0', llen) != NULL)
 			rc = -EILSEQ;
 		else if (llen && *p == '{')
 			rc = json_line(bl, p, llen);
-		else {
-			memcpy(line, p, llen);
-			line[llen] = '\0';
-			rc = text_line(bl, line);
-		}
+		else
+			rc = text_part(bl, p, llen, line, sizeof(line));
 		if (rc == -ENOMEM)
 			return snprintf(err, errlen, "blocklist %s: out of memory", name), -ENOMEM;
 		if (rc < 0)

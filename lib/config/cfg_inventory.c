@@ -4,15 +4,20 @@
  * tools/ansible/loadclients.yml prepared the clients from): ansible-inventory --host NAME
  * gives its variables, and ansible_host, ansible_user, ansible_port,
  * ansible_ssh_private_key_file (or fwstress_ssh_key, the controller's key restricted to the
- * agent) and ansible_ssh_common_args (split at spaces) become its ssh destination and
- * options, fwstress_bin the binary there, fwstress_eal its EAL arguments. The config then holds them as if written out (the normalised config and the
- * report show them; an agent never reads the inventory).
+ * agent) and ansible_ssh_common_args (split into words as a shell would, as Ansible does)
+ * become its ssh destination and options, fwstress_bin the binary there, fwstress_eal its EAL
+ * arguments. The config then holds them as if written out (the normalised config and the
+ * report show them; an agent never reads the inventory). The inventory is looked at before
+ * ansible-inventory runs (a file or a directory, readable, of a sane size), and a value too
+ * long for its place is refused, never cut.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -23,6 +28,28 @@
 
 #define INVENTORY_OUT_MAX (1 << 20)
 #define INVENTORY_TIMEOUT_MS 60000
+#define INVENTORY_FILE_MAX (16u << 20)
+
+/* What ansible-inventory may be given: a readable file of at most 16 MiB, or a directory of
+ * them (Ansible's inventory directories); never a FIFO (it blocks) or a device (/dev/zero
+ * grows it without end). NULL, or why not. */
+static const char *
+inventory_unfit(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? "no such file" : strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return access(path, R_OK | X_OK) == 0 ? NULL : "a directory it cannot read";
+	if (!S_ISREG(st.st_mode))
+		return "not a file (a FIFO or a device)";
+	if (access(path, R_OK) != 0)
+		return "not readable";
+	if ((size_t)st.st_size > INVENTORY_FILE_MAX)
+		return "larger than 16 MiB: not an inventory";
+	return NULL;
+}
 
 /* ansible-inventory -i path --host name: its standard output, or NULL (why in err). */
 static char *
@@ -70,10 +97,50 @@ push_opt(struct fws_cfg_host *h, const char *a)
 {
 	if (h->n_ssh_opts == sizeof(h->ssh_opts) / sizeof(h->ssh_opts[0]))
 		return -E2BIG;
+	if (strlen(a) >= FWS_CFG_PATH_LEN)
+		return -ENAMETOOLONG;
 	if ((h->ssh_opts[h->n_ssh_opts] = strdup(a)) == NULL)
 		return -ENOMEM;
 	h->n_ssh_opts++;
 	return 0;
+}
+
+/* The next word of s as a POSIX shell splits it (blanks between words; '...' literal, "..."
+ * with \ before " \ $ `, a \ outside quotes taking the next character), into w; the rest
+ * after it, or NULL at the end. -EINVAL (as *rc) for an unclosed quote. */
+static const char *
+shell_word(const char *s, char *w, size_t len, int *rc)
+{
+	size_t n = 0;
+	char q = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	if (*s == '\0')
+		return NULL;
+	for (; *s && (q || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+		char ch = *s;
+
+		if (q == 0 && (ch == '\'' || ch == '"')) {
+			q = ch;
+			continue;
+		}
+		if (q && ch == q) {
+			q = 0;
+			continue;
+		}
+		if (ch == '\\' && q != '\'' && s[1] && (q == 0 || strchr("\"\\$`", s[1])))
+			ch = *++s;
+		if (n + 1 >= len) {
+			*rc = -ENAMETOOLONG;
+			return NULL;
+		}
+		w[n++] = ch;
+	}
+	w[n] = '\0';
+	if (q)
+		*rc = -EINVAL;
+	return s;
 }
 
 /* ssh's options from the variables: -p, -i, then the common arguments word by word. */
@@ -81,7 +148,7 @@ static int
 ssh_options(const json_t *vars, struct fws_cfg_host *h)
 {
 	const char *port = var(vars, "ansible_port"), *key, *common;
-	char words[1024], *w, *save;
+	char w[FWS_CFG_PATH_LEN];
 	int rc = 0;
 
 	if (port && ((rc = push_opt(h, "-p")) < 0 || (rc = push_opt(h, port)) < 0))
@@ -93,25 +160,31 @@ ssh_options(const json_t *vars, struct fws_cfg_host *h)
 		return rc;
 	if ((common = var(vars, "ansible_ssh_common_args")) == NULL)
 		return 0;
-	strlcpy(words, common, sizeof(words));
-	for (w = strtok_r(words, " \t", &save); w && rc == 0; w = strtok_r(NULL, " \t", &save))
+	while (rc == 0 && (common = shell_word(common, w, sizeof(w), &rc)) != NULL && rc == 0)
 		rc = push_opt(h, w);
-	return rc;
+	return rc == -EINVAL ? -EBADMSG : rc;
 }
 
-/* fwstress_eal: a list of strings, the host's EAL arguments (unless the config gives them). */
+/* fwstress_eal: a list of strings, the host's EAL arguments (unless the config gives them),
+ * refused as the config's "eal" would be (EAL's --help, a secondary process). */
 static int
-eal(const json_t *vars, struct fws_cfg_host *h)
+eal(const json_t *vars, struct fws_cfg_host *h, const char **refused)
 {
 	const json_t *l = json_object_get(vars, "fwstress_eal"), *e;
 	size_t i;
 
-	if (h->n_eal || !json_is_array(l))
+	if (h->n_eal || l == NULL)
 		return 0;
+	if (!json_is_array(l))
+		return -EINVAL;
 	json_array_foreach(l, i, e)
 	{
 		if (!json_is_string(e) || i >= FWS_CFG_MAX_EAL)
 			return -EINVAL;
+		*refused = fws_config_eal_refused(json_string_value(e),
+						  json_string_value(json_array_get(l, i + 1)));
+		if (*refused)
+			return -EPERM;
 		if ((h->eal[i] = strdup(json_string_value(e))) == NULL)
 			return -ENOMEM;
 		h->n_eal = (unsigned int)i + 1;
@@ -123,7 +196,7 @@ int
 cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 {
 	const json_t *x = json_object_get(v, "inventory");
-	const char *host, *user, *bin;
+	const char *host, *user, *bin, *refused = NULL;
 	char path[FWS_CFG_PATH_LEN], err[160], *out;
 	json_t *vars;
 	size_t old;
@@ -141,6 +214,8 @@ cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 #ifdef FWS_FUZZING
 	return cfg_fail(c, "not read in a fuzzing build");
 #endif
+	if (inventory_unfit(path) != NULL)
+		return cfg_fail(c, "%s: %s", path, inventory_unfit(path));
 	if ((out = inventory_vars(path, h->name, err, sizeof(err))) == NULL)
 		return cfg_fail(c, "%s: host \"%s\": %s", path, h->name, err);
 	vars = json_loads(out, 0, NULL);
@@ -151,18 +226,29 @@ cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 	}
 	host = var(vars, "ansible_host") ? var(vars, "ansible_host") : h->name;
 	user = var(vars, "ansible_user");
-	snprintf(h->ssh, sizeof(h->ssh), "%s%s%s", user ? user : "", user ? "@" : "", host);
-	if ((bin = var(vars, "fwstress_bin")) != NULL && !h->fwstress[0])
+	bin = var(vars, "fwstress_bin");
+	rc = snprintf(h->ssh, sizeof(h->ssh), "%s%s%s", user ? user : "", user ? "@" : "", host) >=
+				     (int)sizeof(h->ssh) ||
+			     (bin && strlen(bin) >= sizeof(h->fwstress))
+		     ? -ENAMETOOLONG
+		     : 0;
+	if (rc == 0 && bin != NULL && !h->fwstress[0])
 		strlcpy(h->fwstress, bin, sizeof(h->fwstress));
-	rc = ssh_options(vars, h);
 	if (rc == 0)
-		rc = eal(vars, h);
+		rc = ssh_options(vars, h);
+	if (rc == 0)
+		rc = eal(vars, h, &refused);
 	json_decref(vars);
 	if (rc < 0)
 		return cfg_fail(c, "%s: host \"%s\": %s", path, h->name,
-				rc == -E2BIG    ? "too many ssh options"
-				: rc == -EINVAL ? "fwstress_eal is not a list of strings"
-						: strerror(-rc));
+				rc == -E2BIG          ? "too many ssh options"
+				: rc == -EINVAL       ? "fwstress_eal is not a list of strings"
+				: rc == -EPERM        ? refused
+				: rc == -ENAMETOOLONG ? "a destination, binary path or ssh option "
+							"longer than 255 characters"
+				: rc == -EBADMSG      ? "ansible_ssh_common_args has an unclosed "
+							"quote"
+						      : strerror(-rc));
 	if (h->ssh[0] == '-')
 		return cfg_fail(c, "%s: host \"%s\": ansible_host starts with \"-\"", path,
 				h->name);

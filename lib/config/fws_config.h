@@ -81,10 +81,10 @@ struct fws_cfg_host {
 	/** How to reach its agent: a command whose stdin and stdout carry the control
 	 * stream; default ssh -T -o BatchMode=yes SSH FWSTRESS agent. */
 	unsigned int n_argv;
-	char *argv[FWS_CFG_MAX_ARGV];
-	bool command_set;           /**< "command" given (else the ssh default) */
-	char ssh[FWS_CFG_PATH_LEN]; /**< "ssh": destination, default the name */
-	unsigned int n_ssh_opts;    /**< "ssh_options": before the destination */
+	char *argv[FWS_CFG_MAX_ARGV + 1]; /**< NULL after the last: execvp's */
+	bool command_set;                 /**< "command" given (else the ssh default) */
+	char ssh[FWS_CFG_PATH_LEN];       /**< "ssh": destination, default the name */
+	unsigned int n_ssh_opts;          /**< "ssh_options": before the destination */
 	char *ssh_opts[FWS_CFG_MAX_ARGV - 8];
 	char fwstress[FWS_CFG_PATH_LEN]; /**< "fwstress": the binary there, default fwstress */
 	unsigned int n_eal;              /**< "eal": its EAL arguments (0: the config's) */

@@ -69,8 +69,10 @@ fws_affine_test_clock(const char *env, uint64_t hz, uint64_t now, struct fws_aff
 	memset(a, 0, sizeof(*a));
 	if (env == NULL || *env == '\0')
 		return 0;
-	if (sscanf(env, "%lf,%lf%c", &off_ns, &ppm, &tail) != 2 || fabs(off_ns) > 1e12 ||
-	    fabs(ppm) > 1000)
+	/* (NaN passes no comparison: each must be finite and in range, not just not out of
+	 * it.) */
+	if (sscanf(env, "%lf,%lf%c", &off_ns, &ppm, &tail) != 2 || !(fabs(off_ns) <= 1e12) ||
+	    !(fabs(ppm) <= 1000))
 		return -EINVAL;
 	a->on = true;
 	a->base = now;

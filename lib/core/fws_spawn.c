@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "fws_spawn.h"
 
 #define STEP_MS 20
+#define CAPTURE_MEM_MAX (2ull << 30) /* a captured helper's address space (ansible: ~300 MB) */
 
 static void
 sleep_ms(unsigned int ms)
@@ -242,12 +244,17 @@ fws_guard_end(struct fws_guard *g)
 	g->status_fd = -1;
 }
 
-/* The capture's child: its own group, stdin and stderr on /dev/null, stdout on fd. */
+/* The capture's child: its own group, stdin and stderr on /dev/null, stdout on fd; its memory
+ * bounded (an inventory of /dev/zero grew ansible-inventory to 16 GB) and its life too: it
+ * dies with fwstress, whatever ends fwstress. */
 static void __attribute__((noreturn)) capture_child(char *const *argv, int fd)
 {
+	const struct rlimit mem = {CAPTURE_MEM_MAX, CAPTURE_MEM_MAX};
 	int null = open("/dev/null", O_RDWR);
 
 	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	setrlimit(RLIMIT_AS, &mem);
 	dup2(fd, 1);
 	if (null >= 0) {
 		dup2(null, 0);

@@ -108,9 +108,14 @@ static void
 axes(FILE *f, const struct plot *p, double div, const char *ytitle, const char *xtitle)
 {
 	double step = tick_step(p->ymax / div);
-	int dec = tick_decimals(step);
+	int dec;
 	unsigned int k;
 
+	/* A report's figures are input: rates so small the step underflows (denormals) get one
+	 * tick at 0 and one at the top, never a loop that does not end. */
+	if (!(step > 0 && step * div > 0 && isfinite(step)))
+		step = p->ymax > 0 ? p->ymax / div : 1;
+	dec = tick_decimals(step);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", p->w,
 		p->h);
 	fprintf(f,
@@ -119,7 +124,7 @@ axes(FILE *f, const struct plot *p, double div, const char *ytitle, const char *
 	fprintf(f,
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		ML, MT, ML, p->h - MB);
-	for (k = 0; k * step * div <= p->ymax * (1 + 1e-9); k++) {
+	for (k = 0; k * step * div <= p->ymax * (1 + 1e-9) && k <= 8; k++) {
 		double y = py(p, k * step * div);
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n",

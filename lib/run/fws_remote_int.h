@@ -41,6 +41,7 @@ struct remote {
 	bool lost;
 	char why[FWS_ERR_LEN];
 	char tail[512]; /* its stderr's last bytes */
+	size_t tail_len;
 	char errline[256];
 	size_t errlen;
 };

@@ -23,7 +23,31 @@
 /* A connection test's iteration: as long as it takes (the heartbeat tells a cut link). */
 #define CONN_MS (24 * 3600 * 1000)
 
-/* Its stderr: pass each line on, prefixed, keep the last ones. */
+/* One line of its stderr onto ours, named by its host; a control character (an escape
+ * sequence, a bell, a carriage return) as \xNN: an agent's output never drives the
+ * controller's terminal. */
+static void
+relay_line(const struct remote *r, const char *s, size_t n)
+{
+	char out[4 * sizeof(r->errline) + 1];
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < 0x20 && ch != '\t')
+			k += (size_t)snprintf(out + k, sizeof(out) - k, "\\x%02x", ch);
+		else if (ch == 0x7f)
+			k += (size_t)snprintf(out + k, sizeof(out) - k, "\\x7f");
+		else
+			out[k++] = (char)ch;
+	}
+	out[k] = '\0';
+	fprintf(stderr, "[%s] %s\n", r->a.name, out);
+}
+
+/* Its stderr: pass each line on, prefixed and escaped (a line longer than errline is cut,
+ * the rest of it dropped), keep the last bytes. Linear in what arrives. */
 static void
 drain_err(void *arg)
 {
@@ -40,22 +64,19 @@ drain_err(void *arg)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		size_t t = strlen(r->tail);
-
-		if (t + 1 >= sizeof(r->tail))
+		if (r->tail_len + 1 >= sizeof(r->tail)) {
 			memmove(r->tail, r->tail + sizeof(r->tail) / 2, sizeof(r->tail) / 2);
-		t = strlen(r->tail);
-		r->tail[t] = buf[i];
-		r->tail[t + 1] = '\0';
-		if (buf[i] != '\n' && r->errlen + 1 < sizeof(r->errline)) {
-			r->errline[r->errlen++] = buf[i];
+			r->tail_len -= sizeof(r->tail) / 2;
+		}
+		r->tail[r->tail_len++] = buf[i];
+		r->tail[r->tail_len] = '\0';
+		if (buf[i] != '\n') {
+			if (r->errlen + 1 < sizeof(r->errline))
+				r->errline[r->errlen++] = buf[i];
 			continue;
 		}
-		r->errline[r->errlen] = '\0';
-		if (buf[i] == '\n') {
-			fprintf(stderr, "[%s] %s\n", r->a.name, r->errline);
-			r->errlen = 0;
-		}
+		relay_line(r, r->errline, r->errlen);
+		r->errlen = 0;
 	}
 }
 

@@ -13,6 +13,9 @@
 #include "fws_wire.h"
 
 #define LINE_MAX_BYTES (256u << 20) /* a chunk of flows is far below; a runaway peer is not */
+/* A JSON line (its attachment apart): a config (at most 16 MiB of text), a chunk of aims in
+ * base64 are below. */
+#define JSON_LINE_MAX (32u << 20)
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -150,6 +153,7 @@ take_line(struct fws_wire_rd *rd, char *nl, const char **why)
 
 	memmove(rd->buf, rd->buf + n, rd->len - n);
 	rd->len -= n;
+	rd->scanned = 0;
 	if (v == NULL || !json_is_object(v)) {
 		json_decref(v);
 		*why = "a line that is not a JSON object";
@@ -169,8 +173,16 @@ next_line(struct fws_wire_rd *rd, const char **why)
 
 	*why = "";
 	if (rd->pending == NULL) {
-		if (rd->len == 0 || (nl = memchr(rd->buf, '\n', rd->len)) == NULL)
+		/* Only what arrived since the last look: a long line costs its length, once. */
+		nl = rd->len > rd->scanned
+			     ? memchr(rd->buf + rd->scanned, '\n', rd->len - rd->scanned)
+			     : NULL;
+		if (nl == NULL) {
+			rd->scanned = rd->len;
+			if (rd->len > JSON_LINE_MAX)
+				*why = "a line longer than 32 MiB without its end: not an agent's";
 			return NULL;
+		}
 		if ((v = take_line(rd, nl, why)) == NULL)
 			return NULL;
 		if ((bin = json_object_get(v, "bin")) == NULL)
@@ -194,6 +206,7 @@ next_line(struct fws_wire_rd *rd, const char **why)
 	rd->bin_len = rd->need;
 	memmove(rd->buf, rd->buf + rd->need, rd->len - rd->need);
 	rd->len -= rd->need;
+	rd->scanned = 0;
 	v = rd->pending;
 	rd->pending = NULL;
 	return v;

@@ -46,6 +46,7 @@ struct fws_wire_rd {
 	char *buf;
 	size_t len, cap;
 	int eof;
+	size_t scanned;  /**< of buf, the bytes known to hold no newline */
 	json_t *pending; /**< a line whose attachment is still arriving */
 	size_t need;     /**< its length */
 	void *bin;       /**< the last line's attachment (malloc'd; NULL: none) */

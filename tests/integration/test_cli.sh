@@ -91,6 +91,8 @@ expect_rc 9 "report onto a full stdout" sh -c '"$0" report "$1" >/dev/full' "$FW
 one_line "standard output: cannot write: No space left on device" && ok "report >/dev/full: said so" || bad "report >full: $(cat "$WORK/err")"
 expect_rc 9 "validate onto a full stdout" sh -c '"$0" validate >/dev/full' "$FWSTRESS"
 one_line "standard output: cannot write: No space left on device" && ok "validate >/dev/full: said so" || bad "validate >full: $(cat "$WORK/err")"
+expect_rc 9 "validate --doc onto a full stdout" sh -c '"$0" validate --doc >/dev/full' "$FWSTRESS"
+one_line "standard output: cannot write: No space left on device" && ok "validate --doc >/dev/full: said so" || bad "validate --doc >full: $(cat "$WORK/err")"
 for f in /dev/full /proc/version; do
 	expect_rc 9 "run --stats $f" "$FWSTRESS" run -q -d 0.2 --stats $f -o "$WORK/rs.json" "$HERE/loopback-test.json"
 	grep -q "^fwstress: --stats $f: cannot write: " "$WORK/err" && ok "--stats $f: said so, at the end" || bad "--stats $f: $(cat "$WORK/err")"
@@ -170,6 +172,15 @@ grep -Eq '^fwstress [0-9.]+ \(commit [^ ,)]+\), built with DPDK [0-9]+\.[0-9]+\.
 	ok "--version: commit, the DPDK built with and the one running" || bad "--version: $(cat "$WORK/out")"
 "$FWSTRESS" run -l 0-1 --no-pci --file-prefix clieal -- -q -d 0.2 -o "$WORK/res/{time}-{command}/r.json" "$HERE/loopback-test.json" 2>"$WORK/err" ||
 	bad "EAL arguments on the command line: $(tail -2 "$WORK/err")"
+# EAL keeps a file prefix's hugepage files after a clean exit unless told to unlink them;
+# fwstress tells it (no secondary process attaches), and a user's --huge-unlink=never wins.
+[ -z "$(ls /dev/hugepages 2>/dev/null | grep '^clieal')" ] && ok "--file-prefix: no hugepage files left behind" ||
+	bad "hugepage files left: $(ls /dev/hugepages | grep '^clieal' | head -3)"
+if grep -q hugetlbfs /proc/mounts; then
+	"$FWSTRESS" run -l 0-1 --no-pci --file-prefix clikeep --huge-unlink=never -- -q -d 0.2 -o "" "$HERE/loopback-test.json" >/dev/null 2>&1
+	[ -n "$(ls /dev/hugepages | grep '^clikeep')" ] && ok "--huge-unlink=never: the user's choice kept" || bad "--huge-unlink=never not passed on"
+	rm -f /dev/hugepages/clikeep*
+fi
 ls "$WORK"/res/*-run/r.json >/dev/null 2>&1 && ok "{time}-{command}: the run's own folder" || bad "result folder: $(ls -R "$WORK/res")"
 check "the report's config.eal: the config's, the command line's -l and --no-pci in their place, --file-prefix added" \
 	'r["config"]["eal"] == ["-l", "0-1", "--no-pci", "--file-prefix", "clieal"]' "$(ls "$WORK"/res/*-run/r.json | head -1)"

@@ -63,8 +63,8 @@ fi
 # The live line says which trial, frame size and layer (issue 24), also in the warm-up.
 sed 's/"warmup": 0.5/"warmup": 1.5/' "$HERE/loopback-test.json" >"$WORK/warm.json"
 "$FWSTRESS" run --progress -q -o "$WORK/p.json" -d 1.2 "$WORK/warm.json" 2>"$WORK/progress" >/dev/null
-grep -Eq '^\[ +[0-9.]+/[0-9.]+ s\] trial 2 \(imix\) measure TX +[0-9.]+ Mpps +[0-9.]+ Gbit/s L1 \| RX' "$WORK/progress" &&
-	ok "progress: trial, frame size, phase, L1" || bad "progress: $(head -3 "$WORK/progress")"
-awk '/trial 1 \(64\) warm-up TX/ { if ($9 + 0 > 0) ok = 1 } END { exit !ok }' "$WORK/progress" &&
+grep -Eq '^\[ +[0-9.]+/[0-9.]+ s\] trial 2 of ~2 \(imix\) measure TX +[0-9.]+ Mpps +[0-9.]+ Gbit/s L1 \| RX.* \| about [0-9]+ min [0-9]+ s left$' "$WORK/progress" &&
+	ok "progress: trial of how many, frame size, phase, L1, the time left" || bad "progress: $(grep -v '^EAL\|^TELEM' "$WORK/progress" | head -3)"
+awk '/trial 1 of ~2 \(64\) warm-up TX/ { if ($13 + 0 > 0) ok = 1 } END { exit !ok }' "$WORK/progress" &&
 	ok "progress: the warm-up's Gbit/s is not 0" || bad "progress warm-up: $(grep warm-up "$WORK/progress" | head -1)"
 finish

@@ -65,6 +65,38 @@ sed 's/"name": "site2"/"name": "site3"/; s/"host": "site2"/"host": "site3"/' "$W
 expect_rc 2 "a host the inventory does not have" "$FWSTRESS" validate "$WORK/nohost.json"
 grep -q "^fwstress: config: .*hosts\[1\].inventory: .*inventory.ini: host \"site3\": ansible-inventory found no such host in it" "$WORK/err" &&
 	[ "$(grep -vc '^$' "$WORK/err")" -eq 1 ] && ok "  ... refused in one line naming the inventory and the host" || bad "no such host: $(cat "$WORK/err")"
+# Inventories that are not one (issue 39, item 6): each refused in one line before or after
+# ansible-inventory, never a hang, a cut value or an EAL usage text.
+inv_case() { # NAME INVENTORY WANT: validate refuses site2 from INVENTORY (its eal from there) with WANT
+	local name=$1 inv=$2 want=$3
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["hosts"][1]["inventory"]=sys.argv[2]; c["hosts"][1].pop("eal"); print(json.dumps(c))' \
+		"$WORK/two.json" "$inv" >"$WORK/inv-case.json"
+	timeout 60 "$FWSTRESS" validate "$WORK/inv-case.json" >/dev/null 2>"$WORK/err"
+	local rc=$?
+	[ $rc -eq 2 ] && [ "$(grep -vc '^$' "$WORK/err")" -eq 1 ] && grep -q -- "$want" "$WORK/err" &&
+		ok "inventory $name: exit 2, one line" || bad "inventory $name: exit $rc: $(head -3 "$WORK/err")"
+}
+inv_case "missing" "$WORK/none.ini" "none.ini: no such file"
+inv_case "/dev/zero" /dev/zero "/dev/zero: not a file"
+mkfifo "$WORK/fifo.ini"
+inv_case "a FIFO" "$WORK/fifo.ini" "fifo.ini: not a file"
+printf 'site2 fwstress_eal="--help"\n' >"$WORK/inv-eal.ini"
+inv_case "fwstress_eal a string" "$WORK/inv-eal.ini" "fwstress_eal is not a list of strings"
+printf 'site2 fwstress_eal=\x27["--help"]\x27\n' >"$WORK/inv-help.ini"
+inv_case "fwstress_eal --help" "$WORK/inv-help.ini" "EAL would print its usage"
+printf 'site2 ansible_ssh_common_args=\x27-o "ProxyCommand=ssh -W %%h:%%p jump\x27\n' >"$WORK/inv-quote.ini"
+inv_case "an unclosed quote" "$WORK/inv-quote.ini" "unclosed quote"
+printf 'site2 ansible_host=%s\n' "$(head -c 300 /dev/zero | tr '\0' h)" >"$WORK/inv-long.ini"
+inv_case "a 300-character host" "$WORK/inv-long.ini" "longer than 255 characters"
+# A quoted ProxyCommand is one ssh option, as Ansible passes it.
+printf 'site2 ansible_host=jump.example ansible_ssh_common_args=\x27-o "ProxyCommand=ssh -W %%h:%%p jump" -o IdentitiesOnly=yes\x27\n' >"$WORK/inv-proxy.ini"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["hosts"][1]["inventory"]=sys.argv[2]; print(json.dumps(c))' \
+	"$WORK/two.json" "$WORK/inv-proxy.ini" >"$WORK/inv-proxy.json"
+"$FWSTRESS" validate "$WORK/inv-proxy.json" 2>"$WORK/err" | python3 -c '
+import json, sys
+h = json.load(sys.stdin)["hosts"][1]
+sys.exit(h["ssh_options"] != ["-o", "ProxyCommand=ssh -W %h:%p jump", "-o", "IdentitiesOnly=yes"])' &&
+	ok "a quoted ProxyCommand is one ssh option" || bad "ProxyCommand: $(cat "$WORK/err")"
 wan() { ip netns exec fwsl-dut ip -s -j link show dev dut-wan | python3 -c 'import json,sys; s=json.load(sys.stdin)[0]["stats64"]; print(s["rx"]["packets"], s["tx"]["packets"])'; }
 read -r rx0 tx0 <<<"$(wan)"
 ip netns exec fwsl-tester2 "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/two.json" 2>"$WORK/err"

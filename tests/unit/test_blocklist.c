@@ -100,6 +100,30 @@ START_TEST(test_bad_lines)
 }
 END_TEST
 
+/* A long comment after a valid CIDR is a comment (issue 39: a 512-byte line was "not a
+ * CIDR"); what is too long is the part before the ';', and it is said so. */
+START_TEST(test_long_lines)
+{
+	struct fws_blocklist bl = {0};
+	char text[2048], err[256];
+
+	memset(text, 0, sizeof(text));
+	strcpy(text, "198.19.200.0/24 ; ");
+	memset(text + strlen(text), 'x', 1500);
+	strcat(text, "\n");
+	ck_assert_int_eq(parse(&bl, text, err), 0);
+	ck_assert(has(&bl, "198.19.200.9"));
+	fws_blocklist_free(&bl);
+	memset(text, 0, sizeof(text));
+	memset(text, '1', 600);
+	strcat(text, " ; SBL1\n198.19.201.0/24\n");
+	ck_assert_int_eq(parse(&bl, text, err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "line 1: "));
+	ck_assert_ptr_nonnull(strstr(err, "is longer than 511 characters before its ';'"));
+	fws_blocklist_free(&bl);
+}
+END_TEST
+
 /* Overlapping and adjacent ranges merge; the two halves of the space are one range. */
 START_TEST(test_merge_and_edges)
 {
@@ -190,6 +214,7 @@ suite_blocklist(void)
 
 	tcase_add_test(tc, test_text_format);
 	tcase_add_test(tc, test_json_format);
+	tcase_add_test(tc, test_long_lines);
 	tcase_add_test(tc, test_bad_lines);
 	tcase_add_test(tc, test_merge_and_edges);
 	tcase_add_test(tc, test_nothing_or_everything);

@@ -61,6 +61,10 @@ START_TEST(test_clock_affine)
 	ck_assert_int_eq(fws_affine_test_clock("3ms", hz, base, &skew), -EINVAL);
 	ck_assert_int_eq(fws_affine_test_clock("1,2,3", hz, base, &skew), -EINVAL);
 	ck_assert_int_eq(fws_affine_test_clock("0,5000", hz, base, &skew), -EINVAL);
+	/* Numbers that are not numbers: refused, never cast to an integer. */
+	ck_assert_int_eq(fws_affine_test_clock("nan,0", hz, base, &skew), -EINVAL);
+	ck_assert_int_eq(fws_affine_test_clock("0,nan", hz, base, &skew), -EINVAL);
+	ck_assert_int_eq(fws_affine_test_clock("inf,0", hz, base, &skew), -EINVAL);
 }
 END_TEST
 

@@ -341,6 +341,23 @@ START_TEST(test_matrix_latency_outlier)
 }
 END_TEST
 
+/* Rates so small the tick step underflows (a report's denormals, issue 39): the page ends,
+ * with a handful of ticks, not 17 GB of identical ones. */
+START_TEST(test_matrix_denormal_rates)
+{
+	struct fws_cell c[] = {cell("routing", "run", "upload", "upload", 4.9e-324)};
+	struct fws_cells cells = {.n = 1, .c = c};
+	char *out;
+
+	c[0].l1_bps = 1e-320;
+	c[0].line_pps = 0;
+	out = render(&cells, FWS_MATRIX_HTML);
+	ck_assert_uint_lt(strlen(out), 200000);
+	ck_assert_uint_le(count(out, "class=\"ytick\""), 3 * 10);
+	free(out);
+}
+END_TEST
+
 /* Names with the table's own syntax stay in their cell. */
 START_TEST(test_matrix_table_escapes)
 {
@@ -561,6 +578,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_tester_limited);
 	tcase_add_test(tc, test_matrix_columns);
 	tcase_add_test(tc, test_matrix_latency_outlier);
+	tcase_add_test(tc, test_matrix_denormal_rates);
 	suite_add_tcase(s, tc);
 	return s;
 }

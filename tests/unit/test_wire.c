@@ -124,6 +124,35 @@ START_TEST(test_wire_attachment)
 }
 END_TEST
 
+/* An endless line (issue 39: an agent that writes without a newline took 20 s of CPU before
+ * a vague error, the reader rescanning its whole buffer at every read): refused once it
+ * passes the line limit, said so. */
+START_TEST(test_wire_endless_line)
+{
+	struct fws_wire_rd rd = {0};
+	const char *why = NULL;
+	int fd[2];
+
+	ck_assert_int_eq(pipe(fd), 0);
+	rd.fd = fd[0];
+	if (fork() == 0) { /* 40 MiB of 'x', no newline */
+		static char chunk[1 << 16];
+
+		close(fd[0]);
+		memset(chunk, 'x', sizeof(chunk));
+		for (unsigned int i = 0; i < 640; i++)
+			if (write(fd[1], chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+				_exit(0);
+		_exit(0);
+	}
+	close(fd[1]);
+	ck_assert_ptr_null(fws_wire_recv(&rd, 60000, -1, NULL, NULL, &why));
+	ck_assert_str_eq(why, "a line longer than 32 MiB without its end: not an agent's");
+	close(fd[0]);
+	fws_wire_rd_free(&rd);
+}
+END_TEST
+
 /*
  * The heartbeat, against a model agent (a Python script on the control stream, reached by
  * its host's "command", as ssh would reach the real one; no EAL on either side). "silent"
@@ -226,6 +255,7 @@ suite_wire(void)
 	tcase_add_test(tc, test_wire_unblob_bad);
 	tcase_add_test(tc, test_wire_lines);
 	tcase_add_test(tc, test_wire_attachment);
+	tcase_add_test(tc, test_wire_endless_line);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("heartbeat");
 	tcase_set_timeout(tc, 30);
