@@ -99,12 +99,34 @@ has_arg(char **v, int n, const char *prefix)
 	return false;
 }
 
+/* Without a file prefix, a run leaves nothing in /dev/hugepages or /var/run/dpdk and runs
+ * beside another: --in-memory, or with --no-huge (whose legacy memory --in-memory refuses)
+ * --no-shconf. A file prefix (for dpdk-telemetry.py) keeps its hugepage files after a clean
+ * exit unless they are unlinked once mapped: no secondary process attaches to fwstress. */
+static int
+eal_defaults(char **argv, int argc)
+{
+	static char inmem[] = "--in-memory", noshconf[] = "--no-shconf", unlink[] = "--huge-unlink";
+	bool nohuge = has_arg(argv, argc, "--no-huge");
+
+	if (has_arg(argv, argc, "--in-memory") || has_arg(argv, argc, "--proc-type"))
+		return argc;
+	if (!has_arg(argv, argc, "--file-prefix")) {
+		if (!nohuge)
+			argv[argc++] = inmem;
+		else if (!has_arg(argv, argc, "--no-shconf"))
+			argv[argc++] = noshconf;
+	} else if (!nohuge && !has_arg(argv, argc, "--huge-unlink")) {
+		argv[argc++] = unlink;
+	}
+	return argc;
+}
+
 int
 app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 {
 	static char *argv[FWS_CFG_MAX_EAL * 2 + 8];
-	static char level[] = "--log-level=notice", inmem[] = "--in-memory",
-		    unlink[] = "--huge-unlink";
+	static char level[] = "--log-level=notice";
 	int argc = 0, i;
 	char err[200];
 
@@ -127,14 +149,7 @@ app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 			return -1;
 		}
 	}
-	if (!has_arg(argv, argc, "--file-prefix") && !has_arg(argv, argc, "--in-memory") &&
-	    !has_arg(argv, argc, "--proc-type"))
-		argv[argc++] = inmem;
-	/* A file prefix (for dpdk-telemetry.py) keeps hugepage files after a clean exit unless
-	 * they are unlinked once mapped: no secondary process attaches to fwstress. */
-	else if (has_arg(argv, argc, "--file-prefix") && !has_arg(argv, argc, "--huge-unlink") &&
-		 !has_arg(argv, argc, "--no-huge") && !has_arg(argv, argc, "--in-memory"))
-		argv[argc++] = unlink;
+	argc = eal_defaults(argv, argc);
 	if (!has_arg(argv, argc, "--log-level"))
 		argv[argc++] = level;
 	argv[argc] = NULL;

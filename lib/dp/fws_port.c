@@ -11,6 +11,7 @@
 #include <rte_bus.h>
 #include <rte_cycles.h>
 #include <rte_dev.h>
+#include <rte_eal.h>
 #include <rte_devargs.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
@@ -267,9 +268,8 @@ port_step_pool(struct port_setup *s)
 							s->socket);
 	if (info->rx_pool == NULL) {
 		snprintf(s->err, s->errlen,
-			 "port %s: cannot create a receive pool of %u mbufs: %s "
-			 "(hugepages reserved?)",
-			 info->dev_name, n_mbufs, rte_strerror(rte_errno));
+			 "port %s: cannot create a receive pool of %u mbufs: %s (%s)",
+			 info->dev_name, n_mbufs, rte_strerror(rte_errno), fws_port_mem_hint());
 		return -ENOMEM;
 	}
 	return 0;
@@ -452,4 +452,11 @@ fws_port_close(struct fws_port_info *info)
 	if (rte_eth_dev_is_valid_port(info->port_id)) {
 		rte_eth_dev_stop(info->port_id);
 	}
+}
+
+const char *
+fws_port_mem_hint(void)
+{
+	return rte_eal_has_hugepages() ? "reserve more hugepages"
+				       : "under --no-huge, give EAL more memory with -m MB";
 }

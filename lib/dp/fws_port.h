@@ -53,6 +53,9 @@ struct fws_port_info {
  */
 int fws_port_resolve(const char *device, char *err, unsigned int errlen);
 
+/** What to do when EAL's memory runs out: more hugepages, or under --no-huge more -m. */
+const char *fws_port_mem_hint(void);
+
 /** Set up a resolved port. Returns 0 or -errno with a message in err. */
 int fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,
 		   char *err, unsigned int errlen);

@@ -45,6 +45,11 @@ struct fws_agent_plan {
 	struct fws_affine clk[FWS_CFG_MAX_STREAMS];
 };
 
+/** A plan from outside (a controller's request) checked against cfg: its frame-size entry,
+ * its streams, its rates finite and at most 1e10 pps, its limits; its booleans made 0 or 1.
+ * 0, or -EINVAL with e saying what is wrong. */
+int fws_agent_plan_check(const struct fws_cfg *cfg, struct fws_agent_plan *p, struct fws_err *e);
+
 /** While phases run: the host's view since its last poll. */
 struct fws_agent_poll {
 	bool tx_stopped;  /**< every transmitter has seen stop */

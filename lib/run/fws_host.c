@@ -252,9 +252,9 @@ static int
 nomem(struct fws_err *e, const struct fws_cfg *cfg)
 {
 	return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
-			   "setup: out of hugepage memory for the flow tables (%u streams); "
-			   "reserve more hugepages or use fewer flows",
-			   cfg->n_streams);
+			   "setup: out of memory for the flow tables (%u streams); %s, or use "
+			   "fewer flows",
+			   cfg->n_streams, fws_port_mem_hint());
 }
 
 /* Flows [lo, hi) of stream s, as its sender port sends them (hdr). The table holds every
@@ -413,8 +413,9 @@ setup_tasks(struct fws_host *t, const struct plan *pl, unsigned int s, unsigned 
 		if (rc < 0)
 			return fws_err_set(e, FWS_ERR_SETUP, rc,
 					   "setup: stream %s: cannot create a transmit pool of %u "
-					   "mbufs: %s (hugepages reserved?)",
-					   cs->name, TX_POOL_MBUFS, rte_strerror(-rc));
+					   "mbufs: %s (%s)",
+					   cs->name, TX_POOL_MBUFS, rte_strerror(-rc),
+					   fws_port_mem_hint());
 		w = worker_of(t, pl->tx[k]);
 		w->tx[w->n_tx++] = task;
 		if (attach_ctl(t, w, task) < 0)

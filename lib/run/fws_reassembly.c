@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 
 #include "fws_host.h"
+#include "fws_port.h"
 
 #define RX_FRAG_FLOWS 4096 /**< packets being reassembled at once, per receive lcore */
 #define RX_FRAG_BUCKET 16  /**< entries per bucket of the reassembly table */
@@ -33,8 +34,8 @@ frag_setup(struct fws_host *t, void **state, struct fws_err *e)
 		c->frag_buf = rte_malloc("fws_frag_buf", c->frag_buf_len, RTE_CACHE_LINE_SIZE);
 		if (!c->frag || !c->frag_dr || !c->frag_buf)
 			return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
-					   "setup: out of hugepage memory for the reassembly "
-					   "tables; reserve more hugepages");
+					   "setup: out of memory for the reassembly tables; %s",
+					   fws_port_mem_hint());
 	}
 	return 0;
 }

@@ -1,0 +1,851 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The agent's server (fws_agent_srv.h): one table of operations, each checking its fields
+ * before the seam sees them; the heartbeat thread; the loop that serves requests, polls the
+ * ports between them and stops the workers when the controller falls silent.
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_version.h>
+
+#include "fws_agent_srv.h"
+#include "fws_conntest.h"
+#include "fws_host.h"
+
+struct fws_agent_srv {
+	int out;                  /* the control stream */
+	pthread_mutex_t out_lock; /* a line and its attachment go out whole */
+	pthread_t beat;
+	bool beating;
+	volatile int quit_beat;
+	/* A long operation (a connection test's iteration) runs: a line that arrives
+	 * meanwhile, or the stream's end, is the controller's stop (the beat sees it). */
+	volatile int busy, interrupt;
+	const struct fws_wire_rd *rd;
+	bool serving;      /* its servers answered segments in the last pass: poll again at once */
+	int64_t next_live; /* while the workers run: the next live event, ms */
+	struct fws_agent_srv_env env;
+	struct fws_cfg *cfg;
+	struct fws_agent *a;
+	bool eal;
+	bool running; /* workers launched, not yet stopped */
+	bool bye;
+	void *att; /* the answer's attachment (blob) */
+	size_t att_len;
+};
+
+typedef int (*op_fn)(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e);
+
+/* While the workers run: the live counts as an event this often (the controller's progress
+ * line and --stats sum them; their rates are over this host's own interval). */
+#define LIVE_MS 1000
+/* A connection test's rate, connections per second. */
+#define CONN_RATE_MAX 1e9
+
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int
+need_agent(struct fws_agent_srv *s, struct fws_err *e)
+{
+	return s->a ? 0 : fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
+}
+
+/* Workers running: an operation that reloads what they read would race them. */
+static int
+need_stopped(struct fws_agent_srv *s, const char *op, struct fws_err *e)
+{
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	return s->running ? fws_err_set(e, FWS_ERR_SETUP, -EBUSY,
+					"%s: the workers run (stop them first)", op)
+			  : 0;
+}
+
+/* Field key of req: an integer in [lo, hi] into *out; -EINVAL with e naming it. */
+static int
+int_field(const json_t *req, const char *op, const char *key, json_int_t lo, json_int_t hi,
+	  json_int_t *out, struct fws_err *e)
+{
+	const json_t *v = json_object_get(req, key);
+
+	*out = 0;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "%s: \"%s\" is not an integer from %lld to %lld", op, key,
+				   (long long)lo, (long long)hi);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* An optional boolean: absent is false, anything else but true or false refused. */
+static int
+bool_field(const json_t *req, const char *op, const char *key, bool *out, struct fws_err *e)
+{
+	const json_t *v = json_object_get(req, key);
+
+	*out = false;
+	if (v != NULL && !json_is_boolean(v))
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "%s: \"%s\" is not true or false", op,
+				   key);
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int
+op_hello(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_host_info me;
+	char layout[256];
+
+	(void)s;
+	(void)req;
+	(void)e;
+	fws_agent_info_self(&me);
+	json_object_set_new(ans, "hostname", json_string(me.hostname));
+	json_object_set_new(ans, "kernel", json_string(me.kernel));
+	fws_wire_layout(layout, sizeof(layout));
+	json_object_set_new(ans, "proto", json_pack("[i,i]", FWS_WIRE_MAJOR, FWS_WIRE_MINOR));
+	json_object_set_new(ans, "fwstress", json_string(FWS_VERSION));
+	json_object_set_new(ans, "dpdk", json_string(rte_version()));
+	json_object_set_new(ans, "layout", json_string(layout));
+	return 0;
+}
+
+/* The config as the controller normalised it, parsed here as a config file is: its host
+ * index and its counts must agree with the controller's. */
+static int
+setup_config(struct fws_agent_srv *s, const json_t *req, unsigned int *host, struct fws_err *e)
+{
+	char *txt, err[FWS_ERR_LEN];
+	json_int_t h, np, ns;
+
+	if (!json_is_object(json_object_get(req, "config")))
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "setup: no config");
+	if (int_field(req, "setup", "host", 1, FWS_CFG_MAX_HOSTS, &h, e) < 0 ||
+	    int_field(req, "setup", "n_ports", 1, FWS_CFG_MAX_PORTS, &np, e) < 0 ||
+	    int_field(req, "setup", "n_streams", 1, FWS_CFG_MAX_STREAMS, &ns, e) < 0)
+		return -EINVAL;
+	if ((txt = json_dumps(json_object_get(req, "config"), JSON_COMPACT)) == NULL)
+		return fws_err_set(e, FWS_ERR_CONFIG, -ENOMEM, "setup: %s", strerror(ENOMEM));
+	s->cfg = fws_config_parse(txt, strlen(txt), err, sizeof(err));
+	free(txt);
+	if (s->cfg == NULL)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "%s", err);
+	if ((unsigned int)h > s->cfg->n_hosts)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "host %u: not in the config",
+				   (unsigned int)h);
+	if (np != s->cfg->n_ports || ns != s->cfg->n_streams)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
+				   "the config parsed here has %u ports and %u streams, the "
+				   "controller's %d and %d",
+				   s->cfg->n_ports, s->cfg->n_streams, (int)np, (int)ns);
+	*host = (unsigned int)h;
+	return 0;
+}
+
+static int
+op_setup(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	unsigned int host;
+	uint64_t hz, hz_dpdk;
+
+	if (s->cfg)
+		return fws_err_set(e, FWS_ERR_SETUP, -EALREADY, "set up already");
+	if (setup_config(s, req, &host, e) < 0) {
+		fws_config_free(s->cfg);
+		s->cfg = NULL;
+		return -EINVAL;
+	}
+	if (s->env.eal_start(s->cfg) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "EAL init failed (hugepages reserved, ports bound?)");
+	s->eal = true;
+	if ((s->a = s->env.part(s->cfg, host, e)) == NULL)
+		return -EINVAL;
+	s->a->ops->clock(s->a, &hz, &hz_dpdk);
+	json_object_set_new(ans, "hz", json_integer((json_int_t)hz));
+	json_object_set_new(ans, "hz_dpdk", json_integer((json_int_t)hz_dpdk));
+	return 0;
+}
+
+/* The answer's attachment: a copy of n bytes at p, sent after its line. */
+static int
+blob(struct fws_agent_srv *s, const void *p, size_t n)
+{
+	free(s->att);
+	if ((s->att = malloc(n ? n : 1)) == NULL)
+		return -ENOMEM;
+	memcpy(s->att, p, n);
+	s->att_len = n;
+	return 0;
+}
+
+static int
+op_ports(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_port_result p[FWS_CFG_MAX_PORTS];
+
+	(void)ans;
+	(void)req;
+	memset(p, 0, sizeof(p));
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->ports(s->a, p);
+	return blob(s, p, sizeof(p));
+}
+
+/* First in its answer: the controller times the exchange around this reading. */
+static int
+op_tsc(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	return json_object_set_new(ans, "tsc", json_integer((json_int_t)s->a->ops->tsc(s->a)));
+}
+
+/* The clock under PTP: ptp4l's socket on this host is the controller's word (an absolute
+ * path a unix socket can have, for pmc; nothing else runs), the answer one fws_ptp_point. */
+static int
+op_ptp(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	const char *sock = json_string_value(json_object_get(req, "socket"));
+	struct fws_ptp_point p;
+	json_int_t dom;
+
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if (sock == NULL || sock[0] != '/' ||
+	    strlen(sock) >= sizeof(((struct sockaddr_un *)NULL)->sun_path))
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "ptp: a socket path is absolute and under %zu bytes",
+				   sizeof(((struct sockaddr_un *)NULL)->sun_path));
+	if (int_field(req, "ptp", "domain", 0, 255, &dom, e) < 0)
+		return -EINVAL;
+	if (s->a->ops->ptp(s->a, sock, (unsigned int)dom, &p, e) < 0)
+		return -EINVAL;
+	return blob(s, &p, sizeof(p));
+}
+
+static int
+op_hugepage_peak(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	return json_object_set_new(ans, "bytes",
+				   json_integer((json_int_t)s->a->ops->hugepage_peak(s->a)));
+}
+
+/* The config's streams as a bit mask. */
+static uint32_t
+all_streams(const struct fws_cfg *cfg)
+{
+	return cfg->n_streams >= 32 ? UINT32_MAX : (1u << cfg->n_streams) - 1;
+}
+
+static int
+op_prepare(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static volatile int never;
+	json_int_t st, mask;
+
+	(void)ans;
+	if (need_stopped(s, "prepare", e) < 0 ||
+	    int_field(req, "prepare", "stage", 0, FWS_PREP_STAGES - 1, &st, e) < 0 ||
+	    int_field(req, "prepare", "mask", 0, all_streams(s->cfg), &mask, e) < 0)
+		return -EINVAL;
+	return s->a->ops->prepare(s->a, (enum fws_prep_stage)st, (uint32_t)mask, &never, e);
+}
+
+static int
+op_arm(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_plan p;
+
+	(void)ans;
+	if (need_stopped(s, "arm", e) < 0)
+		return -EINVAL;
+	if (fws_wire_unblob(json_object_get(req, "b"), &p, sizeof(p)) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "arm: a plan that does not fit");
+	if (fws_agent_plan_check(s->cfg, &p, e) < 0)
+		return -EINVAL;
+	return s->a->ops->arm(s->a, &p, e);
+}
+
+static int
+op_launch(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	json_int_t ph;
+	int rc;
+
+	(void)ans;
+	if (need_stopped(s, "launch", e) < 0 ||
+	    int_field(req, "launch", "phase", FWS_PHASE_IDLE, FWS_PHASE_MEASURE, &ph, e) < 0)
+		return -EINVAL;
+	rc = s->a->ops->launch(s->a, (enum fws_phase)ph, e);
+	s->running = rc == 0;
+	s->next_live = mono_ms() + LIVE_MS;
+	return rc;
+}
+
+/* The phase at an instant of this host's clock ("at", 0: at once); the answer says how late
+ * the request came. */
+static int
+op_phase(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	const json_t *at = json_object_get(req, "at");
+	json_int_t ph;
+
+	if (need_agent(s, e) < 0 ||
+	    int_field(req, "phase", "phase", FWS_PHASE_IDLE, FWS_PHASE_STOP, &ph, e) < 0)
+		return -EINVAL;
+	if (at != NULL && !json_is_integer(at))
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "phase: \"at\" is not an integer");
+	return json_object_set_new(ans, "late_ns",
+				   json_real(s->a->ops->phase(s->a, (enum fws_phase)ph,
+							      (uint64_t)json_integer_value(at))));
+}
+
+static int
+op_poll(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_poll p;
+
+	(void)ans;
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->poll(s->a, &p);
+	return blob(s, &p, sizeof(p));
+}
+
+static int
+op_live(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_live l;
+	bool warm;
+
+	(void)ans;
+	if (need_agent(s, e) < 0 || bool_field(req, "live", "warm", &warm, e) < 0)
+		return -EINVAL;
+	s->a->ops->live(s->a, warm, &l);
+	return blob(s, &l, sizeof(l));
+}
+
+static int
+op_stop(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	bool measured;
+
+	(void)ans;
+	if (need_agent(s, e) < 0 || bool_field(req, "stop", "measured", &measured, e) < 0)
+		return -EINVAL;
+	if (s->running)
+		s->a->ops->stop(s->a, measured);
+	s->running = false;
+	return 0;
+}
+
+/* A blob-sized answer from the heap: counts are large. */
+static int
+op_collect(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_counts *c;
+	int rc;
+
+	(void)ans;
+	(void)req;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return -ENOMEM;
+	s->a->ops->collect(s->a, c);
+	rc = blob(s, c, sizeof(*c));
+	free(c);
+	return rc;
+}
+
+static int
+op_after(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	struct fws_agent_counts *c;
+	bool keep;
+	int rc;
+
+	(void)ans;
+	if (need_agent(s, e) < 0 || bool_field(req, "after", "keep", &keep, e) < 0)
+		return -EINVAL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return -ENOMEM;
+	if (s->running) /* after a trial: one still running ends first */
+		s->a->ops->stop(s->a, false);
+	s->running = false;
+	s->a->ops->after(s->a, keep ? c : NULL);
+	rc = blob(s, c, sizeof(*c));
+	free(c);
+	return rc;
+}
+
+/* A range of a stream's flows [lo, lo + n): within the stream's flows, at most a chunk. */
+static int
+flow_range(struct fws_agent_srv *s, const json_t *req, const char *op, unsigned int *st,
+	   uint32_t *lo, uint32_t *n, struct fws_err *e)
+{
+	json_int_t x, l, k;
+
+	if (need_agent(s, e) < 0 ||
+	    int_field(req, op, "s", 0, (json_int_t)s->cfg->n_streams - 1, &x, e) < 0 ||
+	    int_field(req, op, "lo", 0, (json_int_t)s->cfg->streams[x].flows.count - 1, &l, e) <
+		    0 ||
+	    int_field(req, op, "n", 1, FWS_AGENT_CHUNK, &k, e) < 0)
+		return -EINVAL;
+	if (k > (json_int_t)s->cfg->streams[x].flows.count - l)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "%s: flows %lld to %lld of stream %lld: it has %u", op,
+				   (long long)l, (long long)(l + k - 1), (long long)x,
+				   s->cfg->streams[x].flows.count);
+	*st = (unsigned int)x;
+	*lo = (uint32_t)l;
+	*n = (uint32_t)k;
+	return 0;
+}
+
+static int
+op_rx_flows(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static struct fws_agent_rxflow f[FWS_AGENT_CHUNK];
+	unsigned int st;
+	uint32_t lo, n;
+
+	(void)ans;
+	if (flow_range(s, req, "rx_flows", &st, &lo, &n, e) < 0)
+		return -EINVAL;
+	s->a->ops->rx_flows(s->a, st, lo, n, f);
+	return blob(s, f, sizeof(f[0]) * n);
+}
+
+static int
+op_tx_flows(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static struct fws_agent_txflow f[FWS_AGENT_CHUNK];
+	unsigned int st;
+	uint32_t lo, n;
+
+	(void)ans;
+	if (flow_range(s, req, "tx_flows", &st, &lo, &n, e) < 0)
+		return -EINVAL;
+	s->a->ops->tx_flows(s->a, st, lo, n, f);
+	return blob(s, f, sizeof(f[0]) * n);
+}
+
+static int
+op_aim(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	static struct fws_nat_tuple at[FWS_AGENT_CHUNK];
+	unsigned int st;
+	uint32_t lo, n;
+
+	(void)ans;
+	if (need_stopped(s, "aim", e) < 0 || flow_range(s, req, "aim", &st, &lo, &n, e) < 0)
+		return -EINVAL;
+	if (fws_wire_unblob(json_object_get(req, "b"), at, sizeof(at[0]) * n) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "aim: tuples that do not fit");
+	return s->a->ops->aim(s->a, st, lo, n, at);
+}
+
+static int
+op_retire(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	(void)ans;
+	if (need_agent(s, e) < 0)
+		return -EINVAL;
+	s->a->ops->retire(s->a);
+	return 0;
+}
+
+static int
+op_bye(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	(void)req;
+	(void)ans;
+	(void)e;
+	s->bye = true;
+	return 0;
+}
+
+/* An event line: what a long operation marks on its way. */
+static void
+send_event(struct fws_agent_srv *s, json_t *ev)
+{
+	pthread_mutex_lock(&s->out_lock);
+	fws_wire_send(s->out, ev);
+	pthread_mutex_unlock(&s->out_lock);
+	json_decref(ev);
+}
+
+static void
+ev_measure(void *arg, uint64_t n, double rate)
+{
+	send_event(arg,
+		   json_pack("{s:s, s:I, s:f}", "ev", "measure", "n", (json_int_t)n, "rate", rate));
+}
+
+static void
+ev_measured(void *arg, bool stopped, struct fws_conntrial *out)
+{
+	(void)out;
+	send_event(arg, json_pack("{s:s, s:b}", "ev", "measured", "stopped", stopped));
+}
+
+/* A connection iteration's number: any 32-bit value. */
+static int
+nonce_field(const json_t *req, const char *op, uint32_t *out, struct fws_err *e)
+{
+	json_int_t n;
+
+	if (int_field(req, op, "nonce", 0, UINT32_MAX, &n, e) < 0)
+		return -EINVAL;
+	*out = (uint32_t)n;
+	return 0;
+}
+
+/* The trial and its two per-second series, as one attachment. */
+static int
+conn_blob(struct fws_agent_srv *s, struct fws_conntrial *t, json_t *ans)
+{
+	size_t ne = t->st.est_per_s.n, nc = t->st.closed_per_s.n;
+	uint8_t *b = malloc(sizeof(*t) + 8 * (ne + nc));
+	int rc = -ENOMEM;
+
+	if (b != NULL) {
+		memcpy(b, t, sizeof(*t));
+		if (ne) /* an empty series may have no array */
+			memcpy(b + sizeof(*t), t->st.est_per_s.v, 8 * ne);
+		if (nc)
+			memcpy(b + sizeof(*t) + 8 * ne, t->st.closed_per_s.v, 8 * nc);
+		json_object_set_new(ans, "n_est", json_integer((json_int_t)ne));
+		json_object_set_new(ans, "n_closed", json_integer((json_int_t)nc));
+		rc = blob(s, b, sizeof(*t) + 8 * (ne + nc));
+	}
+	free(b);
+	free(t->st.est_per_s.v);
+	free(t->st.closed_per_s.v);
+	return rc;
+}
+
+/* One iteration of the connection test on this host's clients; the answer carries the
+ * trial, then its two per-second series. */
+static int
+op_conn_trial(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	const struct fws_conntester_hooks hk = {
+		.measure = ev_measure, .measured = ev_measured, .arg = s};
+	const json_t *r = json_object_get(req, "rate");
+	double rate = json_number_value(r);
+	struct fws_conntrial t;
+	uint32_t nonce;
+	bool progress;
+	int rc;
+
+	if (need_stopped(s, "conn_trial", e) < 0 || nonce_field(req, "conn_trial", &nonce, e) < 0 ||
+	    bool_field(req, "conn_trial", "progress", &progress, e) < 0)
+		return -EINVAL;
+	if (!json_is_number(r) || !isfinite(rate) || rate <= 0 || rate > CONN_RATE_MAX)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "conn_trial: \"rate\" is not a number above 0 and up to %.0f",
+				   CONN_RATE_MAX);
+	s->serving = false;
+	s->interrupt = 0;
+	s->busy = 1;
+	rc = s->a->ops->conn_trial(s->a, rate, nonce, progress, &hk, &s->interrupt, &t, e);
+	s->busy = 0;
+	return rc < 0 ? rc : conn_blob(s, &t, ans);
+}
+
+static int
+op_conn_between(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	int rc;
+
+	(void)req;
+	(void)ans;
+	if (need_stopped(s, "conn_between", e) < 0)
+		return -EINVAL;
+	s->interrupt = 0;
+	s->busy = 1;
+	rc = s->a->ops->conn_between(s->a, &s->interrupt, e);
+	s->busy = 0;
+	return rc;
+}
+
+/* Its servers answer iteration "nonce" of another host's clients until told otherwise. */
+static int
+op_conn_serve(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
+{
+	uint32_t nonce;
+	int rc;
+
+	(void)ans;
+	if (need_stopped(s, "conn_serve", e) < 0 || nonce_field(req, "conn_serve", &nonce, e) < 0)
+		return -EINVAL;
+	rc = s->a->ops->conn_serve(s->a, nonce, e);
+	s->serving = rc == 0;
+	return rc;
+}
+
+static const struct {
+	const char *name;
+	op_fn fn;
+} ops[] = {
+	{"hello", op_hello},
+	{"setup", op_setup},
+	{"ports", op_ports},
+	{"hugepage_peak", op_hugepage_peak},
+	{"tsc", op_tsc},
+	{"ptp", op_ptp},
+	{"prepare", op_prepare},
+	{"arm", op_arm},
+	{"launch", op_launch},
+	{"phase", op_phase},
+	{"poll", op_poll},
+	{"live", op_live},
+	{"stop", op_stop},
+	{"collect", op_collect},
+	{"rx_flows", op_rx_flows},
+	{"tx_flows", op_tx_flows},
+	{"aim", op_aim},
+	{"after", op_after},
+	{"retire", op_retire},
+	{"bye", op_bye},
+	{"conn_trial", op_conn_trial},
+	{"conn_between", op_conn_between},
+	{"conn_serve", op_conn_serve},
+};
+
+int
+fws_agent_srv_answer(struct fws_agent_srv *s, const json_t *req)
+{
+	const char *op = json_string_value(json_object_get(req, "op"));
+	json_t *ans = json_object();
+	struct fws_err e = {0};
+	size_t i;
+	int rc = -ENOSYS;
+
+	json_object_set(ans, "id", json_object_get(req, "id"));
+	for (i = 0; op && i < RTE_DIM(ops); i++)
+		if (strcmp(ops[i].name, op) == 0)
+			break;
+	if (op && i < RTE_DIM(ops))
+		rc = ops[i].fn(s, req, ans, &e);
+	else
+		fws_err_set(&e, FWS_ERR_SETUP, rc, "unknown operation \"%.40s\"", op ? op : "");
+	json_object_set_new(ans, "rc", json_integer(rc < 0 ? rc : 0));
+	if (rc < 0)
+		json_object_set_new(ans, "err",
+				    json_pack("{s:i, s:s}", "kind", (int)e.kind, "msg",
+					      e.msg[0] ? e.msg : strerror(-rc)));
+	pthread_mutex_lock(&s->out_lock);
+	rc = s->att && rc >= 0 ? fws_wire_send_bin(s->out, ans, s->att, s->att_len)
+			       : fws_wire_send(s->out, ans);
+	pthread_mutex_unlock(&s->out_lock);
+	free(s->att);
+	s->att = NULL;
+	json_decref(ans);
+	return rc;
+}
+
+/*
+ * The heartbeat: an event line every FWS_AGENT_BEAT_MS from its own thread, whatever the
+ * main thread is doing (EAL's setup, a prepare's handshakes, a million flows' counts), so
+ * that the controller tells a slow agent from a cut link in seconds. A beat that would
+ * block (the controller not reading: between trials) is skipped, never queued: this
+ * thread never holds the stream while waiting for the far end.
+ */
+static void *
+beat_main(void *arg)
+{
+	struct fws_agent_srv *s = arg;
+	unsigned long n = 0;
+	char line[64];
+	int len, ms;
+
+	while (!s->quit_beat) {
+		for (ms = 0; ms < FWS_AGENT_BEAT_MS && !s->quit_beat; ms += 50)
+			nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+		if (s->quit_beat)
+			break;
+		if (s->busy &&
+		    (s->rd->len > 0 ||
+		     poll(&(struct pollfd){.fd = s->rd->fd, .events = POLLIN}, 1, 0) == 1))
+			s->interrupt = 1; /* a line (the controller's stop) or the stream's end */
+		len = snprintf(line, sizeof(line), "{\"ev\": \"beat\", \"n\": %lu}\n", ++n);
+		pthread_mutex_lock(&s->out_lock);
+		if (poll(&(struct pollfd){.fd = s->out, .events = POLLOUT}, 1, 0) == 1 &&
+		    write(s->out, line, (size_t)len) < 0 && errno == EPIPE)
+			s->quit_beat = 1;
+		pthread_mutex_unlock(&s->out_lock);
+	}
+	return NULL;
+}
+
+static void
+beat_start(struct fws_agent_srv *s)
+{
+	s->beating = pthread_create(&s->beat, NULL, beat_main, s) == 0;
+	if (!s->beating)
+		fprintf(stderr, "fwstress agent: no heartbeat thread: %s\n", strerror(errno));
+}
+
+static void
+beat_stop(struct fws_agent_srv *s)
+{
+	if (!s->beating)
+		return;
+	s->quit_beat = 1;
+	pthread_join(s->beat, NULL);
+	s->beating = false;
+}
+
+/* Set up, its workers stopped: its ports polled this often while it waits for a request
+ * (TCP connections whose other end is on another host open and close meanwhile). */
+#define IDLE_MS 1
+
+/* Between requests: the ports polled (ARP, ND, the far end's TCP segments), or a pass of
+ * the connection engine while its servers answer another host's clients. */
+static void
+idle(struct fws_agent_srv *s)
+{
+	s->serving = s->env.idle ? s->env.idle(s->a) : false;
+}
+
+/* The live counts as an event (a line, then the counts as its attachment); skipped, as a
+ * heartbeat is, when the stream has no room: the dead man must never wait on a write. */
+static void
+send_live(struct fws_agent_srv *s)
+{
+	struct fws_agent_live l;
+	json_t *ev;
+
+	if (s->env.live == NULL)
+		return;
+	s->env.live(s->a, &l);
+	ev = json_pack("{s:s}", "ev", "live");
+	pthread_mutex_lock(&s->out_lock);
+	if (poll(&(struct pollfd){.fd = s->out, .events = POLLOUT}, 1, 0) == 1)
+		fws_wire_send_bin(s->out, ev, &l, sizeof(l));
+	pthread_mutex_unlock(&s->out_lock);
+	json_decref(ev);
+}
+
+/* How long to wait for the next request: while the workers run, until the dead man's
+ * deadline or the next live event; while serving, not at all; between requests, a
+ * millisecond (the ports polled meanwhile); before setup, as long as it takes. */
+static int
+wait_ms(const struct fws_agent_srv *s, int64_t last_req, int64_t now)
+{
+	int64_t until = RTE_MIN(last_req + FWS_AGENT_DEADMAN_MS, s->next_live);
+
+	if (s->running)
+		return until > now ? (int)(until - now) : 0;
+	return s->serving ? 0 : s->a ? IDLE_MS : -1;
+}
+
+static const char *
+serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
+{
+	int64_t last_req = mono_ms(), now;
+	const char *why = "end of stream";
+	json_t *req;
+
+	while (!s->bye && *rc == 0) {
+		now = mono_ms();
+		if (s->running && now - last_req >= FWS_AGENT_DEADMAN_MS)
+			return "no request in " RTE_STR(FWS_AGENT_DEADMAN_MS) " ms while sending "
+									      "(dead man)";
+		if (s->running && now >= s->next_live) {
+			send_live(s);
+			s->next_live = now + LIVE_MS;
+		}
+		req = fws_wire_recv(rd, wait_ms(s, last_req, now), -1, NULL, NULL, &why);
+		if (req == NULL && strcmp(why, "timeout") == 0) {
+			if (!s->running && s->a)
+				idle(s);
+			continue;
+		}
+		if (req == NULL)
+			return why;
+		last_req = mono_ms();
+		if (json_object_get(req, "id")) /* else a notification: a stop come late */
+			*rc = fws_agent_srv_answer(s, req);
+		json_decref(req);
+	}
+	return why;
+}
+
+const char *
+fws_agent_srv_serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
+{
+	const char *why;
+
+	s->rd = rd;
+	beat_start(s);
+	why = serve(s, rd, rc);
+	beat_stop(s);
+	return why;
+}
+
+struct fws_agent_srv *
+fws_agent_srv_new(int out, const struct fws_agent_srv_env *env)
+{
+	struct fws_agent_srv *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return NULL;
+	s->out = out;
+	pthread_mutex_init(&s->out_lock, NULL);
+	s->env = *env;
+	return s;
+}
+
+bool
+fws_agent_srv_bye(const struct fws_agent_srv *s)
+{
+	return s->bye;
+}
+
+void
+fws_agent_srv_free(struct fws_agent_srv *s)
+{
+	if (s == NULL)
+		return;
+	if (s->a && s->running)
+		s->a->ops->stop(s->a, false);
+	if (s->a)
+		s->a->ops->destroy(s->a);
+	fws_config_free(s->cfg);
+	if (s->eal && s->env.eal_stop)
+		s->env.eal_stop();
+	free(s->att);
+	pthread_mutex_destroy(&s->out_lock);
+	free(s);
+}

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The agent trusts no request (issue 39, item 1): a controller of our own (this script's
+# Python over the agent's stdin and stdout, as ssh would carry them) sets up a real agent on
+# two ring ports, then sends requests a broken or hostile controller could: flow ranges
+# whose end overflows, a plan with a frame size, streams or a rate the config does not have,
+# stages, phases, masks and a PTP socket out of range, fields of the wrong type, a second
+# setup. Each gets an error answer naming the field; the agent serves on (a valid request
+# after them is answered in full) and ends with exit 0 on bye.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$WORK/cfg.json" <<EOC
+{
+    "eal": ["-l", "0-1", "--no-pci", "--no-huge", "-m", "1024"],
+    "hosts": [{"name": "a", "command": ["true"]}],
+    "ports": [
+        {"name": "lan", "device": "ringpair:ag:a", "host": "a"},
+        {"name": "wan", "device": "ringpair:ag:b", "host": "a"}
+    ],
+    "flows": {"count": 256}, "frame_size": [64, 512], "rate": "20kpps"
+}
+EOC
+"$FWSTRESS" validate "$WORK/cfg.json" >"$WORK/norm.json" 2>"$WORK/err" || bad "validate: $(cat "$WORK/err")"
+
+python3 - "$FWSTRESS" "$WORK/norm.json" >"$WORK/out" 2>"$WORK/agent-err" <<'PY'
+import base64, json, math, struct, subprocess, sys
+
+fws, norm = sys.argv[1], json.load(open(sys.argv[2]))
+p = subprocess.Popen([fws, "agent"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+ids = iter(range(1, 1000))
+
+def call(op, **args):
+    n = next(ids)
+    p.stdin.write((json.dumps(dict(args, id=n, op=op)) + "\n").encode())
+    p.stdin.flush()
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            print(f"FAIL {op}: the agent ended (exit {p.wait()})")
+            sys.exit(0)
+        m = json.loads(line)
+        att = p.stdout.read(m["bin"]) if "bin" in m else b""
+        if m.get("id") == n:
+            return m, att
+
+def refused(name, want, op, **args):
+    m, _ = call(op, **args)
+    msg = m.get("err", {}).get("msg", "")
+    ok = m["rc"] < 0 and want in msg
+    print(("ok   " if ok else "FAIL ") + f"{name}: {msg if ok else m}")
+
+hello, _ = call("hello")
+layout = dict(kv.split("=") for kv in hello["layout"].split()[1:])
+refused("before setup", "not set up", "rx_flows", s=0, lo=0, n=1)
+refused("setup: host 0", "\"host\" is not an integer from 1", "setup", config=norm, host=0,
+        n_ports=2, n_streams=1)
+refused("setup: ports as text", "\"n_ports\" is not an integer", "setup", config=norm, host=1,
+        n_ports="2", n_streams=1)
+n_streams = len(norm["streams"])
+m, _ = call("setup", config=norm, host=1, n_ports=2, n_streams=n_streams)
+print(("ok   " if m["rc"] == 0 else "FAIL ") + f"setup after refused ones: {m.get('err', 'rc 0')}")
+refused("a second setup", "set up already", "setup", config=norm, host=1, n_ports=2,
+        n_streams=n_streams)
+big = 2**63 - 100
+refused("rx_flows: lo near INT64_MAX", "\"lo\" is not an integer from 0 to 255", "rx_flows",
+        s=0, lo=big, n=200)
+refused("tx_flows: n past the stream's end", "flows 250 to 259 of stream 0: it has 256",
+        "tx_flows", s=0, lo=250, n=10)
+refused("rx_flows: no stream 99", "\"s\" is not an integer from 0 to", "rx_flows", s=99, lo=0, n=1)
+refused("rx_flows: n as a float", "\"n\" is not an integer", "rx_flows", s=0, lo=0, n=1.5)
+refused("aim: lo negative", "\"lo\" is not an integer", "aim", s=0, lo=-1, n=1, b="")
+
+size = int(layout["plan"])
+def plan(size_idx=0, active=1, pps=20000.0, limit=0):
+    b = bytearray(size)
+    struct.pack_into("<IIIBxxxI", b, 0, size_idx, 7, 8, 0, active)
+    struct.pack_into("<d", b, 20 + 4, pps)   # pps[0] (8-aligned after active)
+    struct.pack_into("<Q", b, 24 + 16 * 8, limit)  # limit[0]
+    return base64.b64encode(bytes(b)).decode()
+refused("arm: frame size 5 of 2", "arm: frame size 5 of a config with 2", "arm", b=plan(size_idx=5))
+refused("arm: a stream the config lacks", "streams 0x10000 active", "arm", b=plan(active=1 << 16))
+refused("arm: a NaN rate", "frames/s (0 to 1e10)", "arm", b=plan(pps=math.nan))
+refused("arm: an infinite rate", "frames/s (0 to 1e10)", "arm", b=plan(pps=math.inf))
+refused("arm: a negative rate", "frames/s (0 to 1e10)", "arm", b=plan(pps=-1.0))
+refused("arm: a limit of 2^63", "at most 2^54", "arm", b=plan(limit=2**63))
+refused("arm: a short plan", "a plan that does not fit", "arm", b="AAAA")
+refused("prepare: no stage 9", "\"stage\" is not an integer from 0", "prepare", stage=9, mask=0)
+refused("prepare: a mask past the streams", "\"mask\" is not an integer from 0 to", "prepare",
+        stage=0, mask=2**40)
+refused("launch: quit as a phase", "\"phase\" is not an integer from 0 to 2", "launch", phase=4)
+refused("phase: no phase 99", "\"phase\" is not an integer", "phase", phase=99, at=0)
+refused("phase: at as text", "\"at\" is not an integer", "phase", phase=3, at="soon")
+refused("ptp: a socket path of 200 bytes", "a socket path is absolute and under", "ptp",
+        socket="/" + "a" * 200, domain=0)
+refused("ptp: domain 300", "\"domain\" is not an integer from 0 to 255", "ptp",
+        socket="/var/run/ptp4l", domain=300)
+refused("conn_trial: a rate of 1e300", "\"rate\" is not a number above 0", "conn_trial",
+        rate=1e300, nonce=1)
+refused("conn_trial: nonce 2^40", "\"nonce\" is not an integer from 0 to 4294967295",
+        "conn_trial", rate=10, nonce=2**40)
+refused("live: warm as text", "\"warm\" is not true or false", "live", warm="yes")
+refused("op not a string", "unknown operation", 5)
+refused("an unknown op", "unknown operation \"format\"", "format")
+
+m, att = call("tx_flows", s=0, lo=0, n=16)
+print(("ok   " if m["rc"] == 0 and len(att) == 16 * int(layout["txflow"]) else "FAIL ") +
+      f"a valid request after them all: answered in full ({len(att)} bytes)")
+m, att = call("arm", b=plan(size_idx=1))
+print(("ok   " if m["rc"] == 0 else "FAIL ") + f"a valid plan armed: {m.get('err', 'rc 0')}")
+m, _ = call("bye")
+p.stdin.close()
+rc = p.wait(timeout=30)
+print(("ok   " if rc == 0 else "FAIL ") + f"bye: the agent exits {rc}")
+PY
+while read -r line; do
+	case $line in
+	ok*) ok "${line#ok   }" ;;
+	*) bad "${line#FAIL }" ;;
+	esac
+done <"$WORK/out"
+[ -s "$WORK/out" ] || bad "no answers: $(tail -3 "$WORK/agent-err")"
+grep -q "runtime error\|AddressSanitizer" "$WORK/agent-err" && bad "sanitizer: $(grep -m2 'runtime error\|Sanitizer' "$WORK/agent-err")"
+finish
