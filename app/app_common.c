@@ -13,6 +13,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include "fws_agent.h"
 #include "fws_app.h"
 #include "fws_compat.h"
 #include "fws_names.h"
@@ -204,6 +205,7 @@ app_catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+	fws_agent_remote_stop_on(&app_stop_requests); /* a wait for an agent ends too */
 }
 
 /* The option argv[optind - 1] names, without a value given with "=". */

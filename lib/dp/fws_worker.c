@@ -58,6 +58,21 @@ phase_change(struct fws_worker *w, uint32_t seen, uint32_t ph, uint64_t now, uin
 	}
 }
 
+/* At quit: what already reached its queues is received, not lost. A worker descheduled
+ * during the drain (a busy load client) leaves frames in its rings that arrived in time;
+ * it reads them, up to SWEEP_BURSTS bursts a queue (a port that never falls silent). */
+#define SWEEP_BURSTS 1024
+
+static void
+sweep(struct fws_worker *w)
+{
+	unsigned int q, k, nq = w->rx ? w->rx->nb_queues : 0;
+
+	for (q = 0; q < nq; q++)
+		for (k = 0; k < SWEEP_BURSTS && fws_rx_poll(w->rx, &w->rx->queues[q]) > 0; k++)
+			;
+}
+
 int
 fws_worker_main(void *arg)
 {
@@ -73,8 +88,10 @@ fws_worker_main(void *arg)
 		if (unlikely(ph != seen)) {
 			phase_change(w, seen, ph, now, loops);
 			seen = ph;
-			if (ph == FWS_PHASE_QUIT)
+			if (ph == FWS_PHASE_QUIT) {
+				sweep(w);
 				break;
+			}
 		}
 		/* Each task stamps from a reading taken after the task before it sent. Which task
 		 * and which queue go first turns every loop: a frame waits for the work after

@@ -25,9 +25,11 @@
 #include "fws_remote_int.h"
 
 #define ANSWER_MS 10000 /* an answer to a trial's operation */
-#define PULSE_MS                                                                                   \
-	2000            /* an answer while the workers run: poll, live, phase (agents stop
-			 * by themselves after FWS_AGENT_DEADMAN_MS without a request) */
+/* An answer while the workers run: poll, live, phase. The other agents hear the pings
+ * meanwhile (their dead man is for a gone controller); a cut link is lost sooner, to the
+ * silence of its heartbeat. */
+#define PULSE_MS 4000
+#define START_MS 30000  /* hello: the command started, ssh connected, the agent answers */
 #define SETUP_MS 120000 /* EAL, ports, gateways */
 
 static struct remote *
@@ -316,24 +318,17 @@ static void
 remote_destroy(struct fws_agent *a)
 {
 	struct remote *r = R(a);
-	int i, status;
+	bool itself;
 
 	if (r->setup_pending && !r->lost)
 		json_decref(fws_remote_await(r, "setup", SETUP_MS));
 	if (!r->lost)
 		json_decref(fws_remote_call(r, "bye", NULL, ANSWER_MS));
+	fws_remote_ping_stop(r);
 	if (r->to >= 0)
 		close(r->to); /* its stdin ends: it stops and releases its ports */
-	for (i = 0; r->pid > 0 && i < 250; i++) {
-		if (waitpid(r->pid, &status, WNOHANG) == r->pid)
-			r->pid = -1;
-		else
-			usleep(20000);
-	}
-	if (r->pid > 0) {
-		kill(r->pid, SIGKILL);
-		waitpid(r->pid, &status, 0);
-	}
+	fws_remote_reap(r, 5000, &itself);
+	pthread_mutex_destroy(&r->wlock);
 	if (r->err >= 0)
 		close(r->err);
 	close(r->from);
@@ -388,6 +383,7 @@ spawn(struct remote *r, const struct fws_cfg_host *h)
 		fprintf(stderr, "cannot run %s: %s\n", h->argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(r->pid, r->pid); /* as the child does: its group is there for kill(-pid) at once */
 	close(in[0]);
 	close(out[1]);
 	close(err[1]);
@@ -448,9 +444,14 @@ hello(struct remote *r, struct fws_err *e)
 	ans = fws_remote_call(r, "hello",
 			      json_pack("{s:[i,i], s:s, s:s}", "proto", FWS_WIRE_MAJOR,
 					FWS_WIRE_MINOR, "fwstress", FWS_VERSION, "layout", layout),
-			      SETUP_MS);
+			      START_MS);
+	if (ans == NULL && r->interrupted)
+		return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "%s", r->why);
 	if (ans == NULL)
-		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
+		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE,
+				   "%s (fwstress hosts check CONFIG tries the host's command)",
+				   r->why);
+	r->beating = true; /* it beats from its start: silence from now on is a cut link */
 	if (json_object_get(ans, "op") || !json_is_integer(json_object_get(ans, "rc")) ||
 	    !json_is_string(json_object_get(ans, "dpdk"))) { /* an echo, or not an agent */
 		json_decref(ans);
@@ -533,6 +534,7 @@ fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e)
 		return 0;
 	r->setup_pending = false;
 	ans = fws_remote_await(r, "setup", SETUP_MS);
+	r->starting = false;
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
 		r->hz = (uint64_t)json_integer_value(json_object_get(ans, "hz"));
 		r->hz_dpdk = (uint64_t)json_integer_value(json_object_get(ans, "hz_dpdk"));
@@ -553,6 +555,8 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 	}
 	r->a.ops = &remote_ops;
 	r->to = r->from = r->err = -1;
+	r->starting = true;
+	pthread_mutex_init(&r->wlock, NULL);
 	r->n_ports = cfg->n_ports;
 	strlcpy(r->a.name, h->name, sizeof(r->a.name));
 	via(h, r->a.info.via, sizeof(r->a.info.via));
@@ -560,10 +564,17 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 	if ((rc = spawn(r, h)) < 0) {
 		fws_err_set(e, FWS_ERR_SETUP, rc, "host %s: cannot start %s: %s", h->name,
 			    h->argv[0], strerror(-rc));
+		pthread_mutex_destroy(&r->wlock);
 		free(r);
 		return NULL;
 	}
-	if (hello(r, e) < 0 || send_setup(r, cfg, host, e) < 0) {
+	fws_remote_ping_start(r);
+	if (hello(r, e) < 0) {
+		fws_remote_lose(r, "refused"); /* no bye to wait for: its stdin closed, ended */
+		remote_destroy(&r->a);
+		return NULL;
+	}
+	if (send_setup(r, cfg, host, e) < 0) {
 		remote_destroy(&r->a);
 		return NULL;
 	}

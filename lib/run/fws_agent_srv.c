@@ -770,10 +770,21 @@ wait_ms(const struct fws_agent_srv *s, int64_t last_req, int64_t now)
 	return s->serving ? 0 : s->a ? IDLE_MS : -1;
 }
 
+/* Set up and idle: how long it waits for a line (a request, the controller's ping) before
+ * it takes the controller for gone. FWS_TEST_AGENT_IDLE_MS shortens it for a test. */
+static int64_t
+idle_deadman_ms(void)
+{
+	const char *t = getenv("FWS_TEST_AGENT_IDLE_MS");
+	long v = t ? strtol(t, NULL, 10) : 0;
+
+	return v > 0 && v < FWS_AGENT_IDLE_MS ? v : FWS_AGENT_IDLE_MS;
+}
+
 static const char *
 serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
 {
-	int64_t last_req = mono_ms(), now;
+	int64_t last_req = mono_ms(), now, idle_max = idle_deadman_ms();
 	const char *why = "end of stream";
 	json_t *req;
 
@@ -782,6 +793,9 @@ serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
 		if (s->running && now - last_req >= FWS_AGENT_DEADMAN_MS)
 			return "no request in " RTE_STR(FWS_AGENT_DEADMAN_MS) " ms while sending "
 									      "(dead man)";
+		if (s->a && !s->running && now - last_req >= idle_max)
+			return "no word from the controller while set up (idle dead man: its ping "
+			       "comes every " RTE_STR(FWS_CTL_PING_MS) " ms)";
 		if (s->running && now >= s->next_live) {
 			send_live(s);
 			s->next_live = now + LIVE_MS;
@@ -794,10 +808,10 @@ serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
 		}
 		if (req == NULL)
 			return why;
-		last_req = mono_ms();
-		if (json_object_get(req, "id")) /* else a notification: a stop come late */
+		if (json_object_get(req, "id")) /* else a ping, or a stop come late */
 			*rc = fws_agent_srv_answer(s, req);
 		json_decref(req);
+		last_req = mono_ms(); /* after its answer: a long operation is no silence */
 	}
 	return why;
 }

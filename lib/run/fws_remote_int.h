@@ -8,6 +8,7 @@
 #ifndef FWS_REMOTE_INT_H
 #define FWS_REMOTE_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -28,7 +29,16 @@ struct remote {
 	unsigned int n_ports; /* the config's */
 	bool setup_pending;   /* its setup sent, the answer not yet read */
 	bool beating;         /* it has sent a heartbeat: silence now means a cut link */
-	int64_t heard;        /* when its last line came, ms */
+	bool starting;        /* hello and setup: a stop request (Ctrl-C) ends the wait */
+	bool interrupted;     /* lost to a stop request */
+	/* Writes to its stdin hold wlock: the main thread's requests and the keep-alive
+	 * thread's pings (FWS_CTL_PING_MS), never while long_call (a long operation). */
+	pthread_mutex_t wlock;
+	pthread_t pinger;
+	bool pinging;
+	volatile int quit_ping;
+	bool long_call;
+	int64_t heard; /* when its last line came, ms */
 	/* A long operation (a connection test's iteration): its events drive hk, a stop
 	 * request is passed on once. */
 	const struct fws_conntester_hooks *hk;
@@ -46,8 +56,18 @@ struct remote {
 	size_t errlen;
 };
 
-/** The agent is lost (its stream closed, its command reaped or killed); why says what. */
+/** The agent is lost (its stream closed, its command's process group ended); why says
+ * what. */
 void fws_remote_lose(struct remote *r, const char *what);
+
+/** Its command ended: given wait_ms to exit by itself (its stdin closed; *itself then),
+ * then its process group killed; whatever else its group holds (ssh's helpers) killed too.
+ * Its wait status, or -1 when it was reaped before. */
+int fws_remote_reap(struct remote *r, int wait_ms, bool *itself);
+
+/** The keep-alive thread started / stopped (before its stdin is closed). */
+void fws_remote_ping_start(struct remote *r);
+void fws_remote_ping_stop(struct remote *r);
 
 /** Send a request (args is taken). 0, or -EPIPE with the agent lost. */
 int fws_remote_send(struct remote *r, const char *op, json_t *args);

@@ -8,6 +8,8 @@
  * message.
  */
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,34 +97,57 @@ last_err_line(struct remote *r, char *buf, size_t len)
 	return buf;
 }
 
+int
+fws_remote_reap(struct remote *r, int wait_ms, bool *itself)
+{
+	siginfo_t si;
+	int status = -1, ms;
+
+	*itself = false;
+	if (r->pid <= 0)
+		return -1;
+	for (ms = 0;; ms += 20) {
+		/* Exited, not yet reaped: its process group id stays its own meanwhile. */
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)r->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+			break;
+		if (si.si_pid == r->pid) {
+			*itself = true;
+			break;
+		}
+		if (ms >= wait_ms)
+			break;
+		usleep(20000);
+	}
+	kill(-r->pid, SIGKILL); /* its group: itself if silent, what it left behind if not */
+	if (waitpid(r->pid, &status, 0) != r->pid)
+		status = -1;
+	r->pid = -1;
+	return status;
+}
+
 /* Why the agent is gone: its exit status or signal and its last word. */
 void
 fws_remote_lose(struct remote *r, const char *what)
 {
 	char line[256], st[64] = "";
+	bool itself;
 	int status, i;
 
 	if (r->lost)
 		return;
 	r->lost = true;
+	pthread_mutex_lock(&r->wlock);
 	close(r->to);
 	r->to = -1;
-	for (i = 0; i < 50 && r->pid > 0; i++) { /* it stops at the end of its stdin */
-		if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
-			if (WIFEXITED(status))
-				snprintf(st, sizeof(st), ", exit status %d", WEXITSTATUS(status));
-			else if (WIFSIGNALED(status))
-				snprintf(st, sizeof(st), ", killed by signal %d", WTERMSIG(status));
-			r->pid = -1;
-			break;
-		}
-		usleep(20000);
-	}
-	if (r->pid > 0) { /* silent, not gone (a dead link): its own dead man stops the far end */
-		kill(r->pid, SIGKILL);
-		waitpid(r->pid, &status, 0);
-		r->pid = -1;
-	}
+	pthread_mutex_unlock(&r->wlock);
+	/* It stops at the end of its stdin; silent, not gone (a dead link), it is killed (its
+	 * own dead man stops the far end). */
+	status = fws_remote_reap(r, 1000, &itself);
+	if (itself && WIFEXITED(status))
+		snprintf(st, sizeof(st), ", exit status %d", WEXITSTATUS(status));
+	else if (itself && WIFSIGNALED(status))
+		snprintf(st, sizeof(st), ", killed by signal %d", WTERMSIG(status));
 	for (i = 0; r->err >= 0 && i < 10; i++)
 		drain_err(r);
 	last_err_line(r, line, sizeof(line));
@@ -143,7 +168,10 @@ fws_remote_send(struct remote *r, const char *op, json_t *args)
 	}
 	json_object_set_new(req, "id", json_integer((json_int_t)++r->id));
 	json_object_set_new(req, "op", json_string(op));
-	rc = fws_wire_send(r->to, req);
+	pthread_mutex_lock(&r->wlock);
+	r->long_call = r->hk != NULL || r->stop != NULL; /* no ping until its answer */
+	rc = r->to >= 0 ? fws_wire_send(r->to, req) : -EPIPE;
+	pthread_mutex_unlock(&r->wlock);
 	json_decref(req);
 	if (rc < 0)
 		fws_remote_lose(r, "its control stream is closed");
@@ -170,14 +198,33 @@ meanwhile(struct remote *r)
 		json_t *n = json_pack("{s:s}", "op", "interrupt");
 
 		r->stop_sent = true;
-		fws_wire_send(r->to, n);
+		pthread_mutex_lock(&r->wlock);
+		if (r->to >= 0)
+			fws_wire_send(r->to, n);
+		pthread_mutex_unlock(&r->wlock);
 		json_decref(n);
 	}
 }
 
+static volatile int *remote_stop;
+
+void
+fws_agent_remote_stop_on(volatile int *stop)
+{
+	remote_stop = stop;
+}
+
+/* A stop request ends this wait: while the agent starts the first, later a second. */
+static bool
+stop_asked(const struct remote *r)
+{
+	return remote_stop && (*remote_stop >= 2 || (r->starting && *remote_stop >= 1));
+}
+
 /* The next line within timeout_ms, or sooner NULL when an agent that beats has been silent
- * for FWS_AGENT_SILENT_MS (the link is cut, however long the operation may take); *why
- * says which. Bytes of a line or attachment still arriving are not silence. */
+ * for FWS_AGENT_SILENT_MS (the link is cut, however long the operation may take), or a stop
+ * request ends the wait; *why says which. Bytes of a line or attachment still arriving are
+ * not silence. */
 static json_t *
 next_line(struct remote *r, int64_t deadline, const char **why)
 {
@@ -187,11 +234,13 @@ next_line(struct remote *r, int64_t deadline, const char **why)
 	for (;;) {
 		int64_t now = fws_remote_now_ms(), left = deadline - now,
 			quiet = r->beating ? r->heard + FWS_AGENT_SILENT_MS - now : left,
-			slice = r->hk || r->stop ? 100
-				: r->beating     ? 1000
-						 : left,
-			wait = RTE_MIN(left, quiet);
+			slice = r->hk || r->stop ? 100 : 200, wait = RTE_MIN(left, quiet);
 
+		if (stop_asked(r)) {
+			r->interrupted = true;
+			*why = "interrupted";
+			return NULL;
+		}
 		if (left <= 0 || quiet <= 0) {
 			*why = left <= 0 ? "no answer in time"
 					 : "no heartbeat for " RTE_STR(
@@ -285,8 +334,9 @@ fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e)
 
 	if (ans == NULL) {
 		if (e)
-			fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
-		return -EPIPE;
+			fws_err_set(e, r->interrupted ? FWS_ERR_INTERRUPTED : FWS_ERR_SETUP,
+				    r->interrupted ? -EINTR : -EPIPE, "%s", r->why);
+		return r->interrupted ? -EINTR : -EPIPE;
 	}
 	rc = (int)json_integer_value(json_object_get(ans, "rc"));
 	if (rc < 0 && e) {
@@ -333,6 +383,9 @@ fws_remote_call_long(struct remote *r, const char *op, json_t *args,
 	r->hk = NULL;
 	r->hk_out = NULL;
 	r->stop = NULL;
+	pthread_mutex_lock(&r->wlock);
+	r->long_call = false;
+	pthread_mutex_unlock(&r->wlock);
 	return ans;
 }
 
@@ -360,4 +413,45 @@ fws_remote_lost(struct remote *r)
 		fws_remote_lose(r, "no heartbeat for " RTE_STR(
 					   FWS_AGENT_SILENT_MS) " ms (the link is cut?)");
 	return r->lost ? r->why : NULL;
+}
+
+/* The keep-alive thread: a ping line every FWS_CTL_PING_MS while no long operation runs.
+ * A ping that would block (the agent not reading) is skipped: this thread never holds the
+ * stream while waiting for the far end. */
+static void *
+ping_main(void *arg)
+{
+	static const char line[] = "{\"op\": \"ping\"}\n";
+	struct remote *r = arg;
+	int ms;
+
+	while (!r->quit_ping) {
+		for (ms = 0; ms < FWS_CTL_PING_MS && !r->quit_ping; ms += 50)
+			nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+		pthread_mutex_lock(&r->wlock);
+		if (!r->quit_ping && !r->long_call && r->to >= 0 &&
+		    poll(&(struct pollfd){.fd = r->to, .events = POLLOUT}, 1, 0) == 1 &&
+		    write(r->to, line, sizeof(line) - 1) < 0) {
+			/* a closed stream: the main thread finds it on its next request */
+		}
+		pthread_mutex_unlock(&r->wlock);
+	}
+	return NULL;
+}
+
+void
+fws_remote_ping_start(struct remote *r)
+{
+	r->quit_ping = 0;
+	r->pinging = pthread_create(&r->pinger, NULL, ping_main, r) == 0;
+}
+
+void
+fws_remote_ping_stop(struct remote *r)
+{
+	if (!r->pinging)
+		return;
+	r->quit_ping = 1;
+	pthread_join(r->pinger, NULL);
+	r->pinging = false;
 }

@@ -32,6 +32,14 @@
 #define FWS_AGENT_BEAT_MS 1000
 #define FWS_AGENT_SILENT_MS 5000
 
+/** The controller's keep-alive: a line without an id ({"op": "ping"}) this often from its
+ * own thread, whatever its main thread waits for, except while a long operation runs (the
+ * agent then takes any line for its stop). An agent that is set up and idle and hears no
+ * line for FWS_AGENT_IDLE_MS stops and exits (its idle dead man): a controller gone or a cut
+ * link never leaves its EAL, ports and file prefix held. */
+#define FWS_CTL_PING_MS 500
+#define FWS_AGENT_IDLE_MS 10000
+
 /** Base64 of n bytes as a JSON string. */
 json_t *fws_wire_blob(const void *p, size_t n);
 /** The bytes of a blob into p: exactly n or -EINVAL. */

@@ -6,7 +6,8 @@
 # whose end overflows, a plan with a frame size, streams or a rate the config does not have,
 # stages, phases, masks and a PTP socket out of range, fields of the wrong type, a second
 # setup. Each gets an error answer naming the field; the agent serves on (a valid request
-# after them is answered in full) and ends with exit 0 on bye.
+# after them is answered in full) and ends with exit 0 on bye. Then its idle dead man and
+# the controller's waits (item 2): Ctrl-C while an agent does not answer, a refused agent.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$WORK/cfg.json" <<EOC
@@ -22,7 +23,7 @@ cat >"$WORK/cfg.json" <<EOC
 EOC
 "$FWSTRESS" validate "$WORK/cfg.json" >"$WORK/norm.json" 2>"$WORK/err" || bad "validate: $(cat "$WORK/err")"
 
-python3 - "$FWSTRESS" "$WORK/norm.json" >"$WORK/out" 2>"$WORK/agent-err" <<'PY'
+python3 - "$FWSTRESS" "$WORK/norm.json" >"$WORK/answers" 2>"$WORK/agent-err" <<'PY'
 import base64, json, math, struct, subprocess, sys
 
 fws, norm = sys.argv[1], json.load(open(sys.argv[2]))
@@ -112,12 +113,104 @@ p.stdin.close()
 rc = p.wait(timeout=30)
 print(("ok   " if rc == 0 else "FAIL ") + f"bye: the agent exits {rc}")
 PY
+# The idle dead man (issue 39, item 2): an agent set up and idle that hears nothing (a
+# controller gone, a link cut without a FIN) stops and exits, its EAL and ports released;
+# a controller's pings (a line without an id) keep it. FWS_TEST_AGENT_IDLE_MS=1500 here
+# (10 s otherwise).
+FWS_TEST_AGENT_IDLE_MS=1500 python3 - "$FWSTRESS" "$WORK/norm.json" >>"$WORK/answers" 2>"$WORK/agent-err2" <<'PY'
+import json, subprocess, sys, time
+
+fws, norm = sys.argv[1], json.load(open(sys.argv[2]))
+p = subprocess.Popen([fws, "agent"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def send(m):
+    p.stdin.write((json.dumps(m) + "\n").encode())
+    p.stdin.flush()
+def answer(n):
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            return None
+        m = json.loads(line)
+        if "bin" in m:
+            p.stdout.read(m["bin"])
+        if m.get("id") == n:
+            return m
+time.sleep(2.5)  # before setup: no dead man (a person may be typing)
+send({"id": 1, "op": "setup", "config": norm, "host": 1, "n_ports": 2,
+      "n_streams": len(norm["streams"])})
+m = answer(1)
+print(("ok   " if m and m["rc"] == 0 else "FAIL ") + "idle: silent 2.5 s before setup, then set up")
+for _ in range(6):  # 3 s of pings, each 0.5 s
+    time.sleep(0.5)
+    send({"op": "ping"})
+send({"id": 2, "op": "tsc"})
+m = answer(2)
+print(("ok   " if m and m["rc"] == 0 else "FAIL ") + "idle: pings for 3 s keep it (tsc answered)")
+t0 = time.time()
+try:
+    rc = p.wait(timeout=10)  # silent now, the stream open
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = "still running after 10 s"
+print(("ok   " if rc == 5 and time.time() - t0 < 4 else "FAIL ") +
+      f"idle: silent while set up, it exits by itself (exit {rc} after {time.time() - t0:.1f} s)")
+PY
+grep -q "^fwstress agent: control stream: no word from the controller while set up (idle dead man" "$WORK/agent-err2" &&
+	ok "idle: it says why it stopped" || bad "idle: $(grep 'fwstress agent' "$WORK/agent-err2")"
+
+# The controller's waits: a host whose command never answers (its group: a shell and two
+# sleeps) and a user's Ctrl-C while it waits for hello: exit 4 at once, one line, nothing of
+# the command's group left running.
+python3 - "$WORK/cfg.json" "$WORK" >"$WORK/hang.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["hosts"][0]["command"] = ["sh", "-c", "sleep 97 & sleep 98; echo never"]
+print(json.dumps(c))
+PY
+"$FWSTRESS" run -q -o "$WORK/hang-r.json" "$WORK/hang.json" >/dev/null 2>"$WORK/err" &
+pid=$!
+sleep 1.5
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc -eq 4 ] && [ $ms -lt 3000 ] && ok "Ctrl-C while waiting for hello: exit 4 in $ms ms" ||
+	bad "Ctrl-C while waiting for hello: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
+grep -q "^fwstress: host a: agent lost: interrupted waiting for its answer to hello" "$WORK/err" &&
+	[ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] && ok "  ... one line naming the host" || bad "  ... said: $(cat "$WORK/err")"
+sleep 0.2
+pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
+	ok "  ... nothing of the command's group left running"
+
+# An agent of another protocol version that stays when refused (no bye, its stdin's end
+# ignored): refused in one line at once, not after a wait for its bye, and ended.
+cat >"$WORK/old-agent" <<'PY'
+#!/usr/bin/env python3
+import json, signal, sys, time
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+req = json.loads(sys.stdin.readline())
+print(json.dumps({"id": req["id"], "rc": 0, "proto": [1, 0], "dpdk": "21.11.0",
+                  "fwstress": "0.0.1", "layout": "0.0.1 plan=1"}), flush=True)
+time.sleep(96)
+PY
+chmod +x "$WORK/old-agent"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["hosts"][0]["command"]=[sys.argv[2]]; print(json.dumps(c))' \
+	"$WORK/cfg.json" "$WORK/old-agent" >"$WORK/old.json"
+t0=$(date +%s%N)
+expect_rc 3 "an agent of protocol 1" "$FWSTRESS" run -q -o "$WORK/old-r.json" "$WORK/old.json"
+ms=$((($(date +%s%N) - t0) / 1000000))
+grep -q "^fwstress: host a: its agent speaks protocol 1.0 of fwstress 0.0.1" "$WORK/err" && [ $ms -lt 4000 ] &&
+	ok "  ... refused in one line in $ms ms" || bad "  ... after $ms ms: $(cat "$WORK/err")"
+pgrep -f "$WORK/old-agent" >/dev/null && bad "  ... the refused agent left running" || ok "  ... the refused agent ended"
+
 while read -r line; do
 	case $line in
 	ok*) ok "${line#ok   }" ;;
 	*) bad "${line#FAIL }" ;;
 	esac
-done <"$WORK/out"
-[ -s "$WORK/out" ] || bad "no answers: $(tail -3 "$WORK/agent-err")"
+done <"$WORK/answers"
+[ -s "$WORK/answers" ] || bad "no answers: $(tail -3 "$WORK/agent-err")"
+cat "$WORK/agent-err2" >>"$WORK/agent-err"
 grep -q "runtime error\|AddressSanitizer" "$WORK/agent-err" && bad "sanitizer: $(grep -m2 'runtime error\|Sanitizer' "$WORK/agent-err")"
 finish
