@@ -434,7 +434,7 @@ search_goal_json(const struct fws_run *run, const struct fws_search_summary *s, 
 static json_t *
 search_json(const struct fws_run *run, const struct fws_search_summary *s)
 {
-	json_t *tr = json_array();
+	json_t *tr = json_array(), *o;
 	unsigned int i;
 
 	for (i = 0; i < s->n_trials; i++) {
@@ -445,9 +445,15 @@ search_json(const struct fws_run *run, const struct fws_search_summary *s)
 						    t->offered, "tx", (json_int_t)t->tx, "lost",
 						    (json_int_t)t->lost));
 	}
-	return json_pack("{s:s, s:f, s:o, s:o, s:o}", "frame_size", s->size, "max_pps", s->max_pps,
-			 "ndr", search_goal_json(run, s, FWS_SEARCH_NDR), "pdr",
-			 search_goal_json(run, s, FWS_SEARCH_PDR), "trials", tr);
+	o = json_pack("{s:s, s:f, s:b, s:o, s:o, s:o}", "frame_size", s->size, "max_pps",
+		      s->max_pps, "complete", s->complete, "ndr",
+		      search_goal_json(run, s, FWS_SEARCH_NDR), "pdr",
+		      search_goal_json(run, s, FWS_SEARCH_PDR), "trials", tr);
+	if (!s->complete)
+		json_object_set_new(o, "note",
+				    json_string("the run ended during this search: a goal not "
+						"found was not measured to its end"));
+	return o;
 }
 
 json_t *

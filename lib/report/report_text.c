@@ -412,6 +412,11 @@ text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s
 	char share[160], up[96];
 
 	fws_report_goal_figs(run, s, g, &v);
+	if ((!x->found || !v.have) && !s->complete) {
+		fprintf(f, "  %s: not found before the run ended (not measured to its end)\n",
+			name);
+		return;
+	}
 	if (!x->found || !v.have) {
 		fprintf(f,
 			"  %s: not found (every load down to the minimum lost more than the "
@@ -456,8 +461,8 @@ text_search(FILE *f, const struct fws_run *run, const struct fws_search_summary 
 {
 	int g;
 
-	fprintf(f, "\nSearch, frame size %s: %u trial%s\n", s->size, s->n_trials,
-		s->n_trials == 1 ? "" : "s");
+	fprintf(f, "\nSearch, frame size %s: %u trial%s%s\n", s->size, s->n_trials,
+		s->n_trials == 1 ? "" : "s", s->complete ? "" : "  ** NOT FINISHED: the run ended **");
 	for (g = 0; g < FWS_SEARCH_GOALS; g++)
 		text_goal(f, run, s, g);
 }

@@ -325,6 +325,7 @@ remote_destroy(struct fws_agent *a)
 	if (!r->lost)
 		json_decref(fws_remote_call(r, "bye", NULL, ANSWER_MS));
 	fws_remote_ping_stop(r);
+	fws_remote_leave(r);
 	if (r->to >= 0)
 		close(r->to); /* its stdin ends: it stops and releases its ports */
 	fws_remote_reap(r, 5000, &itself);
@@ -569,6 +570,7 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 		return NULL;
 	}
 	fws_remote_ping_start(r);
+	fws_remote_join(r);
 	if (hello(r, e) < 0) {
 		fws_remote_lose(r, "refused"); /* no bye to wait for: its stdin closed, ended */
 		remote_destroy(&r->a);

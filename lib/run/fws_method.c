@@ -357,6 +357,7 @@ search_cell(struct fws_method *m, const struct fws_trial_opts *base, unsigned in
 	snprintf(sum->size, sizeof(sum->size), "%s%s%s", m->cfg->sizes[z].name,
 		 base->dir ? " " : "", fws_dir_name(base->dir));
 	rc = search_trials(m, base, z, s, sl, sum, e);
+	sum->complete = rc >= 0;
 	keep_goals(m, s, sl, sum);
 	for (i = 0; i < SLOTS; i++)
 		if (sl->trial[i] >= 0)

@@ -69,6 +69,11 @@ int fws_remote_reap(struct remote *r, int wait_ms, bool *itself);
 void fws_remote_ping_start(struct remote *r);
 void fws_remote_ping_stop(struct remote *r);
 
+/** Joins / leaves the run's agents: while one runs a long operation, the others are
+ * watched, and one of them lost stops it (its outcome is no measurement then). */
+void fws_remote_join(struct remote *r);
+void fws_remote_leave(struct remote *r);
+
 /** Send a request (args is taken). 0, or -EPIPE with the agent lost. */
 int fws_remote_send(struct remote *r, const char *op, json_t *args);
 

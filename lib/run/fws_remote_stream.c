@@ -150,7 +150,11 @@ fws_remote_lose(struct remote *r, const char *what)
 		snprintf(st, sizeof(st), ", killed by signal %d", WTERMSIG(status));
 	for (i = 0; r->err >= 0 && i < 10; i++)
 		drain_err(r);
-	last_err_line(r, line, sizeof(line));
+	/* Its last words say why it exited; one killed (here for its silence, or by a signal
+	 * from elsewhere) said nothing about that: its last line is an old one (EAL's). */
+	line[0] = '\0';
+	if (itself && WIFEXITED(status))
+		last_err_line(r, line, sizeof(line));
 	snprintf(r->why, sizeof(r->why), "host %s: agent lost: %s%s%s%s", r->a.name, what, st,
 		 line[0] ? ": " : "", line);
 }
@@ -187,14 +191,53 @@ fws_remote_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The agents of this run (a connection test's server agent is watched while its client
+ * runs the iteration). The main thread alone adds, removes and reads them. */
+static struct remote *peers[FWS_CFG_MAX_HOSTS];
+
+void
+fws_remote_join(struct remote *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(peers); i++)
+		if (peers[i] == NULL) {
+			peers[i] = r;
+			return;
+		}
+}
+
+void
+fws_remote_leave(struct remote *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(peers); i++)
+		if (peers[i] == r)
+			peers[i] = NULL;
+}
+
+/* Another agent of the run lost (killed, cut off, silent) while r's long operation runs:
+ * its outcome is no measurement then, and r is stopped as a Ctrl-C would stop it. */
+static bool
+peer_lost(const struct remote *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(peers); i++)
+		if (peers[i] && peers[i] != r && fws_remote_lost(peers[i]))
+			return true;
+	return false;
+}
+
 /* While a long operation waits: the hooks' service, and a stop request passed on (a line
- * without an id: nothing answers it). */
+ * without an id: nothing answers it), the user's or a lost peer's. */
 static void
 meanwhile(struct remote *r)
 {
 	if (r->hk && r->hk->service)
 		r->hk->service(r->hk->arg);
-	if (r->stop && *r->stop && !r->stop_sent) {
+	if (r->stop && !r->stop_sent && (*r->stop || peer_lost(r))) {
 		json_t *n = json_pack("{s:s}", "op", "interrupt");
 
 		r->stop_sent = true;

@@ -23,6 +23,8 @@ struct fws_search_summary {
 	double max_pps; /**< what a load of 1 asks for, frames/s over the active streams */
 	unsigned int n_trials;
 	struct fws_search_trial trials[FWS_SEARCH_MAX_TRIALS];
+	bool complete; /**< ran to its end; false: the run ended during it (a goal not found is
+			* not a result then) */
 };
 
 /** Back-to-back bursts of one sweep cell (RFC 2544 26.4, RFC 9004). */

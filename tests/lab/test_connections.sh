@@ -129,29 +129,39 @@ ip netns exec fwsl-dut conntrack -L -p tcp 2>/dev/null >"$WORK/ct"
 	ok "teardown: conntrack holds the 2000 connections, none established" ||
 	bad "teardown: conntrack: $(grep -c 'dport=80 ' "$WORK/ct") entries, $(grep -c ESTABLISHED "$WORK/ct") established"
 
-# --- two sites: the servers' agent killed mid-iteration ---
+# --- two sites: the servers' agent killed, or stopped, mid-iteration ---
 # The clients' iteration goes on (its SYNs now unanswered), but its counts are the lost
 # agent's doing, not the DUT's: the iteration is invalid and not kept, the report (with the
-# iteration before it) stays, no agent is left running.
+# iteration before it) stays, no agent is left running. Killed (kill -9: its end of stream)
+# or stopped (SIGSTOP: alive and silent, given up after its missed heartbeats), alike: the
+# controller watches the other agents while one runs the iteration, and stops that one.
 if [ "$SITES" = 2 ]; then
-	lab_up
-	cfg killed capacity 16000 '{"rate": 2000, "hold": 0, "aging": 0, "iterations": 3}'
-	bg connections -q -o "$WORK/killed-r.json" "$WORK/killed.json" >/dev/null 2>"$WORK/killed.err"
-	for _ in $(seq 100); do # into the second iteration (the first, at 2000/s, takes 8 s)
-		grep -q "capacity trial 1:" "$WORK/killed.err" && break
-		sleep 0.2
+	for sig in KILL STOP; do
+		lab_up
+		cfg killed capacity 16000 '{"rate": 2000, "hold": 0, "aging": 0, "iterations": 3}'
+		bg connections -q -o "$WORK/killed-r.json" "$WORK/killed.json" >/dev/null 2>"$WORK/killed.err"
+		for _ in $(seq 100); do # into the second iteration (the first, at 2000/s, takes 8 s)
+			grep -q "capacity trial 1:" "$WORK/killed.err" && break
+			sleep 0.2
+		done
+		sleep 2
+		kill -$sig $(pgrep -f "$FWSTRESS agent" | while read -r p; do [ "$(ip netns identify "$p")" = fwsl-tester2 ] && echo "$p"; done)
+		t0=$(date +%s)
+		wait $pid
+		rc=$?
+		took=$(($(date +%s) - t0))
+		[ $rc -eq 5 ] && grep -q "host site2: agent lost: .*the iteration is invalid" "$WORK/killed.err" &&
+			ok "servers' agent $sig: exit 5 in $took s, the iteration invalid, the host named" ||
+			bad "servers' agent $sig: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/killed.err" | tail -2)"
+		# (killed: its stream ends at once; stopped: given up after its heartbeat's silence)
+		lim=2
+		[ $sig = STOP ] && lim=8
+		[ $took -le $lim ] || bad "servers' agent $sig: $took s to end, more than $lim"
+		check "servers' agent $sig: the report keeps the first iteration only, partial" \
+			'len(r["connections"]["trials"]) == 1 and r["partial"] and "agent lost" in r["error"]' "$WORK/killed-r.json"
+		sleep 0.5
+		[ "$(pgrep -fc "$FWSTRESS agent")" -eq 0 ] && ok "servers' agent $sig: no agent left" ||
+			bad "servers' agent $sig: $(pgrep -fc "$FWSTRESS agent") agents left"
 	done
-	sleep 2
-	kill -9 $(ip netns pids fwsl-tester2) 2>/dev/null
-	wait $pid
-	rc=$?
-	[ $rc -eq 5 ] && grep -q "host site2: agent lost: .*the iteration is invalid" "$WORK/killed.err" &&
-		ok "servers' agent killed: exit 5, the iteration invalid, the host named" ||
-		bad "servers' agent killed: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/killed.err" | tail -2)"
-	check "servers' agent killed: the report keeps the first iteration only, partial" \
-		'len(r["connections"]["trials"]) == 1 and r["partial"] and "agent lost" in r["error"]' "$WORK/killed-r.json"
-	sleep 0.5
-	[ "$(pgrep -fc "$FWSTRESS agent")" -eq 0 ] && ok "servers' agent killed: no agent left" ||
-		bad "servers' agent killed: $(pgrep -fc "$FWSTRESS agent") agents left"
 fi
 finish

@@ -3,7 +3,8 @@
 # Two load clients (issue 21): the routing lab split so that fws-lan is in fwsl-tester and
 # fws-wan in fwsl-tester2, an agent in each (started by "ip netns exec NS fwstress agent",
 # the host's command), the controller in the root namespace with no port and no EAL. The
-# merged counts equal the router's interface counters; an agent killed mid-trial, a
+# merged counts equal the router's interface counters; an agent killed mid-trial (in a
+# run and a sweep, then resumed), stopped mid-search, a
 # command that does not start and an agent of another protocol version each end the run
 # with one clear line, a report kept, and no agent left running.
 # Clock: all namespaces share this machine's TSC, so latencies need no offset here.
@@ -119,6 +120,71 @@ check "agent killed: report kept, marked partial, no trial half merged" \
 # sent once the run has ended (with the check above: within 3 s of the kill).
 [ $((lan_rx1 - lan_rxe)) -lt 1000 ] && ok "agent killed: site1 stopped sending when the run ended ($((lan_rx1 - lan_rxe)) frames after)" ||
 	bad "agent killed: site1 sent $((lan_rx1 - lan_rxe)) frames after the run ended"
+
+# search and sweep under the faults a run meets (issue 39, item 9; connections: the lab's
+# connections test kills its servers' agent). Each waits in its stats file (--stats) for the
+# trials it needs (a result line each), then hits one agent 1.5 s into the next trial.
+# agent_of NS: the pid of the agent in namespace NS
+agent_of() {
+	local p
+	for p in $(pgrep -f "$FWSTRESS agent"); do
+		[ "$(ip netns identify "$p")" = "$1" ] && echo "$p"
+	done
+}
+# hit_after N SIGNAL NS: once N trials have results in $WORK/st, SIGNAL to NS's agent; then
+# wait for the command started last (pid) and set rc and took (seconds from the signal).
+hit_after() {
+	local i t0 t1
+	for i in $(seq 300); do
+		[ "$(grep -c '"phase":"result"' "$WORK/st" 2>/dev/null)" -ge "$1" ] && break
+		sleep 0.1
+	done
+	sleep 1.5
+	t0=$(date +%s.%N)
+	kill "-$2" "$(agent_of "$3")"
+	wait $pid
+	rc=$?
+	t1=$(date +%s.%N)
+	took=$(python3 -c "print(round($t1 - $t0, 1))")
+}
+cfg 2 -e 's/"frame_size": 256/"frame_size": [256, 512]/; s/"rate": "10kpps"/"rate": "20kpps"/' |
+	python3 -c 'import json, sys; c = json.load(sys.stdin); c["search"] = {"short": 1, "final": 2}; c["sweep"] = {"mode": "fixed", "directions": ["upload", "download"]}; json.dump(c, sys.stdout)' >"$WORK/sz.json"
+
+# A search whose site2 agent stops (SIGSTOP: alive, silent) during the second frame size: the
+# first size's search stands, the second is marked unfinished (not "not found").
+rm -f "$WORK/st"
+"$FWSTRESS" search --no-progress --stats "$WORK/st" -o "$WORK/stopped.json" "$WORK/sz.json" >"$WORK/text" 2>"$WORK/err" &
+pid=$!
+hit_after 2 STOP fwsl-tester2
+[ $rc -eq 5 ] && grep -q "^fwstress: host site2: agent lost: no answer in time waiting for its answer to [a-z_]*; the trial is invalid" "$WORK/err" &&
+	ok "search, agent stopped: exit 5, one line naming the silent host (no stale stderr line)" ||
+	bad "search, agent stopped: exit $rc: $(grep -v '^EAL\|^TELEMETRY\|^\[' "$WORK/err" | head -3)"
+python3 -c "import sys; sys.exit(0 if $took < 8 else 1)" && ok "search, agent stopped: given up in $took s" || bad "search, agent stopped: $took s to end"
+check "search, agent stopped: report partial, the first size's search complete, the second marked unfinished" \
+	'r["partial"] and r["status"] == "error" and "site2" in r["error"] and [(s["frame_size"], s["complete"]) for s in r["search"]] == [("256", True), ("512", False)] and r["search"][0]["ndr"]["found"] and "note" in r["search"][1] and len(r["search"][0]["trials"]) == 2' "$WORK/stopped.json"
+grep -q "^Search, frame size 512: .*NOT FINISHED: the run ended" "$WORK/text" && grep -q "^  NDR: not found before the run ended" "$WORK/text" &&
+	ok "search, agent stopped: the text says the second search did not finish" || bad "search, agent stopped: $(grep -A2 '^Search' "$WORK/text")"
+sleep 0.5
+[ "$(agents)" -eq 0 ] && ok "search, agent stopped: no agent left (the stopped one killed)" || bad "search, agent stopped: $(agents) agents left"
+
+# A sweep whose site1 agent is killed in its third trial: the two cells done stay; --resume
+# measures the rest (the cells done skipped) and the report completes.
+rm -f "$WORK/st"
+"$FWSTRESS" sweep -q --no-progress --stats "$WORK/st" -o "$WORK/sweep.json" "$WORK/sz.json" 2>"$WORK/err" &
+pid=$!
+hit_after 2 KILL fwsl-tester
+[ $rc -eq 5 ] && grep -q "^fwstress: host site1: agent lost: .*killed by signal 9; the trial is invalid" "$WORK/err" &&
+	ok "sweep, agent killed: exit 5, one line naming the host and the signal" ||
+	bad "sweep, agent killed: exit $rc: $(grep -v '^EAL\|^TELEMETRY\|^\[' "$WORK/err" | head -3)"
+python3 -c "import sys; sys.exit(0 if $took < 3 else 1)" && ok "sweep, agent killed: ended in $took s" || bad "sweep, agent killed: $took s to end"
+check "sweep, agent killed: report partial, the 256 cells kept" \
+	'r["partial"] and "site1" in r["error"] and sorted({(c["frame_size"], c["direction"]) for c in r["cells"]}) == [("256", "download"), ("256", "upload")] and len(t) == 2' "$WORK/sweep.json"
+[ "$(agents)" -eq 0 ] && ok "sweep, agent killed: site2's agent stopped too" || bad "sweep, agent killed: $(agents) agents left"
+expect_rc 0 "sweep --resume after the fault" "$FWSTRESS" sweep --resume -q --no-progress -o "$WORK/sweep.json" "$WORK/sz.json"
+grep -q "sweep: upload 256: done in the report, skipped" "$WORK/err" && ok "resume: the cells done skipped" || bad "resume: $(grep '^sweep' "$WORK/err")"
+check "resume: complete, 256 carried, 512 measured" \
+	'not r["partial"] and sorted({(c["frame_size"], c["direction"], bool(c.get("carried"))) for c in r["cells"]}) == [("256", "download", True), ("256", "upload", True), ("512", "download", False), ("512", "upload", False)]' "$WORK/sweep.json"
+[ "$(agents)" -eq 0 ] && ok "resume: no agent left" || bad "resume: $(agents) agents left"
 
 # A command that does not start: one line before any traffic.
 cfg 3 "-e" 's#"ip", "netns", "exec", "fwsl-tester2", "[^"]*", "agent"#"/nonexistent/fwstress", "agent"#' >"$WORK/nocmd.json"
