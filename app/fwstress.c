@@ -107,12 +107,13 @@ unknown_subcommand(const char *word)
 	near = fws_names_nearest(word, names, i);
 	if (near)
 		fprintf(stderr,
-			"fwstress: unknown subcommand \"%s\"; did you mean \"%s\"? (fwstress --help "
+			"fwstress: unknown subcommand \"%s\"; did you mean \"%s\"? (fwstress "
+			"--help "
 			"lists them)\n",
 			word, near);
 	else
-		fprintf(stderr, "fwstress: unknown subcommand \"%s\" (fwstress --help lists them)\n",
-			word);
+		fprintf(stderr,
+			"fwstress: unknown subcommand \"%s\" (fwstress --help lists them)\n", word);
 }
 
 /* What a command printed on stdout must have reached it (a full disk, a closed pipe): one

@@ -35,7 +35,7 @@ struct fws_ctlio {
 	unsigned int n_rx_rings;
 	struct rte_ring *rx_ring[FWS_CFG_MAX_LCORES]; /**< from each receive lcore */
 	bool running;                                 /**< workers own the queues */
-	/** TCP segments without a signature (fws_tcpconn), with the frame: NULL drops them. */
+	/** TCP segments without a signature (fws_tcps_input), with the frame: NULL drops them. */
 	void (*tcp_input)(void *arg, unsigned int port, struct rte_mbuf *m);
 	void *tcp_arg;
 	/** With workers stopped: UDP datagrams (a connection test's over UDP), NULL: counted

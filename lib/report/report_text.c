@@ -462,7 +462,8 @@ text_search(FILE *f, const struct fws_run *run, const struct fws_search_summary 
 	int g;
 
 	fprintf(f, "\nSearch, frame size %s: %u trial%s%s\n", s->size, s->n_trials,
-		s->n_trials == 1 ? "" : "s", s->complete ? "" : "  ** NOT FINISHED: the run ended **");
+		s->n_trials == 1 ? "" : "s",
+		s->complete ? "" : "  ** NOT FINISHED: the run ended **");
 	for (g = 0; g < FWS_SEARCH_GOALS; g++)
 		text_goal(f, run, s, g);
 }

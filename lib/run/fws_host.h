@@ -158,7 +158,4 @@ struct fws_host *fws_agent_local_host(struct fws_agent *a);
  * without a pause while busy and rests a millisecond when not, leaving the CPU to others). */
 bool fws_agent_local_idle(struct fws_agent *a);
 
-/** The host of a trial whose one agent is the in-process one, else NULL. */
-struct fws_host *fws_trial_host(struct fws_trial *t);
-
 #endif /* FWS_HOST_H */

@@ -21,7 +21,7 @@ fws_tcps_is_tcp(const struct fws_cfg *cfg, unsigned int s)
 
 /* The client's and server's addresses and ports of flow i, network order. */
 static void
-ends(const struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *c)
+ends(const struct fws_tcps *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *c)
 {
 	const struct fws_cfg_stream *cs = &tc->t->cfg->streams[s];
 	struct fws_flow_tuple ft;
@@ -37,7 +37,7 @@ ends(const struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_se
 /* The address family of stream s's segments, and with IPv6 the upper 96 bits of both ends
  * (configured: no prefix translation is followed); the MSS a SYN announces. */
 static void
-family(const struct fws_tcpconn *tc, unsigned int s, struct fws_tcp_seg *g, bool from_client)
+family(const struct fws_tcps *tc, unsigned int s, struct fws_tcp_seg *g, bool from_client)
 {
 	const struct fws_cfg_stream *cs = &tc->t->cfg->streams[s];
 	bool up = tc->st[s].client_sends;
@@ -55,7 +55,7 @@ family(const struct fws_tcpconn *tc, unsigned int s, struct fws_tcp_seg *g, bool
 
 /* Build and send seg from port p (toward port to). */
 static void
-emit(struct fws_tcpconn *tc, unsigned int p, unsigned int to, struct fws_tcp_seg *seg)
+emit(struct fws_tcps *tc, unsigned int p, unsigned int to, struct fws_tcp_seg *seg)
 {
 	struct rte_mbuf *m = fws_ctlio_segment(&tc->t->ctl, p, to, seg, false);
 
@@ -64,13 +64,13 @@ emit(struct fws_tcpconn *tc, unsigned int p, unsigned int to, struct fws_tcp_seg
 }
 
 static uint32_t
-token(const struct fws_tcpconn *tc, bool server, unsigned int s, uint32_t i)
+token(const struct fws_tcps *tc, bool server, unsigned int s, uint32_t i)
 {
 	return fws_tcp_token(server, tc->nonce, s, i);
 }
 
 void
-fws_tcps_send_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint64_t now)
+fws_tcps_send_syn(struct fws_tcps *tc, unsigned int s, uint32_t i, uint64_t now)
 {
 	struct tcp_stream *ts = &tc->st[s];
 	struct conn *k = &ts->conn[i];
@@ -91,7 +91,7 @@ fws_tcps_send_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint64_t n
 
 /* From the server side of connection (s, i) to the client as the SYN showed it. */
 static void
-server_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
+server_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
 {
 	const struct conn *k = &tc->st[s].conn[i];
 
@@ -107,7 +107,7 @@ server_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_se
 
 /* From the client side of connection (s, i) to the server's own address and port. */
 void
-fws_tcps_client_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
+fws_tcps_client_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
 {
 	ends(tc, s, i, g);
 	g->tsval = token(tc, false, s, i);
@@ -118,8 +118,7 @@ fws_tcps_client_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct f
 
 /* A segment from the data receiver of (s, i): seq its next, ack as given. */
 void
-fws_tcps_receiver_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint8_t flags,
-		      uint32_t ack)
+fws_tcps_receiver_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, uint8_t flags, uint32_t ack)
 {
 	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {
@@ -133,7 +132,7 @@ fws_tcps_receiver_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint8_
 
 /* From the data sender of (s, i). */
 void
-fws_tcps_sender_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
+fws_tcps_sender_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g)
 {
 	if (tc->st[s].client_sends)
 		fws_tcps_client_seg(tc, s, i, g);
@@ -143,7 +142,7 @@ fws_tcps_sender_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct f
 
 /* The server got a SYN: it remembers how it arrived and answers. */
 static void
-on_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_syn(struct fws_tcps *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
 	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {
@@ -166,7 +165,7 @@ on_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_
 
 /* The client got the SYN-ACK of its SYN: it takes the server's number and ACKs. */
 static void
-on_synack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_synack(struct fws_tcps *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
 	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {.flags = FWS_TCP_ACK, .window = FWS_TCP_WINDOW};
@@ -184,7 +183,7 @@ on_synack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_t
 
 /* The data sender's view of a connection once open. */
 void
-fws_tcps_sender_init(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_t limit)
+fws_tcps_sender_init(struct fws_tcps *tc, unsigned int s, uint32_t i, uint32_t limit)
 {
 	struct tcp_stream *ts = &tc->st[s];
 	struct conn *k = &ts->conn[i];
@@ -198,7 +197,7 @@ fws_tcps_sender_init(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_
 
 /* An ACK at the data sender: the window moves (never back); the first one opens it. */
 static void
-on_sender_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_sender_ack(struct fws_tcps *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
 	struct conn *k = &tc->st[s].conn[i];
 	uint32_t limit = ti->ack + ((uint32_t)ti->window << FWS_TCP_WSCALE);
@@ -227,7 +226,7 @@ on_sender_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct f
 
 /* The server as data receiver got the handshake's last ACK: it opens the scaled window. */
 static void
-on_receiver_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
+on_receiver_ack(struct fws_tcps *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti)
 {
 	struct conn *k = &tc->st[s].conn[i];
 	struct fws_tcp_seg g = {.flags = FWS_TCP_ACK, .window = FWS_TCP_WINDOW};
@@ -242,7 +241,7 @@ on_receiver_ack(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct
 
 /* FIN from the data sender: the receiver answers FIN-ACK; FIN-ACK at the sender: last ACK. */
 static void
-on_fin(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti,
+on_fin(struct fws_tcps *tc, unsigned int s, uint32_t i, const struct fws_tcp_info *ti,
        bool at_sender)
 {
 	struct conn *k = &tc->st[s].conn[i];
@@ -262,7 +261,7 @@ on_fin(struct fws_tcpconn *tc, unsigned int s, uint32_t i, const struct fws_tcp_
 }
 
 static void
-dispatch(struct fws_tcpconn *tc, unsigned int port, const struct fws_tcp_info *ti)
+dispatch(struct fws_tcps *tc, unsigned int port, const struct fws_tcp_info *ti)
 {
 	uint32_t tok =
 		ti->flags & FWS_TCP_SYN && !(ti->flags & FWS_TCP_ACK) ? ti->tsval : ti->tsecr;
@@ -299,7 +298,7 @@ dispatch(struct fws_tcpconn *tc, unsigned int port, const struct fws_tcp_info *t
 
 /* A segment with payload but no signature at the server: a connection's preamble. */
 static void
-on_preamble(struct fws_tcpconn *tc, unsigned int port, const struct fws_tcp_info *ti)
+on_preamble(struct fws_tcps *tc, unsigned int port, const struct fws_tcp_info *ti)
 {
 	struct tcp_stream *ts;
 	unsigned int s;
@@ -322,7 +321,7 @@ on_preamble(struct fws_tcpconn *tc, unsigned int port, const struct fws_tcp_info
 void
 fws_tcps_input(void *arg, unsigned int port, struct rte_mbuf *m)
 {
-	struct fws_tcpconn *tc = arg;
+	struct fws_tcps *tc = arg;
 	struct fws_tcp_info ti;
 
 	if (fws_tcp_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &ti) == 0) {

@@ -55,7 +55,7 @@ struct tcp_stream {
 };
 
 /* The feature's state. */
-struct fws_tcpconn {
+struct fws_tcps {
 	struct fws_host *t;
 	uint32_t nonce;
 	uint32_t active; /**< streams opened for the current trial */
@@ -68,14 +68,14 @@ struct fws_tcpconn {
 /** Whether stream s carries TCP connections (not a SYN flood). */
 bool fws_tcps_is_tcp(const struct fws_cfg *cfg, unsigned int s);
 /** The client of connection (s, i) sends its SYN (again). */
-void fws_tcps_send_syn(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint64_t now);
+void fws_tcps_send_syn(struct fws_tcps *tc, unsigned int s, uint32_t i, uint64_t now);
 /** A segment from the client, the data receiver (an ACK of ack) or the data sender. */
-void fws_tcps_client_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g);
-void fws_tcps_receiver_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint8_t flags,
+void fws_tcps_client_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g);
+void fws_tcps_receiver_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, uint8_t flags,
 			   uint32_t ack);
-void fws_tcps_sender_seg(struct fws_tcpconn *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g);
+void fws_tcps_sender_seg(struct fws_tcps *tc, unsigned int s, uint32_t i, struct fws_tcp_seg *g);
 /** The data sender's state of connection (s, i) once it opened, up to limit. */
-void fws_tcps_sender_init(struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_t limit);
+void fws_tcps_sender_init(struct fws_tcps *tc, unsigned int s, uint32_t i, uint32_t limit);
 /** fws_ctlio's hook: every TCP segment without a signature that reached a port. */
 void fws_tcps_input(void *arg, unsigned int port, struct rte_mbuf *m);
 

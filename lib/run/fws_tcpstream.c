@@ -25,7 +25,7 @@
 
 /* Stream s's connections and data sender state; the receive lcores' ACK tables. */
 static int
-stream_setup(struct fws_tcpconn *tc, unsigned int s)
+stream_setup(struct fws_tcps *tc, unsigned int s)
 {
 	struct fws_host *t = tc->t;
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
@@ -56,7 +56,7 @@ stream_setup(struct fws_tcpconn *tc, unsigned int s)
 /* Every TCP stream (connections) and SYN flood (segments only), each flow's sender state
  * shared by the stream's transmit tasks, each task its contiguous share. */
 static int
-tcp_create(struct fws_tcpconn *tc)
+tcp_create(struct fws_tcps *tc)
 {
 	struct fws_host *t = tc->t;
 	const struct fws_cfg *cfg = t->cfg;
@@ -85,7 +85,7 @@ static int
 tcp_setup(struct fws_host *t, void **state, struct fws_err *e)
 {
 	const struct fws_cfg *cfg = t->cfg;
-	struct fws_tcpconn *tc;
+	struct fws_tcps *tc;
 	unsigned int s;
 
 	for (s = 0;
@@ -106,7 +106,7 @@ tcp_setup(struct fws_host *t, void **state, struct fws_err *e)
 static void
 tcp_destroy(struct fws_host *t, void *state)
 {
-	struct fws_tcpconn *tc = state;
+	struct fws_tcps *tc = state;
 	unsigned int s, k;
 
 	if (tc == NULL)
@@ -127,21 +127,21 @@ tcp_destroy(struct fws_host *t, void *state)
 }
 
 static bool
-wanted(const struct fws_tcpconn *tc, uint32_t mask, unsigned int s)
+wanted(const struct fws_tcps *tc, uint32_t mask, unsigned int s)
 {
 	return fws_tcps_is_tcp(tc->t->cfg, s) && (!mask || ((mask >> s) & 1));
 }
 
 /* Stream s is active and this host its data sender. */
 static bool
-sends(const struct fws_tcpconn *tc, unsigned int s)
+sends(const struct fws_tcps *tc, unsigned int s)
 {
 	return ((tc->active >> s) & 1) && tc->st[s].is_sender;
 }
 
 /* A fresh set of connections for stream s: new ISNs, nothing open. */
 static void
-reset_stream(struct fws_tcpconn *tc, unsigned int s)
+reset_stream(struct fws_tcps *tc, unsigned int s)
 {
 	const struct fws_cfg_stream *cs = &tc->t->cfg->streams[s];
 	struct tcp_stream *ts = &tc->st[s];
@@ -168,7 +168,7 @@ reset_stream(struct fws_tcpconn *tc, unsigned int s)
  * once (a ring, a queue or the DUT's SYN handling takes no more), and a SYN again after
  * SYN_RETRY_S, up to SYN_TRIES in all. Returns whether any connection is still opening. */
 static bool
-open_step(struct fws_tcpconn *tc, uint32_t mask, uint64_t now, uint64_t *last_syn)
+open_step(struct fws_tcps *tc, uint32_t mask, uint64_t now, uint64_t *last_syn)
 {
 	uint64_t retry = (uint64_t)(SYN_RETRY_S * (double)tc->t->hz);
 	unsigned int s, budget = SYN_BATCH, opening = 0;
@@ -204,7 +204,7 @@ open_step(struct fws_tcpconn *tc, uint32_t mask, uint64_t now, uint64_t *last_sy
 /* A download's data goes to where each SYN came from: its client as the WAN side sees it
  * (through NAT: its translation); a connection whose SYN never came keeps its own. */
 static int
-aim_at_syns(struct fws_tcpconn *tc, unsigned int s)
+aim_at_syns(struct fws_tcps *tc, unsigned int s)
 {
 	const struct tcp_stream *ts = &tc->st[s];
 	struct fws_nat_tuple *at = calloc(ts->n ? ts->n : 1, sizeof(*at));
@@ -226,7 +226,7 @@ aim_at_syns(struct fws_tcpconn *tc, unsigned int s)
  * no window to wait for): their segments stay in the stream's count and are lost where
  * the DUT drops them. */
 static int
-open_result(struct fws_tcpconn *tc, unsigned int s)
+open_result(struct fws_tcps *tc, unsigned int s)
 {
 	struct tcp_stream *ts = &tc->st[s];
 	double sum = 0, us;
@@ -266,7 +266,7 @@ open_result(struct fws_tcpconn *tc, unsigned int s)
 /* The client's first data segment: the preamble, on every connection of streams with an
  * "app" (opened or not, as their data), in batches; then a moment for them to arrive. */
 static void
-send_preambles(struct fws_tcpconn *tc)
+send_preambles(struct fws_tcps *tc)
 {
 	uint64_t end;
 	unsigned int s, n = 0;
@@ -302,7 +302,7 @@ send_preambles(struct fws_tcpconn *tc)
 
 /* A SYN flood's segments: a random number per flow, nothing to wait for. */
 static void
-syn_init(struct fws_tcpconn *tc, unsigned int s)
+syn_init(struct fws_tcps *tc, unsigned int s)
 {
 	uint32_t i;
 
@@ -316,7 +316,7 @@ syn_init(struct fws_tcpconn *tc, unsigned int s)
 
 /* Stage reset: new numbers (every host's nonce moves with its resets), nothing open. */
 static void
-open_reset(struct fws_tcpconn *tc, uint32_t mask)
+open_reset(struct fws_tcps *tc, uint32_t mask)
 {
 	unsigned int s;
 
@@ -336,7 +336,7 @@ open_reset(struct fws_tcpconn *tc, uint32_t mask)
 /* A data sender whose clients are on another host: their last ACKs may still be on the
  * way when its verdicts are due; a moment for the handshakes under way. */
 static void
-await_handshakes(struct fws_tcpconn *tc)
+await_handshakes(struct fws_tcps *tc)
 {
 	uint64_t end = rte_rdtsc() + tc->t->hz / 5;
 	unsigned int s;
@@ -368,7 +368,7 @@ static int
 tcp_open(struct fws_host *t, void *state, enum fws_prep_stage st, uint32_t mask, volatile int *stop,
 	 struct fws_err *e)
 {
-	struct fws_tcpconn *tc = state;
+	struct fws_tcps *tc = state;
 	uint64_t now = rte_rdtsc(), last_syn = now;
 	uint64_t wait = (uint64_t)(HANDSHAKE_S * (double)t->hz);
 	unsigned int s;
@@ -401,7 +401,7 @@ tcp_open(struct fws_host *t, void *state, enum fws_prep_stage st, uint32_t mask,
 
 /* The newest byte of (s, i) the receiver has seen, over every receive lcore. */
 static bool
-newest(const struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_t *hi)
+newest(const struct fws_tcps *tc, unsigned int s, uint32_t i, uint32_t *hi)
 {
 	bool seen = false;
 	unsigned int k;
@@ -420,7 +420,7 @@ newest(const struct fws_tcpconn *tc, unsigned int s, uint32_t i, uint32_t *hi)
 
 /* While the trial runs (each pass of the main loop): the receivers' ACKs. */
 static void
-ack_pump(struct fws_tcpconn *tc)
+ack_pump(struct fws_tcps *tc)
 {
 	unsigned int s, budget = ACK_BUDGET;
 	uint32_t n, hi = 0;
@@ -452,7 +452,7 @@ ack_pump(struct fws_tcpconn *tc)
  * SYN_BATCH new ones per step and MAX_OPENING under way, and each again after CLOSE_RETRY_S
  * (its FIN or the answer lost), twice in all. Returns whether a FIN went out. */
 static bool
-fin_step(struct fws_tcpconn *tc, uint64_t now)
+fin_step(struct fws_tcps *tc, uint64_t now)
 {
 	uint64_t again = (uint64_t)(CLOSE_RETRY_S * (double)tc->t->hz);
 	unsigned int s, closing = 0, budget;
@@ -492,7 +492,7 @@ fin_step(struct fws_tcpconn *tc, uint64_t now)
 }
 
 static bool
-all_closed(const struct fws_tcpconn *tc)
+all_closed(const struct fws_tcps *tc)
 {
 	unsigned int s;
 
@@ -516,7 +516,7 @@ tcp_service(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_
 static void
 tcp_close(struct fws_host *t, void *state, struct fws_agent_counts *c)
 {
-	struct fws_tcpconn *tc = state;
+	struct fws_tcps *tc = state;
 	uint64_t now, last, wait = (uint64_t)(CLOSE_S * (double)t->hz);
 	unsigned int s, k;
 

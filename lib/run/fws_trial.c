@@ -13,7 +13,6 @@
 #include "fws_blocklist.h"
 #include "fws_compat.h"
 #include "fws_flow.h"
-#include "fws_host.h"
 #include "fws_trial_int.h"
 
 RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
@@ -282,12 +281,6 @@ fws_trial_ports(const struct fws_trial *t, struct fws_port_result *out)
 				out[p] = ports[p];
 	}
 	return t->cfg->n_ports;
-}
-
-struct fws_host *
-fws_trial_host(struct fws_trial *t)
-{
-	return t->n_agents == 1 ? fws_agent_local_host(t->agents[0]) : NULL;
 }
 
 /* A chunk of flows from every agent: received merged, sent summed (a stream's flows may be

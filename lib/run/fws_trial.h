@@ -77,7 +77,7 @@ struct fws_icmp_tally {
 	uint32_t mtu_min, mtu_max;      /**< MTUs "too big" errors announced (0: none) */
 };
 
-/** A TCP stream's connections in one trial (fws_tcpconn.c). */
+/** A TCP stream's connections in one trial (fws_tcpstream.c). */
 struct fws_tcp_result {
 	bool present;
 	uint32_t attempted, established;

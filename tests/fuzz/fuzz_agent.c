@@ -174,8 +174,7 @@ f_tx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 }
 
 static int
-f_aim(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
-      const struct fws_nat_tuple *at)
+f_aim(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n, const struct fws_nat_tuple *at)
 {
 	(void)a;
 	(void)at;
@@ -282,9 +281,9 @@ static struct fws_agent_srv *
 set_up(int out)
 {
 	struct fws_agent_srv *s = fws_agent_srv_new(out, &env);
-	json_t *req = json_pack("{s:i, s:s, s:o, s:i, s:i, s:i}", "id", 0, "op", "setup",
-				"config", json_loads(config_text, 0, NULL), "host", 1,
-				"n_ports", 2, "n_streams", 2);
+	json_t *req = json_pack("{s:i, s:s, s:o, s:i, s:i, s:i}", "id", 0, "op", "setup", "config",
+				json_loads(config_text, 0, NULL), "host", 1, "n_ports", 2,
+				"n_streams", 2);
 
 	need(s != NULL && req != NULL);
 	fws_agent_srv_answer(s, req);
