@@ -9,7 +9,7 @@
 
 #define FWS_ERR_LEN 600
 
-/* Kinds, with the exit status each gives (README.md, fwstress --help). */
+/* Kinds, with the exit status each gives (docs/guide/running.md, fwstress --help). */
 #define FWS_ERR_KINDS(X)                                                                           \
 	X(NONE, 0, "none")                                                                         \
 	X(CONFIG, 2, "config")                                                                     \

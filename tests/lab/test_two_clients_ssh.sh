@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Two load clients over OpenSSH (issue 21): as test_two_clients.sh, but site2's agent is
 # reached by the default command, ssh, through a real sshd started in fwsl-tester2 (its
-# own host key, a client key made here, the authorized_keys line README shows, restricted
-# to the agent). The controller runs in fwsl-tester2 (no ports of its own, no EAL) and
-# reaches sshd at 127.0.0.1:2222 there. ssh refusing the key or the host key is one line
-# before any traffic; the control stream cut mid-trial (sshd's session killed) stops the
-# agent (its stdin ends) and invalidates the trial.
+# own host key, a client key made here, the authorized_keys line that
+# docs/guide/load-clients.md shows, restricted to the agent). The controller runs in
+# fwsl-tester2 (no ports of its own, no EAL) and reaches sshd at 127.0.0.1:2222 there. ssh
+# refusing the key or the host key is one line before any traffic; the control stream cut
+# mid-trial (sshd's session killed) stops the agent (its stdin ends) and invalidates the
+# trial.
 . "$(dirname "$0")/lab.sh"
 lab_start ip ssh ssh-keygen /usr/sbin/sshd
 "$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
