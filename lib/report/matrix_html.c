@@ -403,6 +403,8 @@ hist_end(const struct fws_cell *c)
 	unsigned int i, end = c->n_hist;
 	double top;
 
+	if (c->n_hist == 0) /* no histogram (a cell without latency): no axis */
+		return 0;
 	for (i = 0; i < c->n_hist; i++)
 		total += c->hist[i].count;
 	for (i = 0; i < c->n_hist; i++) {

@@ -193,14 +193,18 @@ cell_verdict(const struct fws_result *r, struct fws_cell *c)
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
+		/* (the verdict is a cell's words: a reason past 130 characters is cut; the trial
+		 * keeps it whole) */
 		if (x->nat.observed && !x->nat.ok) {
 			snprintf(c->verdict, sizeof(c->verdict),
-				 "expectation failed: stream %s: NAT: %s", x->name, x->nat.reason);
+				 "expectation failed: stream %.32s: NAT: %.130s", x->name,
+				 x->nat.reason);
 			return;
 		}
 		if (x->blk_flows && x->active && !x->blk_ok) {
 			snprintf(c->verdict, sizeof(c->verdict),
-				 "expectation failed: stream %s: %s", x->name, x->blk_reason);
+				 "expectation failed: stream %.32s: %.130s", x->name,
+				 x->blk_reason);
 			return;
 		}
 	}
