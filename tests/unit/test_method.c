@@ -146,6 +146,7 @@ START_TEST(test_method_search_finds_capacity)
 	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), 0);
 	ck_assert_uint_eq(run.n_searches, 2);
 	sum = &run.searches[0];
+	ck_assert(sum->complete && run.searches[1].complete);
 	ck_assert(sum->goal[FWS_SEARCH_NDR].found);
 	ck_assert_double_le(sum->goal[FWS_SEARCH_NDR].load, 0.6);
 	ck_assert_double_ge(sum->goal[FWS_SEARCH_NDR].load, 0.6 - 0.006);
@@ -244,6 +245,7 @@ START_TEST(test_method_search_interrupted)
 	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SEARCH, &e), -EINTR);
 	ck_assert_uint_eq(run.n_searches, 1);
 	ck_assert_uint_eq(run.searches[0].n_trials, 3); /* the cut trial is not recorded */
+	ck_assert(!run.searches[0].complete); /* its goals are no result: the report says so */
 	ck_assert_uint_le(run.n_results, 2);
 }
 END_TEST
