@@ -73,20 +73,6 @@ sweep(struct fws_worker *w)
 			;
 }
 
-/* Stopped: an empty burst on each transmit queue. A driver that keeps frames it took until
- * its next burst (af_packet: a kick that met a full queue leaves them in its ring, counted
- * sent) sends them now, within the drain, not when the next trial or an ARP reply kicks it
- * after the receivers stopped counting. For other drivers an empty burst does nothing. */
-static void
-flush_tx(struct fws_worker *w)
-{
-	struct rte_mbuf *none[1];
-	unsigned int i;
-
-	for (i = 0; i < w->n_tx; i++)
-		rte_eth_tx_burst(w->tx[i]->port_id, w->tx[i]->queue, none, 0);
-}
-
 int
 fws_worker_main(void *arg)
 {
@@ -124,8 +110,6 @@ fws_worker_main(void *arg)
 			for (i = 0; i < w->n_ctl; i++)
 				if (!rte_ring_empty(w->ctl[i].ring))
 					send_ctl(&w->ctl[i]);
-		if (unlikely(ph == FWS_PHASE_STOP && (loops & 1023) == 0))
-			flush_tx(w);
 	}
 	for (i = 0; i < w->n_ctl; i++)
 		send_ctl(&w->ctl[i]);
