@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The config's "eal" list and the command line's EAL arguments as one list: the command
+ * "eal" and "lcores": the EAL arguments and the lcores per role, parsed and emitted; and the
+ * config's "eal" list and the command line's EAL arguments as one list: the command
  * line's come after, and where EAL takes an option once (a core list, a file prefix) or
  * not with another of its kind (-l, -c, --lcores), the command line's replaces the config's.
  * EAL refuses "-l 0-1 ... -l 2-3" outright, so appending alone would turn an override into
@@ -11,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "cfg_int.h"
 
 /* name, whether a value follows it (or "=VALUE"), its group: of one group EAL takes one
  * (0: each one counts, they add up). */
@@ -138,4 +142,115 @@ fws_config_eal_merge(struct fws_cfg *cfg, char *const *cli, unsigned int n_cli, 
 	memcpy(cfg->eal, keep, n * sizeof(*keep));
 	cfg->n_eal = n;
 	return 0;
+}
+
+static int
+parse_lcore_list(struct cfg_ctx *c, const json_t *v, unsigned int *out, unsigned int *n)
+{
+	const json_t *e;
+	size_t i, old;
+	uint64_t u;
+
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > FWS_CFG_MAX_LCORES)
+		return cfg_fail(c, "expected a list of 1 to %d lcore ids", FWS_CFG_MAX_LCORES);
+	json_array_foreach(v, i, e)
+	{
+		size_t j;
+
+		old = cfg_push_idx(c, i);
+		if (cfg_get_uint(c, e, 0, 1023, &u) < 0)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (out[j] == u)
+				return cfg_fail(c, "lcore %llu is listed twice",
+						(unsigned long long)u);
+		out[i] = (unsigned int)u;
+		cfg_pop(c, old);
+	}
+	*n = (unsigned int)json_array_size(v);
+	return 0;
+}
+
+int
+cfg_sec_lcores(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	struct fws_cfg *cfg = t->cfg;
+	static const char *const keys[] = {"tx", "rx", NULL};
+	const json_t *tx, *rx;
+	size_t old;
+
+	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
+		return -EINVAL;
+	tx = json_object_get(v, "tx");
+	rx = json_object_get(v, "rx");
+	if (!tx || !rx)
+		return cfg_fail(c, "give both \"tx\" and \"rx\" lcore lists, or neither");
+	old = cfg_push_key(c, "tx");
+	if (parse_lcore_list(c, tx, cfg->tx_lcores, &cfg->n_tx_lcores) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	old = cfg_push_key(c, "rx");
+	if (parse_lcore_list(c, rx, cfg->rx_lcores, &cfg->n_rx_lcores) < 0)
+		return -EINVAL;
+	cfg_pop(c, old);
+	return 0;
+}
+
+int
+cfg_sec_eal(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	struct fws_cfg *cfg = t->cfg;
+	const json_t *e;
+	size_t i, old;
+
+	if (!json_is_array(v))
+		return cfg_fail(c, "expected a list of EAL arguments, got %s", cfg_type_name(v));
+	if (json_array_size(v) > FWS_CFG_MAX_EAL)
+		return cfg_fail(c, "more than %d EAL arguments", FWS_CFG_MAX_EAL);
+	json_array_foreach(v, i, e)
+	{
+		old = cfg_push_idx(c, i);
+		if (!json_is_string(e))
+			return cfg_fail(c, "expected a string, got %s", cfg_type_name(e));
+		if (fws_config_eal_refused(json_string_value(e),
+					   json_string_value(json_array_get(v, i + 1))))
+			return cfg_fail(c, "\"%s\": %s", json_string_value(e),
+					fws_config_eal_refused(
+						json_string_value(e),
+						json_string_value(json_array_get(v, i + 1))));
+		cfg->eal[i] = strdup(json_string_value(e));
+		if (cfg->eal[i] == NULL)
+			return -ENOMEM;
+		cfg->n_eal = (unsigned int)i + 1;
+		cfg_pop(c, old);
+	}
+	return 0;
+}
+
+json_t *
+cfg_emit_eal(const struct fws_cfg *cfg)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_eal; i++)
+		json_array_append_new(a, json_string(cfg->eal[i]));
+	return a;
+}
+
+json_t *
+cfg_emit_lcores(const struct fws_cfg *cfg)
+{
+	json_t *tx, *rx;
+	unsigned int i;
+
+	if (!cfg->n_tx_lcores)
+		return NULL;
+	tx = json_array();
+	rx = json_array();
+	for (i = 0; i < cfg->n_tx_lcores; i++)
+		json_array_append_new(tx, json_integer(cfg->tx_lcores[i]));
+	for (i = 0; i < cfg->n_rx_lcores; i++)
+		json_array_append_new(rx, json_integer(cfg->rx_lcores[i]));
+	return json_pack("{s:o, s:o}", "tx", tx, "rx", rx);
 }

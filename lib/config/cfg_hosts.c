@@ -129,26 +129,6 @@ fws_config_host_shell(const struct fws_cfg_host *h, const char **argv, unsigned 
 
 /* The string at key of object o, if there, into out; ptp: ptp4l's socket (an absolute path),
  * else a destination or path that cannot pass for an option. */
-static int
-host_string(struct cfg_ctx *c, const json_t *o, const char *key, bool ptp, char *out, size_t len)
-{
-	const json_t *x = json_object_get(o, key);
-	size_t old;
-	int rc = 0;
-
-	if (x == NULL)
-		return 0;
-	old = cfg_push_key(c, key);
-	if (cfg_get_string(c, x, out, len) < 0)
-		return -EINVAL;
-	if (ptp && out[0] != '/')
-		rc = cfg_fail(c, "\"%s\": ptp4l's socket is an absolute path (its uds_address)",
-			      out);
-	else if (out[0] == '-')
-		rc = cfg_fail(c, "\"%s\" starts with \"-\": not a destination or path", out);
-	cfg_pop(c, old);
-	return rc;
-}
 
 static int
 parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
@@ -170,9 +150,9 @@ parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 		return cfg_fail(c, "\"%s\": a host name is letters, digits, \".\", \"_\", \"-\"",
 				h->name);
 	cfg_pop(c, old);
-	if (host_string(c, v, "ssh", false, h->ssh, sizeof(h->ssh)) < 0 ||
-	    host_string(c, v, "fwstress", false, h->fwstress, sizeof(h->fwstress)) < 0 ||
-	    host_string(c, v, "ptp_socket", true, h->ptp_socket, sizeof(h->ptp_socket)) < 0)
+	if (cfg_member_string(c, v, "ssh", false, h->ssh, sizeof(h->ssh)) < 0 ||
+	    cfg_member_string(c, v, "fwstress", false, h->fwstress, sizeof(h->fwstress)) < 0 ||
+	    cfg_member_string(c, v, "ptp_socket", true, h->ptp_socket, sizeof(h->ptp_socket)) < 0)
 		return -EINVAL;
 	if ((x = json_object_get(v, "eal")) != NULL) {
 		old = cfg_push_key(c, "eal");
@@ -382,86 +362,4 @@ cfg_emit_hosts(const struct fws_cfg *cfg)
 		json_array_append_new(a, o);
 	}
 	return a;
-}
-
-static const char *const sync_names[] = {
-#define FWS_CLOCK_SYNC_NAME(n, s) s,
-	FWS_CLOCK_SYNCS(FWS_CLOCK_SYNC_NAME)
-#undef FWS_CLOCK_SYNC_NAME
-};
-
-const char *
-fws_clock_sync_name(enum fws_clock_sync m)
-{
-	return (unsigned int)m < RTE_DIM(sync_names) ? sync_names[m] : "?";
-}
-
-const char *
-fws_config_ptp_socket(const struct fws_cfg *cfg, unsigned int k)
-{
-	if (k > 0 && k <= cfg->n_hosts && cfg->hosts[k - 1].ptp_socket[0])
-		return cfg->hosts[k - 1].ptp_socket;
-	return cfg->ptp_socket[0] ? cfg->ptp_socket : FWS_PTP_SOCKET_DEFAULT;
-}
-
-/* "clocks".domain: the PTP domain number, 0-255. */
-static int
-ptp_domain(struct cfg_ctx *c, const json_t *x, uint8_t *out)
-{
-	size_t old;
-
-	if (x == NULL)
-		return 0;
-	old = cfg_push_key(c, "domain");
-	if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 255)
-		return cfg_fail(c, "a PTP domain is a number from 0 to 255 (ptp4l's domainNumber)");
-	*out = (uint8_t)json_integer_value(x);
-	cfg_pop(c, old);
-	return 0;
-}
-
-/* "clocks": a mode's name, or {mode, socket, domain}. */
-int
-cfg_sec_clocks(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	static const char *const keys[] = {"mode", "socket", "domain", NULL};
-	const json_t *m = v;
-	size_t i;
-
-	if (json_is_object(v)) {
-		if (cfg_check_keys(c, v, keys) < 0 ||
-		    host_string(c, v, "socket", true, t->cfg->ptp_socket,
-				sizeof(t->cfg->ptp_socket)) < 0)
-			return -EINVAL;
-		if ((m = json_object_get(v, "mode")) == NULL)
-			return cfg_fail(c, "\"clocks\" needs a \"mode\"");
-		if (ptp_domain(c, json_object_get(v, "domain"), &t->cfg->ptp_domain) < 0)
-			return -EINVAL;
-	}
-	if (cfg_want_type(c, m, JSON_STRING, "\"probe\", \"ptp\" or \"none\"") < 0)
-		return -EINVAL;
-	for (i = 0; i < RTE_DIM(sync_names); i++)
-		if (strcmp(json_string_value(m), sync_names[i]) == 0) {
-			t->cfg->clock_sync = (enum fws_clock_sync)i;
-			return 0;
-		}
-	return cfg_fail(c, "\"%s\" is not a way to align clocks (probe, ptp or none)",
-			json_string_value(m));
-}
-
-json_t *
-cfg_emit_clocks(const struct fws_cfg *cfg)
-{
-	if (cfg->n_hosts == 0 && cfg->clock_sync == FWS_CLOCK_SYNC_PROBE)
-		return NULL;
-	json_t *o;
-
-	if (!cfg->ptp_socket[0] && cfg->ptp_domain == 0)
-		return json_string(fws_clock_sync_name(cfg->clock_sync));
-	o = json_pack("{s:s}", "mode", fws_clock_sync_name(cfg->clock_sync));
-	if (cfg->ptp_socket[0])
-		json_object_set_new(o, "socket", json_string(cfg->ptp_socket));
-	if (cfg->ptp_domain)
-		json_object_set_new(o, "domain", json_integer(cfg->ptp_domain));
-	return o;
 }

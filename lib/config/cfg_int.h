@@ -35,6 +35,10 @@ const char *cfg_type_name(const json_t *v);
 int cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed);
 int cfg_want_type(struct cfg_ctx *c, const json_t *v, json_type t, const char *what);
 int cfg_get_string(struct cfg_ctx *c, const json_t *v, char *out, size_t outlen);
+/** Member key of o, when present, as a destination or path (not starting with "-"); with
+ * ptp_socket, ptp4l's socket: an absolute path. */
+int cfg_member_string(struct cfg_ctx *c, const json_t *o, const char *key, bool ptp_socket,
+		      char *out, size_t len);
 int cfg_get_uint(struct cfg_ctx *c, const json_t *v, uint64_t lo, uint64_t hi, uint64_t *out);
 int cfg_get_seconds(struct cfg_ctx *c, const json_t *v, double lo, double hi, double *out);
 int cfg_get_percent(struct cfg_ctx *c, const json_t *v, double lo, double hi, double *out);
@@ -52,11 +56,8 @@ int cfg_parse_rate(struct cfg_ctx *c, const json_t *v, struct fws_rate *r);
 #define CFG_NAME(n, s) s, /* a table's names from its X-macro list: {LIST(CFG_NAME)} */
 const char *cfg_name_of(const char *const *names, size_t n, unsigned int i);
 int cfg_pick_name(struct cfg_ctx *c, const json_t *v, const char *const *names, size_t n);
-/** Download flows from upload ones: sources and destinations swapped. */
-void cfg_reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out);
 
-/* Sections in cfg_ports.c. */
-extern const struct fws_flow_spec cfg_default_upload_flows, cfg_default_upload_flows6;
+/* Flows, ports and streams (cfg_streams.c, cfg_ports.c). */
 int cfg_parse_flows(struct cfg_ctx *c, const json_t *v, struct fws_flow_spec *f);
 int cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p);
 int cfg_parse_stream(struct cfg_ctx *c, const json_t *v, struct fws_cfg *cfg,
@@ -73,6 +74,8 @@ struct cfg_top {
 	bool flows6_set;
 	struct fws_rate rate;
 };
+/** The flows streams inherit when the config gives none (cfg_streams.c). */
+void cfg_default_flows(struct cfg_top *t);
 
 /*
  * One top-level key: how it is parsed (called only when the key is present, in table order),
@@ -113,22 +116,22 @@ int cfg_sweep_fit(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_stream_senders(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg,
 		       struct fws_cfg_stream *s);
 int cfg_port_ref(struct cfg_ctx *c, const struct fws_cfg *cfg, const json_t *v, uint8_t *out);
-/* Every stream without its own "l4" takes the config's; TCP's limits checked (cfg_ports.c). */
+/* Every stream without its own "l4" takes the config's; TCP's limits checked (cfg_l4.c). */
 int cfg_apply_l4(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_stream_l4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
 int cfg_stream_app(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s);
-/* "fill" and "df" (cfg_fill.c): of an object, a stream's in the emitted config, and every
+/* "fill" and "df" (cfg_payload.c): of an object, a stream's in the emitted config, and every
  * stream's once they exist. */
 int cfg_parse_fill(struct cfg_ctx *c, const json_t *v, struct fws_cfg_fill *f);
 void cfg_emit_stream_fill(json_t *o, const struct fws_cfg_stream *s);
 int cfg_apply_fill(struct cfg_ctx *c, struct fws_cfg *cfg);
-/* The tunnel scenarios' tunnel, fill and frame sizes, unless given (cfg_fill.c). */
+/* The tunnel scenarios' tunnel, fill and frame sizes, unless given (cfg_tunnel.c). */
 int cfg_tunnel_preset(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 /* "connections": checked once every stream exists (cfg_conn.c). */
 int cfg_apply_connections(struct cfg_ctx *c, struct fws_cfg *cfg);
 int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg);
 
-/* Section parsers (fws_config.c, cfg_ports.c) and emitters (cfg_emit.c). */
+/* Each section's parser and emitter, in the file of its family (docs/dev/layout.md). */
 /* One per line: clang-format does not settle on a layout for this list. */
 /* clang-format off */
 #define CFG_SECTION_FNS(X) \

@@ -537,3 +537,25 @@ cfg_pick_name(struct cfg_ctx *c, const json_t *v, const char *const *names, size
 			return (int)i;
 	return cfg_fail(c, "expected %s", choices);
 }
+
+int
+cfg_member_string(struct cfg_ctx *c, const json_t *o, const char *key, bool ptp_socket, char *out,
+		  size_t len)
+{
+	const json_t *x = json_object_get(o, key);
+	size_t old;
+	int rc = 0;
+
+	if (x == NULL)
+		return 0;
+	old = cfg_push_key(c, key);
+	if (cfg_get_string(c, x, out, len) < 0)
+		return -EINVAL;
+	if (ptp_socket && out[0] != '/')
+		rc = cfg_fail(c, "\"%s\": ptp4l's socket is an absolute path (its uds_address)",
+			      out);
+	else if (out[0] == '-')
+		rc = cfg_fail(c, "\"%s\" starts with \"-\": not a destination or path", out);
+	cfg_pop(c, old);
+	return rc;
+}

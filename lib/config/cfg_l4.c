@@ -72,7 +72,7 @@ separate_bidir(struct fws_cfg *cfg, struct fws_cfg_stream *d)
 
 		if (u->l4 != FWS_L4_TCP || u->dir != FWS_DIR_UPLOAD)
 			continue;
-		cfg_reverse_flows(&u->flows, &rev);
+		fws_cfg_reverse_flows(&u->flows, &rev);
 		if (rev.count != d->flows.count || rev.src_ip_lo != d->flows.src_ip_lo ||
 		    rev.src_ip_hi != d->flows.src_ip_hi || rev.dst_ip_lo != d->flows.dst_ip_lo ||
 		    rev.dst_ip_hi != d->flows.dst_ip_hi ||

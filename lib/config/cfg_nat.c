@@ -74,7 +74,7 @@ add_learner(struct cfg_ctx *c, struct fws_cfg *cfg, unsigned int d)
 	l->learn_only = true;
 	l->learner = -1;
 	l->l4 = FWS_L4_UDP;
-	cfg_reverse_flows(&ds->flows, &l->flows);
+	fws_cfg_reverse_flows(&ds->flows, &l->flows);
 	return (int)cfg->n_streams++;
 }
 

@@ -206,3 +206,17 @@ cfg_apply_scenario(struct cfg_ctx *c, struct cfg_top *t)
 		cfg_pop(c, old);
 	return rc;
 }
+
+int
+cfg_sec_scenario(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	if (cfg_get_string(c, v, t->cfg->scenario, sizeof(t->cfg->scenario)) < 0)
+		return -EINVAL;
+	return cfg_scenario_check(c, t->cfg);
+}
+
+json_t *
+cfg_emit_scenario(const struct fws_cfg *cfg)
+{
+	return json_string(cfg->scenario);
+}

@@ -6,13 +6,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "fws_compat.h"
 #include "fws_config.h"
-#include "fws_rxstat.h"
 #include "cfg_int.h"
 
 #define SEC(k, doc)                                                                                \
@@ -126,8 +126,7 @@ cfg_defaults(struct cfg_top *t)
 {
 	struct fws_cfg *cfg = t->cfg;
 
-	t->flows = cfg_default_upload_flows;
-	t->flows6 = cfg_default_upload_flows6;
+	cfg_default_flows(t);
 	t->rate = (struct fws_rate){.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	cfg->duration = 10;
 	cfg->warmup = 1;
@@ -150,87 +149,6 @@ cfg_defaults(struct cfg_top *t)
 				       .dirs = {FWS_DIR_UPLOAD, FWS_DIR_DOWNLOAD, FWS_DIR_BIDIR},
 				       .search = true,
 				       .b2b_seconds = 2};
-}
-
-int
-cfg_sec_scenario(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	if (cfg_get_string(c, v, t->cfg->scenario, sizeof(t->cfg->scenario)) < 0)
-		return -EINVAL;
-	return cfg_scenario_check(c, t->cfg);
-}
-
-int
-cfg_sec_duration(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	return cfg_get_seconds(c, v, 0.01, 86400, &t->cfg->duration);
-}
-
-int
-cfg_sec_warmup(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	return cfg_get_seconds(c, v, 0, 3600, &t->cfg->warmup);
-}
-
-int
-cfg_sec_drain(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	return cfg_get_seconds(c, v, 0, 60, &t->cfg->drain);
-}
-
-int
-cfg_sec_burst(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	uint64_t u;
-
-	if (cfg_get_uint(c, v, 1, 512, &u) < 0)
-		return -EINVAL;
-	t->cfg->burst = (uint16_t)u;
-	return 0;
-}
-
-int
-cfg_sec_path_check(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	if (!json_is_boolean(v))
-		return cfg_fail(c, "expected true or false, got %s", cfg_type_name(v));
-	t->cfg->path_check = json_is_true(v);
-	return 0;
-}
-
-int
-cfg_sec_seq_window(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	uint64_t u;
-
-	if (cfg_get_uint(c, v, FWS_RXSTAT_WINDOW, FWS_RXSTAT_MAX_WINDOW, &u) < 0)
-		return -EINVAL;
-	if (u & (u - 1))
-		return cfg_fail(c, "%llu is not a power of two", (unsigned long long)u);
-	t->cfg->seq_window = (uint32_t)u;
-	return 0;
-}
-
-int
-cfg_sec_rate_layer(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	if (cfg_want_type(c, v, JSON_STRING, "\"l1\" or \"l2\"") < 0)
-		return -EINVAL;
-	if (strcmp(json_string_value(v), "l1") == 0)
-		t->rate.layer = FWS_RATE_L1;
-	else if (strcmp(json_string_value(v), "l2") == 0)
-		t->rate.layer = FWS_RATE_L2;
-	else
-		return cfg_fail(c,
-				"\"%s\" is not a layer (l1 counts preamble and IFG, l2 does not)",
-				json_string_value(v));
-	return 0;
-}
-
-int
-cfg_sec_rate(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
-{
-	return cfg_parse_rate(c, v, &t->rate);
 }
 
 static int
@@ -338,4 +256,94 @@ fws_config_doc_md(FILE *f)
 		md_cell(f, sections[i].doc);
 		fputs(" |\n", f);
 	}
+}
+
+struct fws_cfg *
+fws_config_parse(const char *buf, size_t len, char *err, size_t errlen)
+{
+	return fws_config_parse_at(buf, len, NULL, err, errlen);
+}
+
+struct fws_cfg *
+fws_config_parse_at(const char *buf, size_t len, const char *base, char *err, size_t errlen)
+{
+	struct cfg_ctx c = {.buf = buf, .len = len, .err = err, .errlen = errlen, .base = base};
+	struct fws_cfg *cfg;
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	if (errlen)
+		err[0] = '\0';
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		snprintf(err, errlen, "config: line %d: %s", jerr.line, jerr.text);
+		cfg_one_line(err);
+		errno = EINVAL;
+		return NULL;
+	}
+	cfg = calloc(1, sizeof(*cfg));
+	if (cfg == NULL) {
+		json_decref(root);
+		snprintf(err, errlen, "config: out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	rc = cfg_parse_sections(&c, root, cfg);
+	json_decref(root);
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "config: out of memory");
+		fws_config_free(cfg);
+		errno = -rc;
+		return NULL;
+	}
+	return cfg;
+}
+
+struct fws_cfg *
+fws_config_load(const char *path, char *err, size_t errlen)
+{
+	struct fws_cfg *cfg;
+	char *buf, msg[FWS_CFG_PATH_LEN + 512], dir[FWS_CFG_PATH_LEN], *slash;
+	size_t len;
+	int rc, saved;
+
+	if ((rc = cfg_read_file(path, FWS_CONFIG_MAX_BYTES, &buf, &len, err, errlen, "config")) <
+	    0) {
+		cfg_one_line(err);
+		errno = -rc;
+		return NULL;
+	}
+	strlcpy(dir, path, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	cfg = fws_config_parse_at(buf, len, slash ? dir : NULL, err, errlen);
+	saved = errno;
+	free(buf);
+	if (cfg == NULL && strncmp(err, "config: ", 8) == 0) {
+		/* Name the file: "config: FILE: where: what (line N)". */
+		strlcpy(msg, err + 8, sizeof(msg));
+		snprintf(err, errlen, "config: %s: %s", path, msg);
+	}
+	if (cfg == NULL)
+		cfg_one_line(err);
+	errno = saved;
+	return cfg;
+}
+
+void
+fws_config_free(struct fws_cfg *cfg)
+{
+	unsigned int i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < cfg->n_eal; i++)
+		free(cfg->eal[i]);
+	for (i = 0; i < cfg->n_hosts; i++)
+		cfg_host_free(&cfg->hosts[i]);
+	fws_blocklist_free(&cfg->blocklist);
+	free(cfg);
 }

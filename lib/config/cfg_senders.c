@@ -10,39 +10,6 @@
 #include "fws_config.h"
 #include "cfg_int.h"
 
-int
-fws_cfg_sender(const struct fws_cfg_stream *s, unsigned int p)
-{
-	unsigned int j;
-
-	for (j = 0; j < s->n_tx; j++)
-		if (s->tx_ports[j] == p)
-			return (int)j;
-	return -1;
-}
-
-void
-fws_cfg_stream_tx(struct fws_cfg_stream *s, unsigned int p)
-{
-	s->tx_port = s->tx_ports[0] = (uint8_t)p;
-	s->n_tx = 1;
-}
-
-const char *
-fws_cfg_senders_name(const struct fws_cfg *cfg, const struct fws_cfg_stream *s, char *buf,
-		     size_t len)
-{
-	unsigned int j;
-
-	buf[0] = '\0';
-	for (j = 0; j < s->n_tx; j++) {
-		if (j)
-			strlcat(buf, "+", len);
-		strlcat(buf, cfg->ports[s->tx_ports[j]].name, len);
-	}
-	return buf;
-}
-
 /* "tx_port": a port, or a list of distinct ports its flows are split over. */
 int
 cfg_stream_senders(struct cfg_ctx *c, const json_t *v, const struct fws_cfg *cfg,

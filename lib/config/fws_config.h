@@ -382,6 +382,8 @@ fws_cfg_sender_flows(const struct fws_cfg_stream *s, unsigned int j, uint32_t *l
 }
 
 /** The sender index of port p in a stream's tx_ports, or -1: p does not send it. */
+/** Download flows from upload ones: sources and destinations swapped. */
+void fws_cfg_reverse_flows(const struct fws_flow_spec *in, struct fws_flow_spec *out);
 int fws_cfg_sender(const struct fws_cfg_stream *s, unsigned int p);
 
 /** A stream sent from one port only. */
