@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 
+#include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
 #include "fws_app.h"
 #include "fws_host.h"
@@ -55,7 +56,7 @@ static const struct fws_agent_srv_env env = {
 static void
 usage_agent(FILE *f)
 {
-	fprintf(f, "Usage: fwstress agent\n\n"
+	fprintf(f, "Usage: fwstress agent [--doc]\n\n"
 		   "The agent of a load client in a test across hosts: the controller (run,\n"
 		   "search, sweep with a config whose \"hosts\" name this host) starts it, by\n"
 		   "default over ssh (ssh -T -o BatchMode=yes HOST fwstress agent), and drives it\n"
@@ -64,7 +65,8 @@ usage_agent(FILE *f)
 		   "releases its ports and exits. To restrict a key to it, in authorized_keys:\n"
 		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n"
 		   "\nTo check a load client before a test, from the controller:\n"
-		   "  fwstress hosts check CONFIG\n");
+		   "  fwstress hosts check CONFIG\n"
+		   "\n--doc prints the protocol's reference (docs/reference/agent-protocol.md).\n");
 }
 
 /* Started by a key restricted to the agent (restrict,command="fwstress agent"), which runs
@@ -95,6 +97,10 @@ cmd_agent(int argc, char **argv)
 	bool bye;
 	int rc = 0;
 
+	if (argc == 2 && strcmp(argv[1], "--doc") == 0) {
+		fws_agent_protocol_doc(stdout);
+		return EXIT_OK;
+	}
 	if (app_help(argc, argv) || argc > 1) {
 		usage_agent(argc > 1 && !app_help(argc, argv) ? stderr : stdout);
 		return app_help(argc, argv) ? EXIT_OK : EXIT_USAGE;

@@ -26,6 +26,19 @@ if [ "$n" -lt 25 ]; then
 	exit 1
 fi
 echo "ok   docs/configuration.md is current ($n keys)"
+# The agent protocol's reference is its table (lib/run/fws_agent_ops.h), every operation.
+if ! "$FWSTRESS" agent --doc >"$out" || ! diff -u "$TOP/docs/reference/agent-protocol.md" "$out"; then
+	echo "FAIL docs/reference/agent-protocol.md is stale: $FWSTRESS agent --doc > docs/reference/agent-protocol.md"
+	echo "1 passed, 1 failed"
+	exit 1
+fi
+n_ops=$(grep -c '^| `[a-z_]*` | \(yes\)\? |' "$out")
+if [ "$n_ops" -lt 20 ]; then
+	echo "FAIL only $n_ops operations in the protocol's reference"
+	echo "1 passed, 1 failed"
+	exit 1
+fi
+echo "ok   docs/reference/agent-protocol.md is current ($n_ops operations)"
 # Every relative link of README.md and docs/ leads to a file that is there (and an anchor
 # to a heading of it); README stays the short entry it is (10 KB at most).
 if ! python3 - "$TOP" <<'PY'; then
@@ -61,8 +74,8 @@ if size > 10240:
     print(f"FAIL README.md is {size} bytes: more than 10 KB (the rest goes to docs/, by reader)")
 sys.exit(1 if bad or size > 10240 else 0)
 PY
-	echo "1 passed, 1 failed"
+	echo "2 passed, 1 failed"
 	exit 1
 fi
 echo "ok   every relative link in README.md and docs/ resolves; README.md under 10 KB"
-echo "2 passed, 0 failed"
+echo "3 passed, 0 failed"

@@ -39,7 +39,7 @@ R(struct fws_agent *a)
 }
 
 static void
-call_blob(struct remote *r, const char *op, json_t *args, void *out, size_t n)
+call_blob(struct remote *r, enum fws_agent_op op, json_t *args, void *out, size_t n)
 {
 	fws_remote_call_blob_in(r, op, args, out, n, ANSWER_MS);
 }
@@ -50,7 +50,7 @@ remote_ports(struct fws_agent *a, struct fws_port_result *out)
 	struct fws_port_result all[FWS_CFG_MAX_PORTS];
 	unsigned int p;
 
-	call_blob(R(a), "ports", NULL, all, sizeof(all));
+	call_blob(R(a), FWS_OP_ports, NULL, all, sizeof(all));
 	for (p = 0; p < R(a)->n_ports; p++)
 		out[p] = all[p];
 	return R(a)
@@ -67,7 +67,7 @@ remote_clock(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk)
 static uint64_t
 remote_tsc(struct fws_agent *a)
 {
-	json_t *ans = fws_remote_call(R(a), "tsc", NULL, ANSWER_MS);
+	json_t *ans = fws_remote_call(R(a), FWS_OP_tsc, NULL, ANSWER_MS);
 	uint64_t v = ans ? (uint64_t)json_integer_value(json_object_get(ans, "tsc")) : 0;
 
 	json_decref(ans);
@@ -80,8 +80,8 @@ remote_ptp(struct fws_agent *a, const char *socket, unsigned int domain, struct 
 {
 	struct remote *r = R(a);
 	json_t *ans = fws_remote_call(
-		r, "ptp", json_pack("{s:s, s:I}", "socket", socket, "domain", (json_int_t)domain),
-		SETUP_MS);
+		r, FWS_OP_ptp,
+		json_pack("{s:s, s:I}", "socket", socket, "domain", (json_int_t)domain), SETUP_MS);
 
 	memset(out, 0, sizeof(*out));
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
@@ -101,7 +101,7 @@ remote_ptp(struct fws_agent *a, const char *socket, unsigned int domain, struct 
 static uint64_t
 remote_hugepage_peak(struct fws_agent *a)
 {
-	json_t *ans = fws_remote_call(R(a), "hugepage_peak", NULL, ANSWER_MS);
+	json_t *ans = fws_remote_call(R(a), FWS_OP_hugepage_peak, NULL, ANSWER_MS);
 
 	if (ans)
 		R(a)->huge_peak = (uint64_t)json_integer_value(json_object_get(ans, "bytes"));
@@ -116,7 +116,7 @@ remote_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volat
 	(void)stop;
 	return fws_remote_answer_rc(
 		R(a),
-		fws_remote_call(R(a), "prepare",
+		fws_remote_call(R(a), FWS_OP_prepare,
 				json_pack("{s:I, s:i}", "mask", (json_int_t)mask, "stage", (int)st),
 				SETUP_MS),
 		e);
@@ -128,25 +128,26 @@ remote_arm(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *
 	R(a)->live_at = 0; /* the last trial's counts are no longer live */
 	return fws_remote_answer_rc(
 		R(a),
-		fws_remote_call(R(a), "arm", json_pack("{s:o}", "b", fws_wire_blob(p, sizeof(*p))),
-				ANSWER_MS),
+		fws_remote_call(R(a), FWS_OP_arm,
+				json_pack("{s:o}", "b", fws_wire_blob(p, sizeof(*p))), ANSWER_MS),
 		e);
 }
 
 static int
 remote_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 {
-	return fws_remote_answer_rc(
-		R(a),
-		fws_remote_call(R(a), "launch", json_pack("{s:i}", "phase", (int)ph), ANSWER_MS),
-		e);
+	return fws_remote_answer_rc(R(a),
+				    fws_remote_call(R(a), FWS_OP_launch,
+						    json_pack("{s:i}", "phase", (int)ph),
+						    ANSWER_MS),
+				    e);
 }
 
 static double
 remote_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
 {
 	json_t *ans = fws_remote_call(
-		R(a), "phase", json_pack("{s:i, s:I}", "phase", (int)ph, "at", (json_int_t)at),
+		R(a), FWS_OP_phase, json_pack("{s:i, s:I}", "phase", (int)ph, "at", (json_int_t)at),
 		PULSE_MS);
 	double late = ans ? json_number_value(json_object_get(ans, "late_ns")) : 0;
 
@@ -157,7 +158,7 @@ remote_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
 static void
 remote_poll(struct fws_agent *a, struct fws_agent_poll *out)
 {
-	fws_remote_call_blob_in(R(a), "poll", NULL, out, sizeof(*out), PULSE_MS);
+	fws_remote_call_blob_in(R(a), FWS_OP_poll, NULL, out, sizeof(*out), PULSE_MS);
 }
 
 /* Its live counts: as its last event (each second while it sends) brought them, or asked for
@@ -171,21 +172,21 @@ remote_live(struct fws_agent *a, bool warm, struct fws_agent_live *out)
 		*out = r->live;
 		return;
 	}
-	fws_remote_call_blob_in(r, "live", json_pack("{s:b}", "warm", warm), out, sizeof(*out),
+	fws_remote_call_blob_in(r, FWS_OP_live, json_pack("{s:b}", "warm", warm), out, sizeof(*out),
 				PULSE_MS);
 }
 
 static void
 remote_stop(struct fws_agent *a, bool measured)
 {
-	json_decref(
-		fws_remote_call(R(a), "stop", json_pack("{s:b}", "measured", measured), ANSWER_MS));
+	json_decref(fws_remote_call(R(a), FWS_OP_stop, json_pack("{s:b}", "measured", measured),
+				    ANSWER_MS));
 }
 
 static void
 remote_collect(struct fws_agent *a, struct fws_agent_counts *out)
 {
-	call_blob(R(a), "collect", NULL, out, sizeof(*out));
+	call_blob(R(a), FWS_OP_collect, NULL, out, sizeof(*out));
 }
 
 static json_t *
@@ -198,14 +199,14 @@ static void
 remote_rx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 		struct fws_agent_rxflow *out)
 {
-	call_blob(R(a), "rx_flows", range(s, lo, n), out, sizeof(*out) * n);
+	call_blob(R(a), FWS_OP_rx_flows, range(s, lo, n), out, sizeof(*out) * n);
 }
 
 static void
 remote_tx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 		struct fws_agent_txflow *out)
 {
-	call_blob(R(a), "tx_flows", range(s, lo, n), out, sizeof(*out) * n);
+	call_blob(R(a), FWS_OP_tx_flows, range(s, lo, n), out, sizeof(*out) * n);
 }
 
 static int
@@ -215,7 +216,7 @@ remote_aim(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 	json_t *args = range(s, lo, n);
 
 	json_object_set_new(args, "b", fws_wire_blob(at, sizeof(*at) * n));
-	return fws_remote_answer_rc(R(a), fws_remote_call(R(a), "aim", args, ANSWER_MS), NULL);
+	return fws_remote_answer_rc(R(a), fws_remote_call(R(a), FWS_OP_aim, args, ANSWER_MS), NULL);
 }
 
 static void
@@ -223,7 +224,7 @@ remote_after(struct fws_agent *a, struct fws_agent_counts *out)
 {
 	struct fws_agent_counts *c = out ? NULL : malloc(sizeof(*c));
 
-	call_blob(R(a), "after", json_pack("{s:b}", "keep", out != NULL), out ? out : c,
+	call_blob(R(a), FWS_OP_after, json_pack("{s:b}", "keep", out != NULL), out ? out : c,
 		  sizeof(*c));
 	free(c);
 }
@@ -231,7 +232,7 @@ remote_after(struct fws_agent *a, struct fws_agent_counts *out)
 static void
 remote_retire(struct fws_agent *a)
 {
-	json_decref(fws_remote_call(R(a), "retire", NULL, ANSWER_MS));
+	json_decref(fws_remote_call(R(a), FWS_OP_retire, NULL, ANSWER_MS));
 }
 
 /* The iteration's counts: the trial, then its two per-second series. */
@@ -278,7 +279,7 @@ remote_conn_trial(struct fws_agent *a, double rate, uint32_t nonce, bool progres
 		  struct fws_conntrial *out, struct fws_err *e)
 {
 	struct fws_conntrial marks = {0}; /* what the hooks wrote at the end of the phase */
-	json_t *ans = fws_remote_call_long(R(a), "conn_trial",
+	json_t *ans = fws_remote_call_long(R(a), FWS_OP_conn_trial,
 					   json_pack("{s:f, s:I, s:b}", "rate", rate, "nonce",
 						     (json_int_t)nonce, "progress", progress),
 					   hk, &marks, stop);
@@ -295,14 +296,14 @@ static int
 remote_conn_between(struct fws_agent *a, volatile int *stop, struct fws_err *e)
 {
 	return fws_remote_answer_rc(
-		R(a), fws_remote_call_long(R(a), "conn_between", NULL, NULL, NULL, stop), e);
+		R(a), fws_remote_call_long(R(a), FWS_OP_conn_between, NULL, NULL, NULL, stop), e);
 }
 
 static int
 remote_conn_serve(struct fws_agent *a, uint32_t nonce, struct fws_err *e)
 {
 	return fws_remote_answer_rc(R(a),
-				    fws_remote_call(R(a), "conn_serve",
+				    fws_remote_call(R(a), FWS_OP_conn_serve,
 						    json_pack("{s:I}", "nonce", (json_int_t)nonce),
 						    ANSWER_MS),
 				    e);
@@ -321,9 +322,9 @@ remote_destroy(struct fws_agent *a)
 	bool itself;
 
 	if (r->setup_pending && !r->lost)
-		json_decref(fws_remote_await(r, "setup", SETUP_MS));
+		json_decref(fws_remote_await(r, FWS_OP_setup, SETUP_MS));
 	if (!r->lost)
-		json_decref(fws_remote_call(r, "bye", NULL, ANSWER_MS));
+		json_decref(fws_remote_call(r, FWS_OP_bye, NULL, ANSWER_MS));
 	fws_remote_ping_stop(r);
 	fws_remote_leave(r);
 	if (r->to >= 0)
@@ -442,7 +443,7 @@ hello(struct remote *r, struct fws_err *e)
 	int major;
 
 	fws_wire_layout(layout, sizeof(layout));
-	ans = fws_remote_call(r, "hello",
+	ans = fws_remote_call(r, FWS_OP_hello,
 			      json_pack("{s:[i,i], s:s, s:s}", "proto", FWS_WIRE_MAJOR,
 					FWS_WIRE_MINOR, "fwstress", FWS_VERSION, "layout", layout),
 			      START_MS);
@@ -515,7 +516,7 @@ agent_config(const struct fws_cfg *cfg, const struct fws_cfg_host *h)
 static int
 send_setup(struct remote *r, const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
-	if (fws_remote_send(r, "setup",
+	if (fws_remote_send(r, FWS_OP_setup,
 			    json_pack("{s:o, s:i, s:i, s:i}", "config",
 				      agent_config(cfg, &cfg->hosts[host - 1]), "host", (int)host,
 				      "n_ports", (int)cfg->n_ports, "n_streams",
@@ -534,7 +535,7 @@ fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e)
 	if (a->ops != &remote_ops || !(r = R(a))->setup_pending)
 		return 0;
 	r->setup_pending = false;
-	ans = fws_remote_await(r, "setup", SETUP_MS);
+	ans = fws_remote_await(r, FWS_OP_setup, SETUP_MS);
 	r->starting = false;
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
 		r->hz = (uint64_t)json_integer_value(json_object_get(ans, "hz"));

@@ -18,6 +18,7 @@
 #include <rte_common.h>
 #include <rte_version.h>
 
+#include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
 #include "fws_conntest.h"
 #include "fws_host.h"
@@ -65,17 +66,6 @@ static int
 need_agent(struct fws_agent_srv *s, struct fws_err *e)
 {
 	return s->a ? 0 : fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
-}
-
-/* Workers running: an operation that reloads what they read would race them. */
-static int
-need_stopped(struct fws_agent_srv *s, const char *op, struct fws_err *e)
-{
-	if (need_agent(s, e) < 0)
-		return -EINVAL;
-	return s->running ? fws_err_set(e, FWS_ERR_SETUP, -EBUSY,
-					"%s: the workers run (stop them first)", op)
-			  : 0;
 }
 
 /* Field key of req: an integer in [lo, hi] into *out; -EINVAL with e naming it. */
@@ -269,7 +259,7 @@ op_prepare(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_e
 	json_int_t st, mask;
 
 	(void)ans;
-	if (need_stopped(s, "prepare", e) < 0 ||
+	if (need_agent(s, e) < 0 ||
 	    int_field(req, "prepare", "stage", 0, FWS_PREP_STAGES - 1, &st, e) < 0 ||
 	    int_field(req, "prepare", "mask", 0, all_streams(s->cfg), &mask, e) < 0)
 		return -EINVAL;
@@ -282,7 +272,7 @@ op_arm(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	struct fws_agent_plan p;
 
 	(void)ans;
-	if (need_stopped(s, "arm", e) < 0)
+	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	if (fws_wire_unblob(json_object_get(req, "b"), &p, sizeof(p)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "arm: a plan that does not fit");
@@ -298,7 +288,7 @@ op_launch(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_er
 	int rc;
 
 	(void)ans;
-	if (need_stopped(s, "launch", e) < 0 ||
+	if (need_agent(s, e) < 0 ||
 	    int_field(req, "launch", "phase", FWS_PHASE_IDLE, FWS_PHASE_MEASURE, &ph, e) < 0)
 		return -EINVAL;
 	rc = s->a->ops->launch(s->a, (enum fws_phase)ph, e);
@@ -465,7 +455,7 @@ op_aim(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	uint32_t lo, n;
 
 	(void)ans;
-	if (need_stopped(s, "aim", e) < 0 || flow_range(s, req, "aim", &st, &lo, &n, e) < 0)
+	if (need_agent(s, e) < 0 || flow_range(s, req, "aim", &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	if (fws_wire_unblob(json_object_get(req, "b"), at, sizeof(at[0]) * n) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "aim: tuples that do not fit");
@@ -567,7 +557,7 @@ op_conn_trial(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fw
 	bool progress;
 	int rc;
 
-	if (need_stopped(s, "conn_trial", e) < 0 || nonce_field(req, "conn_trial", &nonce, e) < 0 ||
+	if (need_agent(s, e) < 0 || nonce_field(req, "conn_trial", &nonce, e) < 0 ||
 	    bool_field(req, "conn_trial", "progress", &progress, e) < 0)
 		return -EINVAL;
 	if (!json_is_number(r) || !isfinite(rate) || rate <= 0 || rate > CONN_RATE_MAX)
@@ -589,7 +579,7 @@ op_conn_between(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct 
 
 	(void)req;
 	(void)ans;
-	if (need_stopped(s, "conn_between", e) < 0)
+	if (need_agent(s, e) < 0)
 		return -EINVAL;
 	s->interrupt = 0;
 	s->busy = 1;
@@ -606,59 +596,37 @@ op_conn_serve(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fw
 	int rc;
 
 	(void)ans;
-	if (need_stopped(s, "conn_serve", e) < 0 || nonce_field(req, "conn_serve", &nonce, e) < 0)
+	if (need_agent(s, e) < 0 || nonce_field(req, "conn_serve", &nonce, e) < 0)
 		return -EINVAL;
 	rc = s->a->ops->conn_serve(s->a, nonce, e);
 	s->serving = rc == 0;
 	return rc;
 }
 
-static const struct {
-	const char *name;
-	op_fn fn;
-} ops[] = {
-	{"hello", op_hello},
-	{"setup", op_setup},
-	{"ports", op_ports},
-	{"hugepage_peak", op_hugepage_peak},
-	{"tsc", op_tsc},
-	{"ptp", op_ptp},
-	{"prepare", op_prepare},
-	{"arm", op_arm},
-	{"launch", op_launch},
-	{"phase", op_phase},
-	{"poll", op_poll},
-	{"live", op_live},
-	{"stop", op_stop},
-	{"collect", op_collect},
-	{"rx_flows", op_rx_flows},
-	{"tx_flows", op_tx_flows},
-	{"aim", op_aim},
-	{"after", op_after},
-	{"retire", op_retire},
-	{"bye", op_bye},
-	{"conn_trial", op_conn_trial},
-	{"conn_between", op_conn_between},
-	{"conn_serve", op_conn_serve},
+/* One handler per line of the protocol's table (fws_agent_ops.h). */
+static const op_fn ops[] = {
+#define OP(n, ...) [FWS_OP_##n] = op_##n,
+	FWS_AGENT_OPS(OP)
+#undef OP
 };
 
 int
 fws_agent_srv_answer(struct fws_agent_srv *s, const json_t *req)
 {
 	const char *op = json_string_value(json_object_get(req, "op"));
+	int k = fws_agent_op_of(op);
 	json_t *ans = json_object();
 	struct fws_err e = {0};
-	size_t i;
 	int rc = -ENOSYS;
 
 	json_object_set(ans, "id", json_object_get(req, "id"));
-	for (i = 0; op && i < RTE_DIM(ops); i++)
-		if (strcmp(ops[i].name, op) == 0)
-			break;
-	if (op && i < RTE_DIM(ops))
-		rc = ops[i].fn(s, req, ans, &e);
-	else
+	if (k < 0)
 		fws_err_set(&e, FWS_ERR_SETUP, rc, "unknown operation \"%.40s\"", op ? op : "");
+	else if (fws_agent_op_stopped((enum fws_agent_op)k) && s->running)
+		rc = fws_err_set(&e, FWS_ERR_SETUP, -EBUSY, "%s: the workers run (stop them first)",
+				 op);
+	else
+		rc = ops[k](s, req, ans, &e);
 	json_object_set_new(ans, "rc", json_integer(rc < 0 ? rc : 0));
 	if (rc < 0)
 		json_object_set_new(ans, "err",

@@ -17,6 +17,7 @@
 
 #include "fws_agent.h"
 #include "fws_err.h"
+#include "fws_agent_ops.h"
 #include "fws_wire.h"
 
 struct remote {
@@ -75,16 +76,16 @@ void fws_remote_join(struct remote *r);
 void fws_remote_leave(struct remote *r);
 
 /** Send a request (args is taken). 0, or -EPIPE with the agent lost. */
-int fws_remote_send(struct remote *r, const char *op, json_t *args);
+int fws_remote_send(struct remote *r, enum fws_agent_op op, json_t *args);
 
 /** The answer to the last request (NULL: the agent is lost, r->why says why). */
-json_t *fws_remote_await(struct remote *r, const char *op, int timeout_ms);
+json_t *fws_remote_await(struct remote *r, enum fws_agent_op op, int timeout_ms);
 
 /** One request and its answer (NULL: lost). */
-json_t *fws_remote_call(struct remote *r, const char *op, json_t *args, int timeout_ms);
+json_t *fws_remote_call(struct remote *r, enum fws_agent_op op, json_t *args, int timeout_ms);
 
 /** A call whose answer carries hk's events on the way and whose wait passes *stop on. */
-json_t *fws_remote_call_long(struct remote *r, const char *op, json_t *args,
+json_t *fws_remote_call_long(struct remote *r, enum fws_agent_op op, json_t *args,
 			     const struct fws_conntester_hooks *hk, struct fws_conntrial *hk_out,
 			     volatile int *stop);
 
@@ -92,7 +93,7 @@ json_t *fws_remote_call_long(struct remote *r, const char *op, json_t *args,
 int fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e);
 
 /** A call whose answer's attachment is n bytes into out (zeroed when lost). */
-void fws_remote_call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n,
+void fws_remote_call_blob_in(struct remote *r, enum fws_agent_op op, json_t *args, void *out, size_t n,
 			     int ms);
 
 /** The controller's clock for the stream's times, ms. */

@@ -161,7 +161,7 @@ fws_remote_lose(struct remote *r, const char *what)
 
 /* Send a request (args is taken); 0, or -EPIPE with the agent lost. */
 int
-fws_remote_send(struct remote *r, const char *op, json_t *args)
+fws_remote_send(struct remote *r, enum fws_agent_op op, json_t *args)
 {
 	json_t *req = args ? args : json_object();
 	int rc;
@@ -171,7 +171,7 @@ fws_remote_send(struct remote *r, const char *op, json_t *args)
 		return -EPIPE;
 	}
 	json_object_set_new(req, "id", json_integer((json_int_t)++r->id));
-	json_object_set_new(req, "op", json_string(op));
+	json_object_set_new(req, "op", json_string(fws_agent_op_name(op)));
 	pthread_mutex_lock(&r->wlock);
 	r->long_call = r->hk != NULL || r->stop != NULL; /* no ping until its answer */
 	rc = r->to >= 0 ? fws_wire_send(r->to, req) : -EPIPE;
@@ -331,7 +331,7 @@ event(struct remote *r, const json_t *ev)
 /* The answer to the last request (NULL: the agent is lost, r->why says why). Events on the
  * way (heartbeats) say that it lives. */
 json_t *
-fws_remote_await(struct remote *r, const char *op, int timeout_ms)
+fws_remote_await(struct remote *r, enum fws_agent_op op, int timeout_ms)
 {
 	int64_t deadline = fws_remote_now_ms() + timeout_ms;
 	const char *why = NULL;
@@ -344,7 +344,8 @@ fws_remote_await(struct remote *r, const char *op, int timeout_ms)
 		if (ans == NULL) {
 			char msg[128];
 
-			snprintf(msg, sizeof(msg), "%s waiting for its answer to %s", why, op);
+			snprintf(msg, sizeof(msg), "%s waiting for its answer to %s", why,
+				 fws_agent_op_name(op));
 			fws_remote_lose(r, msg);
 			return NULL;
 		}
@@ -364,7 +365,7 @@ fws_remote_await(struct remote *r, const char *op, int timeout_ms)
 
 /* One request and its answer (NULL: the agent is lost, r->why says why). */
 json_t *
-fws_remote_call(struct remote *r, const char *op, json_t *args, int timeout_ms)
+fws_remote_call(struct remote *r, enum fws_agent_op op, json_t *args, int timeout_ms)
 {
 	return fws_remote_send(r, op, args) < 0 ? NULL : fws_remote_await(r, op, timeout_ms);
 }
@@ -397,7 +398,8 @@ fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e)
 
 /* A call whose answer carries one blob of n bytes into out (zeroed when lost). */
 void
-fws_remote_call_blob_in(struct remote *r, const char *op, json_t *args, void *out, size_t n, int ms)
+fws_remote_call_blob_in(struct remote *r, enum fws_agent_op op, json_t *args, void *out, size_t n,
+			int ms)
 {
 	json_t *ans = fws_remote_call(r, op, args, ms);
 
@@ -412,7 +414,7 @@ fws_remote_call_blob_in(struct remote *r, const char *op, json_t *args, void *ou
 
 /* A long call: hk driven by its events, *stop passed on. */
 json_t *
-fws_remote_call_long(struct remote *r, const char *op, json_t *args,
+fws_remote_call_long(struct remote *r, enum fws_agent_op op, json_t *args,
 		     const struct fws_conntester_hooks *hk, struct fws_conntrial *hk_out,
 		     volatile int *stop)
 {

@@ -6,12 +6,18 @@
  * each flow's state with the real fws_rxstat code from the frames it "received". What is
  * checked is the controller's: loss from the sender's sequence counts against the
  * receiver's distinct frames, each count taken from the agent that owns it, learned
- * translations handed from the receiving site to the sending one.
+ * translations handed from the receiving site to the sending one. Then the agent's server
+ * (fws_agent_srv) over the same model: requests in as a controller writes them, answers
+ * read back from the stream, every operation of the protocol's table answered.
  */
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "fws_agent_ops.h"
+#include "fws_agent_srv.h"
 #include "fws_clock.h"
 #include "fws_trial_int.h"
 #include "unit.h"
@@ -517,6 +523,284 @@ START_TEST(test_agent_phases_armed_for_one_instant)
 }
 END_TEST
 
+/*
+ * The agent's server over the model: a host of one config (host "a", both ports), its
+ * answers read from the stream as the controller reads them.
+ */
+static const char srv_config[] =
+	"{\"hosts\": [{\"name\": \"a\", \"command\": [\"true\"]}],"
+	" \"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:s:a\", \"host\": \"a\"},"
+	"  {\"name\": \"wan\", \"device\": \"ringpair:s:b\", \"host\": \"a\"}],"
+	" \"direction\": \"bidir\", \"flows\": {\"count\": 300}, \"frame_size\": [64]}";
+
+static struct fws_agent_ops srv_ops;
+static struct model srv_model;
+static int srv_eal_starts;
+
+static int
+srv_eal(struct fws_cfg *c)
+{
+	(void)c;
+	srv_eal_starts++;
+	return 0;
+}
+
+static struct fws_agent *
+srv_part(const struct fws_cfg *c, unsigned int host, struct fws_err *e)
+{
+	(void)e;
+	ck_assert_uint_eq(host, 1);
+	srv_ops = model_ops;
+	srv_ops.tsc = m_tsc;
+	srv_model = (struct model){.a = {.ops = &srv_ops}, .cfg = c, .hz = 1000000000};
+	return &srv_model.a;
+}
+
+static const struct fws_agent_srv_env srv_env = {.eal_start = srv_eal, .part = srv_part};
+
+struct srv {
+	struct fws_agent_srv *s;
+	int fd[2];
+	struct fws_wire_rd rd;
+	json_int_t id;
+};
+
+static void
+srv_open(struct srv *v)
+{
+	memset(v, 0, sizeof(*v));
+	ck_assert_int_eq(pipe(v->fd), 0);
+	v->s = fws_agent_srv_new(v->fd[1], &srv_env);
+	ck_assert_ptr_nonnull(v->s);
+	v->rd.fd = v->fd[0];
+	srv_eal_starts = 0;
+}
+
+static void
+srv_close(struct srv *v)
+{
+	fws_agent_srv_free(v->s);
+	fws_wire_rd_free(&v->rd);
+	close(v->fd[0]);
+	close(v->fd[1]);
+}
+
+struct srv_call {
+	struct srv *v;
+	json_t *req;
+	int rc;
+};
+
+static void *
+srv_answer(void *arg)
+{
+	struct srv_call *c = arg;
+
+	c->rc = fws_agent_srv_answer(c->v->s, c->req);
+	return NULL;
+}
+
+/* Request op (args taken, may be NULL) and its answer; the attachment in v->rd. The server
+ * answers from a thread of its own: an answer's counts are larger than a pipe holds. */
+static json_t *
+srv_ask(struct srv *v, const char *op, json_t *args)
+{
+	struct srv_call c = {.v = v, .req = args ? args : json_object()};
+	const char *why = NULL;
+	pthread_t t;
+	json_t *ans;
+
+	json_object_set_new(c.req, "id", json_integer(++v->id));
+	json_object_set_new(c.req, "op", json_string(op));
+	ck_assert_int_eq(pthread_create(&t, NULL, srv_answer, &c), 0);
+	ans = fws_wire_recv(&v->rd, 5000, -1, NULL, NULL, &why);
+	pthread_join(t, NULL);
+	ck_assert_int_eq(c.rc, 0);
+	json_decref(c.req);
+	ck_assert_msg(ans != NULL, "%s: no answer: %s", op, why ? why : "");
+	ck_assert_int_eq(json_integer_value(json_object_get(ans, "id")), v->id);
+	return ans;
+}
+
+static int
+rc_of(const json_t *ans)
+{
+	return (int)json_integer_value(json_object_get(ans, "rc"));
+}
+
+static const char *
+msg_of(const json_t *ans)
+{
+	const char *m = json_string_value(json_object_get(json_object_get(ans, "err"), "msg"));
+
+	return m ? m : "";
+}
+
+/* The answer's rc is want and its message holds text (NULL: any). */
+static void
+srv_expect(struct srv *v, const char *op, json_t *args, int want, const char *text)
+{
+	json_t *ans = srv_ask(v, op, args);
+
+	ck_assert_msg(rc_of(ans) == want, "%s: rc %d (%s), expected %d", op, rc_of(ans),
+		      msg_of(ans), want);
+	if (text)
+		ck_assert_msg(strstr(msg_of(ans), text) != NULL, "%s: \"%s\" lacks \"%s\"", op,
+			      msg_of(ans), text);
+	json_decref(ans);
+}
+
+static void
+srv_setup(struct srv *v)
+{
+	json_t *ans =
+		srv_ask(v, "setup",
+			json_pack("{s:o, s:i, s:i, s:i}", "config", json_loads(srv_config, 0, NULL),
+				  "host", 1, "n_ports", 2, "n_streams", 2));
+
+	ck_assert_msg(rc_of(ans) == 0, "setup: %s", msg_of(ans));
+	ck_assert_int_eq(json_integer_value(json_object_get(ans, "hz")), 1000000000);
+	json_decref(ans);
+}
+
+/* Every operation of the table has its handler: none is unknown to the server, and before
+ * setup each that needs the host says so (hello and bye need none). */
+START_TEST(test_srv_every_op_answered)
+{
+	struct srv v;
+	unsigned int i;
+	json_t *ans;
+
+	srv_open(&v);
+	for (i = 0; i < FWS_AGENT_N_OPS; i++) {
+		const char *op = fws_agent_op_name((enum fws_agent_op)i);
+
+		ck_assert_int_eq(fws_agent_op_of(op), (int)i);
+		if (strcmp(op, "bye") == 0)
+			continue;
+		ans = srv_ask(&v, op, NULL);
+		ck_assert_msg(rc_of(ans) != -ENOSYS, "%s: unknown to the server", op);
+		if (strcmp(op, "hello") == 0)
+			ck_assert_msg(rc_of(ans) == 0 &&
+					      json_is_string(json_object_get(ans, "dpdk")),
+				      "hello: %s", msg_of(ans));
+		else if (strcmp(op, "setup") == 0)
+			ck_assert_str_eq(msg_of(ans), "setup: no config");
+		else
+			ck_assert_msg(strcmp(msg_of(ans), "not set up") == 0, "%s: %s", op,
+				      msg_of(ans));
+		json_decref(ans);
+	}
+	srv_expect(&v, "frobnicate", NULL, -ENOSYS, "unknown operation \"frobnicate\"");
+	ck_assert_int_eq(fws_agent_op_of("frobnicate"), -1);
+	ck_assert_int_eq(srv_eal_starts, 0);
+	srv_expect(&v, "bye", NULL, 0, NULL);
+	ck_assert(fws_agent_srv_bye(v.s));
+	srv_close(&v);
+}
+END_TEST
+
+/* setup checks the controller's word against the config it parses: the host's index, the
+ * counts; once set up, a second setup is refused. */
+START_TEST(test_srv_setup_checked)
+{
+	struct srv v;
+
+	srv_open(&v);
+	srv_expect(&v, "setup",
+		   json_pack("{s:o, s:i, s:i, s:i}", "config", json_loads(srv_config, 0, NULL),
+			     "host", 2, "n_ports", 2, "n_streams", 2),
+		   -EINVAL, "host 2: not in the config");
+	srv_expect(&v, "setup",
+		   json_pack("{s:o, s:i, s:i, s:i}", "config", json_loads(srv_config, 0, NULL),
+			     "host", 1, "n_ports", 2, "n_streams", 3),
+		   -EINVAL, "has 2 ports and 2 streams, the controller's 2 and 3");
+	srv_expect(&v, "setup",
+		   json_pack("{s:{s:[]}, s:i, s:i, s:i}", "config", "ports", "host", 1, "n_ports",
+			     2, "n_streams", 2),
+		   -EINVAL, "ports");
+	ck_assert_int_eq(srv_eal_starts, 0);
+	srv_setup(&v);
+	ck_assert_int_eq(srv_eal_starts, 1);
+	srv_expect(&v, "setup", NULL, -EALREADY, "set up already");
+	srv_close(&v);
+}
+END_TEST
+
+/* The table's "stopped" operations are refused while the workers run, and served once they
+ * stop; the others are served meanwhile. Fields are checked before the model sees them. */
+START_TEST(test_srv_running_and_fields)
+{
+	char stopped[256] = "";
+	struct srv v;
+	json_t *ans;
+	unsigned int i;
+
+	srv_open(&v);
+	srv_setup(&v);
+	srv_expect(&v, "launch", json_pack("{s:i}", "phase", 99), -EINVAL, "\"phase\"");
+	ck_assert_uint_eq(srv_model.launches, 0);
+	srv_expect(&v, "launch", json_pack("{s:i}", "phase", FWS_PHASE_WARMUP), 0, NULL);
+	ck_assert_uint_eq(srv_model.launches, 1);
+	for (i = 0; i < FWS_AGENT_N_OPS; i++) {
+		const char *op = fws_agent_op_name((enum fws_agent_op)i);
+
+		if (!fws_agent_op_stopped((enum fws_agent_op)i))
+			continue;
+		srv_expect(&v, op, NULL, -EBUSY, "the workers run");
+		strlcat(stopped, " ", sizeof(stopped));
+		strlcat(stopped, op, sizeof(stopped));
+	}
+	/* What would race the workers: reloading their plan, aims or connection state. */
+	ck_assert_str_eq(stopped, " prepare arm launch aim conn_trial conn_between conn_serve");
+	ck_assert_uint_eq(srv_model.launches, 1);
+	ans = srv_ask(&v, "tsc", NULL); /* not a stopped operation: served */
+	ck_assert_int_eq(rc_of(ans), 0);
+	ck_assert(json_integer_value(json_object_get(ans, "tsc")) > 0);
+	json_decref(ans);
+	srv_expect(&v, "stop", json_pack("{s:s}", "measured", "yes"), -EINVAL,
+		   "\"measured\" is not true or false");
+	ck_assert_uint_eq(srv_model.stops, 0);
+	srv_expect(&v, "stop", json_pack("{s:b}", "measured", 1), 0, NULL);
+	ck_assert_uint_eq(srv_model.stops, 1);
+	srv_expect(&v, "prepare", json_pack("{s:i, s:i}", "stage", 0, "mask", 4), -EINVAL,
+		   "\"mask\" is not an integer from 0 to 3");
+	srv_expect(&v, "prepare", json_pack("{s:i, s:i}", "stage", 0, "mask", 3), 0, NULL);
+	srv_expect(&v, "arm", json_pack("{s:s}", "b", "AAAA"), -EINVAL, "a plan that does not fit");
+	ck_assert_uint_eq(srv_model.arms, 0);
+	srv_expect(&v, "ptp", json_pack("{s:s, s:i}", "socket", "relative", "domain", 0), -EINVAL,
+		   "absolute");
+	srv_close(&v);
+}
+END_TEST
+
+/* Flow ranges: within the stream's flows and a chunk, the answer's attachment n records. */
+START_TEST(test_srv_flow_ranges)
+{
+	struct srv v;
+	json_t *ans;
+
+	srv_open(&v);
+	srv_setup(&v);
+	srv_expect(&v, "rx_flows", json_pack("{s:i, s:i, s:i}", "s", 2, "lo", 0, "n", 1), -EINVAL,
+		   "\"s\" is not an integer from 0 to 1");
+	srv_expect(&v, "rx_flows", json_pack("{s:i, s:i, s:i}", "s", 0, "lo", 299, "n", 2), -EINVAL,
+		   "flows 299 to 300 of stream 0: it has 300");
+	srv_expect(&v, "tx_flows", json_pack("{s:i, s:i, s:i}", "s", 0, "lo", 0, "n", 0), -EINVAL,
+		   "\"n\" is not an integer from 1");
+	ans = srv_ask(&v, "rx_flows", json_pack("{s:i, s:i, s:i}", "s", 1, "lo", 10, "n", 16));
+	ck_assert_msg(rc_of(ans) == 0, "%s", msg_of(ans));
+	ck_assert_uint_eq(v.rd.bin_len, 16 * sizeof(struct fws_agent_rxflow));
+	json_decref(ans);
+	ans = srv_ask(&v, "collect", NULL);
+	ck_assert_int_eq(rc_of(ans), 0);
+	ck_assert_uint_eq(v.rd.bin_len, sizeof(struct fws_agent_counts));
+	ck_assert_uint_eq(srv_model.collects, 1);
+	json_decref(ans);
+	srv_close(&v);
+}
+END_TEST
+
 static Suite *
 suite_agent(void)
 {
@@ -528,6 +812,13 @@ suite_agent(void)
 	tcase_add_test(tc, test_agent_nat_learned_reaches_sender);
 	tcase_add_test(tc, test_agent_unowned_refused);
 	tcase_add_test(tc, test_agent_phases_armed_for_one_instant);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("server");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_srv_every_op_answered);
+	tcase_add_test(tc, test_srv_setup_checked);
+	tcase_add_test(tc, test_srv_running_and_fields);
+	tcase_add_test(tc, test_srv_flow_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }
