@@ -29,7 +29,7 @@ usage_validate(FILE *f)
 		"machine does not have is a note, not an error: a config is checked anywhere,\n"
 		"and run checks its devices where it runs. A campaign PLAN (a file with\n"
 		"\"scenarios\") is checked as fwstress campaign --dry-run checks it. --doc prints\n"
-		"the reference of the keys below in Markdown (docs/configuration.md).\n"
+		"the reference of the keys below in Markdown (docs/reference/configuration.md).\n"
 		"\nExample: fwstress validate config/lab-firewall.json\n"
 		"\nTop-level keys:\n");
 	fws_config_doc(f);

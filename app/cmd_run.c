@@ -79,7 +79,7 @@ usage_run(FILE *f, enum fws_method_mode mode)
 	fprintf(f, "Usage: fwstress %s [EAL ARGS --] [OPTIONS] [CONFIG]\n\n", name);
 	fputs(k_usage[mode].what, f);
 	fprintf(f,
-		"\nCONFIG is JSON (see config/ and docs/configuration.md); without it the "
+		"\nCONFIG is JSON (see config/ and docs/reference/configuration.md); without it the "
 		"embedded\n"
 		"loopback config runs. It prints a text report on stdout and writes the JSON "
 		"report\n"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The generated documents are current: docs/configuration.md is what `fwstress validate
+# The generated documents are current: docs/reference/configuration.md is what `fwstress validate
 # --doc` prints from the config's section table. After changing a key's documentation:
-#   build/app/fwstress validate --doc > docs/configuration.md
+#   build/app/fwstress validate --doc > docs/reference/configuration.md
 set -u
 FWSTRESS=$1
 TOP=$2
@@ -13,8 +13,8 @@ if ! "$FWSTRESS" validate --doc >"$out"; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-if ! diff -u "$TOP/docs/configuration.md" "$out"; then
-	echo "FAIL docs/configuration.md is stale: $FWSTRESS validate --doc > docs/configuration.md"
+if ! diff -u "$TOP/docs/reference/configuration.md" "$out"; then
+	echo "FAIL docs/reference/configuration.md is stale: $FWSTRESS validate --doc > docs/reference/configuration.md"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
@@ -25,7 +25,7 @@ if [ "$n" -lt 25 ]; then
 	echo "1 passed, 1 failed"
 	exit 1
 fi
-echo "ok   docs/configuration.md is current ($n keys)"
+echo "ok   docs/reference/configuration.md is current ($n keys)"
 # The agent protocol's reference is its table (lib/run/fws_agent_ops.h), every operation.
 if ! "$FWSTRESS" agent --doc >"$out" || ! diff -u "$TOP/docs/reference/agent-protocol.md" "$out"; then
 	echo "FAIL docs/reference/agent-protocol.md is stale: $FWSTRESS agent --doc > docs/reference/agent-protocol.md"

@@ -365,7 +365,7 @@ const char *fws_config_eal_refused(const char *arg, const char *next);
 /** One line per top-level key: what it holds (validate --help). */
 void fws_config_doc(FILE *f);
 
-/** The same as a Markdown document (docs/configuration.md). */
+/** The same as a Markdown document (docs/reference/configuration.md). */
 void fws_config_doc_md(FILE *f);
 
 /** Find a port by name: its index, or -ENOENT. */

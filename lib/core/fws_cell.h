@@ -13,7 +13,7 @@
 #include <string.h>
 
 /*
- * What a report says it is ("schema": "fwstress-report/MAJOR.MINOR"; docs/report-schema.md).
+ * What a report says it is ("schema": "fwstress-report/MAJOR.MINOR"; docs/reference/report-schema.md).
  * A key renamed, removed or given a new meaning is a new major version, a key added a new
  * minor one. report and compare read every major version up to this one (1 was written as
  * "fwstress-report/1") and any minor one: keys they do not know are ignored.

@@ -8,7 +8,7 @@
  * the path's verdict, blocked flows), which decide and judge; the host's in fws_host.h
  * (fws_hostfeat.c: stamps, reassembly, ICMP errors, link watch, TCP streams), which act on
  * the ports and count. Adding a feature: a new file with its entry and its line in the
- * table (docs/design.md).
+ * table (docs/dev/design.md).
  */
 #ifndef FWS_FEATURE_H
 #define FWS_FEATURE_H

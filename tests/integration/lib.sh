@@ -64,11 +64,11 @@ expect_rc() {
 report_keys_documented() {
 	[ -s "$WORK/.report-keys" ] || return 0
 	[ -z "${FWS_REPORT_KEYS:-}" ] || sort -u "$WORK/.report-keys" >>"$FWS_REPORT_KEYS"
-	if python3 "$SCHEMA_DIR/report_keys.py" check "$SCHEMA_DIR/../../docs/report-schema.md" \
+	if python3 "$SCHEMA_DIR/report_keys.py" check "$SCHEMA_DIR/../../docs/reference/report-schema.md" \
 		"$WORK/.report-keys" >"$WORK/.undocumented"; then
-		ok "every report key is in docs/report-schema.md"
+		ok "every report key is in docs/reference/report-schema.md"
 	else
-		bad "report keys missing from docs/report-schema.md: $(tr '\n' ' ' <"$WORK/.undocumented" | head -c 400)"
+		bad "report keys missing from docs/reference/report-schema.md: $(tr '\n' ' ' <"$WORK/.undocumented" | head -c 400)"
 	fi
 }
 

@@ -156,7 +156,7 @@ echo '{"not": "a report"}' >"$WORK/junk.json"
 "$FWSTRESS" compare "$WORK/report.json" "$WORK/junk.json" 2>"$WORK/err" >/dev/null; rc=$?
 [ $rc -eq 2 ] && grep -q 'not an fwstress report' "$WORK/err" && ok "unreadable report: exit 2, said why" || bad "junk: $rc $(cat "$WORK/err")"
 
-# Schema versions (docs/report-schema.md): this one writes $V; report and compare read the
+# Schema versions (docs/reference/report-schema.md): this one writes $V; report and compare read the
 # stored reports of every earlier version (tests/data/reports: 1 before and after its keys
 # were renamed, 2.0) and refuse a newer major naming both; sweep --resume refuses an older major.
 V=2.5

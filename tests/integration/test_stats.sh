@@ -35,13 +35,13 @@ for k in range(2):
         assert s["latency_ns"]["max"] == rs["latency_ns"]["max"]
     assert trial[-1]["streams"][0]["tx_frames"] <= results[k]["streams"][0]["offered_frames"]
 PY
-# Every key of every line is in docs/live-stats.md; warm-up lines (a 2.2 s warm-up: two
+# Every key of every line is in docs/guide/live-stats.md; warm-up lines (a 2.2 s warm-up: two
 # seconds with rates) carry their bit rate, and no frames "not yet received" (nothing is
 # received until the measured phase).
 sed -e 's/"warmup": 0.5/"warmup": 2.2/' "$WORK/cfg.json" >"$WORK/warm.json"
 "$FWSTRESS" run -q --stats "$WORK/warm.ndjson" -o "" -d 0.5 "$WORK/warm.json" >/dev/null 2>&1
 cat "$WORK/stats.ndjson" "$WORK/warm.ndjson" >"$WORK/all.ndjson"
-python3 - "$WORK/all.ndjson" "$HERE/../../docs/live-stats.md" <<'PY' && ok "NDJSON: every key documented; warm-up bit rates, not_yet_received null in warm-up" || bad "NDJSON keys"
+python3 - "$WORK/all.ndjson" "$HERE/../../docs/guide/live-stats.md" <<'PY' && ok "NDJSON: every key documented; warm-up bit rates, not_yet_received null in warm-up" || bad "NDJSON keys"
 import json, re, sys
 doc = set(re.findall(r"^\| `([^`]+)` \|", open(sys.argv[2]).read(), re.M))
 def paths(v, p=""):
@@ -54,7 +54,7 @@ def paths(v, p=""):
             yield from paths(x, p[:-1] + "[]." if p else "[].")
 lines = [json.loads(l) for l in open(sys.argv[1])]
 missing = {k for l in lines for k in paths(l)} - doc
-assert not missing, f"not in docs/live-stats.md: {sorted(missing)}"
+assert not missing, f"not in docs/guide/live-stats.md: {sorted(missing)}"
 warm = [s for l in lines if l["phase"] == "warm-up" and l["streams"][0]["tx_pps"] for s in l["streams"]]
 assert warm and all(s["tx_l2_bps"] > 0 and s["not_yet_received"] is None for s in warm), warm[:2]
 PY

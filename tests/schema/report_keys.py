@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The report schema's keys against its document (docs/report-schema.md).
+"""The report schema's keys against its document (docs/reference/report-schema.md).
 
   report_keys.py paths REPORT...   every key path of the reports, one a line ("a.b[].c")
   report_keys.py check DOC PATHS   each path of the file PATHS that DOC does not document;
                                    exit 1 when there is one
 A path is documented when a table row of DOC starts with it in backticks, or with a prefix
-of it ending in ".*" (the config echoed, documented in docs/configuration.md).
+of it ending in ".*" (the config echoed, documented in docs/reference/configuration.md).
 """
 import json
 import re
