@@ -14,6 +14,7 @@
 #include <rte_errno.h>
 
 #include "fws_agent.h"
+#include "fws_agent_remote.h"
 #include "fws_app.h"
 #include "fws_compat.h"
 #include "fws_names.h"

@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 
+#include "fws_agent_local.h"
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
 #include "fws_app.h"

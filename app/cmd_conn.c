@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fwstress connections: a config's "connections" test over its ports (this process's, or
- * load clients' with "hosts"), and its report. The method is lib/run/fws_connmethod.c, the
- * trials over the agents lib/run/fws_connagents.c, each agent's engine
- * lib/run/fws_conntester.c. */
+ * load clients' with "hosts"), and its report. The method is lib/ctrl/fws_connmethod.c, the
+ * trials over the agents lib/ctrl/fws_connagents.c, each agent's engine
+ * lib/host/fws_conntester.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 
 #include <rte_eal.h>
 
+#include "fws_agents.h"
 #include "fws_app.h"
 #include "fws_compat.h"
 #include "fws_conntest.h"

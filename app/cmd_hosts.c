@@ -11,6 +11,7 @@
 
 #include <rte_eal.h>
 
+#include "fws_agents.h"
 #include "fws_app.h"
 
 static void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fwstress run, search and sweep: options, EAL, the trial, the path check, the method,
- * the reports. The methodology itself is lib/run/fws_method. */
+ * the reports. The methodology itself is lib/ctrl/fws_method. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -14,6 +14,7 @@
 #include <rte_common.h>
 #include <rte_eal.h>
 
+#include "fws_agents.h"
 #include "fws_app.h"
 #include "fws_campaign.h"
 #include "fws_cell.h"
@@ -79,7 +80,8 @@ usage_run(FILE *f, enum fws_method_mode mode)
 	fprintf(f, "Usage: fwstress %s [EAL ARGS --] [OPTIONS] [CONFIG]\n\n", name);
 	fputs(k_usage[mode].what, f);
 	fprintf(f,
-		"\nCONFIG is JSON (see config/ and docs/reference/configuration.md); without it the "
+		"\nCONFIG is JSON (see config/ and docs/reference/configuration.md); without it "
+		"the "
 		"embedded\n"
 		"loopback config runs. It prints a text report on stdout and writes the JSON "
 		"report\n"

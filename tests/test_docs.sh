@@ -26,7 +26,7 @@ if [ "$n" -lt 25 ]; then
 	exit 1
 fi
 echo "ok   docs/reference/configuration.md is current ($n keys)"
-# The agent protocol's reference is its table (lib/run/fws_agent_ops.h), every operation.
+# The agent protocol's reference is its table (lib/seam/fws_agent_ops.h), every operation.
 if ! "$FWSTRESS" agent --doc >"$out" || ! diff -u "$TOP/docs/reference/agent-protocol.md" "$out"; then
 	echo "FAIL docs/reference/agent-protocol.md is stale: $FWSTRESS agent --doc > docs/reference/agent-protocol.md"
 	echo "1 passed, 1 failed"

@@ -50,4 +50,24 @@ struct fws_tx_counters {
 	FWS_TX_COUNTERS(FWS_COUNTER_FIELD)
 };
 
+#define FWS_CTL_COUNTERS(X)                                                                        \
+	X(arp_requests, "ARP requests for our addresses, answered")                                \
+	X(arp_replies, "ARP replies received")                                                     \
+	X(nd_solicits, "neighbour solicitations for our addresses, answered")                      \
+	X(nd_adverts, "neighbour advertisements received")                                         \
+	X(echo_requests, "ICMP and ICMPv6 echo requests to our addresses, answered")               \
+	X(ignored, "control frames for other hosts, or of other types")                            \
+	X(malformed, "control frames too short or inconsistent")                                   \
+	X(idle_frames, "non-control frames received between trials")                               \
+	X(sent,                                                                                    \
+	  "control frames handed to a TX queue or a worker: replies, requests, announcements")     \
+	X(send_fail, "control frames the transmit queue refused, or without an mbuf")              \
+	X(tx_drop, "control frames queued for a worker's transmit queue that it refused")
+
+struct fws_ctl_counters {
+#define FWS_CTL_FIELD(name, desc) uint64_t name;
+	FWS_CTL_COUNTERS(FWS_CTL_FIELD)
+#undef FWS_CTL_FIELD
+};
+
 #endif /* FWS_COUNTERS_H */

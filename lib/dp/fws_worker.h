@@ -16,14 +16,7 @@
 
 #include "fws_config.h"
 #include "fws_err.h"
-
-enum fws_phase {
-	FWS_PHASE_IDLE = 0, /**< launched, receiving, not sending yet */
-	FWS_PHASE_WARMUP,
-	FWS_PHASE_MEASURE,
-	FWS_PHASE_STOP,
-	FWS_PHASE_QUIT,
-};
+#include "fws_phase.h"
 
 struct rte_ring;
 struct fws_rx_lcore;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fws_agent_srv.h"
-#include "fws_conntest.h"
+#include "fws_conntrial.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

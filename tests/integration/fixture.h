@@ -14,6 +14,7 @@
 
 #include <rte_eal.h>
 
+#include "fws_agents.h"
 #include "fws_config.h"
 #include "fws_port.h"
 #include "fws_trial.h"

@@ -157,8 +157,10 @@ for rate in line 1Mpps; do
 	# Symmetric paths measure symmetric (issue 23): nothing differs between the loopback's
 	# two directions but which the worker served first, and that turns every loop. Before,
 	# upload read 0.98 us at p50 and download 0.10 us (poll period 2.1 us) at line rate.
+	# Allowed: 10 %, a tenth of the poll period and 200 ns (a busy machine's scheduling
+	# moved a 1 Mpps p50 by 104 ns in CI; the bug's gap was 880 ns).
 	check "loopback $rate: upload and download latencies agree (avg, p50, p90, p99)" \
-		'all(abs((u := t[0]["streams"][0]["latency_ns"])[k] - (d := t[0]["streams"][1]["latency_ns"])[k]) <= 0.1 * max(u[k], d[k]) + 0.1 * t[0]["rx_poll_period_ns"] + 64 for k in ("avg", "p50", "p90", "p99"))' \
+		'all(abs((u := t[0]["streams"][0]["latency_ns"])[k] - (d := t[0]["streams"][1]["latency_ns"])[k]) <= 0.1 * max(u[k], d[k]) + 0.1 * t[0]["rx_poll_period_ns"] + 200 for k in ("avg", "p50", "p90", "p99"))' \
 		"$WORK/loop-$rate-report.json"
 	grep -q "a latency may read up to a poll late (its resolution)" "$WORK/loop-$rate.txt" &&
 		ok "loopback $rate: the text states the resolution" || bad "loopback $rate: no resolution line"

@@ -22,7 +22,7 @@ cfg() {
 }
 agents() { pgrep -f "$FWSTRESS agent" | wc -l; }
 # The control protocol's version, as this build speaks it.
-PROTO=$(awk '/define FWS_WIRE_MAJOR/ {ma = $3} /define FWS_WIRE_MINOR/ {mi = $3} END {print ma "." mi}' "$TOP/lib/run/fws_wire.h")
+PROTO=$(awk '/define FWS_WIRE_MAJOR/ {ma = $3} /define FWS_WIRE_MINOR/ {mi = $3} END {print ma "." mi}' "$TOP/lib/seam/fws_wire.h")
 
 # The preflight (issue 34): hosts check reaches both agents as a run does and lists them,
 # their ports (links up) and clock probes, with no traffic (the router's counters stay); an

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fws_agent.h"
+#include "fws_agent_remote.h"
 #include "fws_config.h"
 #include "fws_wire.h"
 #include "unit.h"

@@ -18,7 +18,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#include "fws_conntest.h"
+#include "fws_conntester.h"
 #include "fws_host.h"
 
 #define TX_BURST 32

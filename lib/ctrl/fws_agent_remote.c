@@ -21,7 +21,7 @@
 
 #include "fws_compat.h"
 #include "fws_conntest.h"
-#include "fws_host.h"
+#include "fws_agent_remote.h"
 #include "fws_remote_int.h"
 
 #define ANSWER_MS 10000 /* an answer to a trial's operation */

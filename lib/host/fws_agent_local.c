@@ -12,7 +12,8 @@
 #include <rte_version.h>
 
 #include "fws_compat.h"
-#include "fws_conntest.h"
+#include "fws_conntester.h"
+#include "fws_agent_local.h"
 #include "fws_host.h"
 
 #define PTP_READS 16 /* reads of the clock pair: the one with the smallest window */
@@ -268,25 +269,6 @@ static const struct fws_agent_ops local_ops = {
 	.conn_serve = local_conn_serve,
 	.destroy = local_destroy,
 };
-
-void
-fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host)
-{
-	unsigned int i, j;
-
-	a->ports = a->tx_streams = a->rx_streams = 0;
-	a->host = host;
-	for (i = 0; i < cfg->n_ports; i++)
-		if (cfg->ports[i].host == host)
-			a->ports |= 1ull << i;
-	for (i = 0; i < cfg->n_streams; i++) {
-		for (j = 0; j < cfg->streams[i].n_tx; j++)
-			if (cfg->ports[cfg->streams[i].tx_ports[j]].host == host)
-				a->tx_streams |= 1ull << i;
-		if (cfg->ports[cfg->streams[i].rx_port].host == host)
-			a->rx_streams |= 1ull << i;
-	}
-}
 
 /*
  * The config as this host sets it up: each port another host owns becomes a placeholder

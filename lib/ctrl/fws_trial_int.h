@@ -42,7 +42,8 @@ struct fws_trial {
 /**
  * A trial over these agents (the trial owns them from here: destroyed with it, or at once
  * when this fails). Each agent's ports, tx_streams and rx_streams say what it owns; every
- * port and stream needs one. fws_trial_create is this over the in-process agent.
+ * port and stream needs one. fws_trial_create (lib/run/fws_agents.c) builds them from a
+ * config.
  */
 struct fws_trial *fws_trial_create_agents(const struct fws_cfg *cfg,
 					  struct fws_agent *const *agents, unsigned int n,

@@ -16,30 +16,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fws_phase.h"
+
 struct fws_agent_counts;
 struct fws_err;
 struct fws_result;
 struct fws_trial;
 struct fws_trial_opts;
-
-/* The points of a running trial a feature can act at, after the setup and each trial's
- * prepare: the counters were zeroed and the trial starts (workers not yet launched), the
- * measured phase begins, each pass of the main lcore's loop (5 ms), the phases are over
- * (workers stopped, before the counters are collected), the core counters are collected
- * into the result (the feature adds its own). */
-#define FWS_FEATURE_EVENTS(X)                                                                      \
-	X(START, "start")                                                                          \
-	X(MEASURE, "measure")                                                                      \
-	X(SERVICE, "service")                                                                      \
-	X(FINISH, "finish")                                                                        \
-	X(COLLECT, "collect")
-
-enum fws_feature_event {
-#define FWS_FEATURE_EVENT_ENUM(n, s) FWS_FEATURE_##n,
-	FWS_FEATURE_EVENTS(FWS_FEATURE_EVENT_ENUM)
-#undef FWS_FEATURE_EVENT_ENUM
-		FWS_FEATURE_EVENTS_N
-};
 
 /** What a hook sees of the trial in progress. */
 struct fws_step {

@@ -14,12 +14,6 @@
 #include "fws_engine.h"
 #include "fws_host.h"
 
-/* A stream's rate in a plan: above any port's line rate (400 Gbit/s at 64 bytes: 595 Mpps),
- * below what a pacer's arithmetic holds. */
-#define PLAN_PPS_MAX 1e10
-/* A stream's frame limit: beyond a year at 400 Gbit/s line rate. */
-#define PLAN_LIMIT_MAX (1ull << 54)
-
 /* Sender j's part of a stream's frame limit, by flow share; the rounding remainder is the
  * first sender's. Every host reckons the same parts. */
 static uint64_t
@@ -91,46 +85,6 @@ load_tasks(struct fws_host *h, const struct fws_agent_plan *p, struct fws_err *e
 	for (s = 0; s < h->cfg->n_streams; s++)
 		if (p->limit[s])
 			limits(h, s, p->limit[s]);
-	return 0;
-}
-
-/* A bool read from bytes that came from outside: any nonzero byte is true. */
-static void
-bool_byte(bool *b)
-{
-	unsigned char c;
-
-	memcpy(&c, b, 1);
-	*b = c != 0;
-}
-
-int
-fws_agent_plan_check(const struct fws_cfg *cfg, struct fws_agent_plan *p, struct fws_err *e)
-{
-	unsigned int s;
-
-	bool_byte(&p->warmup);
-	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++)
-		bool_byte(&p->clk[s].on);
-	if (p->size_idx >= cfg->n_sizes)
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "arm: frame size %u of a config with %u", p->size_idx,
-				   cfg->n_sizes);
-	if (cfg->n_streams < 32 && p->active >> cfg->n_streams)
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "arm: streams 0x%x active of a config with %u", p->active,
-				   cfg->n_streams);
-	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++) {
-		if (!isfinite(p->pps[s]) || p->pps[s] < 0 || p->pps[s] > PLAN_PPS_MAX)
-			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-					   "arm: stream %u at %g frames/s (0 to 1e10)", s,
-					   p->pps[s]);
-		if (p->limit[s] > PLAN_LIMIT_MAX)
-			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-					   "arm: stream %u limited to %" PRIu64 " frames (at most "
-					   "2^54)",
-					   s, p->limit[s]);
-	}
 	return 0;
 }
 

@@ -20,7 +20,8 @@
 
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
-#include "fws_conntest.h"
+#include "fws_conntester.h"
+#include "fws_agent_local.h"
 #include "fws_host.h"
 
 struct fws_agent_srv {

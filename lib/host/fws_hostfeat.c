@@ -17,7 +17,7 @@ static const struct fws_host_feature *const features[] = {
 	&fws_feature_linkwatch,  /* links down and up during a trial */
 	&fws_feature_tcp,        /* TCP streams' connections */
 };
-_Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
+_Static_assert(RTE_DIM(features) <= FWS_HOST_FEATURES_MAX, "FWS_HOST_FEATURES_MAX is too small");
 
 int
 fws_host_features_setup(struct fws_host *h, struct fws_err *e)

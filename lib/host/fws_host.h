@@ -17,18 +17,20 @@
 #include "fws_agent.h"
 #include "fws_clock.h"
 #include "fws_ctlio.h"
-#include "fws_feature.h"
+#include "fws_phase.h"
 #include "fws_nat.h"
 #include "fws_port.h"
 #include "fws_rx.h"
 #include "fws_tcp.h"
-#include "fws_trial.h"
 #include "fws_tx.h"
 #include "fws_worker.h"
 
 #define FWS_LOGTYPE fws_logtype_trial
 #include "fws_log.h"
 extern int fws_logtype_trial;
+
+/* The most host features a table holds (fws_hostfeat.c checks). */
+#define FWS_HOST_FEATURES_MAX 16
 
 struct fws_host {
 	const struct fws_cfg *cfg;
@@ -69,8 +71,8 @@ struct fws_host {
 	struct fws_agent_counts *cur;
 	/* The host features' own state (fws_host_feature), by table index; set up: destroy
 	 * owed. */
-	void *feat[FWS_FEATURES_MAX];
-	bool feat_ready[FWS_FEATURES_MAX];
+	void *feat[FWS_HOST_FEATURES_MAX];
+	bool feat_ready[FWS_HOST_FEATURES_MAX];
 };
 
 /*

@@ -20,31 +20,12 @@
 #include <time.h>
 
 #include "fws_config.h"
+#include "fws_conntrial.h"
 #include "fws_conn.h"
 #include "fws_dutload.h"
 #include "fws_err.h"
 #include "fws_search.h"
 #include "fws_trial.h"
-
-/** One iteration. */
-struct fws_conntrial {
-	double rate;         /**< asked: connections (teardown: closes) per second */
-	double achieved;     /**< opened (closed) / the time the opener (closer) took */
-	double phase_s;      /**< that time */
-	double elapsed_s;    /**< the whole trial, until every connection was answered or failed */
-	uint64_t tx_refused; /**< segments the port refused: the generator's loss, not the DUT's */
-	bool generator_limited; /**< achieved under 99 % of rate, or segments refused */
-	bool partial;           /**< interrupted */
-	uint64_t impaired;      /**< connections failed, unfinished, or that sent anything twice */
-	uint64_t unfinished;    /**< still waiting when the trial gave up on them (should be 0) */
-	bool pass;              /**< RFC 9411's criteria */
-	char verdict[160];
-	double est_min_us, est_avg_us, est_p50_us, est_p99_us, est_max_us;
-	uint64_t engine_bytes;    /**< the engine's memory after it (its client's host) */
-	bool dut_probed;          /**< dut.load_command ran over the measured phase */
-	struct fws_dutload dut;   /**< its verdict */
-	struct fws_conn_stats st; /**< its series are owned by the trial */
-};
 
 struct fws_connrun {
 	const struct fws_cfg *cfg;
@@ -88,44 +69,6 @@ int fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops,
 double fws_connrun_figure(const struct fws_connrun *run, int *trial);
 
 void fws_connrun_free(struct fws_connrun *run);
-
-/* The real trials, over a host's ports (fws_conntester.c): the engine of an agent. */
-struct fws_conntester;
-struct fws_host;
-
-/** Around an iteration's measured phase (opening; teardown: closing), where the DUT load
- * probe runs; each may be NULL. */
-struct fws_conntester_hooks {
-	void (*measure)(void *arg, uint64_t n, double rate); /**< n connections at rate begin */
-	void (*service)(void *arg);                          /**< each pass meanwhile */
-	void (*measured)(void *arg, bool stopped, struct fws_conntrial *out); /**< it ended */
-	void *arg;
-};
-
-/** The engine over h's ports for cfg's streams: the clients on their tx_port, the servers
- * on their rx_port. NULL with the error in e. */
-struct fws_conntester *fws_conntester_new(struct fws_host *h, const struct fws_cfg *cfg,
-					  struct fws_err *e);
-void fws_conntester_free(struct fws_conntester *x);
-
-/** One iteration numbered nonce at rate (opens, teardown: closes, per second) into out,
- * until every connection is answered or failed, or *stop. 0. */
-int fws_conntester_trial(struct fws_conntester *x, double rate, uint32_t nonce,
-			 const struct fws_conntester_hooks *hk, volatile int *stop,
-			 struct fws_conntrial *out);
-
-/** Between iterations: capacity's hold, RST every attempted connection, the aging wait.
- * 0, or -EINTR with e set when *stop ended it. */
-int fws_conntester_between(struct fws_conntester *x, volatile int *stop, struct fws_err *e);
-
-/** Its servers answer iteration nonce's clients (on another host) from now on. */
-void fws_conntester_serve(struct fws_conntester *x, uint32_t nonce);
-
-/** One pass: receive, answer, timers, send. The frames it received. */
-uint64_t fws_conntester_pass(struct fws_conntester *x);
-
-/** A progress line per second of each iteration on f (NULL: none). */
-void fws_conntester_progress(struct fws_conntester *x, FILE *f);
 
 /* The controller's trials over its agents (fws_connagents.c): the iteration on the agent of
  * the clients, the one of the servers told to answer it, the DUT load probe here. */

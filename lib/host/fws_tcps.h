@@ -2,7 +2,7 @@
 /*
  * The TCP streams' connections (host feature "tcp", fws_tcpstream.c): their state, shared
  * with the segments they exchange (fws_tcps.c: build, send and answer SYN, SYN-ACK, ACK,
- * FIN and the application preamble). Internal to lib/run.
+ * FIN and the application preamble). Internal to lib/host.
  */
 #ifndef FWS_TCPS_H
 #define FWS_TCPS_H

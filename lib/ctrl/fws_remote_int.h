@@ -93,8 +93,8 @@ json_t *fws_remote_call_long(struct remote *r, enum fws_agent_op op, json_t *arg
 int fws_remote_answer_rc(struct remote *r, json_t *ans, struct fws_err *e);
 
 /** A call whose answer's attachment is n bytes into out (zeroed when lost). */
-void fws_remote_call_blob_in(struct remote *r, enum fws_agent_op op, json_t *args, void *out, size_t n,
-			     int ms);
+void fws_remote_call_blob_in(struct remote *r, enum fws_agent_op op, json_t *args, void *out,
+			     size_t n, int ms);
 
 /** The controller's clock for the stream's times, ms. */
 int64_t fws_remote_now_ms(void);

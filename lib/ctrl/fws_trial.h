@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Trials. fws_trial_create makes the controller's trial over the in-process agent, which
- * sets up ports, lcore roles, pools and flow tables for a config and resolves the gateways
- * (EAL must be up); fws_trial_run runs one trial of a frame-size mix through its phase table
+ * Trials. fws_trial_create (lib/run/fws_agents.h) makes the controller's trial over the
+ * agents of a config: the in-process one sets up ports, lcore roles, pools and flow tables
+ * and resolves the gateways (EAL must be up), a remote one has its host's agent do so;
+ * fws_trial_run runs one trial of a frame-size mix through its phase table
  * (fws_phase.c: warm-up, measure, stop, drain) over the agents (fws_agent.h) and merges
  * their counts into a struct fws_result (fws_merge.c); fws_trial_path_check probes each
  * stream alone first.
@@ -14,9 +15,9 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "fws_agent_types.h"
 #include "fws_config.h"
 #include "fws_counters.h"
-#include "fws_ctl.h"
 #include "fws_dutload.h"
 #include "fws_err.h"
 #include "fws_hist.h"
@@ -39,17 +40,6 @@ struct fws_lat {
 	double skew_max_ns;
 };
 
-/** How a stream's frames were stamped (fws_tx) and what that leaves uncertain. */
-struct fws_stamp_result {
-	uint32_t wire_mbps; /**< the wire model's link speed; 0: stamped at the hand-over */
-	double lead_ns;     /**< build time per frame added to each stamp (the fastest seen) */
-	double lag_avg_ns;  /**< from a burst's stamp to the end of its hand-over (signed) */
-	double lag_min_ns;  /**< < 0: a burst stamped after its hand-over ended */
-	double lag_max_ns;
-	uint64_t lag_bursts;  /**< sampled measured bursts behind the three */
-	uint64_t late_bursts; /**< of them, stamped after their hand-over ended */
-};
-
 /** What NAT did to a stream and whether that was what the config expected ("nat"). */
 struct fws_nat_result {
 	bool observed;    /**< the config has "nat": the rest is filled */
@@ -70,24 +60,6 @@ struct fws_nat_result {
 	uint8_t src6[12], dst6[12];
 };
 #define FWS_NAT_PAIRS_MAX 4096
-
-/** ICMP errors from the path about a stream's packets in one trial (fws_icmp.c). */
-struct fws_icmp_tally {
-	uint64_t n[FWS_ICMP_CLASSES_N]; /**< by class (fws_pkt.h) */
-	uint32_t mtu_min, mtu_max;      /**< MTUs "too big" errors announced (0: none) */
-};
-
-/** A TCP stream's connections in one trial (fws_tcpstream.c). */
-struct fws_tcp_result {
-	bool present;
-	uint32_t attempted, established;
-	uint32_t failed_rst, failed_timeout; /**< handshakes that did not complete, by reason */
-	uint32_t closed;                     /**< FIN answered by FIN after the trial */
-	uint32_t preambles_sent, preambles_received; /**< "app": ClientHello or request */
-	uint32_t min_frame;                          /**< smallest frame that carries a signature */
-	uint64_t acks_sent, acks_received, rst_received, window_full;
-	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
-};
 
 /** A stream split over several transmit ports: what one of them sent, by its own flows. */
 struct fws_sender_result {
@@ -163,35 +135,6 @@ struct fws_stream_result {
 	struct fws_hist *hist; /**< owned by the result */
 };
 
-struct fws_port_result {
-	char name[FWS_CFG_NAME_LEN];
-	char device[FWS_CFG_PATH_LEN];
-	char driver[64];
-	char mac[24];
-	uint32_t link_speed_mbps;
-	bool link_up;
-	bool hw_cksum;
-	bool physical; /**< on a hardware bus: the wire paces what is sent */
-	struct fws_rx_counters rx;
-	struct fws_tx_counters tx;
-	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */
-	/* Since the start of the run, all phases: every frame (what the DUT's interface
-	 * counters show too), and of those the control plane's (ARP, ND, echo). */
-	uint64_t rx_total, tx_total;
-	uint64_t rx_control_total, tx_control_total;
-	/* The NIC's own counters over the trial (rte_eth_stats). */
-	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
-		nic_oerrors, nic_rx_nombuf;
-};
-
-/** A port's link seen down during a trial (fws_linkwatch), times since the trial began. */
-#define FWS_LINK_EVENTS_MAX 32
-struct fws_link_event {
-	unsigned int port;
-	double down_s, up_s; /**< up_s < 0: still down when the trial ended */
-	uint64_t sent_down;  /**< test frames sent meanwhile by the streams to or from the port */
-};
-
 /** What a result is: a run's trial, a search goal, a latency point, a back-to-back burst. */
 #define FWS_RESULT_KINDS(X) X(RUN, "run") X(NDR, "ndr") X(PDR, "pdr") X(LAT, "lat") X(B2B, "b2b")
 enum fws_result_kind {
@@ -243,16 +186,6 @@ struct fws_result {
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
 };
 
-/** One stream so far in the running phase (live: read while the lcores write). */
-struct fws_live_stream {
-	uint64_t tx_frames, tx_bytes; /**< sent in the phase (warm-up or measured) */
-	uint64_t rx_frames;           /**< test frames received and accounted, measured phase */
-	uint64_t lat_count, lat_sum, lat_min, lat_max; /**< ns, measured phase */
-	/** Per second over the interval before, as the host that counted measured it (summed
-	 * over hosts); tx_Bps: L2 bytes with the FCS. */
-	double tx_pps, rx_pps, tx_Bps;
-};
-
 /** What the progress callback sees once per second, and once with the trial's result. */
 struct fws_progress {
 	const char *phase; /**< "warm-up", "measure", or "result" (result is set) */
@@ -265,17 +198,6 @@ struct fws_progress {
 	const struct fws_result *result;       /**< phase "result": the trial just collected */
 	const char *frame_size;                /**< the trial's frame-size entry */
 	const char *direction;                 /**< a sweep cell's direction, or NULL */
-};
-
-/** A load client as the report names it: who its agent is and where it ran. */
-struct fws_host_info {
-	char name[FWS_CFG_NAME_LEN]; /**< the config's host, "local" for this process */
-	char via[256];               /**< how the controller reached it: its command */
-	char hostname[64], kernel[96];
-	char fwstress[32], dpdk[64];
-	int proto[2];    /**< the control protocol it spoke (0.0: in process) */
-	uint64_t tsc_hz; /**< its TSC rate calibrated at setup */
-	uint64_t ports, tx_streams, rx_streams; /**< bit masks, as struct fws_agent's */
 };
 
 /** Options of a trial run. */
@@ -292,9 +214,6 @@ struct fws_trial_opts {
 	double lat_frac;           /**< LAT: the load as a fraction of NDR */
 	enum fws_dir dir;          /**< a sweep cell's direction (upload, download, bidir) */
 };
-
-/** Set up everything a config needs. NULL with errno and the error in e on failure. */
-struct fws_trial *fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e);
 
 /**
  * Run the trial of frame-size mix size_idx. Returns 0 (res->partial tells whether it was

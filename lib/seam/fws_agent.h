@@ -6,7 +6,8 @@
  * aims return traffic where it is told. Everything that crosses it is a plain structure (no
  * pointers but the caller's buffers, numbers in host order unless named _be, stream and
  * port indices as the config numbers them), so a remote agent carries the same over a
- * stream. The only implementation today is in-process (fws_agent_local.c, over fws_host).
+ * stream. Two implementations: in-process (lib/host/fws_agent_local.c, over fws_host) and
+ * remote (lib/ctrl/fws_agent_remote.c, over the control stream to a host's fwstress agent).
  *
  * A trial, as the controller runs it: prepare (learning and handshakes the host does by
  * itself), arm (the plan: sizes, rates, cookies), launch, phase changes while polling,
@@ -24,8 +25,10 @@
 #include "fws_nat.h"
 #include "fws_ptp.h"
 #include "fws_rxstat.h"
-#include "fws_trial.h"
-#include "fws_worker.h"
+#include "fws_agent_types.h"
+#include "fws_config.h"
+#include "fws_err.h"
+#include "fws_phase.h"
 
 struct fws_agent;
 struct fws_conntester_hooks;
@@ -206,26 +209,6 @@ struct fws_agent {
 	struct fws_host_info info; /**< who it is (hello), for the report */
 };
 
-/** This process as a load client: its host name, kernel, fwstress and DPDK versions. */
-void fws_agent_info_self(struct fws_host_info *out);
-
-/** The in-process agent over this process's EAL and the config's ports. NULL with errno
- * and e set on failure. */
-struct fws_agent *fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e);
-
-/** The agent of cfg->hosts[host - 1], on that load client: its command started, hello
- * exchanged, its ports set up there. NULL with e set on failure. */
-struct fws_agent *fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e);
-
-/** The stop requests (Ctrl-C, SIGTERM) that end a wait for remote agents: while they start
- * (hello, setup) the first one, later a second one (the first stops the trial, whose end
- * still asks the agents for its counts). NULL: none. */
-void fws_agent_remote_stop_on(volatile int *stop);
-
-/** Wait for a remote agent's setup (sent by fws_agent_remote, so that the agents set up at
- * once); 0 for any other agent. 0 or -errno with e set. */
-int fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e);
-
 /** Why agent a is lost, or NULL. */
 static inline const char *
 fws_agent_lost(struct fws_agent *a)
@@ -236,11 +219,5 @@ fws_agent_lost(struct fws_agent *a)
 /** What host (0: this process; k: hosts[k - 1]) owns of cfg: a->ports, tx_streams (those
  * whose transmit port it owns), rx_streams (receive port). */
 void fws_agent_owns(struct fws_agent *a, const struct fws_cfg *cfg, unsigned int host);
-
-/** The in-process agent for the ports of host (0: those naming no host; k: hosts[k - 1],
- * in that host's fwstress agent): it sends the streams whose transmit port it owns and
- * receives those whose receive port it owns. */
-struct fws_agent *fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host,
-				       struct fws_err *e);
 
 #endif /* FWS_AGENT_H */

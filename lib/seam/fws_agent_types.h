@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The results that cross the seam (fws_agent.h): what a host counted on a port and a
+ * stream in one trial, and what it says about itself. Plain structures: a remote agent
+ * sends their bytes as they are (fws_wire.h).
+ */
+#ifndef FWS_AGENT_TYPES_H
+#define FWS_AGENT_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fws_config.h"
+#include "fws_counters.h"
+#include "fws_pkt.h"
+
+/** How a stream's frames were stamped (fws_tx) and what that leaves uncertain. */
+struct fws_stamp_result {
+	uint32_t wire_mbps; /**< the wire model's link speed; 0: stamped at the hand-over */
+	double lead_ns;     /**< build time per frame added to each stamp (the fastest seen) */
+	double lag_avg_ns;  /**< from a burst's stamp to the end of its hand-over (signed) */
+	double lag_min_ns;  /**< < 0: a burst stamped after its hand-over ended */
+	double lag_max_ns;
+	uint64_t lag_bursts;  /**< sampled measured bursts behind the three */
+	uint64_t late_bursts; /**< of them, stamped after their hand-over ended */
+};
+
+/** ICMP errors from the path about a stream's packets in one trial (fws_icmp.c). */
+struct fws_icmp_tally {
+	uint64_t n[FWS_ICMP_CLASSES_N]; /**< by class (fws_pkt.h) */
+	uint32_t mtu_min, mtu_max;      /**< MTUs "too big" errors announced (0: none) */
+};
+
+/** A TCP stream's connections in one trial (fws_tcpstream.c). */
+struct fws_tcp_result {
+	bool present;
+	uint32_t attempted, established;
+	uint32_t failed_rst, failed_timeout; /**< handshakes that did not complete, by reason */
+	uint32_t closed;                     /**< FIN answered by FIN after the trial */
+	uint32_t preambles_sent, preambles_received; /**< "app": ClientHello or request */
+	uint32_t min_frame;                          /**< smallest frame that carries a signature */
+	uint64_t acks_sent, acks_received, rst_received, window_full;
+	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
+};
+
+struct fws_port_result {
+	char name[FWS_CFG_NAME_LEN];
+	char device[FWS_CFG_PATH_LEN];
+	char driver[64];
+	char mac[24];
+	uint32_t link_speed_mbps;
+	bool link_up;
+	bool hw_cksum;
+	bool physical; /**< on a hardware bus: the wire paces what is sent */
+	struct fws_rx_counters rx;
+	struct fws_tx_counters tx;
+	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */
+	/* Since the start of the run, all phases: every frame (what the DUT's interface
+	 * counters show too), and of those the control plane's (ARP, ND, echo). */
+	uint64_t rx_total, tx_total;
+	uint64_t rx_control_total, tx_control_total;
+	/* The NIC's own counters over the trial (rte_eth_stats). */
+	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
+		nic_oerrors, nic_rx_nombuf;
+};
+
+/** One stream so far in the running phase (live: read while the lcores write). */
+struct fws_live_stream {
+	uint64_t tx_frames, tx_bytes; /**< sent in the phase (warm-up or measured) */
+	uint64_t rx_frames;           /**< test frames received and accounted, measured phase */
+	uint64_t lat_count, lat_sum, lat_min, lat_max; /**< ns, measured phase */
+	/** Per second over the interval before, as the host that counted measured it (summed
+	 * over hosts); tx_Bps: L2 bytes with the FCS. */
+	double tx_pps, rx_pps, tx_Bps;
+};
+
+/** A load client as the report names it: who its agent is and where it ran. */
+struct fws_host_info {
+	char name[FWS_CFG_NAME_LEN]; /**< the config's host, "local" for this process */
+	char via[256];               /**< how the controller reached it: its command */
+	char hostname[64], kernel[96];
+	char fwstress[32], dpdk[64];
+	int proto[2];    /**< the control protocol it spoke (0.0: in process) */
+	uint64_t tsc_hz; /**< its TSC rate calibrated at setup */
+	uint64_t ports, tx_streams, rx_streams; /**< bit masks, as struct fws_agent's */
+};
+
+/** A port's link seen down during a trial (fws_linkwatch), times since the trial began. */
+#define FWS_LINK_EVENTS_MAX 32
+struct fws_link_event {
+	unsigned int port;
+	double down_s, up_s; /**< up_s < 0: still down when the trial ended */
+	uint64_t sent_down;  /**< test frames sent meanwhile by the streams to or from the port */
+};
+
+#endif /* FWS_AGENT_TYPES_H */
