@@ -32,7 +32,7 @@ double fws_clock_ppm(double a, double b);
 /*
  * An affine map of TSC readings, x -> x + off + (x - base) * q / 2^32: one host's ticks in
  * another's time base (the stamps of a stream sent from one load client and received on
- * another, fws_clocks.c), or a test-only offset and drift of a host's clock.
+ * another, feat_clocks.c), or a test-only offset and drift of a host's clock.
  */
 struct fws_affine {
 	bool on;

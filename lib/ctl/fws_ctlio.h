@@ -41,7 +41,7 @@ struct fws_ctlio {
 	/** With workers stopped: UDP datagrams (a connection test's over UDP), NULL: counted
 	 * as idle frames and dropped. tcp_arg is its argument too. */
 	void (*udp_input)(void *arg, unsigned int port, struct rte_mbuf *m);
-	/** ICMP errors (fws_icmp: matched to the stream whose packet they quote); NULL drops. */
+	/** ICMP errors (feat_icmp.c: matched to the stream whose packet they quote); NULL drops. */
 	void (*icmp_input)(void *arg, unsigned int port, struct rte_mbuf *m);
 	void *icmp_arg;
 	uint64_t idle_rx[FWS_CFG_MAX_PORTS]; /**< frames polled by the main lcore, all kinds */

@@ -4,11 +4,11 @@
 #include "fws_trial_int.h"
 
 /* Each is defined in the file named after it. */
-extern const struct fws_feature fws_feature_dutload; /* fws_dutprobe.c */
-extern const struct fws_feature fws_feature_nat;     /* fws_natlearn.c */
-extern const struct fws_feature fws_feature_path;    /* fws_path.c */
-extern const struct fws_feature fws_feature_blocked; /* fws_blocked.c */
-extern const struct fws_feature fws_feature_clocks;  /* fws_clocks.c */
+extern const struct fws_feature fws_feature_dutload; /* feat_dutload.c */
+extern const struct fws_feature fws_feature_nat;     /* feat_nat.c */
+extern const struct fws_feature fws_feature_path;    /* feat_path.c */
+extern const struct fws_feature fws_feature_blocked; /* feat_blocked.c */
+extern const struct fws_feature fws_feature_clocks;  /* feat_clocks.c */
 
 /* In the order their hooks run. */
 static const struct fws_feature *const features[] = {

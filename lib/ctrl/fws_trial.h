@@ -116,7 +116,7 @@ struct fws_stream_result {
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
 	/** Sent from one host, received on another: its stamps were mapped into the
-	 * receiver's clock (fws_clocks.c); the offset between the two, how far the map
+	 * receiver's clock (feat_clocks.c); the offset between the two, how far the map
 	 * drifted over the trial, and the bound of every one-way latency figure. */
 	bool cross_host;
 	bool clk_aligned;

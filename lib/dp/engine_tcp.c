@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Traffic engine "tcp": the data segments of connections the main lcore opened before the
- * trial (lib/host/fws_tcpstream.c). Frames come from the stream's template pool as for UDP;
+ * trial (lib/host/feat_tcp.c). Frames come from the stream's template pool as for UDP;
  * per frame the connection's sequence number advances by the payload, and a connection
  * whose next segment would pass the receiver's window edge waits (the next connection
  * sends instead, counted as tcp_window_full). No retransmission: a lost segment is loss.

@@ -94,7 +94,7 @@ struct fws_rx_lcore {
 	bool rings;    /**< every stream has per-flow rings (seq_window > 64) */
 	bool nat;      /**< natobs tables exist: record how each flow arrived */
 	bool tcp;      /**< TCP streams: segments without a signature go to the main lcore */
-	bool icmp;     /**< ICMP errors go to the main lcore too (fws_icmp matches them) */
+	bool icmp;     /**< ICMP errors go to the main lcore too (feat_icmp.c matches them) */
 	/* Fragments (fws_run sets these up; NULL: fragments are counted and dropped): this
 	 * lcore's reassembly table (rte_ip_frag is not thread-safe), its death row, and a
 	 * buffer a reassembled packet is read into. */

@@ -3,11 +3,11 @@
 #include "fws_host.h"
 
 /* Each is defined in the file named after it. */
-extern const struct fws_host_feature fws_feature_stamps;     /* fws_stamps.c */
-extern const struct fws_host_feature fws_feature_reassembly; /* fws_reassembly.c */
-extern const struct fws_host_feature fws_feature_icmp;       /* fws_icmp.c */
-extern const struct fws_host_feature fws_feature_linkwatch;  /* fws_linkwatch.c */
-extern const struct fws_host_feature fws_feature_tcp;        /* fws_tcpstream.c */
+extern const struct fws_host_feature fws_feature_stamps;     /* feat_stamps.c */
+extern const struct fws_host_feature fws_feature_reassembly; /* feat_reassembly.c */
+extern const struct fws_host_feature fws_feature_icmp;       /* feat_icmp.c */
+extern const struct fws_host_feature fws_feature_linkwatch;  /* feat_linkwatch.c */
+extern const struct fws_host_feature fws_feature_tcp;        /* feat_tcp.c */
 
 /* In the order their hooks run. */
 static const struct fws_host_feature *const features[] = {

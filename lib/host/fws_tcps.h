@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The TCP streams' connections (host feature "tcp", fws_tcpstream.c): their state, shared
+ * The TCP streams' connections (host feature "tcp", feat_tcp.c): their state, shared
  * with the segments they exchange (fws_tcps.c: build, send and answer SYN, SYN-ACK, ACK,
  * FIN and the application preamble). Internal to lib/host.
  */

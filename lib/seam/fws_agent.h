@@ -44,7 +44,7 @@ struct fws_agent_plan {
 	double pps[FWS_CFG_MAX_STREAMS];     /**< per stream; 0: unpaced */
 	uint64_t limit[FWS_CFG_MAX_STREAMS]; /**< > 0: exactly this many measured frames */
 	/** Per stream sent from this host and received on another: its stamps' map into the
-	 * receiver's ticks (the controller's clock alignment, fws_clocks.c). */
+	 * receiver's ticks (the controller's clock alignment, feat_clocks.c). */
 	struct fws_affine clk[FWS_CFG_MAX_STREAMS];
 };
 

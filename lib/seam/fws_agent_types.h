@@ -25,13 +25,13 @@ struct fws_stamp_result {
 	uint64_t late_bursts; /**< of them, stamped after their hand-over ended */
 };
 
-/** ICMP errors from the path about a stream's packets in one trial (fws_icmp.c). */
+/** ICMP errors from the path about a stream's packets in one trial (feat_icmp.c). */
 struct fws_icmp_tally {
 	uint64_t n[FWS_ICMP_CLASSES_N]; /**< by class (fws_pkt.h) */
 	uint32_t mtu_min, mtu_max;      /**< MTUs "too big" errors announced (0: none) */
 };
 
-/** A TCP stream's connections in one trial (fws_tcpstream.c). */
+/** A TCP stream's connections in one trial (feat_tcp.c). */
 struct fws_tcp_result {
 	bool present;
 	uint32_t attempted, established;
@@ -85,7 +85,7 @@ struct fws_host_info {
 	uint64_t ports, tx_streams, rx_streams; /**< bit masks, as struct fws_agent's */
 };
 
-/** A port's link seen down during a trial (fws_linkwatch), times since the trial began. */
+/** A port's link seen down during a trial (feat_linkwatch.c), times since the trial began. */
 #define FWS_LINK_EVENTS_MAX 32
 struct fws_link_event {
 	unsigned int port;

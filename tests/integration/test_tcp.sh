@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# TCP test traffic (engine "tcp", the host feature in lib/host/fws_tcpstream.c) through the in-memory loopback, both ways:
+# TCP test traffic (engine "tcp", the host feature in lib/host/feat_tcp.c) through the in-memory loopback, both ways:
 # every connection opens (SYN, SYN-ACK, ACK, the receiver's window), carries data segments
 # counted by signature like UDP, is ACKed and closes with FIN answered by FIN; a mix moves
 # the sequence numbers by segments of different sizes. Frame sizes a TCP segment with a
