@@ -127,8 +127,6 @@ fws_config_host_shell(const struct fws_cfg_host *h, const char **argv, unsigned 
 	return n;
 }
 
-/* The string at key of object o, if there, into out; ptp: ptp4l's socket (an absolute path),
- * else a destination or path that cannot pass for an option. */
 
 static int
 parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)

@@ -32,7 +32,11 @@ size_t cfg_push_key(struct cfg_ctx *c, const char *key);
 size_t cfg_push_idx(struct cfg_ctx *c, size_t i);
 void cfg_pop(struct cfg_ctx *c, size_t old);
 const char *cfg_type_name(const json_t *v);
+/** Every key of obj is one of allowed (NULL ended); else "unknown key" naming the nearest
+ * and listing the keys, or saying where they are listed (where, for a long list). */
 int cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed);
+int cfg_check_keys_named(struct cfg_ctx *c, const json_t *obj, const char *const *allowed,
+			 const char *where);
 int cfg_want_type(struct cfg_ctx *c, const json_t *v, json_type t, const char *what);
 int cfg_get_string(struct cfg_ctx *c, const json_t *v, char *out, size_t outlen);
 /** Member key of o, when present, as a destination or path (not starting with "-"); with
@@ -81,11 +85,17 @@ void cfg_default_flows(struct cfg_top *t);
  * One top-level key: how it is parsed (called only when the key is present, in table order),
  * emitted (NULL: folded into another section's output) and documented (validate --help).
  */
+/** A section's nested key and what it sets (the reference's row for it). */
+struct cfg_keydoc {
+	const char *key, *doc;
+};
+
 struct cfg_section {
 	const char *key;
 	int (*parse)(struct cfg_ctx *c, const json_t *v, struct cfg_top *t);
 	json_t *(*emit)(const struct fws_cfg *cfg);
 	const char *doc;
+	const struct cfg_keydoc *keys; /**< its object's keys, {NULL} ended; NULL: none */
 };
 
 /* Larger inputs are refused, not read until memory runs out (validate /dev/zero). */

@@ -217,6 +217,14 @@ cfg_type_name(const json_t *v)
 int
 cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed)
 {
+	return cfg_check_keys_named(c, obj, allowed, NULL);
+}
+
+int
+cfg_check_keys_named(struct cfg_ctx *c, const json_t *obj, const char *const *allowed,
+		     const char *where)
+{
+	char known[320];
 	const char *key;
 	json_t *v;
 
@@ -232,10 +240,15 @@ cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed)
 			continue;
 		old = cfg_push_key(c, key);
 		(void)old; /* the error keeps the path */
+		strlcpy(known, where ? where : "keys: ", sizeof(known));
+		for (a = allowed; *a && where == NULL; a++) {
+			strlcat(known, a == allowed ? "" : ", ", sizeof(known));
+			strlcat(known, *a, sizeof(known));
+		}
 		if (fws_names_nearest(key, allowed, 0))
-			return cfg_fail(c, "unknown key; did you mean \"%s\"?",
-					fws_names_nearest(key, allowed, 0));
-		return cfg_fail(c, "unknown key");
+			return cfg_fail(c, "unknown key; did you mean \"%s\"? (%s)",
+					fws_names_nearest(key, allowed, 0), known);
+		return cfg_fail(c, "unknown key (%s)", known);
 	}
 	return 0;
 }

@@ -31,12 +31,16 @@ static const struct {
 } bad[] = {
 	{"[1]", "config: (top): the config must be a JSON object, got an array (line 1)"},
 	{"{", "config: line 1: string or '}' expected near end of file"},
-	{"{" PORTS ", \"bogus\": 1}", "config: bogus: unknown key (line 1)"},
+	{"{" PORTS ", \"bogus\": 1}",
+	 "config: bogus: unknown key (fwstress validate --help lists the keys) (line 1)"},
 	{"{" PORTS ", \"durration\": 1}",
-	 "config: durration: unknown key; did you mean \"duration\"? (line 1)"},
+	 "config: durration: unknown key; did you mean \"duration\"? (fwstress validate --help "
+	 "lists the keys) (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"gatway\": "
 	 "\"198.18.0.1\"}]}",
-	 "config: ports[0].gatway: unknown key; did you mean \"gateway\"? (line 1)"},
+	 "config: ports[0].gatway: unknown key; did you mean \"gateway\"?"
+	 " (keys: name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, gateway6, vlan, "
+	 "rx_descriptors, tx_descriptors, tx_stamp) (line 1)"},
 	/* Fill and DF. */
 	{"{" PORTS ", \"payload\": {\"fill\": \"ones\"}}",
 	 "config: payload.fill: \"ones\": give \"counter\", \"zero\", \"random\" or a hex pattern "
@@ -52,7 +56,8 @@ static const struct {
 	 "config: (top): stream \"s\": \"df\" is IPv4's (IPv6 routers never fragment: packets too "
 	 "big for a link are dropped) (line 1)"},
 	/* Keys and values from the input never break the line or reach the terminal raw. */
-	{"{" PORTS ", \"bo\\ngus\\u001b[2J\": 1}", "config: bo?gus?[2J: unknown key"},
+	{"{" PORTS ", \"bo\\ngus\\u001b[2J\": 1}",
+	 "config: bo?gus?[2J: unknown key (fwstress validate --help lists the keys)"},
 	{"{" PORTS ", \"rate\": \"1e20pps\"}",
 	 "config: rate: \"1e20pps\" is above the largest rate fwstress paces (1e+10 pps, 1e+13 "
 	 "bit/s) (line 1)"},
@@ -81,7 +86,9 @@ static const struct {
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": 5}]}",
 	 "config: ports[0].device: expected a string, got an integer (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"speed\": 1}]}",
-	 "config: ports[0].speed: unknown key (line 1)"},
+	 "config: ports[0].speed: unknown key"
+	 " (keys: name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, gateway6, vlan, "
+	 "rx_descriptors, tx_descriptors, tx_stamp) (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\"}, {\"name\": \"lan\", "
 	 "\"device\": "
 	 "\"net_null1\"}]}",
@@ -335,7 +342,8 @@ static const struct {
 	{"{" PORTS ", \"clocks\": {\"socket\": \"/x\"}}",
 	 "config: clocks: \"clocks\" needs a \"mode\" (line 1)"},
 	{"{" PORTS ", \"clocks\": {\"mode\": \"ptp\", \"sock\": \"/x\"}}",
-	 "config: clocks.sock: unknown key; did you mean \"socket\"? (line 1)"},
+	 "config: clocks.sock: unknown key; did you mean \"socket\"? (keys: mode, socket, domain) "
+	 "(line 1)"},
 	{"{" PORTS ", \"duration\": 1, \"duration\": 2}",
 	 "config: line 1: duplicate object key near '\"duration\"'"},
 	/* A sweep cell measures its direction's streams only (issue 34). */
