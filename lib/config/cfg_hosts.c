@@ -127,7 +127,6 @@ fws_config_host_shell(const struct fws_cfg_host *h, const char **argv, unsigned 
 	return n;
 }
 
-
 static int
 parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 {
