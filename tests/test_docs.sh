@@ -8,43 +8,32 @@ FWSTRESS=$1
 TOP=$2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-if ! "$FWSTRESS" validate --doc >"$out"; then
-	echo "FAIL fwstress validate --doc exited non-zero"
-	echo "0 passed, 1 failed"
+passed=0
+fail() {
+	echo "FAIL $*"
+	echo "$passed passed, 1 failed"
 	exit 1
-fi
-if ! diff -u "$TOP/docs/reference/configuration.md" "$out"; then
-	echo "FAIL docs/reference/configuration.md is stale: $FWSTRESS validate --doc > docs/reference/configuration.md"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-# Every top-level key the parser knows is documented there, with its text.
-n=$(grep -c '^## ' "$out")
-if [ "$n" -lt 25 ]; then
-	echo "FAIL only $n keys in the generated reference"
-	echo "1 passed, 1 failed"
-	exit 1
-fi
-echo "ok   docs/reference/configuration.md is current ($n keys)"
-# Its nested keys are the parser's, no more, no fewer.
-if ! python3 "$TOP/tests/schema/config_keys.py" "$FWSTRESS" "$TOP/docs/reference/configuration.md"; then
-	echo "FAIL docs/reference/configuration.md: nested keys differ from the parser's (lib/config/cfg_sections.c)"
-	echo "1 passed, 1 failed"
-	exit 1
-fi
+}
+# A generated page is what its command prints now, with at least min entries (lines
+# matching pattern): current "docs/reference/PAGE" "COMMAND..." MIN PATTERN WHAT
+current() {
+	local page=$1 cmd=$2 min=$3 pattern=$4 what=$5 n
+	# shellcheck disable=SC2086
+	"$FWSTRESS" $cmd >"$out" || fail "fwstress $cmd exited non-zero"
+	diff -u "$TOP/$page" "$out" || fail "$page is stale: $FWSTRESS $cmd > $page"
+	n=$(grep -c "$pattern" "$out")
+	[ "$n" -ge "$min" ] || fail "only $n $what in $page"
+	echo "ok   $page is current ($n $what)"
+}
+# Every top-level key the parser knows is documented, a section each; its nested keys are
+# the parser's, no more, no fewer.
+current docs/reference/configuration.md "validate --doc" 25 '^## ' keys
+python3 "$TOP/tests/schema/config_keys.py" "$FWSTRESS" "$TOP/docs/reference/configuration.md" ||
+	fail "docs/reference/configuration.md: nested keys differ from the parser's (lib/config/cfg_sections.c)"
+passed=1
 # The agent protocol's reference is its table (lib/seam/fws_agent_ops.h), every operation.
-if ! "$FWSTRESS" agent --doc >"$out" || ! diff -u "$TOP/docs/reference/agent-protocol.md" "$out"; then
-	echo "FAIL docs/reference/agent-protocol.md is stale: $FWSTRESS agent --doc > docs/reference/agent-protocol.md"
-	echo "1 passed, 1 failed"
-	exit 1
-fi
-n_ops=$(grep -c '^| `[a-z_]*` | \(yes\)\? |' "$out")
-if [ "$n_ops" -lt 20 ]; then
-	echo "FAIL only $n_ops operations in the protocol's reference"
-	echo "1 passed, 1 failed"
-	exit 1
-fi
-echo "ok   docs/reference/agent-protocol.md is current ($n_ops operations)"
+current docs/reference/agent-protocol.md "agent --doc" 20 '^| `[a-z_]*` | \(yes\)\? |' operations
+passed=2
 # Every relative link of README.md and docs/ leads to a file that is there (and an anchor
 # to a heading of it); README stays the short entry it is (10 KB at most).
 if ! python3 - "$TOP" <<'PY'; then
@@ -80,8 +69,7 @@ if size > 10240:
     print(f"FAIL README.md is {size} bytes: more than 10 KB (the rest goes to docs/, by reader)")
 sys.exit(1 if bad or size > 10240 else 0)
 PY
-	echo "2 passed, 1 failed"
-	exit 1
+	fail "links or README's size (above)"
 fi
 echo "ok   every relative link in README.md and docs/ resolves; README.md under 10 KB"
 echo "3 passed, 0 failed"

@@ -35,9 +35,7 @@ struct remote {
 	/* Writes to its stdin hold wlock: the main thread's requests and the keep-alive
 	 * thread's pings (FWS_CTL_PING_MS), never while long_call (a long operation). */
 	pthread_mutex_t wlock;
-	pthread_t pinger;
-	bool pinging;
-	volatile int quit_ping;
+	struct fws_wire_ticker pinger; /* the keep-alive */
 	bool long_call;
 	int64_t heard; /* when its last line came, ms */
 	/* A long operation (a connection test's iteration): its events drive hk, a stop

@@ -460,43 +460,31 @@ fws_remote_lost(struct remote *r)
 	return r->lost ? r->why : NULL;
 }
 
-/* The keep-alive thread: a ping line every FWS_CTL_PING_MS while no long operation runs.
- * A ping that would block (the agent not reading) is skipped: this thread never holds the
- * stream while waiting for the far end. */
-static void *
-ping_main(void *arg)
+/* The keep-alive: a ping line every FWS_CTL_PING_MS while no long operation runs (the agent
+ * takes any line then for its stop), from its own thread (fws_wire_ticker). */
+static size_t
+ping_line(void *arg, char *buf, size_t len, int *fd)
 {
 	static const char line[] = "{\"op\": \"ping\"}\n";
 	struct remote *r = arg;
-	int ms;
 
-	while (!r->quit_ping) {
-		for (ms = 0; ms < FWS_CTL_PING_MS && !r->quit_ping; ms += 50)
-			nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
-		pthread_mutex_lock(&r->wlock);
-		if (!r->quit_ping && !r->long_call && r->to >= 0 &&
-		    poll(&(struct pollfd){.fd = r->to, .events = POLLOUT}, 1, 0) == 1 &&
-		    write(r->to, line, sizeof(line) - 1) < 0) {
-			/* a closed stream: the main thread finds it on its next request */
-		}
-		pthread_mutex_unlock(&r->wlock);
-	}
-	return NULL;
+	if (r->long_call || r->to < 0 || len < sizeof(line))
+		return 0;
+	memcpy(buf, line, sizeof(line) - 1);
+	*fd = r->to;
+	return sizeof(line) - 1;
 }
 
 void
 fws_remote_ping_start(struct remote *r)
 {
-	r->quit_ping = 0;
-	r->pinging = pthread_create(&r->pinger, NULL, ping_main, r) == 0;
+	r->pinger = (struct fws_wire_ticker){
+		.period_ms = FWS_CTL_PING_MS, .lock = &r->wlock, .line = ping_line, .arg = r};
+	fws_wire_ticker_start(&r->pinger);
 }
 
 void
 fws_remote_ping_stop(struct remote *r)
 {
-	if (!r->pinging)
-		return;
-	r->quit_ping = 1;
-	pthread_join(r->pinger, NULL);
-	r->pinging = false;
+	fws_wire_ticker_stop(&r->pinger);
 }

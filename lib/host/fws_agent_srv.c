@@ -25,11 +25,10 @@
 #include "fws_host.h"
 
 struct fws_agent_srv {
-	int out;                  /* the control stream */
-	pthread_mutex_t out_lock; /* a line and its attachment go out whole */
-	pthread_t beat;
-	bool beating;
-	volatile int quit_beat;
+	int out;                     /* the control stream */
+	pthread_mutex_t out_lock;    /* a line and its attachment go out whole */
+	struct fws_wire_ticker beat; /* the heartbeat */
+	unsigned long beats;
 	/* A long operation (a connection test's iteration) runs: a line that arrives
 	 * meanwhile, or the stream's end, is the controller's stop (the beat sees it). */
 	volatile int busy, interrupt;
@@ -646,53 +645,31 @@ fws_agent_srv_answer(struct fws_agent_srv *s, const json_t *req)
 /*
  * The heartbeat: an event line every FWS_AGENT_BEAT_MS from its own thread, whatever the
  * main thread is doing (EAL's setup, a prepare's handshakes, a million flows' counts), so
- * that the controller tells a slow agent from a cut link in seconds. A beat that would
- * block (the controller not reading: between trials) is skipped, never queued: this
- * thread never holds the stream while waiting for the far end.
+ * that the controller tells a slow agent from a cut link in seconds (skipped, never queued,
+ * while the controller does not read: between trials). While a long operation runs, a line
+ * from the controller (its stop) or the stream's end interrupts it.
  */
-static void *
-beat_main(void *arg)
+static size_t
+beat_line(void *arg, char *buf, size_t len, int *fd)
 {
 	struct fws_agent_srv *s = arg;
-	unsigned long n = 0;
-	char line[64];
-	int len, ms;
+	int n;
 
-	while (!s->quit_beat) {
-		for (ms = 0; ms < FWS_AGENT_BEAT_MS && !s->quit_beat; ms += 50)
-			nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
-		if (s->quit_beat)
-			break;
-		if (s->busy &&
-		    (s->rd->len > 0 ||
-		     poll(&(struct pollfd){.fd = s->rd->fd, .events = POLLIN}, 1, 0) == 1))
-			s->interrupt = 1; /* a line (the controller's stop) or the stream's end */
-		len = snprintf(line, sizeof(line), "{\"ev\": \"beat\", \"n\": %lu}\n", ++n);
-		pthread_mutex_lock(&s->out_lock);
-		if (poll(&(struct pollfd){.fd = s->out, .events = POLLOUT}, 1, 0) == 1 &&
-		    write(s->out, line, (size_t)len) < 0 && errno == EPIPE)
-			s->quit_beat = 1;
-		pthread_mutex_unlock(&s->out_lock);
-	}
-	return NULL;
+	if (s->busy && (s->rd->len > 0 ||
+			poll(&(struct pollfd){.fd = s->rd->fd, .events = POLLIN}, 1, 0) == 1))
+		s->interrupt = 1;
+	n = snprintf(buf, len, "{\"ev\": \"beat\", \"n\": %lu}\n", ++s->beats);
+	*fd = s->out;
+	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
 static void
 beat_start(struct fws_agent_srv *s)
 {
-	s->beating = pthread_create(&s->beat, NULL, beat_main, s) == 0;
-	if (!s->beating)
+	s->beat = (struct fws_wire_ticker){
+		.period_ms = FWS_AGENT_BEAT_MS, .lock = &s->out_lock, .line = beat_line, .arg = s};
+	if (fws_wire_ticker_start(&s->beat) < 0)
 		fprintf(stderr, "fwstress agent: no heartbeat thread: %s\n", strerror(errno));
-}
-
-static void
-beat_stop(struct fws_agent_srv *s)
-{
-	if (!s->beating)
-		return;
-	s->quit_beat = 1;
-	pthread_join(s->beat, NULL);
-	s->beating = false;
 }
 
 /* Set up, its workers stopped: its ports polled this often while it waits for a request
@@ -793,7 +770,7 @@ fws_agent_srv_serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
 	s->rd = rd;
 	beat_start(s);
 	why = serve(s, rd, rc);
-	beat_stop(s);
+	fws_wire_ticker_stop(&s->beat);
 	return why;
 }
 

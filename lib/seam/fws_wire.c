@@ -301,3 +301,50 @@ fws_wire_rd_free(struct fws_wire_rd *rd)
 	rd->buf = NULL;
 	rd->len = rd->cap = 0;
 }
+
+static void *
+ticker_main(void *arg)
+{
+	struct fws_wire_ticker *k = arg;
+	char line[256];
+	unsigned int ms;
+	size_t n;
+	int fd;
+
+	while (!k->quit) {
+		for (ms = 0; ms < k->period_ms && !k->quit; ms += 50)
+			nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+		if (k->quit)
+			break;
+		pthread_mutex_lock(k->lock);
+		fd = -1;
+		n = k->line(k->arg, line, sizeof(line), &fd);
+		if (n > 0 && fd >= 0 &&
+		    poll(&(struct pollfd){.fd = fd, .events = POLLOUT}, 1, 0) == 1 &&
+		    write(fd, line, n) < 0 && errno == EPIPE)
+			k->quit = 1;
+		pthread_mutex_unlock(k->lock);
+	}
+	return NULL;
+}
+
+int
+fws_wire_ticker_start(struct fws_wire_ticker *k)
+{
+	int rc;
+
+	k->quit = 0;
+	rc = pthread_create(&k->thread, NULL, ticker_main, k);
+	k->running = rc == 0;
+	return -rc;
+}
+
+void
+fws_wire_ticker_stop(struct fws_wire_ticker *k)
+{
+	if (!k->running)
+		return;
+	k->quit = 1;
+	pthread_join(k->thread, NULL);
+	k->running = false;
+}

@@ -13,6 +13,8 @@
 #ifndef FWS_WIRE_H
 #define FWS_WIRE_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +77,29 @@ json_t *fws_wire_recv(struct fws_wire_rd *rd, int timeout_ms, int extra_fd,
 		      void (*on_extra)(void *arg), void *arg, const char **why);
 
 void fws_wire_rd_free(struct fws_wire_rd *rd);
+
+/**
+ * A line every period_ms from a thread of its own, whatever the caller's thread is doing:
+ * the controller's ping and the agent's heartbeat. Each tick takes *lock (a line and an
+ * answer never interleave), asks line() for the line (its length; 0 skips this tick) and
+ * the descriptor, and writes it only when the stream takes it at once: a tick that would
+ * block (the far end not reading) is skipped, never queued, so the ticker never holds the
+ * stream while waiting for the far end. A closed stream (EPIPE) ends it.
+ */
+struct fws_wire_ticker {
+	unsigned int period_ms;
+	pthread_mutex_t *lock;
+	size_t (*line)(void *arg, char *buf, size_t len, int *fd);
+	void *arg;
+	/* Its own. */
+	pthread_t thread;
+	volatile int quit;
+	bool running;
+};
+
+/** Start it (the fields above set); 0, or -errno with no thread. */
+int fws_wire_ticker_start(struct fws_wire_ticker *k);
+/** Stop it and wait for its thread (nothing when it did not start). */
+void fws_wire_ticker_stop(struct fws_wire_ticker *k);
 
 #endif /* FWS_WIRE_H */
