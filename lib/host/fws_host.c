@@ -20,7 +20,8 @@
 #include "fws_flow.h"
 #include "fws_host.h"
 
-/* The log type is fws_trial.c's (one "fws.trial" for both sides of the seam). */
+RTE_LOG_REGISTER(fws_logtype_host, fws.host, NOTICE);
+
 #define TX_POOL_MBUFS 16383
 
 /* Which lcores transmit and which receive, and the queue each TX lcore uses per port. */

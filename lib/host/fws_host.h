@@ -25,9 +25,10 @@
 #include "fws_tx.h"
 #include "fws_worker.h"
 
-#define FWS_LOGTYPE fws_logtype_trial
+/* A host's own log type (--log-level=fws.host:debug), not the controller's fws.trial. */
+#define FWS_LOGTYPE fws_logtype_host
 #include "fws_log.h"
-extern int fws_logtype_trial;
+extern int fws_logtype_host;
 
 /* The most host features a table holds (fws_hostfeat.c checks). */
 #define FWS_HOST_FEATURES_MAX 16
