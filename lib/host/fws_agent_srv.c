@@ -666,10 +666,12 @@ beat_line(void *arg, char *buf, size_t len, int *fd)
 static void
 beat_start(struct fws_agent_srv *s)
 {
+	int rc;
+
 	s->beat = (struct fws_wire_ticker){
 		.period_ms = FWS_AGENT_BEAT_MS, .lock = &s->out_lock, .line = beat_line, .arg = s};
-	if (fws_wire_ticker_start(&s->beat) < 0)
-		fprintf(stderr, "fwstress agent: no heartbeat thread: %s\n", strerror(errno));
+	if ((rc = fws_wire_ticker_start(&s->beat)) < 0) /* pthread_create leaves errno alone */
+		fprintf(stderr, "fwstress agent: no heartbeat thread: %s\n", strerror(-rc));
 }
 
 /* Set up, its workers stopped: its ports polled this often while it waits for a request
