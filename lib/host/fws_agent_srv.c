@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The agent's server (fws_agent_srv.h): one table of operations, each checking its fields
- * before the seam sees them; the heartbeat thread; the loop that serves requests, polls the
- * ports between them and stops the workers when the controller falls silent.
+ * before the seam sees them (the connection test's in fws_agent_srv_conn.c); the heartbeat
+ * thread; the loop that serves requests, polls the ports between them and stops the workers
+ * when the controller falls silent.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,38 +21,16 @@
 
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
+#include "fws_agent_srv_int.h"
 #include "fws_conntester.h"
 #include "fws_agent_local.h"
 #include "fws_host.h"
-
-struct fws_agent_srv {
-	int out;                     /* the control stream */
-	pthread_mutex_t out_lock;    /* a line and its attachment go out whole */
-	struct fws_wire_ticker beat; /* the heartbeat */
-	unsigned long beats;
-	/* A long operation (a connection test's iteration) runs: a line that arrives
-	 * meanwhile, or the stream's end, is the controller's stop (the beat sees it). */
-	volatile int busy, interrupt;
-	const struct fws_wire_rd *rd;
-	bool serving;      /* its servers answered segments in the last pass: poll again at once */
-	int64_t next_live; /* while the workers run: the next live event, ms */
-	struct fws_agent_srv_env env;
-	struct fws_cfg *cfg;
-	struct fws_agent *a;
-	bool eal;
-	bool running; /* workers launched, not yet stopped */
-	bool bye;
-	void *att; /* the answer's attachment (blob) */
-	size_t att_len;
-};
 
 typedef int (*op_fn)(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e);
 
 /* While the workers run: the live counts as an event this often (the controller's progress
  * line and --stats sum them; their rates are over this host's own interval). */
 #define LIVE_MS 1000
-/* A connection test's rate, connections per second. */
-#define CONN_RATE_MAX 1e9
 
 static int64_t
 mono_ms(void)
@@ -62,16 +41,16 @@ mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int
-need_agent(struct fws_agent_srv *s, struct fws_err *e)
+int
+srv_need_agent(struct fws_agent_srv *s, struct fws_err *e)
 {
 	return s->a ? 0 : fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
 }
 
 /* Field key of req: an integer in [lo, hi] into *out; -EINVAL with e naming it. */
-static int
-int_field(const json_t *req, const char *op, const char *key, json_int_t lo, json_int_t hi,
-	  json_int_t *out, struct fws_err *e)
+int
+srv_int_field(const json_t *req, const char *op, const char *key, json_int_t lo, json_int_t hi,
+	      json_int_t *out, struct fws_err *e)
 {
 	const json_t *v = json_object_get(req, key);
 
@@ -85,8 +64,8 @@ int_field(const json_t *req, const char *op, const char *key, json_int_t lo, jso
 }
 
 /* An optional boolean: absent is false, anything else but true or false refused. */
-static int
-bool_field(const json_t *req, const char *op, const char *key, bool *out, struct fws_err *e)
+int
+srv_bool_field(const json_t *req, const char *op, const char *key, bool *out, struct fws_err *e)
 {
 	const json_t *v = json_object_get(req, key);
 
@@ -128,9 +107,9 @@ setup_config(struct fws_agent_srv *s, const json_t *req, unsigned int *host, str
 
 	if (!json_is_object(json_object_get(req, "config")))
 		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "setup: no config");
-	if (int_field(req, "setup", "host", 1, FWS_CFG_MAX_HOSTS, &h, e) < 0 ||
-	    int_field(req, "setup", "n_ports", 1, FWS_CFG_MAX_PORTS, &np, e) < 0 ||
-	    int_field(req, "setup", "n_streams", 1, FWS_CFG_MAX_STREAMS, &ns, e) < 0)
+	if (srv_int_field(req, "setup", "host", 1, FWS_CFG_MAX_HOSTS, &h, e) < 0 ||
+	    srv_int_field(req, "setup", "n_ports", 1, FWS_CFG_MAX_PORTS, &np, e) < 0 ||
+	    srv_int_field(req, "setup", "n_streams", 1, FWS_CFG_MAX_STREAMS, &ns, e) < 0)
 		return -EINVAL;
 	if ((txt = json_dumps(json_object_get(req, "config"), JSON_COMPACT)) == NULL)
 		return fws_err_set(e, FWS_ERR_CONFIG, -ENOMEM, "setup: %s", strerror(ENOMEM));
@@ -176,8 +155,8 @@ op_setup(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 }
 
 /* The answer's attachment: a copy of n bytes at p, sent after its line. */
-static int
-blob(struct fws_agent_srv *s, const void *p, size_t n)
+int
+srv_blob(struct fws_agent_srv *s, const void *p, size_t n)
 {
 	free(s->att);
 	if ((s->att = malloc(n ? n : 1)) == NULL)
@@ -195,10 +174,10 @@ op_ports(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 	(void)ans;
 	(void)req;
 	memset(p, 0, sizeof(p));
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	s->a->ops->ports(s->a, p);
-	return blob(s, p, sizeof(p));
+	return srv_blob(s, p, sizeof(p));
 }
 
 /* First in its answer: the controller times the exchange around this reading. */
@@ -206,7 +185,7 @@ static int
 op_tsc(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	(void)req;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	return json_object_set_new(ans, "tsc", json_integer((json_int_t)s->a->ops->tsc(s->a)));
 }
@@ -221,25 +200,25 @@ op_ptp(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	json_int_t dom;
 
 	(void)ans;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	if (sock == NULL || sock[0] != '/' ||
 	    strlen(sock) >= sizeof(((struct sockaddr_un *)NULL)->sun_path))
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
 				   "ptp: a socket path is absolute and under %zu bytes",
 				   sizeof(((struct sockaddr_un *)NULL)->sun_path));
-	if (int_field(req, "ptp", "domain", 0, 255, &dom, e) < 0)
+	if (srv_int_field(req, "ptp", "domain", 0, 255, &dom, e) < 0)
 		return -EINVAL;
 	if (s->a->ops->ptp(s->a, sock, (unsigned int)dom, &p, e) < 0)
 		return -EINVAL;
-	return blob(s, &p, sizeof(p));
+	return srv_blob(s, &p, sizeof(p));
 }
 
 static int
 op_hugepage_peak(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	(void)req;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	return json_object_set_new(ans, "bytes",
 				   json_integer((json_int_t)s->a->ops->hugepage_peak(s->a)));
@@ -259,9 +238,9 @@ op_prepare(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_e
 	json_int_t st, mask;
 
 	(void)ans;
-	if (need_agent(s, e) < 0 ||
-	    int_field(req, "prepare", "stage", 0, FWS_PREP_STAGES - 1, &st, e) < 0 ||
-	    int_field(req, "prepare", "mask", 0, all_streams(s->cfg), &mask, e) < 0)
+	if (srv_need_agent(s, e) < 0 ||
+	    srv_int_field(req, "prepare", "stage", 0, FWS_PREP_STAGES - 1, &st, e) < 0 ||
+	    srv_int_field(req, "prepare", "mask", 0, all_streams(s->cfg), &mask, e) < 0)
 		return -EINVAL;
 	return s->a->ops->prepare(s->a, (enum fws_prep_stage)st, (uint32_t)mask, &never, e);
 }
@@ -272,7 +251,7 @@ op_arm(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	struct fws_agent_plan p;
 
 	(void)ans;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	if (fws_wire_unblob(json_object_get(req, "b"), &p, sizeof(p)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "arm: a plan that does not fit");
@@ -288,8 +267,8 @@ op_launch(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_er
 	int rc;
 
 	(void)ans;
-	if (need_agent(s, e) < 0 ||
-	    int_field(req, "launch", "phase", FWS_PHASE_IDLE, FWS_PHASE_MEASURE, &ph, e) < 0)
+	if (srv_need_agent(s, e) < 0 ||
+	    srv_int_field(req, "launch", "phase", FWS_PHASE_IDLE, FWS_PHASE_MEASURE, &ph, e) < 0)
 		return -EINVAL;
 	rc = s->a->ops->launch(s->a, (enum fws_phase)ph, e);
 	s->running = rc == 0;
@@ -305,8 +284,8 @@ op_phase(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 	const json_t *at = json_object_get(req, "at");
 	json_int_t ph;
 
-	if (need_agent(s, e) < 0 ||
-	    int_field(req, "phase", "phase", FWS_PHASE_IDLE, FWS_PHASE_STOP, &ph, e) < 0)
+	if (srv_need_agent(s, e) < 0 ||
+	    srv_int_field(req, "phase", "phase", FWS_PHASE_IDLE, FWS_PHASE_STOP, &ph, e) < 0)
 		return -EINVAL;
 	if (at != NULL && !json_is_integer(at))
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "phase: \"at\" is not an integer");
@@ -322,10 +301,10 @@ op_poll(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err 
 
 	(void)ans;
 	(void)req;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	s->a->ops->poll(s->a, &p);
-	return blob(s, &p, sizeof(p));
+	return srv_blob(s, &p, sizeof(p));
 }
 
 static int
@@ -335,10 +314,10 @@ op_live(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err 
 	bool warm;
 
 	(void)ans;
-	if (need_agent(s, e) < 0 || bool_field(req, "live", "warm", &warm, e) < 0)
+	if (srv_need_agent(s, e) < 0 || srv_bool_field(req, "live", "warm", &warm, e) < 0)
 		return -EINVAL;
 	s->a->ops->live(s->a, warm, &l);
-	return blob(s, &l, sizeof(l));
+	return srv_blob(s, &l, sizeof(l));
 }
 
 static int
@@ -347,7 +326,7 @@ op_stop(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err 
 	bool measured;
 
 	(void)ans;
-	if (need_agent(s, e) < 0 || bool_field(req, "stop", "measured", &measured, e) < 0)
+	if (srv_need_agent(s, e) < 0 || srv_bool_field(req, "stop", "measured", &measured, e) < 0)
 		return -EINVAL;
 	if (s->running)
 		s->a->ops->stop(s->a, measured);
@@ -364,12 +343,12 @@ op_collect(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_e
 
 	(void)ans;
 	(void)req;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
 	s->a->ops->collect(s->a, c);
-	rc = blob(s, c, sizeof(*c));
+	rc = srv_blob(s, c, sizeof(*c));
 	free(c);
 	return rc;
 }
@@ -382,7 +361,7 @@ op_after(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 	int rc;
 
 	(void)ans;
-	if (need_agent(s, e) < 0 || bool_field(req, "after", "keep", &keep, e) < 0)
+	if (srv_need_agent(s, e) < 0 || srv_bool_field(req, "after", "keep", &keep, e) < 0)
 		return -EINVAL;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
@@ -390,7 +369,7 @@ op_after(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 		s->a->ops->stop(s->a, false);
 	s->running = false;
 	s->a->ops->after(s->a, keep ? c : NULL);
-	rc = blob(s, c, sizeof(*c));
+	rc = srv_blob(s, c, sizeof(*c));
 	free(c);
 	return rc;
 }
@@ -402,11 +381,11 @@ flow_range(struct fws_agent_srv *s, const json_t *req, const char *op, unsigned 
 {
 	json_int_t x, l, k;
 
-	if (need_agent(s, e) < 0 ||
-	    int_field(req, op, "s", 0, (json_int_t)s->cfg->n_streams - 1, &x, e) < 0 ||
-	    int_field(req, op, "lo", 0, (json_int_t)s->cfg->streams[x].flows.count - 1, &l, e) <
+	if (srv_need_agent(s, e) < 0 ||
+	    srv_int_field(req, op, "s", 0, (json_int_t)s->cfg->n_streams - 1, &x, e) < 0 ||
+	    srv_int_field(req, op, "lo", 0, (json_int_t)s->cfg->streams[x].flows.count - 1, &l, e) <
 		    0 ||
-	    int_field(req, op, "n", 1, FWS_AGENT_CHUNK, &k, e) < 0)
+	    srv_int_field(req, op, "n", 1, FWS_AGENT_CHUNK, &k, e) < 0)
 		return -EINVAL;
 	if (k > (json_int_t)s->cfg->streams[x].flows.count - l)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
@@ -430,7 +409,7 @@ op_rx_flows(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_
 	if (flow_range(s, req, "rx_flows", &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	s->a->ops->rx_flows(s->a, st, lo, n, f);
-	return blob(s, f, sizeof(f[0]) * n);
+	return srv_blob(s, f, sizeof(f[0]) * n);
 }
 
 static int
@@ -444,7 +423,7 @@ op_tx_flows(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_
 	if (flow_range(s, req, "tx_flows", &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	s->a->ops->tx_flows(s->a, st, lo, n, f);
-	return blob(s, f, sizeof(f[0]) * n);
+	return srv_blob(s, f, sizeof(f[0]) * n);
 }
 
 static int
@@ -455,7 +434,7 @@ op_aim(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	uint32_t lo, n;
 
 	(void)ans;
-	if (need_agent(s, e) < 0 || flow_range(s, req, "aim", &st, &lo, &n, e) < 0)
+	if (srv_need_agent(s, e) < 0 || flow_range(s, req, "aim", &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	if (fws_wire_unblob(json_object_get(req, "b"), at, sizeof(at[0]) * n) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "aim: tuples that do not fit");
@@ -467,7 +446,7 @@ op_retire(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_er
 {
 	(void)req;
 	(void)ans;
-	if (need_agent(s, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	s->a->ops->retire(s->a);
 	return 0;
@@ -481,126 +460,6 @@ op_bye(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	(void)e;
 	s->bye = true;
 	return 0;
-}
-
-/* An event line: what a long operation marks on its way. */
-static void
-send_event(struct fws_agent_srv *s, json_t *ev)
-{
-	pthread_mutex_lock(&s->out_lock);
-	fws_wire_send(s->out, ev);
-	pthread_mutex_unlock(&s->out_lock);
-	json_decref(ev);
-}
-
-static void
-ev_measure(void *arg, uint64_t n, double rate)
-{
-	send_event(arg,
-		   json_pack("{s:s, s:I, s:f}", "ev", "measure", "n", (json_int_t)n, "rate", rate));
-}
-
-static void
-ev_measured(void *arg, bool stopped, struct fws_conntrial *out)
-{
-	(void)out;
-	send_event(arg, json_pack("{s:s, s:b}", "ev", "measured", "stopped", stopped));
-}
-
-/* A connection iteration's number: any 32-bit value. */
-static int
-nonce_field(const json_t *req, const char *op, uint32_t *out, struct fws_err *e)
-{
-	json_int_t n;
-
-	if (int_field(req, op, "nonce", 0, UINT32_MAX, &n, e) < 0)
-		return -EINVAL;
-	*out = (uint32_t)n;
-	return 0;
-}
-
-/* The trial and its two per-second series, as one attachment. */
-static int
-conn_blob(struct fws_agent_srv *s, struct fws_conntrial *t, json_t *ans)
-{
-	size_t ne = t->st.est_per_s.n, nc = t->st.closed_per_s.n;
-	uint8_t *b = malloc(sizeof(*t) + 8 * (ne + nc));
-	int rc = -ENOMEM;
-
-	if (b != NULL) {
-		memcpy(b, t, sizeof(*t));
-		if (ne) /* an empty series may have no array */
-			memcpy(b + sizeof(*t), t->st.est_per_s.v, 8 * ne);
-		if (nc)
-			memcpy(b + sizeof(*t) + 8 * ne, t->st.closed_per_s.v, 8 * nc);
-		json_object_set_new(ans, "n_est", json_integer((json_int_t)ne));
-		json_object_set_new(ans, "n_closed", json_integer((json_int_t)nc));
-		rc = blob(s, b, sizeof(*t) + 8 * (ne + nc));
-	}
-	free(b);
-	free(t->st.est_per_s.v);
-	free(t->st.closed_per_s.v);
-	return rc;
-}
-
-/* One iteration of the connection test on this host's clients; the answer carries the
- * trial, then its two per-second series. */
-static int
-op_conn_trial(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
-{
-	const struct fws_conntester_hooks hk = {
-		.measure = ev_measure, .measured = ev_measured, .arg = s};
-	const json_t *r = json_object_get(req, "rate");
-	double rate = json_number_value(r);
-	struct fws_conntrial t;
-	uint32_t nonce;
-	bool progress;
-	int rc;
-
-	if (need_agent(s, e) < 0 || nonce_field(req, "conn_trial", &nonce, e) < 0 ||
-	    bool_field(req, "conn_trial", "progress", &progress, e) < 0)
-		return -EINVAL;
-	if (!json_is_number(r) || !isfinite(rate) || rate <= 0 || rate > CONN_RATE_MAX)
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "conn_trial: \"rate\" is not a number above 0 and up to %.0f",
-				   CONN_RATE_MAX);
-	s->serving = false;
-	s->interrupt = 0;
-	s->busy = 1;
-	rc = s->a->ops->conn_trial(s->a, rate, nonce, progress, &hk, &s->interrupt, &t, e);
-	s->busy = 0;
-	return rc < 0 ? rc : conn_blob(s, &t, ans);
-}
-
-static int
-op_conn_between(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
-{
-	int rc;
-
-	(void)req;
-	(void)ans;
-	if (need_agent(s, e) < 0)
-		return -EINVAL;
-	s->interrupt = 0;
-	s->busy = 1;
-	rc = s->a->ops->conn_between(s->a, &s->interrupt, e);
-	s->busy = 0;
-	return rc;
-}
-
-/* Its servers answer iteration "nonce" of another host's clients until told otherwise. */
-static int
-op_conn_serve(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
-{
-	uint32_t nonce;
-	int rc;
-
-	(void)ans;
-	if (need_agent(s, e) < 0 || nonce_field(req, "conn_serve", &nonce, e) < 0)
-		return -EINVAL;
-	rc = s->a->ops->conn_serve(s->a, nonce, e);
-	s->serving = rc == 0;
-	return rc;
 }
 
 /* One handler per line of the protocol's table (fws_agent_ops.h). */
