@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* "dut" (the device under test, its load command) and "output" (the report files). */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "fws_compat.h"
-#include "fws_cell.h"
 #include "fws_config.h"
-#include "fws_pkt.h"
-#include "fws_sig.h"
-#include "fws_tcp.h"
 #include "cfg_int.h"
 
 int

@@ -5,19 +5,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "fws_compat.h"
-#include "fws_cell.h"
 #include "fws_config.h"
-#include "fws_pkt.h"
 #include "fws_sig.h"
-#include "fws_tcp.h"
 #include "cfg_int.h"
 
 static const struct fws_flow_spec cfg_default_upload_flows = {

@@ -3,17 +3,12 @@
  * The trial's shape: frame sizes, the rate and its layer, duration, warm-up, drain, TX
  * bursts, the path check and the sequence window; each key parsed and emitted here.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "fws_compat.h"
-#include "fws_cell.h"
 #include "fws_config.h"
 #include "fws_pkt.h"
 #include "fws_rxstat.h"

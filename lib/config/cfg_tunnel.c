@@ -3,7 +3,6 @@
  * "tunnel": the tunnel the streams cross (for the overhead report), and the tunnel
  * scenarios' presets (the tunnel, a random fill and frame sizes around its MTU).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
