@@ -80,14 +80,12 @@ usage_run(FILE *f, enum fws_method_mode mode)
 	fprintf(f, "Usage: fwstress %s [EAL ARGS --] [OPTIONS] [CONFIG]\n\n", name);
 	fputs(k_usage[mode].what, f);
 	fprintf(f,
-		"\nCONFIG is JSON (see config/ and docs/reference/configuration.md); without it "
-		"the "
-		"embedded\n"
-		"loopback config runs. It prints a text report on stdout and writes the JSON "
-		"report\n"
-		"(output.json in the config, default fwstress-report.json; \"{time}\" and\n"
-		"\"{command}\" in a report path make a folder per run). EAL arguments are the\n"
-		"config's \"eal\" list followed by those before \"--\" (the report records both).\n"
+		"\nCONFIG is JSON (see config/ and docs/reference/configuration.md); without\n"
+		"it the embedded loopback config runs. It prints a text report on stdout and\n"
+		"writes the JSON report (output.json in the config, default\n"
+		"fwstress-report.json; \"{time}\" and \"{command}\" in a report path make a\n"
+		"folder per run). EAL arguments are the config's \"eal\" list followed by those\n"
+		"before \"--\" (the report records both).\n"
 		"Unless given, --in-memory is added (no shared files).\n"
 		"\n"
 		"Options:\n"
