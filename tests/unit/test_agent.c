@@ -315,8 +315,17 @@ static const struct fws_agent_ops model_ops = {
 	.destroy = m_destroy,
 };
 
-/* The same with a clock: the controller arms each phase change for one instant. */
-static struct fws_agent_ops model_ops_clocked;
+/* The same with a clock: the controller arms each phase change for one instant, and a
+ * server answers tsc. */
+static const struct fws_agent_ops *
+clocked_ops(void)
+{
+	static struct fws_agent_ops o;
+
+	o = model_ops;
+	o.tsc = m_tsc;
+	return &o;
+}
 
 static const char cfg_routed[] =
 	"{\"ports\": [{\"name\": \"lan\", \"device\": \"ringpair:m:a\"},"
@@ -493,10 +502,8 @@ START_TEST(test_agent_phases_armed_for_one_instant)
 	struct fws_err e;
 	unsigned int i;
 
-	model_ops_clocked = model_ops;
-	model_ops_clocked.tsc = m_tsc;
 	start(json);
-	sites[0].a.ops = sites[1].a.ops = &model_ops_clocked;
+	sites[0].a.ops = sites[1].a.ops = clocked_ops();
 	sites[0].off = 3000000;
 	sites[1].off = -(int64_t)sites[1].hz / 200;
 	ck_assert_int_eq(fws_trial_run(trial, 0, &o, &res, &e), 0);
@@ -533,7 +540,6 @@ static const char srv_config[] =
 	"  {\"name\": \"wan\", \"device\": \"ringpair:s:b\", \"host\": \"a\"}],"
 	" \"direction\": \"bidir\", \"flows\": {\"count\": 300}, \"frame_size\": [64]}";
 
-static struct fws_agent_ops srv_ops;
 static struct model srv_model;
 static int srv_eal_starts;
 
@@ -550,9 +556,7 @@ srv_part(const struct fws_cfg *c, unsigned int host, struct fws_err *e)
 {
 	(void)e;
 	ck_assert_uint_eq(host, 1);
-	srv_ops = model_ops;
-	srv_ops.tsc = m_tsc;
-	srv_model = (struct model){.a = {.ops = &srv_ops}, .cfg = c, .hz = 1000000000};
+	srv_model = (struct model){.a = {.ops = clocked_ops()}, .cfg = c, .hz = 1000000000};
 	return &srv_model.a;
 }
 
