@@ -21,6 +21,7 @@
  * relative.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,30 @@ struct clocks {
 	double ptp_ns[FWS_TRIAL_MAX_AGENTS]; /* its last point's offset from the master */
 	char gm[FWS_PTP_ID_LEN];
 	int64_t epoch_ns;
+	/* Per sending agent and stream between two hosts: its stamps' map into the receiver's
+	 * ticks, for each plan. */
+	struct fws_affine map[FWS_TRIAL_MAX_AGENTS][FWS_CFG_MAX_STREAMS];
 };
+
+/* A stream's clocks in the report: how its two ends were aligned, the bound it leaves. */
+struct clk_result {
+	uint8_t cross_host; /* sent from one host, received on another */
+	uint8_t aligned;    /* its stamps were mapped into the receiver's clock */
+	uint8_t sync;       /* enum fws_clock_sync: how they were to be aligned */
+	uint8_t uncertain;  /* bit i: the bound exceeds 10 % of latency figure i (figs[]) */
+	/* The offset between the two, how far the map drifted over the trial, the bound of
+	 * every one-way figure, and of it the hosts' PTP offsets. */
+	double offset_ns, residual_ns, bound_ns, ptp_ns;
+	/* Frames that read as arriving before their stamp, and the deepest (the latency's). */
+	uint64_t skewed;
+	double skew_max_ns;
+};
+
+/* The latency figures the bound may make uncertain (RFC 7679 3.8): their names. */
+static const char *const figs[] = {"min", "avg", "p50", "p99", "max"};
+#define FIG_P50 2
+
+static const struct fws_featdata clocks_data;
 
 /* Agent k's clock under PTP now: its point on CLOCK_REALTIME since the first. */
 static int
@@ -260,9 +284,8 @@ clocks_prepare(struct fws_trial *t, void *state, const struct fws_trial_opts *o,
 		for (k = 0; k < t->n_agents && y >= 0; k++) {
 			if (!((c->tx_of[s] >> k) & 1) || k == (unsigned int)y)
 				continue;
-			t->stream_clk[k][s] = map(c, k, (unsigned int)y, &c->pre[k], &c->pre[y]);
-			c->offset_ns[k][s] =
-				(double)t->stream_clk[k][s].off / rate(c, (unsigned int)y);
+			c->map[k][s] = map(c, k, (unsigned int)y, &c->pre[k], &c->pre[y]);
+			c->offset_ns[k][s] = (double)c->map[k][s].off / rate(c, (unsigned int)y);
 		}
 	}
 	return 0;
@@ -281,7 +304,7 @@ sender_bound(struct fws_trial *t, struct clocks *c, unsigned int s, unsigned int
 	int rx = c->rx_of[s];
 	double ry = rate(c, (unsigned int)rx);
 	double predicted =
-		(double)(int64_t)(fws_affine_apply(&t->stream_clk[tx][s], post[tx].a) - post[rx].a);
+		(double)(int64_t)(fws_affine_apply(&c->map[tx][s], post[tx].a) - post[rx].a);
 	double actual = (post[tx].c - post[rx].c) * ry;
 	struct fig f = {.offset_ns = c->offset_ns[tx][s], .residual_ns = (predicted - actual) / ry};
 
@@ -294,7 +317,7 @@ sender_bound(struct fws_trial *t, struct clocks *c, unsigned int s, unsigned int
  * split over several senders mixes their frames in one histogram). */
 static void
 stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s,
-	     const struct fws_tsc_point *post, struct fws_stream_result *sr)
+	     const struct fws_tsc_point *post, struct clk_result *sr)
 {
 	struct fig f;
 	unsigned int k;
@@ -303,14 +326,38 @@ stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s,
 		if (!((c->tx_of[s] >> k) & 1) || k == (unsigned int)c->rx_of[s])
 			continue;
 		f = sender_bound(t, c, s, k, post);
-		if (sr->clk_aligned && f.bound_ns <= sr->clk_bound_ns)
+		if (sr->aligned && f.bound_ns <= sr->bound_ns)
 			continue;
-		sr->clk_aligned = true;
-		sr->clk_offset_ns = f.offset_ns;
-		sr->clk_residual_ns = f.residual_ns;
-		sr->clk_bound_ns = f.bound_ns;
-		sr->clk_ptp_ns = f.ptp_ns;
+		sr->aligned = 1;
+		sr->offset_ns = f.offset_ns;
+		sr->residual_ns = f.residual_ns;
+		sr->bound_ns = f.bound_ns;
+		sr->ptp_ns = f.ptp_ns;
 	}
+}
+
+/* What every stream's result says, aligned or not: whether it crossed hosts, how its
+ * clocks were to be aligned, which latency figures the bound exceeds 10 % of, its skew. */
+static void
+stream_head(struct fws_trial *t, unsigned int s, const struct fws_stream_result *sr,
+	    struct clk_result *x)
+{
+	const double v[] = {(double)sr->lat.min, sr->lat.avg, (double)sr->lat.p50,
+			    (double)sr->lat.p99, (double)sr->lat.max};
+	struct fws_agent *a;
+	unsigned int k;
+
+	_Static_assert(RTE_DIM(v) == RTE_DIM(figs), "one value per figure");
+	FWS_TRIAL_FOREACH_AGENT(t, k, a)
+	{
+		x->cross_host |= ((a->tx_streams ^ a->rx_streams) >> s) & 1;
+	}
+	x->sync = (uint8_t)t->cfg->clock_sync;
+	x->skewed = sr->lat.skewed;
+	x->skew_max_ns = sr->lat.skew_max_ns;
+	for (k = 0; x->aligned && sr->lat.count && k < RTE_DIM(v); k++)
+		if (x->bound_ns > 0.1 * v[k])
+			x->uncertain |= (uint8_t)(1u << k);
 }
 
 /* After the trial: how far the map drifted; the bound of the stream's one-way figures. A
@@ -323,21 +370,132 @@ clocks_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 	struct clocks *c = state;
 	struct fws_err e = {0};
 	unsigned int s, k;
+	bool bound = c != NULL && !x->probe;
 
-	if (c == NULL || x->probe)
-		return;
-	if (points(t, c, post, &e) < 0) {
+	if (bound && points(t, c, post, &e) < 0) {
 		fprintf(stderr,
 			"fwstress: clocks after the trial: %s: its one-way figures are relative\n",
 			e.msg);
-		return;
+		bound = false;
 	}
-	for (s = 0; s < t->cfg->n_streams; s++)
-		if (c->rx_of[s] >= 0)
-			stream_bound(t, c, s, post, &x->res->streams[s]);
-	for (k = 0; k < t->n_agents; k++) /* the next trial's rates fit over them too */
+	for (s = 0; s < t->cfg->n_streams; s++) {
+		struct clk_result *r = fws_trial_block(t, &clocks_data, x->res, s);
+
+		if (bound && c->rx_of[s] >= 0)
+			stream_bound(t, c, s, post, r);
+		stream_head(t, s, &x->res->streams[s], r);
+	}
+	for (k = 0; bound && k < t->n_agents; k++) /* the next trial's rates fit over them too */
 		add_point(c, k, &post[k]);
 }
+
+static void
+clocks_plan(struct fws_trial *t, void *state, unsigned int k, struct fws_agent_plan *p)
+{
+	const struct clocks *c = state;
+
+	(void)t;
+	if (c)
+		memcpy(p->clk, c->map[k], sizeof(p->clk));
+}
+
+/* How sender and receiver clocks were aligned, and which figures the bound makes uncertain
+ * (more than 10 % of the figure, RFC 7679 3.8): in the stream's latency_ns. */
+static void
+clocks_json(const void *result, json_t *stream)
+{
+	const struct clk_result *x = result;
+	json_t *o = json_object_get(stream, "latency_ns"), *u;
+	unsigned int i;
+
+	if (!x->cross_host) {
+		json_object_set_new(o, "clocks", json_string("one host"));
+		return;
+	}
+	json_object_set_new(o, "clock_sync",
+			    json_string(fws_clock_sync_name((enum fws_clock_sync)x->sync)));
+	if (!x->aligned) {
+		json_object_set_new(o, "clocks",
+				    json_string("two hosts, not aligned: one-way figures are "
+						"relative to the TSCs' offset"));
+		return;
+	}
+	json_object_set_new(
+		o, "clocks",
+		json_string(x->sync == FWS_CLOCK_SYNC_PTP
+				    ? "two hosts, aligned by PTP: each host's TSC read "
+				      "against its CLOCK_REALTIME"
+				    : "two hosts, aligned by probes over the control link"));
+	if (x->sync == FWS_CLOCK_SYNC_PTP)
+		json_object_set_new(o, "clock_ptp_ns", json_real(x->ptp_ns));
+	json_object_set_new(o, "clock_offset_ns", json_real(x->offset_ns));
+	json_object_set_new(o, "clock_residual_ns", json_real(x->residual_ns));
+	json_object_set_new(o, "clock_bound_ns", json_real(x->bound_ns));
+	u = json_array();
+	for (i = 0; i < RTE_DIM(figs); i++)
+		if ((x->uncertain >> i) & 1)
+			json_array_append_new(u, json_string(figs[i]));
+	json_object_set_new(o, "clock_uncertain", u);
+}
+
+/* Frames that read as arriving before their stamp, and whether the clocks' bound explains
+ * them: a map's error larger than the path's latency does, an error beyond the bound means
+ * the alignment (or a stamp) is wrong. */
+static void
+text_skew(FILE *f, const char *stream, const struct clk_result *x)
+{
+	const char *why;
+
+	if (x->skewed == 0)
+		return;
+	if (!x->cross_host)
+		why = "stamped after they left: see tx_stamp";
+	else if (!x->aligned)
+		why = "the clocks are not aligned";
+	else if (x->skew_max_ns <= x->bound_ns)
+		why = "within the clocks' bound";
+	else
+		why = "BEYOND the clocks' bound: the alignment is wrong, one-way figures invalid";
+	fprintf(f,
+		"  clocks: %s: %" PRIu64 " frames read as arriving before their stamp, by up "
+		"to %.3f us (taken as 0): %s\n",
+		stream, x->skewed, x->skew_max_ns / 1e3, why);
+}
+
+/* A stream between two hosts: how its clocks were aligned, the bound it leaves. */
+static void
+clocks_text(FILE *f, const char *stream, const void *result)
+{
+	const struct clk_result *x = result;
+	bool ptp = x->sync == FWS_CLOCK_SYNC_PTP;
+	char how[96];
+
+	if (ptp)
+		snprintf(how, sizeof(how), "PTP (the hosts' ptp4l offsets from the master %.3f us)",
+			 x->ptp_ns / 1e3);
+	if (x->cross_host && x->aligned)
+		fprintf(f,
+			"  clocks: %s: sender's stamps mapped into the receiver's clock by %s "
+			"(offset %.3f us, drifted %.3f us over the trial): one-way figures +/- "
+			"%.3f us%s\n",
+			stream, ptp ? how : "probes over the control link", x->offset_ns / 1e3,
+			x->residual_ns / 1e3, x->bound_ns / 1e3,
+			(x->uncertain >> FIG_P50) & 1 ? " (more than 10 % of the median: uncertain)"
+						      : "");
+	else if (x->cross_host)
+		fprintf(f,
+			"  clocks: %s: between two hosts, not aligned%s: one-way figures are "
+			"relative\n",
+			stream, x->sync == FWS_CLOCK_SYNC_NONE ? " (\"clocks\": \"none\")" : "");
+	text_skew(f, stream, x);
+}
+
+static const struct fws_featdata clocks_data = {
+	.name = "clocks",
+	.result_size = sizeof(struct clk_result),
+	.json = clocks_json,
+	.text = clocks_text,
+};
 
 static void
 clocks_destroy(struct fws_trial *t, void *state)
@@ -348,8 +506,10 @@ clocks_destroy(struct fws_trial *t, void *state)
 
 const struct fws_feature fws_feature_clocks = {
 	.name = "clocks",
+	.data = &clocks_data,
 	.setup = clocks_setup,
 	.prepare = clocks_prepare,
+	.plan = clocks_plan,
 	.on = {[FWS_FEATURE_COLLECT] = clocks_collect},
 	.destroy = clocks_destroy,
 };

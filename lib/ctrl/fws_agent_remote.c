@@ -437,12 +437,12 @@ via(const struct fws_cfg_host *h, char *out, size_t n)
 static int
 hello(struct remote *r, struct fws_err *e)
 {
-	char layout[256];
+	char layout[FWS_WIRE_LAYOUT_LEN];
 	json_t *ans;
 	const char *peer, *ver;
 	int major;
 
-	fws_wire_layout(layout, sizeof(layout));
+	fws_wire_layout(layout, sizeof(layout), &r->fd);
 	ans = fws_remote_call(r, FWS_OP_hello,
 			      json_pack("{s:[i,i], s:s, s:s}", "proto", FWS_WIRE_MAJOR,
 					FWS_WIRE_MINOR, "fwstress", FWS_VERSION, "layout", layout),
@@ -545,7 +545,8 @@ fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e)
 }
 
 struct fws_agent *
-fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
+fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, const struct fws_fd_layout *fd,
+		 struct fws_err *e)
 {
 	struct remote *r = calloc(1, sizeof(*r));
 	const struct fws_cfg_host *h = &cfg->hosts[host - 1];
@@ -555,6 +556,8 @@ fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e
 		fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 		return NULL;
 	}
+	if (fd)
+		r->fd = *fd;
 	r->a.ops = &remote_ops;
 	r->to = r->from = r->err = -1;
 	r->starting = true;

@@ -8,7 +8,8 @@
 
 /** The agent of cfg->hosts[host - 1], on that load client: its command started, hello
  * exchanged, its ports set up there. NULL with e set on failure. */
-struct fws_agent *fws_agent_remote(const struct fws_cfg *cfg, unsigned int host, struct fws_err *e);
+struct fws_agent *fws_agent_remote(const struct fws_cfg *cfg, unsigned int host,
+				   const struct fws_fd_layout *fd, struct fws_err *e);
 
 /** The stop requests (Ctrl-C, SIGTERM) that end a wait for remote agents: while they start
  * (hello, setup) the first one, later a second one (the first stops the trial, whose end

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The table of controller features (fws_feature.h) and the loops the trial calls them through. */
+#include <string.h>
+
 #include "fws_feature.h"
 #include "fws_trial_int.h"
 
@@ -56,6 +58,43 @@ fws_features_on(struct fws_trial *t, enum fws_feature_event ev, const struct fws
 	for (i = 0; i < RTE_DIM(features); i++)
 		if (features[i]->on[ev])
 			features[i]->on[ev](t, t->feat[i], x);
+}
+
+void
+fws_features_plan(struct fws_trial *t, unsigned int k, struct fws_agent_plan *p)
+{
+	unsigned int i;
+
+	memset(p->clk, 0, sizeof(p->clk));
+	for (i = 0; i < RTE_DIM(features); i++)
+		if (features[i]->plan)
+			features[i]->plan(t, t->feat[i], k, p);
+}
+
+const uint8_t *
+fws_features_apart(const struct fws_trial *t, unsigned int s, uint32_t *n)
+{
+	const uint8_t *flags;
+	unsigned int i;
+
+	*n = 0;
+	for (i = 0; i < RTE_DIM(features); i++)
+		if (features[i]->apart && (flags = features[i]->apart(t, t->feat[i], s, n)))
+			return flags;
+	*n = 0;
+	return NULL;
+}
+
+int
+fws_features_data(struct fws_fd_layout *l)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(features); i++)
+		if ((rc = fws_fd_layout_add(l, features[i]->data)) < 0)
+			return rc;
+	return 0;
 }
 
 void

@@ -16,10 +16,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fws_featdata.h"
 #include "fws_phase.h"
 
 struct fws_agent_counts;
+struct fws_agent_plan;
 struct fws_err;
+struct fws_featdata;
 struct fws_result;
 struct fws_trial;
 struct fws_trial_opts;
@@ -38,6 +41,9 @@ struct fws_step {
 
 struct fws_feature {
 	const char *name;
+	/** Its result block and hooks (fws_featdata.h): its collect fills the block
+	 * (fws_trial_block), the report writes it through the hooks; NULL: none. */
+	const struct fws_featdata *data;
 	/** Once, after the trial's ports, tasks and receive lcores exist: *state is the
 	 * feature's own (left NULL when it has nothing to keep). 0 or -errno with e set. */
 	int (*setup)(struct fws_trial *t, void **state, struct fws_err *e);
@@ -48,6 +54,12 @@ struct fws_feature {
 	/** At the events above. */
 	void (*on[FWS_FEATURE_EVENTS_N])(struct fws_trial *t, void *state,
 					 const struct fws_step *x);
+	/** Into agent k's plan, before each trial or probe arms it (p->clk zeroed). */
+	void (*plan)(struct fws_trial *t, void *state, unsigned int k, struct fws_agent_plan *p);
+	/** Stream s's flows this feature sets apart from its loss (per flow, 1: apart; the
+	 * merge sums them in the result's blk), their number in *n; NULL: none. */
+	const uint8_t *(*apart)(const struct fws_trial *t, const void *state, unsigned int s,
+				uint32_t *n);
 	/** After a trial (res: its result), or after a probe or a failed trial (res NULL). */
 	void (*after)(struct fws_trial *t, void *state, struct fws_result *res);
 	void (*destroy)(struct fws_trial *t, void *state);
@@ -62,6 +74,13 @@ int fws_features_prepare(struct fws_trial *t, const struct fws_trial_opts *o, ui
 			 unsigned int size_idx, struct fws_err *e);
 /** Every feature's hook of event ev. */
 void fws_features_on(struct fws_trial *t, enum fws_feature_event ev, const struct fws_step *x);
+/** Every feature's plan hook for agent k. */
+void fws_features_plan(struct fws_trial *t, unsigned int k, struct fws_agent_plan *p);
+/** The flows of stream s set apart (the first feature that sets any apart), their number
+ * in *n; NULL and 0: none. */
+const uint8_t *fws_features_apart(const struct fws_trial *t, unsigned int s, uint32_t *n);
+/** The controller features' data appended to l. 0 or -ENOSPC. */
+int fws_features_data(struct fws_fd_layout *l);
 /** Every feature's after hook. */
 void fws_features_after(struct fws_trial *t, struct fws_result *res);
 /** Every feature's destroy (those set up only). */

@@ -28,29 +28,6 @@ summarize_latency(struct fws_stream_result *sr, double jitter)
 	sr->lat.jitter = jitter;
 }
 
-/* Two senders' stamps: the extremes of both, the mean over both senders' samples. */
-static void
-add_stamp(struct fws_stamp_result *into, const struct fws_stamp_result *o)
-{
-	uint64_t n = into->lag_bursts + o->lag_bursts;
-
-	if (o->lag_bursts == 0 && into->lag_bursts != 0)
-		return;
-	if (into->lag_bursts == 0) {
-		*into = *o;
-		return;
-	}
-	into->wire_mbps = RTE_MAX(into->wire_mbps, o->wire_mbps);
-	into->lead_ns = RTE_MAX(into->lead_ns, o->lead_ns);
-	into->lag_avg_ns = (into->lag_avg_ns * (double)into->lag_bursts +
-			    o->lag_avg_ns * (double)o->lag_bursts) /
-			   (double)n;
-	into->lag_min_ns = RTE_MIN(into->lag_min_ns, o->lag_min_ns);
-	into->lag_max_ns = RTE_MAX(into->lag_max_ns, o->lag_max_ns);
-	into->lag_bursts = n;
-	into->late_bursts += o->late_bursts;
-}
-
 /* The sending side of a stream from one agent. */
 static void
 add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
@@ -63,7 +40,6 @@ add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
 	sr->active |= as->active;
 	sr->tx_behind = RTE_MAX(sr->tx_behind, as->behind);
 	sr->duration = RTE_MAX(sr->duration, as->duration);
-	add_stamp(&sr->stamp, &as->stamp);
 }
 
 static void
@@ -86,14 +62,12 @@ add_rx(struct fws_stream_result *sr, const struct fws_agent_stream *as, double *
 	*jitter_sum += as->jitter_ns * (double)as->hist.count;
 	sr->lat.skewed += as->skewed;
 	sr->lat.skew_max_ns = RTE_MAX(sr->lat.skew_max_ns, as->skew_max_ns);
-	sr->reassembled += as->reassembled;
-	sr->given_up += as->given_up;
-	sr->frag_refused += as->frag_refused;
 }
 
-/* Per flow, chunk by chunk: received against sent, blocked flows apart. */
+/* Per flow, chunk by chunk: received against sent, the flows a feature sets apart (those
+ * expected blocked) apart. */
 struct account {
-	const struct fws_trial *t;
+	const uint8_t *apart;
 	struct fws_stream_result *sr;
 };
 
@@ -113,12 +87,12 @@ account_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct f
 	      const struct fws_agent_txflow *tx)
 {
 	struct account *x = arg;
-	const uint8_t *blocked = x->t->blocked[s];
 	uint32_t i;
 
+	(void)s;
 	for (i = 0; i < n; i++) {
 		x->sr->flows_split += rx[i].lcores > 1;
-		if (blocked && blocked[lo + i])
+		if (x->apart && x->apart[lo + i])
 			fws_rxstat_add(&x->sr->blk, &rx[i].rx, tx[i].seq);
 		else
 			fws_rxstat_add(&x->sr->rx, &rx[i].rx, tx[i].seq);
@@ -183,26 +157,32 @@ static int
 merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	     struct fws_agent_counts *const *counts, struct fws_stream_result *sr)
 {
-	struct account x = {t, sr};
+	struct account x = {NULL, sr};
 	double jitter_sum = 0;
 	struct fws_agent *a;
 	unsigned int k;
+	uint32_t n_apart;
 	int rc;
 
+	x.apart = fws_features_apart(t, s, &n_apart);
 	stream_head(t, s, req_pps, sr);
 	if ((sr->hist = calloc(1, sizeof(*sr->hist))) == NULL)
 		return -ENOMEM;
 	fws_hist_reset(sr->hist);
-	sr->clk_sync = (uint8_t)t->cfg->clock_sync;
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
-		sr->cross_host |= ((a->tx_streams ^ a->rx_streams) >> s) & 1;
-		if ((a->tx_streams >> s) & 1)
+		unsigned int roles = (((a->tx_streams >> s) & 1) ? FWS_FD_TX : 0) |
+				     (((a->rx_streams >> s) & 1) ? FWS_FD_RX : 0);
+
+		if (roles & FWS_FD_TX)
 			add_tx(sr, &counts[k]->streams[s]);
-		if ((a->rx_streams >> s) & 1)
+		if (roles & FWS_FD_RX)
 			add_rx(sr, &counts[k]->streams[s], &jitter_sum);
 		add_icmp(&sr->icmp, &counts[k]->streams[s].icmp);
+		if (roles)
+			fws_fd_merge(&t->fd, sr->fd, counts[k]->streams[s].fd, roles);
 	}
+	fws_fd_finish(&t->fd, sr->fd);
 	rc = fws_trial_flows(t, s, account_chunk, &x);
 	if (sr->rx.tx + sr->blk.tx != sr->tx_frames)
 		FWS_LOG(ERR,
@@ -264,6 +244,7 @@ fws_trial_merge(struct fws_trial *t, const double *req_pps, struct fws_agent_cou
 	uint64_t t0 = fws_trial_now_ns();
 
 	merge_trial(t, counts, res);
+	res->fd = t->fd;
 	res->n_streams = t->cfg->n_streams;
 	for (s = 0; s < t->cfg->n_streams && rc == 0; s++)
 		rc = merge_stream(t, s, req_pps[s], counts, &res->streams[s]);

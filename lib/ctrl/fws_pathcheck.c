@@ -97,8 +97,10 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 				       .duration = PROBE_SECONDS,
 				       .drain = PROBE_DRAIN};
 		struct fws_path_result *pa = &paths[s];
+		uint32_t n_apart;
 
-		if (t->n_blocked[s] == cfg->streams[s].flows.count) {
+		fws_features_apart(t, s, &n_apart);
+		if (n_apart == cfg->streams[s].flows.count) {
 			memset(pa, 0, sizeof(*pa));
 			strlcpy(pa->stream, cfg->streams[s].name, sizeof(pa->stream));
 			pa->ok = pa->skipped = true;

@@ -551,8 +551,9 @@ arm(struct trial_run *r, struct fws_err *e)
 
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
-		/* Its own stamps' map into each stream's receiver's clock. */
-		memcpy(r->plan.clk, r->t->stream_clk[k], sizeof(r->plan.clk));
+		/* What the features add to its plan (the clocks': its own stamps' map into
+		 * each stream's receiver's clock). */
+		fws_features_plan(r->t, k, &r->plan);
 		if ((rc = a->ops->arm(a, &r->plan, e)) < 0)
 			return rc;
 	}

@@ -27,11 +27,12 @@ struct remote {
 	struct fws_wire_rd rd;
 	uint64_t id;
 	uint64_t hz, hz_dpdk, huge_peak;
-	unsigned int n_ports; /* the config's */
-	bool setup_pending;   /* its setup sent, the answer not yet read */
-	bool beating;         /* it has sent a heartbeat: silence now means a cut link */
-	bool starting;        /* hello and setup: a stop request (Ctrl-C) ends the wait */
-	bool interrupted;     /* lost to a stop request */
+	unsigned int n_ports;    /* the config's */
+	struct fws_fd_layout fd; /* where its host features' count blocks sit (hello checks) */
+	bool setup_pending;      /* its setup sent, the answer not yet read */
+	bool beating;            /* it has sent a heartbeat: silence now means a cut link */
+	bool starting;           /* hello and setup: a stop request (Ctrl-C) ends the wait */
+	bool interrupted;        /* lost to a stop request */
 	/* Writes to its stdin hold wlock: the main thread's requests and the keep-alive
 	 * thread's pings (FWS_CTL_PING_MS), never while long_call (a long operation). */
 	pthread_mutex_t wlock;

@@ -1,51 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The controller's trial (fws_trial_int.h): its agents (today the in-process one, which
- * owns every port of the config), what each stream expects, the controller features; and
- * each stream's flows read back from the agents chunk by chunk.
+ * The controller's trial (fws_trial_int.h): its agents, the controller features, where the
+ * features' data sits; and each stream's flows read back from the agents chunk by chunk.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
-
-#include "fws_blocklist.h"
 #include "fws_compat.h"
-#include "fws_flow.h"
 #include "fws_trial_int.h"
 
 RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
-
-/* Which flows of stream s the DUT should block: all ("blocked"), or those whose destination
- * is in the blocklist (looked up once here, never per frame). */
-static int
-expected_blocked(struct fws_trial *t, unsigned int s, struct fws_err *e)
-{
-	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	struct fws_flow_tuple tup;
-	uint8_t addr[16];
-	uint32_t i;
-
-	if (cs->expect == FWS_EXPECT_PASS)
-		return 0;
-	t->blocked[s] = calloc(cs->flows.count, 1);
-	if (t->blocked[s] == NULL)
-		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM,
-				   "setup: out of memory for stream %s's expectations", cs->name);
-	for (i = 0; i < cs->flows.count; i++) {
-		uint32_t dst_be;
-
-		fws_flow_tuple(&cs->flows, i, &tup);
-		dst_be = rte_cpu_to_be_32(tup.dst_ip);
-		memcpy(addr, cs->flows.dst6, 12);
-		memcpy(cs->flows.ipv6 ? addr + 12 : addr, &dst_be, 4);
-		t->blocked[s][i] = cs->expect == FWS_EXPECT_BLOCKED ||
-				   fws_blocklist_has(&t->cfg->blocklist, addr, cs->flows.ipv6);
-		t->n_blocked[s] += t->blocked[s][i];
-	}
-	return 0;
-}
 
 /* Every port has an agent, every stream a sender and a receiver. */
 static int
@@ -78,7 +43,7 @@ static int
 setup(struct fws_trial *t, struct fws_err *e)
 {
 	struct fws_agent *a;
-	unsigned int s, k;
+	unsigned int k;
 	int rc = check_owners(t, e);
 
 	if (rc < 0)
@@ -93,14 +58,15 @@ setup(struct fws_trial *t, struct fws_err *e)
 			if ((a->ports >> p) & 1)
 				t->port[p] = ports[p];
 	}
-	for (s = 0; s < t->cfg->n_streams && rc == 0; s++)
-		rc = expected_blocked(t, s, e);
-	return rc == 0 ? fws_features_setup(t, e) : rc;
+	if (fws_features_data(&t->fd) < 0)
+		return fws_err_set(e, FWS_ERR_SETUP, -ENOSPC,
+				   "setup: the features' result blocks exceed their area");
+	return fws_features_setup(t, e);
 }
 
 struct fws_trial *
 fws_trial_create_agents(const struct fws_cfg *cfg, struct fws_agent *const *agents, unsigned int n,
-			struct fws_err *e)
+			const struct fws_fd_layout *host_fd, struct fws_err *e)
 {
 	struct fws_trial *t = calloc(1, sizeof(*t));
 	unsigned int k;
@@ -119,6 +85,8 @@ fws_trial_create_agents(const struct fws_cfg *cfg, struct fws_agent *const *agen
 		return NULL;
 	}
 	t->cfg = cfg;
+	if (host_fd)
+		t->fd = *host_fd;
 	for (k = 0; k < n; k++)
 		t->agents[t->n_agents++] = agents[k];
 	rc = setup(t, e);
@@ -189,8 +157,6 @@ fws_trial_destroy(struct fws_trial *t)
 	{
 		a->ops->destroy(a);
 	}
-	for (i = 0; i < FWS_CFG_MAX_STREAMS; i++)
-		free(t->blocked[i]);
 	free(t);
 }
 

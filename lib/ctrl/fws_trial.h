@@ -19,6 +19,7 @@
 #include "fws_config.h"
 #include "fws_counters.h"
 #include "fws_dutload.h"
+#include "fws_featdata.h"
 #include "fws_err.h"
 #include "fws_hist.h"
 #include "fws_nat.h"
@@ -95,17 +96,9 @@ struct fws_stream_result {
 	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
-	struct fws_stamp_result stamp;
 	struct fws_nat_result nat;
 	struct fws_tcp_result tcp;
 	struct fws_icmp_tally icmp;
-	uint64_t reassembled; /**< of the distinct frames, those that arrived fragmented */
-	/** Packets whose first fragment arrived and whose reassembly was given up (never
-	 * completed in time, too many fragments, overlapping): lost, unless a copy came. */
-	uint64_t given_up;
-	/** Of those, packets whose first fragment the full reassembly table refused: lost to
-	 * the tester's limit, not the DUT's. */
-	uint64_t frag_refused;
 	/* Behind a tunnel ("tunnel"): bytes on its encrypted link per inner frame (FCS
 	 * included, the mix's average), and the received rate's share of that link's line rate
 	 * (the port's speed); 0: no tunnel. */
@@ -113,19 +106,11 @@ struct fws_stream_result {
 	/** Why the path carried none of the stream's frames, when it can be told: ICMP "too
 	 * big" errors, or a tunnel's MTU with DF set; "" otherwise. */
 	char path_reason[160];
+	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
+		     * matrix cell */
+	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
 	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
 	 * only the flows expected to pass, so loss is never blocking). */
-	/** Sent from one host, received on another: its stamps were mapped into the
-	 * receiver's clock (feat_clocks.c); the offset between the two, how far the map
-	 * drifted over the trial, and the bound of every one-way latency figure. */
-	bool cross_host;
-	bool clk_aligned;
-	uint8_t clk_sync; /**< enum fws_clock_sync: how they were to be aligned */
-	double clk_offset_ns, clk_residual_ns, clk_bound_ns;
-	double clk_ptp_ns; /**< of the bound: the two hosts' PTP offsets ("clocks": "ptp") */
-	bool proof;        /**< it carries a payload (an attack pattern): proof of inspection, not a
-		     * matrix cell */
-	bool syn_flood;    /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
 	uint32_t blk_flows;
 	struct fws_rxstat_sum blk;
 	unsigned int n_senders; /**< split over several transmit ports: each one's sums; else 0 */
@@ -133,6 +118,8 @@ struct fws_stream_result {
 	bool blk_ok;
 	char blk_reason[160];
 	struct fws_hist *hist; /**< owned by the result */
+	/** The features' own result blocks (fws_featdata.h: the result's layout, fd). */
+	_Alignas(8) unsigned char fd[FWS_FD_RESULT_BYTES];
 };
 
 /** What a result is: a run's trial, a search goal, a latency point, a back-to-back burst. */
@@ -184,6 +171,8 @@ struct fws_result {
 	struct fws_stream_result streams[FWS_CFG_MAX_STREAMS];
 	unsigned int n_ports;
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
+	/** Where each feature's result block sits in a stream's fd, and its hooks. */
+	struct fws_fd_layout fd;
 };
 
 /** What the progress callback sees once per second, and once with the trial's result. */

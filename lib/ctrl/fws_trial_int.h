@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The controller's trial (fws_trial.h): the config, the agents that own the ports (today
- * the one in-process agent), what each stream expects (flows to be blocked), and the
- * controller features' state. It decides; the agents do (fws_agent.h). fws_trial.c creates
+ * The controller's trial (fws_trial.h): the config, the agents that own the ports, where
+ * the features' data sits, and the controller features' state. It decides; the agents do (fws_agent.h). fws_trial.c creates
  * it, fws_phase.c runs the phases, fws_merge.c turns the agents' counts into a result.
  */
 #ifndef FWS_TRIAL_INT_H
@@ -28,12 +27,9 @@ struct fws_trial {
 	struct fws_port_result port[FWS_CFG_MAX_PORTS]; /**< facts, as the agents gave them */
 	uint32_t cookie, warm_cookie;                   /**< the current trial's */
 	unsigned int n_runs; /**< trials run so far (not path-check probes): the next's number */
-	/** Per sending agent and stream between two hosts: its stamps' map into the
-	 * receiver's ticks (the clocks feature's, for each plan). */
-	struct fws_affine stream_clk[FWS_TRIAL_MAX_AGENTS][FWS_CFG_MAX_STREAMS];
-	/* Per stream with "expect": per flow, 1 when the DUT should block it; their count. */
-	uint8_t *blocked[FWS_CFG_MAX_STREAMS];
-	uint32_t n_blocked[FWS_CFG_MAX_STREAMS];
+	/** Where the features' blocks sit: the hosts' (count and result blocks), then the
+	 * controller's (result blocks). */
+	struct fws_fd_layout fd;
 	/* The controller features' own state (fws_feature.h), by table index. */
 	void *feat[FWS_FEATURES_MAX];
 	bool feat_ready[FWS_FEATURES_MAX];
@@ -42,12 +38,21 @@ struct fws_trial {
 /**
  * A trial over these agents (the trial owns them from here: destroyed with it, or at once
  * when this fails). Each agent's ports, tx_streams and rx_streams say what it owns; every
- * port and stream needs one. fws_trial_create (lib/run/fws_agents.c) builds them from a
- * config.
+ * port and stream needs one. host_fd: where the host features' count blocks sit in the
+ * agents' counts (every agent of one build has the same; NULL: none). fws_trial_create
+ * (lib/run/fws_agents.c) builds them from a config.
  */
 struct fws_trial *fws_trial_create_agents(const struct fws_cfg *cfg,
 					  struct fws_agent *const *agents, unsigned int n,
-					  struct fws_err *e);
+					  const struct fws_fd_layout *host_fd, struct fws_err *e);
+
+/** Feature data d's result block of stream s in res (NULL when d has none). */
+static inline void *
+fws_trial_block(const struct fws_trial *t, const struct fws_featdata *d, struct fws_result *res,
+		unsigned int s)
+{
+	return fws_fd_result(&t->fd, d, res->streams[s].fd);
+}
 
 /** The controller's clock (CLOCK_MONOTONIC, ns): phases, clock probes. */
 uint64_t fws_trial_now_ns(void);

@@ -81,7 +81,8 @@ static int
 op_hello(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	struct fws_host_info me;
-	char layout[256];
+	struct fws_fd_layout fd = {0};
+	char layout[FWS_WIRE_LAYOUT_LEN];
 
 	(void)s;
 	(void)req;
@@ -89,7 +90,8 @@ op_hello(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 	fws_agent_info_self(&me);
 	json_object_set_new(ans, "hostname", json_string(me.hostname));
 	json_object_set_new(ans, "kernel", json_string(me.kernel));
-	fws_wire_layout(layout, sizeof(layout));
+	fws_host_featdata(&fd); /* as its host's counts will hold them */
+	fws_wire_layout(layout, sizeof(layout), &fd);
 	json_object_set_new(ans, "proto", json_pack("[i,i]", FWS_WIRE_MAJOR, FWS_WIRE_MINOR));
 	json_object_set_new(ans, "fwstress", json_string(FWS_VERSION));
 	json_object_set_new(ans, "dpdk", json_string(rte_version()));

@@ -15,6 +15,7 @@
 #include <rte_ethdev.h>
 
 #include "fws_agent.h"
+#include "fws_agent_local.h"
 #include "fws_clock.h"
 #include "fws_ctlio.h"
 #include "fws_phase.h"
@@ -74,15 +75,20 @@ struct fws_host {
 	 * owed. */
 	void *feat[FWS_HOST_FEATURES_MAX];
 	bool feat_ready[FWS_HOST_FEATURES_MAX];
+	/* Where the features' count blocks sit in fws_agent_stream.fd (fws_host_featdata). */
+	struct fws_fd_layout fd;
 };
 
 /*
  * A host feature: one file owning its state, one entry in fws_hostfeat.c's table, optional
  * hooks (NULL: nothing to do) called in table order. The counts c are the host's for the
- * trial in progress (fws_agent_counts): what the feature measured goes there.
+ * trial in progress (fws_agent_counts): what the feature measured goes there, into its own
+ * count block (data: fws_featdata.h; fws_host_block finds it) when it has one.
  */
 struct fws_host_feature {
 	const char *name;
+	/** Its count and result blocks and their hooks (merge, JSON, text); NULL: none. */
+	const struct fws_featdata *data;
 	/** Once, after the ports, tasks and receive lcores exist. 0 or -errno with e set. */
 	int (*setup)(struct fws_host *h, void **state, struct fws_err *e);
 	/** Before a trial, workers stopped, for the streams of mask (bit s; 0: all), in stage
@@ -103,6 +109,14 @@ int fws_host_features_prepare(struct fws_host *h, enum fws_prep_stage st, uint32
 void fws_host_features_on(struct fws_host *h, enum fws_feature_event ev, uint64_t now);
 void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
 void fws_host_features_destroy(struct fws_host *h);
+
+/** Feature data d's count block of stream s in the counts c (NULL when d has none). */
+static inline void *
+fws_host_block(const struct fws_host *h, const struct fws_featdata *d, struct fws_agent_counts *c,
+	       unsigned int s)
+{
+	return fws_fd_count(&h->fd, d, c->streams[s].fd);
+}
 
 /** Set up ports, lcores, pools, flow tables and the host features for cfg, and resolve the
  * gateways (EAL must be up). The ports of port_mask are this host's: each stream's senders

@@ -21,52 +21,6 @@
 #include "fws_report.h"
 #include "report_int.h"
 
-/* How sender and receiver clocks were aligned, and which figures the bound makes uncertain
- * (more than 10 % of the figure, RFC 7679 3.8). */
-static void
-clocks_json(const struct fws_stream_result *x, json_t *o)
-{
-	const struct {
-		const char *name;
-		double v;
-	} fig[] = {{"min", (double)x->lat.min},
-		   {"avg", x->lat.avg},
-		   {"p50", (double)x->lat.p50},
-		   {"p99", (double)x->lat.p99},
-		   {"max", (double)x->lat.max}};
-	json_t *u;
-	size_t i;
-
-	if (!x->cross_host) {
-		json_object_set_new(o, "clocks", json_string("one host"));
-		return;
-	}
-	json_object_set_new(o, "clock_sync",
-			    json_string(fws_clock_sync_name((enum fws_clock_sync)x->clk_sync)));
-	if (!x->clk_aligned) {
-		json_object_set_new(o, "clocks",
-				    json_string("two hosts, not aligned: one-way figures are "
-						"relative to the TSCs' offset"));
-		return;
-	}
-	json_object_set_new(
-		o, "clocks",
-		json_string(x->clk_sync == FWS_CLOCK_SYNC_PTP
-				    ? "two hosts, aligned by PTP: each host's TSC read "
-				      "against its CLOCK_REALTIME"
-				    : "two hosts, aligned by probes over the control link"));
-	if (x->clk_sync == FWS_CLOCK_SYNC_PTP)
-		json_object_set_new(o, "clock_ptp_ns", json_real(x->clk_ptp_ns));
-	json_object_set_new(o, "clock_offset_ns", json_real(x->clk_offset_ns));
-	json_object_set_new(o, "clock_residual_ns", json_real(x->clk_residual_ns));
-	json_object_set_new(o, "clock_bound_ns", json_real(x->clk_bound_ns));
-	u = json_array();
-	for (i = 0; x->lat.count && i < RTE_DIM(fig); i++)
-		if (x->clk_bound_ns > 0.1 * fig[i].v)
-			json_array_append_new(u, json_string(fig[i].name));
-	json_object_set_new(o, "clock_uncertain", u);
-}
-
 static json_t *
 lat_json(const struct fws_stream_result *x)
 {
@@ -88,7 +42,6 @@ lat_json(const struct fws_stream_result *x)
 							   (json_int_t)fws_hist_bucket_width(i),
 							   (json_int_t)x->hist->b[i]));
 	json_object_set_new(o, "histogram", h);
-	clocks_json(x, o);
 	return o;
 }
 
@@ -205,18 +158,6 @@ blocked_json(const struct fws_stream_result *x)
 	return o;
 }
 
-/* How the frames were stamped and the resolution that leaves (fws_tx). */
-static json_t *
-stamp_json(const struct fws_stamp_result *x)
-{
-	return json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:I, s:I}", "model",
-			 x->wire_mbps ? "wire" : "handover", "wire_mbps", (json_int_t)x->wire_mbps,
-			 "build_ns_per_frame", x->lead_ns, "handover_lag_avg_ns", x->lag_avg_ns,
-			 "handover_lag_min_ns", x->lag_min_ns, "handover_lag_max_ns", x->lag_max_ns,
-			 "sampled_bursts", (json_int_t)x->lag_bursts, "late_bursts",
-			 (json_int_t)x->late_bursts);
-}
-
 /* Links seen down during the trial: when, for how long, the frames sent meanwhile. */
 static json_t *
 link_events_json(const struct fws_result *r)
@@ -278,7 +219,7 @@ senders_json(const struct fws_stream_result *x)
 }
 
 static json_t *
-stream_json(const struct fws_stream_result *x, bool partial)
+stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, bool partial)
 {
 	char note[256];
 	json_t *o;
@@ -298,15 +239,12 @@ stream_json(const struct fws_stream_result *x, bool partial)
 				      (json_int_t)x->alloc_fail, "behind_max_frames",
 				      (json_int_t)x->tx_behind));
 	json_object_set_new(o, "generator_limited", json_boolean(x->generator_limited));
-	json_object_set_new(o, "received",
-			    json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I}",
-				      "total_frames", (json_int_t)x->rx.rx, "distinct_frames",
-				      (json_int_t)x->rx.unique, "distinct_bytes",
-				      (json_int_t)x->rx.bytes, "distinct_pps", x->rx_pps,
-				      "distinct_l1_bps", x->rx_l1_bps, "distinct_l2_bps",
-				      x->rx_l2_bps, "reassembled", (json_int_t)x->reassembled,
-				      "reassembly_given_up", (json_int_t)x->given_up,
-				      "reassembly_refused", (json_int_t)x->frag_refused));
+	json_object_set_new(
+		o, "received",
+		json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "total_frames", (json_int_t)x->rx.rx,
+			  "distinct_frames", (json_int_t)x->rx.unique, "distinct_bytes",
+			  (json_int_t)x->rx.bytes, "distinct_pps", x->rx_pps, "distinct_l1_bps",
+			  x->rx_l1_bps, "distinct_l2_bps", x->rx_l2_bps));
 	json_object_set_new(o, "lost", json_integer((json_int_t)x->rx.lost));
 	json_object_set_new(o, "lost_min", json_integer((json_int_t)x->rx.lost_min));
 	json_object_set_new(o, "receiver_missed", json_integer((json_int_t)x->rx_missed));
@@ -322,8 +260,7 @@ stream_json(const struct fws_stream_result *x, bool partial)
 	if (x->n_senders)
 		json_object_set_new(o, "senders", senders_json(x));
 	json_object_set_new(o, "latency_ns", lat_json(x));
-	if (x->active)
-		json_object_set_new(o, "tx_stamp", stamp_json(&x->stamp));
+	fws_fd_json(fd, x->fd, o); /* the features' own: stamps, reassembly, clocks, ... */
 	if (x->nat.observed && x->active)
 		json_object_set_new(o, "nat", nat_json(&x->nat));
 	if (x->tcp.present)
@@ -532,7 +469,7 @@ trial_json(const struct fws_result *r)
 	if (r->number)
 		json_object_set_new(tr, "number", json_integer(r->number));
 	for (s = 0; s < r->n_streams; s++)
-		json_array_append_new(st, stream_json(&r->streams[s], r->partial));
+		json_array_append_new(st, stream_json(&r->streams[s], &r->fd, r->partial));
 	for (s = 0; s < r->n_ports; s++)
 		json_array_append_new(pt, port_result_json(&r->ports[s]));
 	if (r->kind != FWS_RESULT_RUN) {

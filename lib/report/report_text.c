@@ -49,111 +49,26 @@ fws_report_rate_note(const struct fws_stream_result *s, bool partial, char *buf,
 	return buf;
 }
 
-/* Frames that read as arriving before their stamp, and whether the clocks' bound explains
- * them: a map's error larger than the path's latency does, an error beyond the bound means
- * the alignment (or a stamp) is wrong. */
+/* What each feature with data says about each stream (stamps, fragments, clocks, ...), the
+ * receive stamps' resolution, and the phases' arming across hosts. */
 static void
-text_skew(FILE *f, const struct fws_stream_result *x)
-{
-	const char *why;
-
-	if (x->lat.skewed == 0)
-		return;
-	if (!x->cross_host)
-		why = "stamped after they left: see tx_stamp";
-	else if (!x->clk_aligned)
-		why = "the clocks are not aligned";
-	else if (x->lat.skew_max_ns <= x->clk_bound_ns)
-		why = "within the clocks' bound";
-	else
-		why = "BEYOND the clocks' bound: the alignment is wrong, one-way figures invalid";
-	fprintf(f,
-		"  clocks: %s: %" PRIu64 " frames read as arriving before their stamp, by up "
-		"to %.3f us (taken as 0): %s\n",
-		x->name, x->lat.skewed, x->lat.skew_max_ns / 1e3, why);
-}
-
-/* Streams between two hosts: how their clocks were aligned, the bound it leaves. */
-static void
-text_clocks(FILE *f, const struct fws_result *r)
+text_features(FILE *f, const struct fws_result *r)
 {
 	unsigned int s;
 
-	if (r->phase_hosts > 1)
-		fprintf(f,
-			"  phases: armed for one instant on %u hosts, each in its own clock: "
-			"they changed within %.3f us of each other (the latest switch %.3f us "
-			"after "
-			"its instant)\n",
-			r->phase_hosts, r->phase_sync_ns / 1e3, r->phase_late_ns / 1e3);
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		bool ptp = x->clk_sync == FWS_CLOCK_SYNC_PTP;
-		char how[96];
-
-		if (ptp)
-			snprintf(how, sizeof(how),
-				 "PTP (the hosts' ptp4l offsets from the master %.3f us)",
-				 x->clk_ptp_ns / 1e3);
-		if (x->cross_host && x->clk_aligned)
-			fprintf(f,
-				"  clocks: %s: sender's stamps mapped into the receiver's clock by "
-				"%s (offset %.3f us, drifted %.3f us over the trial): one-way "
-				"figures +/- %.3f us%s\n",
-				x->name, ptp ? how : "probes over the control link",
-				x->clk_offset_ns / 1e3, x->clk_residual_ns / 1e3,
-				x->clk_bound_ns / 1e3,
-				x->lat.count && x->clk_bound_ns > 0.1 * (double)x->lat.p50
-					? " (more than 10 % of the median: uncertain)"
-					: "");
-		else if (x->cross_host)
-			fprintf(f,
-				"  clocks: %s: between two hosts, not aligned%s: one-way figures "
-				"are relative\n",
-				x->name,
-				x->clk_sync == FWS_CLOCK_SYNC_NONE ? " (\"clocks\": \"none\")"
-								   : "");
-		text_skew(f, x);
-	}
-}
-
-/* The latency resolution: how the frames were stamped, and what that leaves. */
-static void
-text_stamps(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stamp_result *x = &r->streams[s].stamp;
-
-		if (r->streams[s].lat.count == 0)
-			continue;
-		if (x->wire_mbps)
-			fprintf(f, "  stamps: %s: at the modelled departure (wire %u Mbit/s",
-				r->streams[s].name, x->wire_mbps);
-		else
-			fprintf(f, "  stamps: %s: at the hand-over to the driver (no wire model",
-				r->streams[s].name);
-		fprintf(f,
-			", build %.1f ns/frame); hand-over ended %.3f us after a burst's stamp "
-			"on average (%.3f to %.3f us)\n",
-			x->lead_ns, x->lag_avg_ns / 1e3, x->lag_min_ns / 1e3, x->lag_max_ns / 1e3);
-		if (x->late_bursts)
-			fprintf(f,
-				"  note: %s: %" PRIu64 " of %" PRIu64
-				" sampled bursts were stamped "
-				"after their hand-over ended: their latencies read up to %.3f us "
-				"short\n",
-				r->streams[s].name, x->late_bursts, x->lag_bursts,
-				-x->lag_min_ns / 1e3);
-	}
+	for (s = 0; s < r->n_streams; s++)
+		fws_fd_text(&r->fd, f, r->streams[s].name, r->streams[s].fd);
 	fprintf(f,
 		"  stamps: received frames are stamped once per poll, every %.3f us on average: a "
 		"latency may read up to a poll late (its resolution); the streams of one lcore "
 		"take turns being served first\n",
 		r->rx_poll_ns / 1e3);
-	text_clocks(f, r);
+	if (r->phase_hosts > 1)
+		fprintf(f,
+			"  phases: armed for one instant on %u hosts, each in its own clock: "
+			"they changed within %.3f us of each other (the latest switch %.3f us "
+			"after its instant)\n",
+			r->phase_hosts, r->phase_sync_ns / 1e3, r->phase_late_ns / 1e3);
 }
 
 /* What NAT did, per stream, and whether it was expected. */
@@ -240,27 +155,6 @@ text_icmp(FILE *f, const struct fws_result *r)
 				x->name, x->link_frame, x->link_share * 100);
 		if (x->path_reason[0])
 			fprintf(f, "  path: %s: %s\n", x->name, x->path_reason);
-	}
-	for (s = 0; s < r->n_streams; s++) {
-		if (r->streams[s].reassembled)
-			fprintf(f,
-				"  fragmented: %s: %" PRIu64 " test packets arrived in fragments "
-				"(reassembled, counted once)\n",
-				r->streams[s].name, r->streams[s].reassembled);
-		if (r->streams[s].given_up)
-			fprintf(f,
-				"  fragmented: %s: reassembly gave up %" PRIu64
-				" test packets whose "
-				"first fragment came (the rest not within 1 s, more than 8, or "
-				"overlapping): lost unless a copy arrived whole\n",
-				r->streams[s].name, r->streams[s].given_up);
-		if (r->streams[s].frag_refused)
-			fprintf(f,
-				"  fragmented: %s: TESTER-LIMITED: %" PRIu64 " of those refused by "
-				"the full reassembly table (4096 packets a receive lcore): their "
-				"loss "
-				"is the tester's, not the DUT's\n",
-				r->streams[s].name, r->streams[s].frag_refused);
 	}
 }
 
@@ -510,7 +404,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		text_senders(f, x);
 	}
 	text_latency(f, r);
-	text_stamps(f, r);
+	text_features(f, r);
 	text_links(f, r);
 	text_nat(f, r);
 	text_tcp(f, r);

@@ -18,14 +18,21 @@ struct fws_trial *
 fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 {
 	struct fws_agent *agents[FWS_TRIAL_MAX_AGENTS] = {NULL};
+	struct fws_fd_layout fd = {0};
 	bool local = fws_config_local_ports(cfg);
 	unsigned int n = local, h, k;
 	int rc = 0;
 
+	/* Where every agent (one build) puts its host features' count blocks. */
+	if (fws_host_featdata(&fd) < 0) {
+		fws_err_set(e, FWS_ERR_SETUP, -ENOSPC,
+			    "setup: the host features' count blocks exceed their area");
+		return NULL;
+	}
 	/* The remote ones first: each sets up while the next starts (a link between two
 	 * agents comes up only when both ends are there). */
 	for (h = 1; h <= cfg->n_hosts && rc == 0; h++) {
-		if ((agents[n] = fws_agent_remote(cfg, h, e)) == NULL)
+		if ((agents[n] = fws_agent_remote(cfg, h, &fd, e)) == NULL)
 			rc = -EINVAL;
 		else
 			n++;
@@ -40,5 +47,5 @@ fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 				agents[k]->ops->destroy(agents[k]);
 		return NULL;
 	}
-	return fws_trial_create_agents(cfg, agents, n, e);
+	return fws_trial_create_agents(cfg, agents, n, &fd, e);
 }

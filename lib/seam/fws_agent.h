@@ -28,6 +28,7 @@
 #include "fws_agent_types.h"
 #include "fws_config.h"
 #include "fws_err.h"
+#include "fws_featdata.h"
 #include "fws_phase.h"
 
 struct fws_agent;
@@ -79,19 +80,17 @@ struct fws_agent_stream {
 	uint64_t behind; /**< the most frames a paced sender of it was behind its schedule */
 	bool unlimited;  /**< unpaced */
 	bool active;     /**< it sent in this trial */
-	struct fws_stamp_result stamp;
-	uint32_t aimed; /**< flows aimed at a learned translation (download through NAT) */
+	uint32_t aimed;  /**< flows aimed at a learned translation (download through NAT) */
 	/* Receiving. */
-	struct fws_hist hist;  /**< latency, ns */
-	double jitter_ns;      /**< RFC 3550 jitter, weighted over the receive lcores */
-	uint64_t skewed;       /**< frames that read as arriving before their stamp */
-	double skew_max_ns;    /**< the deepest of those readings */
-	uint64_t reassembled;  /**< distinct packets that arrived fragmented */
-	uint64_t given_up;     /**< packets whose reassembly was given up */
-	uint64_t frag_refused; /**< of those, refused by the full table */
+	struct fws_hist hist; /**< latency, ns */
+	double jitter_ns;     /**< RFC 3550 jitter, weighted over the receive lcores */
+	uint64_t skewed;      /**< frames that read as arriving before their stamp */
+	double skew_max_ns;   /**< the deepest of those readings */
 	struct fws_icmp_tally icmp;
 	/* After the trial (the after call): its TCP connections. */
 	struct fws_tcp_result tcp;
+	/** The host features' own count blocks (fws_featdata.h: the host's layout). */
+	_Alignas(8) unsigned char fd[FWS_FD_COUNT_BYTES];
 };
 
 /** A host's counts after a trial. */

@@ -14,17 +14,6 @@
 #include "fws_counters.h"
 #include "fws_pkt.h"
 
-/** How a stream's frames were stamped (fws_tx) and what that leaves uncertain. */
-struct fws_stamp_result {
-	uint32_t wire_mbps; /**< the wire model's link speed; 0: stamped at the hand-over */
-	double lead_ns;     /**< build time per frame added to each stamp (the fastest seen) */
-	double lag_avg_ns;  /**< from a burst's stamp to the end of its hand-over (signed) */
-	double lag_min_ns;  /**< < 0: a burst stamped after its hand-over ended */
-	double lag_max_ns;
-	uint64_t lag_bursts;  /**< sampled measured bursts behind the three */
-	uint64_t late_bursts; /**< of them, stamped after their hand-over ended */
-};
-
 /** ICMP errors from the path about a stream's packets in one trial (feat_icmp.c). */
 struct fws_icmp_tally {
 	uint64_t n[FWS_ICMP_CLASSES_N]; /**< by class (fws_pkt.h) */

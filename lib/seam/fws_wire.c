@@ -87,8 +87,11 @@ fws_wire_unblob(const json_t *v, void *p, size_t n)
 }
 
 void
-fws_wire_layout(char *buf, size_t len)
+fws_wire_layout(char *buf, size_t len, const struct fws_fd_layout *fd)
 {
+	unsigned int i;
+	size_t n;
+
 	snprintf(buf, len,
 		 "%s plan=%zu poll=%zu live=%zu counts=%zu rxflow=%zu txflow=%zu port=%zu "
 		 "nat=%zu cfg=%zu",
@@ -97,6 +100,10 @@ fws_wire_layout(char *buf, size_t len)
 		 sizeof(struct fws_agent_rxflow), sizeof(struct fws_agent_txflow),
 		 sizeof(struct fws_port_result), sizeof(struct fws_nat_tuple),
 		 sizeof(struct fws_cfg));
+	/* The host features' count blocks in the counts: which, in which order, how large. */
+	for (i = 0; fd && i < fd->n; i++)
+		if (fd->d[i]->count_size && (n = strlen(buf)) < len)
+			snprintf(buf + n, len - n, " %s=%zu", fd->d[i]->name, fd->d[i]->count_size);
 }
 
 static int

@@ -20,6 +20,8 @@
 
 #include <jansson.h>
 
+#include "fws_featdata.h"
+
 #define FWS_WIRE_MAJOR 2
 #define FWS_WIRE_MINOR 2
 
@@ -47,8 +49,10 @@ json_t *fws_wire_blob(const void *p, size_t n);
 /** The bytes of a blob into p: exactly n or -EINVAL. */
 int fws_wire_unblob(const json_t *v, void *p, size_t n);
 
-/** The layout of the structures that cross the stream, as one string. */
-void fws_wire_layout(char *buf, size_t len);
+/** The layout of the structures that cross the stream, as one string: their sizes and the
+ * host features' count blocks (fd: where they sit in the counts; NULL: none). */
+#define FWS_WIRE_LAYOUT_LEN 512
+void fws_wire_layout(char *buf, size_t len, const struct fws_fd_layout *fd);
 
 /** A buffered reader of lines (and their attachments) from a file descriptor. */
 struct fws_wire_rd {

@@ -182,6 +182,54 @@ sent_per_flow(const struct model *m, unsigned int s)
 	return m->plan.limit[s] ? m->plan.limit[s] / FLOWS : FRAMES;
 }
 
+/* A feature's data through the real merge: each site writes, per stream, its id and the
+ * roles it plays into its count block; the merge records what it was given. */
+struct roles_block {
+	uint32_t from_tx, from_rx; /* 1 + the site merged in as sender, as receiver */
+	uint32_t merged;           /* count blocks merged */
+	uint32_t finished;
+};
+
+static void
+roles_merge(void *result, const void *count, unsigned int roles)
+{
+	struct roles_block *r = result;
+	const struct roles_block *c = count;
+
+	if (roles & FWS_FD_TX)
+		r->from_tx = c->from_tx;
+	if (roles & FWS_FD_RX)
+		r->from_rx = c->from_rx;
+	r->merged++;
+}
+
+static void
+roles_finish(void *result)
+{
+	((struct roles_block *)result)->finished++;
+}
+
+static void
+roles_json(const void *result, json_t *o)
+{
+	const struct roles_block *r = result;
+
+	json_object_set_new(o, "roles",
+			    json_pack("{s:i, s:i}", "tx", r->from_tx, "rx", r->from_rx));
+}
+
+static const struct fws_featdata roles_data = {
+	.name = "roles",
+	.count_size = sizeof(struct roles_block),
+	.result_size = sizeof(struct roles_block),
+	.merge = roles_merge,
+	.finish = roles_finish,
+	.json = roles_json,
+};
+
+/* The sites' layout of count blocks (NULL: they write none). */
+static const struct fws_fd_layout *model_fd;
+
 static void
 m_collect(struct fws_agent *a, struct fws_agent_counts *out)
 {
@@ -193,9 +241,13 @@ m_collect(struct fws_agent *a, struct fws_agent_counts *out)
 	out->tsc_hz = (double)m->hz;
 	for (s = 0; s < m->cfg->n_streams; s++) {
 		struct fws_agent_stream *as = &out->streams[s];
+		struct roles_block *rb =
+			model_fd ? fws_fd_count(model_fd, &roles_data, as->fd) : NULL;
 		unsigned int k;
 
 		fws_hist_reset(&as->hist);
+		if (rb)
+			*rb = (struct roles_block){.from_tx = m->id + 1, .from_rx = m->id + 1};
 		if (!active(m, s))
 			continue;
 		/* Written on both sites: the merge must take each side from its owner. */
@@ -349,7 +401,7 @@ static struct fws_trial *trial;
 
 /* Site 1 owns lan and the streams that leave from it; site 2 owns wan. */
 static void
-start(const char *json)
+start_fd(const char *json, const struct fws_fd_layout *fd)
 {
 	struct fws_agent *agents[2] = {&sites[0].a, &sites[1].a};
 	uint64_t hz = fws_clock_calibrate(20);
@@ -370,8 +422,15 @@ start(const char *json)
 				sites[k].a.rx_streams |= 1u << s;
 		}
 	}
-	trial = fws_trial_create_agents(cfg, agents, 2, &e);
+	model_fd = fd;
+	trial = fws_trial_create_agents(cfg, agents, 2, fd, &e);
 	ck_assert_msg(trial != NULL, "%s", e.msg);
+}
+
+static void
+start(const char *json)
+{
+	start_fd(json, NULL);
 }
 
 static void
@@ -440,6 +499,64 @@ START_TEST(test_agent_counts_from_owners)
 }
 END_TEST
 
+/* A host feature's count blocks: each stream's sending side from its sender, its receiving
+ * side from its receiver, every owner merged once, finished once; the result's layout goes
+ * with the result, and the report's JSON comes from the feature's hook. */
+START_TEST(test_agent_feature_data_by_roles)
+{
+	struct fws_fd_layout fd = {0};
+	struct fws_trial_opts o = {0};
+	const struct roles_block *rb;
+	struct fws_result res;
+	struct fws_err e;
+	unsigned int up, down;
+	json_t *j;
+
+	ck_assert_int_eq(fws_fd_layout_add(&fd, &roles_data), 0);
+	start_fd(cfg_routed, &fd);
+	up = stream_of(FWS_DIR_UPLOAD);
+	down = stream_of(FWS_DIR_DOWNLOAD);
+	ck_assert_int_eq(fws_trial_run(trial, 0, &o, &res, &e), 0);
+	ck_assert_ptr_eq(res.fd.d[0], &roles_data);
+	rb = fws_fd_result_c(&res.fd, &roles_data, res.streams[up].fd);
+	ck_assert_uint_eq(rb->from_tx, 1); /* upload: lan (site 1) sends, wan (site 2) receives */
+	ck_assert_uint_eq(rb->from_rx, 2);
+	ck_assert_uint_eq(rb->merged, 2);
+	ck_assert_uint_eq(rb->finished, 1);
+	rb = fws_fd_result_c(&res.fd, &roles_data, res.streams[down].fd);
+	ck_assert_uint_eq(rb->from_tx, 2);
+	ck_assert_uint_eq(rb->from_rx, 1);
+	j = json_object();
+	fws_fd_json(&res.fd, res.streams[down].fd, j);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "roles"), "tx")), 2);
+	json_decref(j);
+	fws_result_free(&res);
+	finish();
+	model_fd = NULL;
+}
+END_TEST
+
+/* The layout: blocks 8-byte aligned in order, refused past their areas. */
+START_TEST(test_agent_feature_layout)
+{
+	static const struct fws_featdata odd = {.name = "odd", .count_size = 5, .result_size = 3};
+	static const struct fws_featdata big = {.name = "big", .count_size = FWS_FD_COUNT_BYTES};
+	struct fws_fd_layout fd = {0};
+	unsigned char area[FWS_FD_COUNT_BYTES];
+
+	ck_assert_int_eq(fws_fd_layout_add(&fd, &odd), 0);
+	ck_assert_int_eq(fws_fd_layout_add(&fd, NULL), 0);
+	ck_assert_int_eq(fws_fd_layout_add(&fd, &roles_data), 0);
+	ck_assert_uint_eq(fd.n, 2);
+	ck_assert_ptr_eq(fws_fd_count(&fd, &roles_data, area), area + 8);
+	ck_assert_ptr_eq(fws_fd_result(&fd, &roles_data, area), area + 8);
+	ck_assert_int_eq(fws_fd_layout_add(&fd, &big), -ENOSPC);
+	ck_assert_uint_eq(fd.n, 2);
+	ck_assert_ptr_null(fws_fd_count(&fd, &big, area));
+	ck_assert_int_eq(fws_fd_find(&fd, &odd), 0);
+}
+END_TEST
+
 START_TEST(test_agent_nat_learned_reaches_sender)
 {
 	struct fws_trial_opts o = {0};
@@ -480,7 +597,7 @@ START_TEST(test_agent_unowned_refused)
 	sites[0] = (struct model){.a = {.ops = &model_ops, .ports = 1, .tx_streams = 3},
 				  .cfg = cfg,
 				  .hz = 1000000000};
-	ck_assert_ptr_null(fws_trial_create_agents(cfg, agents, 1, &e));
+	ck_assert_ptr_null(fws_trial_create_agents(cfg, agents, 1, NULL, &e));
 	ck_assert_str_eq(e.msg, "config: ports[1] (wan): no host owns it");
 	fws_config_free(cfg);
 }
@@ -813,6 +930,8 @@ suite_agent(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_agent_counts_from_owners);
+	tcase_add_test(tc, test_agent_feature_data_by_roles);
+	tcase_add_test(tc, test_agent_feature_layout);
 	tcase_add_test(tc, test_agent_nat_learned_reaches_sender);
 	tcase_add_test(tc, test_agent_unowned_refused);
 	tcase_add_test(tc, test_agent_phases_armed_for_one_instant);

@@ -16,8 +16,8 @@ main(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 99) { /* never: called only so that the linker must resolve them */
-		fws_trial_destroy(fws_trial_create_agents(NULL, NULL, 0, NULL));
-		fws_agent_remote(NULL, 1, NULL);
+		fws_trial_destroy(fws_trial_create_agents(NULL, NULL, 0, NULL, NULL));
+		fws_agent_remote(NULL, 1, NULL, NULL);
 		fws_method_execute(NULL, 0, NULL);
 		fws_conntest_execute(NULL, NULL, NULL);
 		fws_connagents_free(fws_connagents_new(NULL, NULL, NULL, false, NULL));

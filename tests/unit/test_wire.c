@@ -213,7 +213,7 @@ START_TEST(test_wire_heartbeat_silence_is_a_cut_link)
 {
 	struct fws_cfg *cfg = fake_cfg("silent");
 	struct fws_err e = {0};
-	struct fws_agent *a = fws_agent_remote(cfg, 1, &e);
+	struct fws_agent *a = fws_agent_remote(cfg, 1, NULL, &e);
 	double t0 = mono_s(), t;
 
 	ck_assert_msg(a != NULL, "%s", e.msg);
@@ -233,7 +233,7 @@ START_TEST(test_wire_heartbeat_slow_agent_lives)
 {
 	struct fws_cfg *cfg = fake_cfg("slow");
 	struct fws_err e = {0};
-	struct fws_agent *a = fws_agent_remote(cfg, 1, &e);
+	struct fws_agent *a = fws_agent_remote(cfg, 1, NULL, &e);
 	double t0 = mono_s();
 
 	ck_assert_msg(a != NULL, "%s", e.msg);
