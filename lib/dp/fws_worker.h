@@ -35,7 +35,7 @@ struct fws_sync {
 	 * long after its instant each of them switched. */
 	uint64_t arm_at;
 	uint32_t arm_ph;
-};
+} __rte_cache_aligned; /* every worker reads it each pass: a line of its own */
 
 /** The phase the workers follow at TSC now. */
 static inline uint32_t
