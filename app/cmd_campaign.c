@@ -58,6 +58,8 @@ struct campaign {
 	char started[32];
 	char exe[FWS_CFG_PATH_LEN];
 	bool tty;
+	unsigned int repeat; /**< --repeat: run and search scenarios measure each cell so often */
+	char repeat_arg[16];
 };
 
 static void
@@ -324,8 +326,15 @@ status_of(int st)
 	return FWS_CAMPAIGN_ST_FAILED;
 }
 
-/* The child's command line: [WRAP...] fwstress CMD -q -o REPORT --stats FILE [--resume]
- * CONFIG. */
+/* Whether a scenario's command measures a cell several times (run and search). */
+static bool
+repeats(enum fws_campaign_cmd cmd)
+{
+	return cmd == FWS_CAMPAIGN_RUN || cmd == FWS_CAMPAIGN_SEARCH;
+}
+
+/* The child's command line: [WRAP...] fwstress CMD -q -o REPORT --stats FILE [--repeat N]
+ * [--resume] CONFIG. */
 static void
 child_argv(struct campaign *c, unsigned int i, char **argv, char *config, char *stats, bool resume)
 {
@@ -341,6 +350,10 @@ child_argv(struct campaign *c, unsigned int i, char **argv, char *config, char *
 	argv[n++] = s->report;
 	argv[n++] = "--stats";
 	argv[n++] = stats;
+	if (c->repeat && repeats(s->cmd)) {
+		argv[n++] = "--repeat";
+		argv[n++] = c->repeat_arg;
+	}
 	if (resume)
 		argv[n++] = "--resume";
 	argv[n++] = config;
@@ -399,6 +412,11 @@ refused(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, char *err, size_t 
 	else if (cmd == FWS_CAMPAIGN_CONNECTIONS &&
 		 fws_config_conn_ends(cfg, &(unsigned int){0}, &(unsigned int){0}, err, len) < 0)
 		return true;
+	else if (!repeats(cmd) && cfg->repeat > 1)
+		snprintf(err, len,
+			 "config: repeat: %u: %s does not repeat its cells (run and search do; a "
+			 "connection test has \"iterations\")",
+			 cfg->repeat, fws_campaign_cmd_name(cmd));
 	else
 		return false;
 	return true;
@@ -483,6 +501,13 @@ prepare(struct campaign *c, bool dry)
 			fws_config_free(cfg);
 			return -1;
 		}
+		if (c->repeat && repeats(c->p.s[i].cmd))
+			cfg->repeat = c->repeat;
+		else if (c->repeat)
+			fprintf(stderr,
+				"fwstress: campaign: scenario %s (%s) is measured once: --repeat "
+				"applies to run and search\n",
+				c->p.s[i].name, fws_campaign_cmd_name(c->p.s[i].cmd));
 		c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
 		fws_config_free(cfg);
 		c->p.s[i].exit_code = -1;
@@ -604,7 +629,8 @@ static void
 usage_campaign(FILE *f)
 {
 	fprintf(f,
-		"Usage: fwstress campaign [--resume] [--dry-run] [-o REPORT] PLAN.json\n\n"
+		"Usage: fwstress campaign [--resume] [--dry-run] [--repeat N] [-o REPORT] "
+		"PLAN.json\n\n"
 		"Measures every scenario of the plan in order: its setup command, a fwstress\n"
 		"run, search or sweep of its config (a file, or the plan's base config with\n"
 		"overrides), its teardown command. The campaign report (-o, or the plan's\n"
@@ -615,6 +641,8 @@ usage_campaign(FILE *f)
 		"Options:\n"
 		"  -o, --output REPORT  the campaign report (default: the plan's \"output\")\n"
 		"      --resume         skip the scenarios done, continue an interrupted sweep\n"
+		"      --repeat N       run and search scenarios measure each cell N times (the\n"
+		"                       matrix gives each cell's median and spread)\n"
 		"  -n, --dry-run        check every scenario (as the campaign does before it\n"
 		"                       starts) and print what would run and for how long;\n"
 		"                       nothing is run or written (also: fwstress validate PLAN)\n"
@@ -663,21 +691,30 @@ dry_run(const struct campaign *c)
 
 /* campaign's options. */
 const struct option app_campaign_opts[] = {
-	{"resume", no_argument, NULL, 'R'},
-	{"output", required_argument, NULL, 'o'},
-	{"dry-run", no_argument, NULL, 'n'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+	{"resume", no_argument, NULL, 'R'},  {"output", required_argument, NULL, 'o'},
+	{"dry-run", no_argument, NULL, 'n'}, {"repeat", required_argument, NULL, 'r'},
+	{"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0},
 };
 
 static int
-parse_args(int argc, char **argv, const char **out, bool *resume, bool *dry)
+parse_args(int argc, char **argv, const char **out, bool *resume, bool *dry, unsigned int *repeat)
 {
+	unsigned long n;
+	char *end;
 	int c;
 
 	optind = 1;
 	while ((c = app_getopt("campaign", argc, argv, "o:nh", app_campaign_opts)) != -1) {
-		if (c == 'R') {
+		if (c == 'r') {
+			n = strtoul(optarg, &end, 10);
+			if (*end || *optarg == '-' || n < 1 || n > FWS_CFG_MAX_REPEAT) {
+				fprintf(stderr,
+					"fwstress: campaign: --repeat \"%s\": give a count, 1-%d\n",
+					optarg, FWS_CFG_MAX_REPEAT);
+				return -1;
+			}
+			*repeat = (unsigned int)n;
+		} else if (c == 'R') {
 			*resume = true;
 		} else if (c == 'n') {
 			*dry = true;
@@ -750,7 +787,8 @@ cmd_campaign(int argc, char **argv)
 
 	if (c == NULL)
 		return fws_err_exit_code(FWS_ERR_FAULT);
-	rc = parse_args(argc, argv, &out, &resume, &dry);
+	rc = parse_args(argc, argv, &out, &resume, &dry, &c->repeat);
+	snprintf(c->repeat_arg, sizeof(c->repeat_arg), "%u", c->repeat);
 	if (rc != 0) {
 		free(c);
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;

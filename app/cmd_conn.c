@@ -228,6 +228,14 @@ cmd_connections(int argc, char **argv)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
+	if (cfg->repeat > 1) {
+		fprintf(stderr,
+			"fwstress: connections: config repeat %u: a connection test repeats by "
+			"\"connections\": {\"iterations\": N} (RFC 3511)\n",
+			cfg->repeat);
+		fws_config_free(cfg);
+		return fws_err_exit_code(FWS_ERR_CONFIG);
+	}
 	if (a.json &&
 	    strlcpy(cfg->json_out, a.json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) {
 		fprintf(stderr, "fwstress: -o: the path is too long\n");

@@ -12,6 +12,21 @@
 #include "fws_matrix.h"
 #include "fws_report.h"
 
+/* A report's cells, each cell's repetitions as one (fws_cells_collapse). 0, or -1 with the
+ * reason in err. */
+static int
+load_one(const char *path, struct fws_cells *cells, char *err, size_t len)
+{
+	if (fws_report_load_cells(path, cells, err, len) < 0)
+		return -1;
+	if (fws_cells_collapse(cells) < 0) {
+		snprintf(err, len, "report: %s: out of memory", path);
+		fws_cells_free(cells);
+		return -1;
+	}
+	return 0;
+}
+
 /* Read every report named; prints the error. Returns how many, or -1. */
 static int
 load_sets(char **paths, int n, struct fws_cells *sets)
@@ -20,7 +35,7 @@ load_sets(char **paths, int n, struct fws_cells *sets)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (fws_report_load_cells(paths[i], &sets[i], err, sizeof(err)) < 0) {
+		if (load_one(paths[i], &sets[i], err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: %s\n", err);
 			while (i-- > 0)
 				fws_cells_free(&sets[i]);
@@ -127,8 +142,28 @@ cmd_report(int argc, char **argv)
 	return rc < 0 ? EXIT_OUTPUT : EXIT_OK;
 }
 
-static const char *const verdict_names[] = {"same", "BETTER", "WORSE",
-					    "gone", "new",    "not compared"};
+static const char *const verdict_names[] = {
+	[FWS_CELL_SAME] = "same",
+	[FWS_CELL_BETTER] = "BETTER",
+	[FWS_CELL_WORSE] = "WORSE",
+	[FWS_CELL_ONLY_OLD] = "gone",
+	[FWS_CELL_ONLY_NEW] = "new",
+	[FWS_CELL_SKIPPED] = "not compared",
+	[FWS_CELL_INCONCLUSIVE] = "INCONCLUSIVE: run more repetitions",
+};
+
+/* How a weighed row was decided: the repetitions' medians and spreads, or one measurement. */
+static void
+compare_basis(const struct fws_cell_cmp *r)
+{
+	if (!r->old || !r->new_ || r->verdict == FWS_CELL_SKIPPED)
+		return;
+	if (r->single)
+		printf(" (single-trial)");
+	else
+		printf(" (medians of %u and %u; spread %.1f %% and %.1f %%)", r->old->reps,
+		       r->new_->reps, r->old->spread.cov * 100, r->new_->spread.cov * 100);
+}
 
 /* A cell's figure in its measure's unit (throughput Mpps, connections "c", latency p99
  * "us"); ">=" marks a generator-limited lower bound. */
@@ -191,7 +226,7 @@ cmd_compare(int argc, char **argv)
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
 	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10};
-	unsigned int n, i, skipped = 0;
+	unsigned int n, i, skipped = 0, unsure = 0;
 	char err[600], key[200];
 	int c, worse;
 
@@ -215,9 +250,17 @@ cmd_compare(int argc, char **argv)
 			       "a latency point (higher is worse, within --latency-tolerance). A "
 			       "cell that is no result (an expectation failed, an interrupted "
 			       "scenario), above the link speed, or generator-limited in the new "
-			       "report is not compared, and says why. Exit 0 when none got worse "
-			       "by more than its tolerance, 7 when one did, 2 when a report cannot "
-			       "be read.\n\nExample: fwstress compare before.json after.json\n");
+			       "report is not compared, and says why. A cell measured several "
+			       "times "
+			       "(repeat) on both sides is worse only when its new median is beyond "
+			       "the tolerance, outside the old repetitions' range and the two "
+			       "means' 95 %% intervals are apart; beyond the tolerance without "
+			       "that "
+			       "it is INCONCLUSIVE (noise cannot be told from a change). Exit 0 "
+			       "when "
+			       "none got worse, 7 when one did, 10 when none did but one is "
+			       "inconclusive, 2 when a report cannot be read.\n\nExample: "
+			       "fwstress compare before.json after.json\n");
 			return EXIT_OK;
 		default:
 			return EXIT_USAGE;
@@ -227,11 +270,11 @@ cmd_compare(int argc, char **argv)
 		fprintf(stderr, "fwstress: compare: give OLD.json and NEW.json\n");
 		return EXIT_USAGE;
 	}
-	if (fws_report_load_cells(argv[optind], &a, err, sizeof(err)) < 0) {
+	if (load_one(argv[optind], &a, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fwstress: compare: %s\n", err);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	if (fws_report_load_cells(argv[optind + 1], &b, err, sizeof(err)) < 0) {
+	if (load_one(argv[optind + 1], &b, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fwstress: compare: %s\n", err);
 		fws_cells_free(&a);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
@@ -270,17 +313,22 @@ cmd_compare(int argc, char **argv)
 			printf("%+8.2f%%  ", rows[i].change * 100);
 		else
 			printf("%9s  ", "");
-		printf("%s%s%s\n", verdict_names[rows[i].verdict], rows[i].why ? ": " : "",
+		printf("%s%s%s", verdict_names[rows[i].verdict], rows[i].why ? ": " : "",
 		       rows[i].why ? rows[i].why : "");
+		compare_basis(&rows[i]);
+		printf("\n");
 		skipped += rows[i].verdict == FWS_CELL_SKIPPED;
+		unsure += rows[i].verdict == FWS_CELL_INCONCLUSIVE;
 	}
 	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%)", worse, n,
 	       tol.tolerance * 100, tol.latency * 100);
 	if (skipped)
 		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
+	if (unsure)
+		printf("; %u inconclusive (the change may be noise: run more repetitions)", unsure);
 	printf("\n");
 	free(rows);
 	fws_cells_free(&a);
 	fws_cells_free(&b);
-	return worse ? EXIT_WORSE : EXIT_OK;
+	return worse ? EXIT_WORSE : unsure ? EXIT_INCONCLUSIVE : EXIT_OK;
 }

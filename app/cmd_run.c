@@ -92,6 +92,8 @@ usage_run(FILE *f, enum fws_method_mode mode)
 		"  -o, --json FILE      write the JSON report to FILE (\"\" for none)\n"
 		"  -t, --text FILE      also write the text report to FILE\n"
 		"  -d, --duration SEC   override the measured duration of each trial\n"
+		"      --repeat N       measure each cell N times (config repeat; run, search):\n"
+		"                       the report gives each cell's spread\n"
 		"      --progress       print a progress line per second on stderr (default when\n"
 		"                       stderr is a terminal)\n"
 		"      --no-progress    never print progress lines\n"
@@ -164,7 +166,8 @@ struct run_args {
 	FILE *stats_f;
 	int stats_err; /**< the first failed --stats write */
 	double duration, final_s, short_s;
-	int progress; /**< -1: when stderr is a terminal */
+	unsigned int repeat; /**< --repeat; 0: the config's */
+	int progress;        /**< -1: when stderr is a terminal */
 	bool quiet, resume;
 };
 
@@ -178,6 +181,21 @@ seconds_arg(const char *opt, const char *val, double lo, double hi, double *out)
 		fprintf(stderr, "fwstress: --%s \"%s\": give seconds, %g-%g\n", opt, val, lo, hi);
 		return -1;
 	}
+	return 0;
+}
+
+static int
+repeat_arg(const char *val, unsigned int *out)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (*end || *val == '-' || n < 1 || n > FWS_CFG_MAX_REPEAT) {
+		fprintf(stderr, "fwstress: --repeat \"%s\": give a count, 1-%d\n", val,
+			FWS_CFG_MAX_REPEAT);
+		return -1;
+	}
+	*out = (unsigned int)n;
 	return 0;
 }
 
@@ -198,18 +216,27 @@ static int
 not_here(enum fws_method_mode mode, const char *opt)
 {
 	fprintf(stderr, "fwstress %s: --%s is an option of %s\n", mode_name(mode), opt,
-		strcmp(opt, "resume") == 0 ? "sweep" : "search and sweep");
+		strcmp(opt, "resume") == 0   ? "sweep"
+		: strcmp(opt, "repeat") == 0 ? "run and search"
+					     : "search and sweep");
 	return -1;
 }
 
 /* run, search and sweep's options (fwstress help --bash-completion lists them too). */
 const struct option app_run_opts[] = {
-	{"json", required_argument, NULL, 'o'},     {"text", required_argument, NULL, 't'},
-	{"duration", required_argument, NULL, 'd'}, {"progress", no_argument, NULL, 'P'},
-	{"no-progress", no_argument, NULL, 'N'},    {"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},           {"final", required_argument, NULL, 'F'},
-	{"short", required_argument, NULL, 'S'},    {"resume", no_argument, NULL, 'R'},
-	{"stats", required_argument, NULL, 's'},    {NULL, 0, NULL, 0},
+	{"json", required_argument, NULL, 'o'},
+	{"text", required_argument, NULL, 't'},
+	{"duration", required_argument, NULL, 'd'},
+	{"progress", no_argument, NULL, 'P'},
+	{"no-progress", no_argument, NULL, 'N'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{"final", required_argument, NULL, 'F'},
+	{"short", required_argument, NULL, 'S'},
+	{"resume", no_argument, NULL, 'R'},
+	{"stats", required_argument, NULL, 's'},
+	{"repeat", required_argument, NULL, 'r'},
+	{NULL, 0, NULL, 0},
 };
 
 /* Parse options into a; returns -1 to exit with *code. */
@@ -248,6 +275,10 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 			break;
 		case 's':
 			a->stats = optarg;
+			break;
+		case 'r':
+			rc = a->mode == FWS_METHOD_SWEEP ? not_here(a->mode, "repeat")
+							 : repeat_arg(optarg, &a->repeat);
 			break;
 		case 'P':
 			a->progress = 1;
@@ -292,6 +323,8 @@ apply_args(struct fws_cfg *cfg, const struct run_args *a)
 	}
 	if (a->duration > 0)
 		cfg->duration = a->duration;
+	if (a->repeat > 0)
+		cfg->repeat = a->repeat;
 	if (a->final_s > 0)
 		cfg->search.final_s = a->final_s;
 	if (a->short_s > 0)

@@ -21,6 +21,9 @@ enum {
 	/* an output asked for (stdout, report -o, --stats) could not be written; each is named
 	 * on stderr (a run's JSON report that cannot be written is 5: the measurement is lost) */
 	EXIT_OUTPUT = 9,
+	/* compare: no cell worse, but a change beyond the tolerance that the repetitions
+	 * cannot tell from noise */
+	EXIT_INCONCLUSIVE = 10,
 };
 
 /** After a write to an output the user asked for: keep the first failure's errno in *err. */

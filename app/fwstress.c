@@ -75,7 +75,9 @@ const char app_exit_statuses[] =
 	"     flows it must block (\"expect\", a blocklist, an IPS's attack stream, an\n"
 	"     application control's blocked application); the cells say so\n"
 	"  9  an output could not be written (stdout, report -o, --stats; each named on\n"
-	"     stderr): the measurement is in the JSON report\n";
+	"     stderr): the measurement is in the JSON report\n"
+	"  10 compare: none worse, but a repeated cell moved beyond the tolerance within\n"
+	"     its spread: inconclusive, run more repetitions\n";
 
 void
 app_usage_main(FILE *f)

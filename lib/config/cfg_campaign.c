@@ -571,6 +571,8 @@ fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsi
 		return s + conn_s(cfg, trials);
 	if (cmd == FWS_CAMPAIGN_SWEEP)
 		cells *= cfg->sweep.n_dirs ? cfg->sweep.n_dirs : 1;
+	else /* run and search measure each cell "repeat" times */
+		cells *= cfg->repeat > 1 ? cfg->repeat : 1;
 	for (k = 0; k < cells; k++) {
 		if (cmd == FWS_CAMPAIGN_RUN || (cmd == FWS_CAMPAIGN_SWEEP && !cfg->sweep.search)) {
 			s += trial_s(cfg, cfg->duration);

@@ -162,6 +162,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(duration) \
 	X(warmup) \
 	X(drain) \
+	X(repeat) \
 	X(burst) \
 	X(sweep) \
 	X(path_check) \

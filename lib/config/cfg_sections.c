@@ -209,6 +209,10 @@ static const struct cfg_section sections[] = {
 	SEC(duration, "seconds of one measured trial (default 10)"),
 	SEC(warmup, "seconds of load before measuring (default 1)"),
 	SEC(drain, "seconds to wait for frames in flight after the load stops (default 2)"),
+	SEC(repeat, "measurements of each cell, 1-1000 (default 1): run repeats each trial, "
+		    "search each search; the report gives each cell's median, extremes, mean "
+		    "with its 95 % interval and coefficient of variation, and compare weighs "
+		    "them"),
 	SEC(burst, "frames per TX burst, 1-512 (default 32)"),
 	SECK(sweep, "fwstress sweep: directions x frame sizes, each cell searched or fixed"),
 	SEC(path_check, "probe every stream's path before the load (default true)"),
@@ -244,6 +248,7 @@ cfg_defaults(struct cfg_top *t)
 	cfg_default_flows(t);
 	t->rate = (struct fws_rate){.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	cfg->duration = 10;
+	cfg->repeat = 1;
 	cfg->warmup = 1;
 	cfg->drain = 2;
 	cfg->burst = 32;

@@ -232,6 +232,17 @@ cfg_sec_drain(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 }
 
 int
+cfg_sec_repeat(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	uint64_t n;
+	int rc = cfg_get_uint(c, v, 1, FWS_CFG_MAX_REPEAT, &n);
+
+	if (rc == 0)
+		t->cfg->repeat = (unsigned int)n;
+	return rc;
+}
+
+int
 cfg_sec_burst(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
 	uint64_t u;
@@ -334,6 +345,12 @@ json_t *
 cfg_emit_warmup(const struct fws_cfg *cfg)
 {
 	return json_real(cfg->warmup);
+}
+
+json_t *
+cfg_emit_repeat(const struct fws_cfg *cfg)
+{
+	return cfg->repeat > 1 ? json_integer(cfg->repeat) : NULL;
 }
 
 json_t *

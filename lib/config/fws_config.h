@@ -25,6 +25,7 @@
 
 #define FWS_CFG_MAX_PORTS 8
 #define FWS_CFG_MAX_STREAMS 16
+#define FWS_CFG_MAX_REPEAT 1000
 #define FWS_CFG_MAX_SIZES 32
 #define FWS_CFG_MAX_LCORES 64
 #define FWS_CFG_MAX_EAL 64
@@ -291,6 +292,9 @@ struct fws_cfg {
 	unsigned int n_sizes; /**< one trial per frame-size mix */
 	struct fws_size_mix sizes[FWS_CFG_MAX_SIZES];
 	double duration, warmup, drain; /**< seconds */
+	/** Measurements of each cell (run: each trial; search: each search), 1 to
+	 * FWS_CFG_MAX_REPEAT: the report gives their spread (fws_stats.h). */
+	unsigned int repeat;
 	bool path_check;
 	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */
 	struct fws_cfg_nat nat;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,14 +8,17 @@
 #include <rte_common.h>
 
 #include "fws_cell.h"
+#include "fws_compat.h"
 
 void
 fws_cells_free(struct fws_cells *cells)
 {
 	unsigned int i;
 
-	for (i = 0; i < cells->n; i++)
+	for (i = 0; i < cells->n; i++) {
 		free(cells->c[i].hist);
+		free(cells->c[i].values);
+	}
 	free(cells->c);
 	free(cells->done);
 	cells->c = NULL;
@@ -146,6 +150,26 @@ unweighable(const struct fws_cell *o, const struct fws_cell *x)
 	return NULL;
 }
 
+/* Both sides repeated: a change beyond the tolerance counts when the new median left the old
+ * repetitions' range and the means' 95 % intervals are apart; else it may be noise. */
+static void
+verdict_repeated(struct fws_cell_cmp *r, double gain, double t, int *worse)
+{
+	const struct fws_stats *o = &r->old->spread, *x = &r->new_->spread;
+	bool outside = x->median < o->min || x->median > o->max;
+	bool apart = x->mean + x->ci95 < o->mean - o->ci95 || x->mean - x->ci95 > o->mean + o->ci95;
+
+	if (gain >= -t && gain <= t)
+		return;
+	if (!outside || !apart)
+		r->verdict = FWS_CELL_INCONCLUSIVE;
+	else if (gain < 0) {
+		r->verdict = FWS_CELL_WORSE;
+		(*worse)++;
+	} else
+		r->verdict = FWS_CELL_BETTER;
+}
+
 static void
 verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol, int *worse)
 {
@@ -160,6 +184,11 @@ verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol, int *worse
 		return;
 	}
 	gain = m->lower_better ? -r->change : r->change;
+	r->single = r->old->reps < 2 || r->new_->reps < 2;
+	if (!r->single && !r->old->generator_limited) {
+		verdict_repeated(r, gain, t, worse);
+		return;
+	}
 	if (gain < -t) { /* an old lower bound above the new figure: worse for sure */
 		r->verdict = FWS_CELL_WORSE;
 		(*worse)++;
@@ -210,4 +239,125 @@ fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_,
 	*rows = r;
 	*n_rows = n;
 	return worse;
+}
+
+/* Collapsing repetitions: the fields whose worst repetition speaks for the cell (a flag or
+ * a limit in any of them holds for the cell), the others' median. */
+static const struct {
+	size_t off;
+	bool worst;
+} nums[] = {
+#define NUM_FIELD(m, key, dflt, lo, hi)                                                            \
+	{offsetof(struct fws_cell, m),                                                             \
+	 !strcmp(#m, "generator_limited") || !strcmp(#m, "above_link") ||                          \
+		 !strcmp(#m, "rx_missed") || !strcmp(#m, "attack_leaked") ||                       \
+		 !strcmp(#m, "blocked_leaked") || !strcmp(#m, "conn_failed") ||                    \
+		 !strcmp(#m, "flood_passed")},
+	FWS_CELL_NUMBERS(NUM_FIELD)
+#undef NUM_FIELD
+};
+
+#define FIELD(c, i) (*(double *)((char *)(c) + nums[i].off))
+
+/* Buckets of the repetitions' histograms, summed by their lower edge. */
+static int
+sum_hists(struct fws_cell *into, struct fws_cell *const *g, unsigned int n)
+{
+	unsigned int i, j, k, total = 0;
+	struct fws_cell_bucket *b;
+
+	for (i = 0; i < n; i++)
+		total += g[i]->n_hist;
+	if ((b = calloc(total + 1, sizeof(*b))) == NULL)
+		return -ENOMEM;
+	into->n_hist = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < g[i]->n_hist; j++) {
+			for (k = 0; k < into->n_hist && b[k].lo != g[i]->hist[j].lo; k++)
+				;
+			if (k == into->n_hist)
+				b[into->n_hist++] = g[i]->hist[j];
+			else
+				b[k].count += g[i]->hist[j].count;
+		}
+	into->hist = b;
+	return 0;
+}
+
+/* Group g (n cells of one key, in repetition order) into *out. */
+static int
+collapse_group(struct fws_cell *const *g, unsigned int n, struct fws_cell *out)
+{
+	double *v = calloc(n, sizeof(*v)), *tmp = calloc(n, sizeof(*tmp));
+	struct fws_cell c = *g[0];
+	struct fws_stats st;
+	unsigned int i, f;
+
+	if (v == NULL || tmp == NULL || sum_hists(&c, g, n) < 0) {
+		free(v);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (f = 0; f < sizeof(nums) / sizeof(nums[0]); f++) {
+		for (i = 0; i < n; i++)
+			tmp[i] = FIELD(g[i], f);
+		fws_stats_of(tmp, n, &st);
+		FIELD(&c, f) = nums[f].worst ? st.max : st.median;
+	}
+	for (i = 0; i < n; i++)
+		if (fws_cell_ok(&c) && !fws_cell_ok(g[i]))
+			strlcpy(c.verdict, g[i]->verdict, sizeof(c.verdict));
+	for (i = 0; i < n; i++)
+		v[i] = tmp[i] = fws_cell_figure(g[i]);
+	fws_stats_of(tmp, n, &c.spread);
+	free(tmp);
+	c.values = v;
+	c.reps = n;
+	for (i = 0; i < n; i++)
+		free(g[i]->hist);
+	*out = c;
+	return 0;
+}
+
+static int
+by_repetition(const void *a, const void *b)
+{
+	const struct fws_cell *x = *(struct fws_cell *const *)a, *y = *(struct fws_cell *const *)b;
+
+	return (x->repetition > y->repetition) - (x->repetition < y->repetition);
+}
+
+int
+fws_cells_collapse(struct fws_cells *cells)
+{
+	struct keyed *k = index_cells(cells);
+	struct fws_cell **g = calloc(cells->n + 1, sizeof(*g));
+	bool *gone = calloc(cells->n + 1, sizeof(*gone));
+	unsigned int i, j, n, out = 0;
+	int rc = 0;
+
+	if (k == NULL || g == NULL || gone == NULL)
+		rc = -ENOMEM;
+	for (i = 0; rc == 0 && i < cells->n; i = j) {
+		for (j = i, n = 0; j < cells->n && !strcmp(k[j].key, k[i].key); j++)
+			if (cells->c[k[j].idx].repetition >= 1)
+				g[n++] = &cells->c[k[j].idx];
+		if (n < 2)
+			continue;
+		qsort(g, n, sizeof(*g), by_repetition);
+		for (j = i; j < cells->n && !strcmp(k[j].key, k[i].key); j++)
+			if (cells->c[k[j].idx].repetition >= 1)
+				gone[k[j].idx] = true;
+		gone[g[0] - cells->c] = false;
+		rc = collapse_group(g, n, g[0]);
+	}
+	for (i = 0; rc == 0 && i < cells->n; i++)
+		if (!gone[i])
+			cells->c[out++] = cells->c[i];
+	if (rc == 0)
+		cells->n = out;
+	free(k);
+	free(g);
+	free(gone);
+	return rc;
 }

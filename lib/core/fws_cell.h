@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fws_stats.h"
+
 /*
  * What a report says it is ("schema": "fwstress-report/MAJOR.MINOR"; docs/reference/report-schema.md).
  * A key renamed, removed or given a new meaning is a new major version, a key added a new
@@ -20,7 +22,7 @@
  */
 #define FWS_REPORT_SCHEMA_NAME "fwstress-report/"
 #define FWS_REPORT_MAJOR 2
-#define FWS_REPORT_MINOR 5
+#define FWS_REPORT_MINOR 6
 #define FWS_REPORT_STR_(x) #x
 #define FWS_REPORT_STR(x) FWS_REPORT_STR_(x)
 #define FWS_REPORT_SCHEMA                                                                          \
@@ -114,6 +116,8 @@ struct fws_cell_bucket {
 	X(flood_passed, "syn_flood_passed", -1, 0, 1e15)                                           \
 	X(above_link, "above_link", 0, 0, 1)                                                       \
 	X(rx_missed, "receiver_missed", 0, 0, 1e15)
+/* Written only in a cell of a repeated measurement, read as -1 where absent. */
+#define FWS_CELL_REP_KEY "repetition"
 #define FWS_CELL_HIST_KEY "latency_histogram"
 
 struct fws_cell {
@@ -165,8 +169,17 @@ struct fws_cell {
 	 * cell: a trial that failed the goal lost no more than its receivers missed, so the
 	 * cell is a lower bound). The tester's loss, not the DUT's. */
 	double rx_missed;
+	/** Of a cell measured "repeat" times, which measurement (1 first); -1: not repeated.
+	 * Read back, a cell's repetitions are one cell (fws_cells_collapse): reps of them. */
+	double repetition;
 	unsigned int n_hist;
 	struct fws_cell_bucket *hist; /**< latency histogram, non-empty buckets */
+	/** Repetitions read back as one cell (0 or 1: a single measurement): its figures are
+	 * each the median of theirs (flags: set in any, the histogram their sum), values the
+	 * measure's figure of each (fws_cell_measure, in repetition order), spread theirs. */
+	unsigned int reps;
+	double *values;
+	struct fws_stats spread;
 };
 
 /** A sweep cell (direction x frame-size entry) whose every trial completed. */
@@ -214,6 +227,9 @@ enum fws_cell_verdict {
 	FWS_CELL_ONLY_OLD, /**< no longer measured */
 	FWS_CELL_ONLY_NEW,
 	FWS_CELL_SKIPPED, /**< not weighed: why says why (tester-limited, no result) */
+	/** Repetitions on both sides, their medians apart by more than the tolerance but
+	 * their confidence intervals overlapping: noise cannot be told from a change. */
+	FWS_CELL_INCONCLUSIVE,
 };
 
 struct fws_cell_cmp {
@@ -221,6 +237,7 @@ struct fws_cell_cmp {
 	double change; /**< relative change of the measure's figure, new/old - 1 */
 	enum fws_cell_verdict verdict;
 	const char *why; /**< SKIPPED: why the cells were not weighed */
+	bool single;     /**< a side has one measurement: the tolerance alone decided */
 };
 
 /** How far a figure may move before compare calls it better or worse, per measure: throughput
@@ -230,8 +247,19 @@ struct fws_cell_tolerance {
 };
 
 /**
- * Line up the cells of two reports by key and weigh each by its measure: worse by more than
- * its tolerance is WORSE, better by more is BETTER. A figure that is not the DUT's is not
+ * Every cell's repetitions (cells with a repetition, one key) into one cell, in the place of
+ * the first: figures the median of theirs, flags and the tester's limits the worst, the
+ * histogram their sum, values and spread the measure's (fws_stats.h). 0 or -ENOMEM.
+ */
+int fws_cells_collapse(struct fws_cells *cells);
+
+/**
+ * Line up the cells of two reports by key and weigh each by its measure. With repetitions
+ * on both sides (docs/methodology.md): WORSE when the new median is beyond the tolerance,
+ * outside the old repetitions' range and the two means' 95 % intervals do not overlap;
+ * INCONCLUSIVE when beyond the tolerance without that; BETTER the same way up. With one
+ * measurement on a side (single): worse by more than its tolerance is WORSE, better by more
+ * is BETTER. A figure that is not the DUT's is not
  * weighed (SKIPPED): a cell with a verdict (an expectation failed, an interrupted scenario),
  * one above the link speed, and a new generator-limited lower bound; an old lower bound is
  * WORSE only when the new figure is below it. Fills a malloc'd array of rows (the caller frees

@@ -47,8 +47,11 @@ fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mo
 	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? RTE_MAX(w->n_dirs, 1u) : 1);
 	bool search = mode == FWS_METHOD_SEARCH || (mode == FWS_METHOD_SWEEP && w->search);
 
-	run->cap_results = cells * (search ? 2 + (mode == FWS_METHOD_SWEEP ? w->n_lat : 0) : 1);
-	run->cap_searches = search ? cells : 0;
+	unsigned int reps = mode == FWS_METHOD_SWEEP ? 1 : RTE_MAX(cfg->repeat, 1u);
+
+	run->cap_results =
+		cells * reps * (search ? 2 + (mode == FWS_METHOD_SWEEP ? w->n_lat : 0) : 1);
+	run->cap_searches = search ? cells * reps : 0;
 	run->cap_b2b = mode == FWS_METHOD_SWEEP && w->b2b_repeat ? cells : 0;
 	run->results = calloc(run->cap_results, sizeof(*run->results));
 	run->searches =
@@ -140,17 +143,23 @@ saved(struct fws_method *m)
 typedef int (*cell_fn)(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z,
 		       struct fws_err *e);
 
-/* run and search: one cell per frame-size entry, saved between them. */
+/* run and search: one cell per frame-size entry, measured "repeat" times (each result
+ * numbered by its repetition), saved between them. */
 static int
 each_size(struct fws_method *m, cell_fn cell, struct fws_err *e)
 {
-	unsigned int z;
+	unsigned int z, k, i, first, reps = m->cfg->repeat > 1 ? m->cfg->repeat : 1;
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
-		rc = cell(m, m->base, z, e);
-		if (rc == 0 && z + 1 < m->cfg->n_sizes)
-			saved(m);
+		for (k = 0; k < reps && rc == 0; k++) {
+			first = m->run->n_results;
+			rc = cell(m, m->base, z, e);
+			for (i = first; reps > 1 && i < m->run->n_results; i++)
+				m->run->results[i].repetition = k + 1;
+			if (rc == 0 && (k + 1 < reps || z + 1 < m->cfg->n_sizes))
+				saved(m);
+		}
 	}
 	return rc;
 }
@@ -606,5 +615,10 @@ fws_method_execute(struct fws_method *m, enum fws_method_mode mode, struct fws_e
 {
 	if ((unsigned int)mode >= RTE_DIM(methods))
 		return fws_err_set(e, FWS_ERR_FAULT, -EINVAL, "method: no mode %d", (int)mode);
+	if (mode == FWS_METHOD_SWEEP && m->cfg->repeat > 1)
+		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
+				   "config: repeat: %u: sweep does not repeat its cells yet (run "
+				   "and search do)",
+				   m->cfg->repeat);
 	return methods[mode](m, e);
 }

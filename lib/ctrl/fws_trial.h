@@ -137,6 +137,8 @@ struct fws_result {
 	/** Its number among the trials run (1 first; a search's discarded ones count): as the
 	 * progress line and --stats number it. */
 	unsigned int number;
+	/** Of a cell measured "repeat" times, which measurement (1 first); 0: not repeated. */
+	unsigned int repetition;
 	enum fws_result_kind kind;
 	double lat_frac;  /**< LAT: the load as a fraction of NDR */
 	enum fws_dir dir; /**< a sweep cell's direction: cells use it for every stream */

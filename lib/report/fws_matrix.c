@@ -110,6 +110,7 @@ build(struct matrix *m)
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];
 			int col = col_of(m, s, c);
+			unsigned int reps;
 			struct row *r;
 
 			if (col < 0) {
@@ -136,6 +137,9 @@ build(struct matrix *m)
 			r->missed[col] = fmax(r->missed[col], c->rx_missed);
 			r->p50[col] = fmax(r->p50[col], c->p50_ns);
 			r->p99[col] = fmax(r->p99[col], c->p99_ns);
+			reps = c->reps > 1 ? c->reps : 1;
+			r->reps[col] = r->reps[col] ? RTE_MIN(r->reps[col], reps) : reps;
+			r->spread[col] = fmax(r->spread[col], c->spread.cov);
 			/* The same in every cell of a trial: taken once, not summed. */
 			r->attack[col] = c->attack_frames;
 			r->attack_leaked[col] = c->attack_leaked;
@@ -395,7 +399,27 @@ csv_num(FILE *f, double v)
 	fputs(strcmp(buf, "-0") ? buf : "0", f);
 }
 
-/* Every cell of every report, one line each: the appliance, then the cell schema's keys. */
+/* A repeated cell's repetitions: their count, each one's figure (its measure's, space
+ * separated, in repetition order) and their spread; empty for one measurement. */
+static void
+csv_spread(FILE *f, const struct fws_cell *c)
+{
+	const struct fws_stats *x = &c->spread;
+	unsigned int i;
+
+	if (c->reps < 2) {
+		fputs(",1,,,,,,,", f);
+		return;
+	}
+	fprintf(f, ",%u,", c->reps);
+	for (i = 0; i < c->reps; i++)
+		fprintf(f, "%s%.17g", i ? " " : "", c->values[i]);
+	fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", x->median, x->min, x->max, x->mean,
+		x->ci95, x->cov * 100);
+}
+
+/* Every cell of every report, one line each: the appliance, the cell schema's keys, the
+ * repetitions' spread. */
 static void
 csv(FILE *f, const struct matrix *m)
 {
@@ -407,7 +431,7 @@ csv(FILE *f, const struct matrix *m)
 #define HEAD_NUM(mb, key, dflt, lo, hi) HEAD_STR(mb, key, 0)
 	FWS_CELL_STRINGS(HEAD_STR)
 	FWS_CELL_NUMBERS(HEAD_NUM)
-	fputc('\n', f);
+	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct\n", f);
 	for (s = 0; s < m->n_sets; s++) {
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];
@@ -425,6 +449,7 @@ csv(FILE *f, const struct matrix *m)
 		csv_num(f, c->mb);
 			FWS_CELL_STRINGS(ROW_STR)
 			FWS_CELL_NUMBERS(ROW_NUM)
+			csv_spread(f, c);
 			fputc('\n', f);
 		}
 	}

@@ -468,6 +468,8 @@ trial_json(const struct fws_result *r)
 		       r->drain);
 	if (r->number)
 		json_object_set_new(tr, "number", json_integer(r->number));
+	if (r->repetition)
+		json_object_set_new(tr, "repetition", json_integer(r->repetition));
 	for (s = 0; s < r->n_streams; s++)
 		json_array_append_new(st, stream_json(&r->streams[s], &r->fd, r->partial));
 	for (s = 0; s < r->n_ports; s++)

@@ -31,6 +31,10 @@ struct row {
 	double loss[MAX_COLS];                          /**< %, the column's worst stream */
 	double missed[MAX_COLS]; /**< frames the receiving ports missed (the tester's loss) */
 	double p50[MAX_COLS], p99[MAX_COLS]; /**< ns, the worst stream's; 0: none */
+	/** Cells measured "repeat" times: the fewest repetitions of the column's cells (0 or 1:
+	 * one measurement; figures are medians otherwise) and the widest spread (CoV). */
+	unsigned int reps[MAX_COLS];
+	double spread[MAX_COLS];
 	/** Why the column's figures are not the scenario's result (a cell's verdict: an
 	 * expectation failed, a campaign scenario interrupted or failed); NULL: they are. */
 	const char *verdict[MAX_COLS];

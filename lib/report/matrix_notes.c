@@ -76,6 +76,10 @@ note(struct notes *n, const char *label, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A repeated cell's spread (coefficient of variation) marked above 2 %, warned above 5 %. */
+#define SPREAD_MARK 0.02
+#define SPREAD_WARN 0.05
+
 /* Scenarios whose result means nothing unless the DUT is seen inspecting. */
 static bool
 inspects(const char *scenario)
@@ -101,6 +105,11 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 		note(n, label, "loss %.4g %%", x->loss[c]);
 	if (x->p50[c] > 0 && !matrix_shows(m, "p50") && !matrix_shows(m, "p99"))
 		note(n, label, "latency p50 %.1f / p99 %.1f us", x->p50[c] / 1e3, x->p99[c] / 1e3);
+	if (x->reps[c] > 1)
+		note(n, label, "median of %u, spread %s%.1f %%%s", x->reps[c],
+		     x->spread[c] > SPREAD_MARK ? "~" : "+/-", x->spread[c] * 100,
+		     x->spread[c] > SPREAD_WARN ? " (UNSTEADY: above 5 %, the median may mislead)"
+						: "");
 	if (x->limited[c])
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"

@@ -28,6 +28,8 @@ fws_report_cell_json(const struct fws_cell *c)
 	FWS_CELL_NUMBERS(CELL_NUM)
 #undef CELL_STR
 #undef CELL_NUM
+	if (c->repetition >= 1)
+		json_object_set_new(o, FWS_CELL_REP_KEY, json_integer((json_int_t)c->repetition));
 	for (i = 0; i < c->n_hist; i++)
 		json_array_append_new(h, json_pack("[I, I, I]", (json_int_t)c->hist[i].lo,
 						   (json_int_t)c->hist[i].width,
@@ -145,6 +147,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	 * while its receiver missed some, a goal stood below a failure the receiver explains. */
 	c->rx_missed = goal ? (double)r->tester_missed : x->rx.lost ? (double)x->rx_missed : 0;
 	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
+	c->repetition = r->repetition ? (double)r->repetition : -1;
 	c->generator_limited =
 		(goal ? r->lower_bound && !r->tester_missed : x->generator_limited) ? 1 : 0;
 	c->hist = b;

@@ -114,6 +114,7 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 		return -EINVAL;
 	FWS_CELL_STRINGS(CELL_STR)
 	FWS_CELL_NUMBERS(CELL_NUM)
+	CELL_NUM(repetition, FWS_CELL_REP_KEY, -1, 1, FWS_STATS_MAX)
 #undef CELL_STR
 #undef CELL_NUM
 	/* Derived, so always from the L1 rate (reports older than the figure get it too);

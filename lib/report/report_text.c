@@ -366,15 +366,17 @@ static void
 text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 {
 	unsigned int s, p;
-	char note[256], label[16];
+	char note[256], label[16], rep[32] = "";
 
 	fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
+	if (r->repetition)
+		snprintf(rep, sizeof(rep), ", repetition %u", r->repetition);
 	fprintf(f,
-		"\nTrial %u%s%s: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f s, "
-		"drain %.1f s%s\n",
+		"\nTrial %u%s%s%s: frame size %s (RFC 6985: %s, average %.1f bytes), warm-up %.1f "
+		"s, drain %.1f s%s\n",
 		r->number ? r->number : idx + 1,
 		r->kind != FWS_RESULT_RUN ? ", search result " : "",
-		r->kind != FWS_RESULT_RUN ? label : "", r->size.name, r->rfc6985, r->avg_frame,
+		r->kind != FWS_RESULT_RUN ? label : "", rep, r->size.name, r->rfc6985, r->avg_frame,
 		r->warmup, r->drain, r->partial ? "  ** PARTIAL: interrupted **" : "");
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
 		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",

@@ -248,6 +248,16 @@ START_TEST(test_campaign_estimate)
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SEARCH, &trials);
 	ck_assert_uint_eq(trials, 3 * 6);
 	ck_assert_double_eq_tol(s, 2 + 3 * (4 * 5 + 2 * 9), 1e-9);
+	/* Repetitions multiply run's and search's cells (sweep does not repeat). */
+	cfg.repeat = 5;
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_RUN, &trials);
+	ck_assert_uint_eq(trials, 15);
+	ck_assert_double_eq_tol(s, 2 + 15 * (1 + 10 + 2 + 1), 1e-9);
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SEARCH, &trials);
+	ck_assert_uint_eq(trials, 5 * 3 * 6);
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
+	ck_assert_uint_eq(trials, 6);
+	cfg.repeat = 1;
 	cfg.sweep.search = true;
 	cfg.sweep.n_lat = 1;
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);

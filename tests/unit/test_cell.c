@@ -70,6 +70,97 @@ START_TEST(test_cell_compare)
 }
 END_TEST
 
+/* n repetitions of one cell (heap-allocated, as the reader gives them), figures v[]; a
+ * histogram bucket each (lo 1000, count 10) and one of its own (lo 2000 + 100 i). */
+static void
+repeated(struct fws_cells *x, const double *v, unsigned int n)
+{
+	unsigned int i;
+
+	x->c = calloc(n, sizeof(*x->c));
+	x->n = n;
+	for (i = 0; i < n; i++) {
+		x->c[n - 1 - i] = cell("upload", "64", v[i]); /* out of order on purpose */
+		x->c[n - 1 - i].repetition = i + 1;
+		x->c[n - 1 - i].loss_pct = i == 2 ? 5 : 0;
+		x->c[n - 1 - i].generator_limited = 0;
+		x->c[n - 1 - i].hist = calloc(2, sizeof(struct fws_cell_bucket));
+		x->c[n - 1 - i].hist[0] = (struct fws_cell_bucket){1000, 100, 10};
+		x->c[n - 1 - i].hist[1] = (struct fws_cell_bucket){2000 + 100 * i, 100, 1};
+		x->c[n - 1 - i].n_hist = 2;
+	}
+}
+
+/* Repetitions read back are one cell: median figures, worst flags, summed histogram, the
+ * measure's values in repetition order and their spread. */
+START_TEST(test_cell_collapse)
+{
+	const double v[] = {1000, 1010, 990, 1005, 995};
+	struct fws_cells x = {0};
+	unsigned int i;
+
+	repeated(&x, v, 5);
+	x.c[0].generator_limited = 1;
+	ck_assert_int_eq(fws_cells_collapse(&x), 0);
+	ck_assert_uint_eq(x.n, 1);
+	ck_assert_uint_eq(x.c[0].reps, 5);
+	ck_assert_double_eq(x.c[0].pps, 1000);
+	ck_assert_double_eq(x.c[0].loss_pct, 0);
+	ck_assert_double_eq(x.c[0].generator_limited, 1);
+	for (i = 0; i < 5; i++)
+		ck_assert_double_eq(x.c[0].values[i], v[i]);
+	ck_assert_double_eq(x.c[0].spread.median, 1000);
+	ck_assert_double_eq(x.c[0].spread.min, 990);
+	ck_assert_uint_eq(x.c[0].n_hist, 6);
+	ck_assert_uint_eq(x.c[0].hist[0].count, 50);
+	fws_cells_free(&x);
+}
+END_TEST
+
+/* With repetitions on both sides: noise is not a verdict; a 10 % drop beyond the old range
+ * with intervals apart is WORSE; a 5 % drop in noise as wide is INCONCLUSIVE. */
+START_TEST(test_cell_compare_repeated)
+{
+	const double base[] = {1000, 1010, 990, 1005, 995}, noise[] = {1004, 985, 1012, 998, 993},
+		     drop[] = {900, 909, 891, 904, 896}, vague[] = {1010, 880, 990, 900, 950};
+	struct fws_cells old = {0}, a = {0}, b = {0}, c = {0};
+	const struct fws_cell_tolerance tol = {0.03, 0.1};
+	struct fws_cell_cmp *rows;
+	unsigned int n;
+
+	repeated(&old, base, 5);
+	repeated(&a, noise, 5);
+	repeated(&b, drop, 5);
+	repeated(&c, vague, 5);
+	ck_assert_int_eq(fws_cells_collapse(&old) | fws_cells_collapse(&a) |
+				 fws_cells_collapse(&b) | fws_cells_collapse(&c),
+			 0);
+	ck_assert_int_eq(fws_cell_compare(&old, &a, &tol, &rows, &n), 0);
+	ck_assert_int_eq(rows[0].verdict, FWS_CELL_SAME);
+	ck_assert(!rows[0].single);
+	free(rows);
+	ck_assert_int_eq(fws_cell_compare(&old, &b, &tol, &rows, &n), 1);
+	ck_assert_int_eq(rows[0].verdict, FWS_CELL_WORSE);
+	free(rows);
+	ck_assert_int_eq(fws_cell_compare(&old, &c, &tol, &rows, &n), 0);
+	ck_assert_int_eq(rows[0].verdict, FWS_CELL_INCONCLUSIVE);
+	free(rows);
+	/* The same drop against one measurement: the tolerance alone, said so. */
+	{
+		struct fws_cell one[] = {cell("upload", "64", 1000)};
+		struct fws_cells single = {.n = 1, .c = one};
+
+		ck_assert_int_eq(fws_cell_compare(&single, &c, &tol, &rows, &n), 1);
+		ck_assert(rows[0].single);
+		free(rows);
+	}
+	fws_cells_free(&old);
+	fws_cells_free(&a);
+	fws_cells_free(&b);
+	fws_cells_free(&c);
+}
+END_TEST
+
 /* Each kind by its own figure (issue 34): a latency point by its p99 (higher is worse, within
  * the latency tolerance), a connection test by its figure; what is not the DUT's figure is
  * not weighed, and says why; an old lower bound is beaten only by a figure below it. */
@@ -138,6 +229,8 @@ suite_cell(void)
 
 	tcase_add_test(tc, test_cell_compare);
 	tcase_add_test(tc, test_cell_compare_kinds);
+	tcase_add_test(tc, test_cell_collapse);
+	tcase_add_test(tc, test_cell_compare_repeated);
 	tcase_add_test(tc, test_cell_goodput_derived);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Repetitions (issue 36): run --repeat 5 on a ring loopback measures each cell five times;
+# the report keeps each repetition's cell; read back (report --format csv) a cell is their
+# median with their spread, which Python's statistics module gives the same from the
+# report's own cells; compare weighs the spread: the report against itself is unchanged, a
+# copy with every repetition 10 % lower is WORSE (exit 7, the cell named), a copy with
+# noise of +-1 % is not, one whose repetitions spread wide around -5 % is INCONCLUSIVE (10).
+. "$(dirname "$0")/lib.sh"
+
+expect_rc 0 "run --repeat 5" "$FWSTRESS" run -q -o "$WORK/report.json" -t "$WORK/report.txt" \
+	--repeat 5 -d 0.3 "$HERE/loopback-test.json"
+grep -q "^Trial 7, repetition 2: frame size imix" "$WORK/report.txt" && ok "text: each trial says its repetition" || bad "text repetition"
+check "5 trials per frame size, numbered by repetition" \
+	'len(t) == 10 and [x["repetition"] for x in t] == [1, 2, 3, 4, 5] * 2 and [x.get("repetition") for x in r["cells"] if x["frame_size"] == "64" and x["stream"] == r["cells"][0]["stream"]] == [1, 2, 3, 4, 5]'
+check "the config says repeat 5" 'r["config"]["repeat"] == 5'
+"$FWSTRESS" report --format csv "$WORK/report.json" >"$WORK/cells.csv" || bad "report csv"
+python3 - "$WORK/report.json" "$WORK/cells.csv" <<'PY' && ok "csv: one row per cell, its 5 values and spread as Python's statistics gives them" || bad "csv statistics"
+import csv, json, math, statistics as st, sys
+r = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+T975_4 = 2.7764  # Student's t, 0.975, 4 degrees of freedom
+assert len(rows) == 4, rows  # 2 streams x 2 frame sizes
+for row in rows:
+    v = [c["pps"] for c in sorted((c for c in r["cells"] if c["stream"] == row["stream"] and c["frame_size"] == row["frame_size"]), key=lambda c: c["repetition"])]
+    assert len(v) == 5 and row["repetitions"] == "5", (row, v)
+    assert [float(x) for x in row["values"].split()] == v, (row["values"], v)
+    close = lambda a, b: math.isclose(float(a), b, rel_tol=1e-9, abs_tol=1e-9)
+    assert close(row["median"], st.median(v)) and close(row["pps"], st.median(v)), row
+    assert close(row["mean"], st.mean(v)), row
+    assert close(row["ci95"], T975_4 * st.stdev(v) / math.sqrt(5)), row
+    assert close(row["cov_pct"], 100 * st.stdev(v) / st.mean(v)), row
+    assert close(row["min"], min(v)) and close(row["max"], max(v)), row
+PY
+"$FWSTRESS" report "$WORK/report.json" | grep -q "median of 5, spread" && ok "matrix: median of 5 with its spread" || bad "matrix spread note"
+
+# Copies of the report with each repetition's figures moved: scale(f) per repetition i.
+variant() { # NAME PYTHON-EXPRESSION-OF-i
+	python3 - "$WORK/report.json" "$WORK/$1.json" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r["cells"]:
+    i = c["repetition"]
+    f = eval(sys.argv[3])
+    if c["frame_size"] == "64" and c["stream"] == r["cells"][0]["stream"]:
+        for k in ("pps", "l1_bps", "l2_bps", "goodput_derived_bps"):
+            c[k] *= f
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+variant drop '0.9'
+variant noise '[1.01, 0.99, 1.005, 0.995, 1.0][i - 1]'
+variant vague '[1.02, 0.88, 0.95, 0.90, 1.00][i - 1]'
+expect_rc 0 "compare: against itself, unchanged" "$FWSTRESS" compare "$WORK/report.json" "$WORK/report.json"
+"$FWSTRESS" compare "$WORK/report.json" "$WORK/drop.json" >"$WORK/drop.txt"
+rc=$?
+[ $rc -eq 7 ] && grep -q "/64 .*WORSE (medians of 5 and 5" "$WORK/drop.txt" &&
+	ok "compare: 10 % lower in every repetition: WORSE, exit 7, the cell named" ||
+	bad "compare drop: exit $rc: $(grep -c WORSE "$WORK/drop.txt") WORSE"
+expect_rc 0 "compare: +-1 % noise: not a verdict" "$FWSTRESS" compare "$WORK/report.json" "$WORK/noise.json"
+"$FWSTRESS" compare "$WORK/report.json" "$WORK/vague.json" >"$WORK/vague.txt"
+rc=$?
+[ $rc -eq 10 ] && grep -q "INCONCLUSIVE: run more repetitions" "$WORK/vague.txt" &&
+	ok "compare: -5 % in a wide spread: INCONCLUSIVE, exit 10" ||
+	bad "compare vague: exit $rc"
+# One repetition against five: the tolerance decides, and the output says single-trial.
+expect_rc 0 "run, one measurement" "$FWSTRESS" run -q -o "$WORK/one.json" -d 0.3 "$HERE/loopback-test.json"
+"$FWSTRESS" compare "$WORK/one.json" "$WORK/report.json" | grep -q "(single-trial)" &&
+	ok "compare: one measurement against five is single-trial" || bad "single-trial"
+expect_rc 1 "--repeat 0 refused" "$FWSTRESS" run --repeat 0 "$HERE/loopback-test.json"
+expect_rc 1 "sweep --repeat refused" "$FWSTRESS" sweep --repeat 3 "$HERE/loopback-test.json"
+finish

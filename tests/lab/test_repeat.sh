@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Repetitions against a DUT whose behaviour is known (issue 36): the routing lab's router,
+# upload at 10 kpps, each cell measured 5 times. Measured twice as it is, the two reports
+# differ by the lab's own noise only: compare calls no cell worse. Then nftables drops a
+# fixed tenth of the test frames at the router's egress (numgen inc mod 10, with a counter):
+# compare calls the cell WORSE (exit 7) and names it; the frames lost over the five
+# repetitions are exactly the ones nftables counted, and the drop report's median is 90 %
+# of the first's.
+. "$(dirname "$0")/lab.sh"
+
+"$LAB" down >/dev/null 2>&1
+"$LAB" up routing >/dev/null || { bad "lab up"; finish; exit 1; }
+trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+sleep 3
+
+python3 - "$TOP/config/lab-routing.json" >"$WORK/lab.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+# No warm-up and no path check: every test frame the router sees is a measured one, so
+# nftables' count is the loss to the frame.
+c.update({"direction": "upload", "frame_size": 256, "duration": 1, "warmup": 0,
+          "drain": 0.5, "repeat": 5, "path_check": False})
+c.pop("flows6", None)
+json.dump(c, sys.stdout)
+PY
+for n in base1 base2; do
+	expect_rc 0 "$n: 5 repetitions through the router" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/$n.json" "$WORK/lab.json"
+done
+check "5 cells of one key, numbered 1-5, none lost" \
+	'[c["repetition"] for c in r["cells"]] == [1, 2, 3, 4, 5] and all(x["streams"][0]["lost"] == 0 for x in t)' "$WORK/base1.json"
+"$FWSTRESS" compare "$WORK/base1.json" "$WORK/base2.json" >"$WORK/noise.txt"
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 10 ] && ok "the same router measured twice: no cell worse (exit $rc)" ||
+	bad "noise: exit $rc: $(grep -E 'WORSE|INCONCL' "$WORK/noise.txt")"
+
+ip netns exec fwsl-dut nft -f - <<'NFT'
+table netdev fwsl_repeat {
+	chain egress {
+		type filter hook egress device "dut-wan" priority 0;
+		ip daddr 198.19.1.1 numgen inc mod 10 == 0 counter drop
+	}
+}
+NFT
+expect_rc 0 "drop: a tenth of the frames dropped by the router" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/drop.json" "$WORK/lab.json"
+ndrop=$(ip netns exec fwsl-dut nft -j list chain netdev fwsl_repeat egress | python3 -c 'import json,sys; print([e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e][0])')
+ip netns exec fwsl-dut nft delete table netdev fwsl_repeat
+check "the frames lost over the 5 repetitions are those nftables dropped ($ndrop)" \
+	"sum(x['streams'][0]['lost'] for x in t) == $ndrop > 0 and len(t) == 5" "$WORK/drop.json"
+python3 - "$WORK/base1.json" "$WORK/drop.json" <<'PY' && ok "the drop's median is 90 % of the first's (within 1 %)" || bad "median ratio"
+import json, statistics, sys
+med = lambda p: statistics.median(c["pps"] for c in json.load(open(p))["cells"])
+ratio = med(sys.argv[2]) / med(sys.argv[1])
+print("   median ratio %.4f" % ratio)
+sys.exit(0 if abs(ratio - 0.9) < 0.01 else 1)
+PY
+"$FWSTRESS" compare "$WORK/base1.json" "$WORK/drop.json" >"$WORK/drop.txt"
+rc=$?
+[ $rc -eq 7 ] && grep -q "/upload/upload/256 .*WORSE (medians of 5 and 5" "$WORK/drop.txt" &&
+	ok "a tenth dropped: WORSE, exit 7, the cell named" || bad "drop: exit $rc: $(cat "$WORK/drop.txt")"
+finish
