@@ -313,8 +313,11 @@ collapse_group(struct fws_cell *const *g, unsigned int n, struct fws_cell *out)
 	free(tmp);
 	c.values = v;
 	c.reps = n;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) { /* a later group's failure leaves these cells to be freed */
 		free(g[i]->hist);
+		g[i]->hist = NULL;
+		g[i]->n_hist = 0;
+	}
 	*out = c;
 	return 0;
 }
