@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -219,6 +220,21 @@ bad_option_name(char **argv, char *buf, size_t len)
 		snprintf(buf, len, "-%c", optopt);
 	else
 		snprintf(buf, len, "%.*s", (int)strcspn(a, "="), a);
+}
+
+int
+app_repeat_arg(const char *cmd, const char *val, unsigned int *out)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (*end || *val == '-' || n < 1 || n > FWS_CFG_MAX_REPEAT) {
+		fprintf(stderr, "fwstress %s: --repeat \"%s\": give a count, 1-%d\n", cmd, val,
+			FWS_CFG_MAX_REPEAT);
+		return -1;
+	}
+	*out = (unsigned int)n;
+	return 0;
 }
 
 int

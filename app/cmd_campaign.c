@@ -699,21 +699,13 @@ const struct option app_campaign_opts[] = {
 static int
 parse_args(int argc, char **argv, const char **out, bool *resume, bool *dry, unsigned int *repeat)
 {
-	unsigned long n;
-	char *end;
 	int c;
 
 	optind = 1;
 	while ((c = app_getopt("campaign", argc, argv, "o:nh", app_campaign_opts)) != -1) {
 		if (c == 'r') {
-			n = strtoul(optarg, &end, 10);
-			if (*end || *optarg == '-' || n < 1 || n > FWS_CFG_MAX_REPEAT) {
-				fprintf(stderr,
-					"fwstress: campaign: --repeat \"%s\": give a count, 1-%d\n",
-					optarg, FWS_CFG_MAX_REPEAT);
+			if (app_repeat_arg("campaign", optarg, repeat) < 0)
 				return -1;
-			}
-			*repeat = (unsigned int)n;
 		} else if (c == 'R') {
 			*resume = true;
 		} else if (c == 'n') {

@@ -184,21 +184,6 @@ seconds_arg(const char *opt, const char *val, double lo, double hi, double *out)
 	return 0;
 }
 
-static int
-repeat_arg(const char *val, unsigned int *out)
-{
-	char *end;
-	unsigned long n = strtoul(val, &end, 10);
-
-	if (*end || *val == '-' || n < 1 || n > FWS_CFG_MAX_REPEAT) {
-		fprintf(stderr, "fwstress: --repeat \"%s\": give a count, 1-%d\n", val,
-			FWS_CFG_MAX_REPEAT);
-		return -1;
-	}
-	*out = (unsigned int)n;
-	return 0;
-}
-
 static const char *
 mode_name(enum fws_method_mode mode)
 {
@@ -277,8 +262,9 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 			a->stats = optarg;
 			break;
 		case 'r':
-			rc = a->mode == FWS_METHOD_SWEEP ? not_here(a->mode, "repeat")
-							 : repeat_arg(optarg, &a->repeat);
+			rc = a->mode == FWS_METHOD_SWEEP
+				     ? not_here(a->mode, "repeat")
+				     : app_repeat_arg(mode_name(a->mode), optarg, &a->repeat);
 			break;
 		case 'P':
 			a->progress = 1;

@@ -87,6 +87,10 @@ struct option;
 int app_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *opts);
 
+/** --repeat's value for subcommand cmd: a count, 1 to FWS_CFG_MAX_REPEAT. 0, or -1 with one
+ * line said. */
+int app_repeat_arg(const char *cmd, const char *val, unsigned int *out);
+
 int cmd_run(int argc, char **argv);
 int cmd_search(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
