@@ -212,6 +212,68 @@ percent_arg(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+static void
+usage_compare(void)
+{
+	printf("Usage: fwstress compare [--tolerance 3%%] [--latency-tolerance "
+	       "10%%] "
+	       "OLD.json NEW.json\n\n"
+	       "Lines up the cells of two reports by scenario, result kind, "
+	       "direction, stream and frame size and weighs each by its own "
+	       "figure: throughput (Mpps) for run, NDR and PDR cells, a connection "
+	       "test's figure (marked c), the 99th percentile of latency (us) for "
+	       "a latency point (higher is worse, within --latency-tolerance). A "
+	       "cell that is no result (an expectation failed, an interrupted "
+	       "scenario), above the link speed, or generator-limited in the new "
+	       "report is not compared, and says why. A cell measured several "
+	       "times "
+	       "(repeat) on both sides is worse only when its new median is beyond "
+	       "the tolerance, outside the old repetitions' range and the two "
+	       "means' 95 %% intervals are apart; beyond the tolerance without "
+	       "that "
+	       "it is INCONCLUSIVE (noise cannot be told from a change). Exit 0 "
+	       "when "
+	       "none got worse, 7 when one did, 10 when none did but one is "
+	       "inconclusive, 2 when a report cannot be read.\n\nExample: "
+	       "fwstress compare before.json after.json\n");
+}
+
+/* The rows, one line each, and the tally; returns how many are inconclusive. */
+static unsigned int
+compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
+	     const struct fws_cell_tolerance *tol)
+{
+	unsigned int i, skipped = 0, unsure = 0;
+	char key[200];
+
+	printf("%-52s %16s %16s %9s  %s\n", "cell (scenario/result/direction/stream/size)", "old",
+	       "new", "change", "verdict");
+	for (i = 0; i < n; i++) {
+		fws_cell_key(rows[i].old ? rows[i].old : rows[i].new_, key, sizeof(key));
+		printf("%-52s ", key);
+		compare_value(rows[i].old);
+		compare_value(rows[i].new_);
+		if (rows[i].old && rows[i].new_)
+			printf("%+8.2f%%  ", rows[i].change * 100);
+		else
+			printf("%9s  ", "");
+		printf("%s%s%s", verdict_names[rows[i].verdict], rows[i].why ? ": " : "",
+		       rows[i].why ? rows[i].why : "");
+		compare_basis(&rows[i]);
+		printf("\n");
+		skipped += rows[i].verdict == FWS_CELL_SKIPPED;
+		unsure += rows[i].verdict == FWS_CELL_INCONCLUSIVE;
+	}
+	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%)", worse, n,
+	       tol->tolerance * 100, tol->latency * 100);
+	if (skipped)
+		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
+	if (unsure)
+		printf("; %u inconclusive (the change may be noise: run more repetitions)", unsure);
+	printf("\n");
+	return unsure;
+}
+
 /* compare's options. */
 const struct option app_compare_opts[] = {
 	{"tolerance", required_argument, NULL, 't'},
@@ -226,8 +288,8 @@ cmd_compare(int argc, char **argv)
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
 	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10};
-	unsigned int n, i, skipped = 0, unsure = 0;
-	char err[600], key[200];
+	unsigned int n, i, unsure;
+	char err[600];
 	int c, worse;
 
 	optind = 1;
@@ -240,27 +302,7 @@ cmd_compare(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'h':
-			printf("Usage: fwstress compare [--tolerance 3%%] [--latency-tolerance "
-			       "10%%] "
-			       "OLD.json NEW.json\n\n"
-			       "Lines up the cells of two reports by scenario, result kind, "
-			       "direction, stream and frame size and weighs each by its own "
-			       "figure: throughput (Mpps) for run, NDR and PDR cells, a connection "
-			       "test's figure (marked c), the 99th percentile of latency (us) for "
-			       "a latency point (higher is worse, within --latency-tolerance). A "
-			       "cell that is no result (an expectation failed, an interrupted "
-			       "scenario), above the link speed, or generator-limited in the new "
-			       "report is not compared, and says why. A cell measured several "
-			       "times "
-			       "(repeat) on both sides is worse only when its new median is beyond "
-			       "the tolerance, outside the old repetitions' range and the two "
-			       "means' 95 %% intervals are apart; beyond the tolerance without "
-			       "that "
-			       "it is INCONCLUSIVE (noise cannot be told from a change). Exit 0 "
-			       "when "
-			       "none got worse, 7 when one did, 10 when none did but one is "
-			       "inconclusive, 2 when a report cannot be read.\n\nExample: "
-			       "fwstress compare before.json after.json\n");
+			usage_compare();
 			return EXIT_OK;
 		default:
 			return EXIT_USAGE;
@@ -300,33 +342,7 @@ cmd_compare(int argc, char **argv)
 	}
 	compare_side("old", argv[optind], &a);
 	compare_side("new", argv[optind + 1], &b);
-	printf("%-52s %16s %16s %9s  %s\n", "cell (scenario/result/direction/stream/size)", "old",
-	       "new", "change", "verdict");
-	for (i = 0; i < n; i++) {
-		const struct fws_cell *k = rows[i].old ? rows[i].old : rows[i].new_;
-
-		fws_cell_key(k, key, sizeof(key));
-		printf("%-52s ", key);
-		compare_value(rows[i].old);
-		compare_value(rows[i].new_);
-		if (rows[i].old && rows[i].new_)
-			printf("%+8.2f%%  ", rows[i].change * 100);
-		else
-			printf("%9s  ", "");
-		printf("%s%s%s", verdict_names[rows[i].verdict], rows[i].why ? ": " : "",
-		       rows[i].why ? rows[i].why : "");
-		compare_basis(&rows[i]);
-		printf("\n");
-		skipped += rows[i].verdict == FWS_CELL_SKIPPED;
-		unsure += rows[i].verdict == FWS_CELL_INCONCLUSIVE;
-	}
-	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%)", worse, n,
-	       tol.tolerance * 100, tol.latency * 100);
-	if (skipped)
-		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
-	if (unsure)
-		printf("; %u inconclusive (the change may be noise: run more repetitions)", unsure);
-	printf("\n");
+	unsure = compare_rows(rows, n, worse, &tol);
 	free(rows);
 	fws_cells_free(&a);
 	fws_cells_free(&b);

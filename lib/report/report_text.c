@@ -362,11 +362,11 @@ text_search(FILE *f, const struct fws_run *run, const struct fws_search_summary 
 		text_goal(f, run, s, g);
 }
 
+/* A trial's first line: its number, what it is (a search goal, a repetition), its sizes. */
 static void
-text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
+text_trial_head(FILE *f, const struct fws_result *r, unsigned int idx)
 {
-	unsigned int s, p;
-	char note[256], label[16], rep[32] = "";
+	char label[16], rep[32] = "";
 
 	fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
 	if (r->repetition)
@@ -378,6 +378,15 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		r->kind != FWS_RESULT_RUN ? ", search result " : "",
 		r->kind != FWS_RESULT_RUN ? label : "", rep, r->size.name, r->rfc6985, r->avg_frame,
 		r->warmup, r->drain, r->partial ? "  ** PARTIAL: interrupted **" : "");
+}
+
+static void
+text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
+{
+	unsigned int s, p;
+	char note[256];
+
+	text_trial_head(f, r, idx);
 	fprintf(f, "  %-12s %-13s %8s %9s %12s %12s %12s %12s %12s %12s\n", "stream", "ports",
 		"flows", "time s", "tx Mpps", "tx L1 Mb/s", "tx L2 Mb/s", "rx Mpps", "rx L1 Mb/s",
 		"rx L2 Mb/s");
