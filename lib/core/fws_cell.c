@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +285,55 @@ sum_hists(struct fws_cell *into, struct fws_cell *const *g, unsigned int n)
 	return 0;
 }
 
+static int
+by_lo(const void *a, const void *b)
+{
+	const struct fws_cell_bucket *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+double
+fws_cell_hist_quantile(const struct fws_cell *c, double q)
+{
+	uint64_t total = 0, rank, seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->n_hist; i++)
+		total += c->hist[i].count;
+	if (total == 0)
+		return 0;
+	rank = (uint64_t)ceil(q * (double)total);
+	if (rank < 1)
+		rank = 1;
+	if (rank > total)
+		rank = total;
+	for (i = 0; i < c->n_hist; i++) {
+		seen += c->hist[i].count;
+		if (seen >= rank)
+			break;
+	}
+	return (double)(c->hist[i].lo + (c->hist[i].width - 1) / 2);
+}
+
+/* A cell's latency over its repetitions: the percentiles of their summed histogram (every
+ * frame of every repetition, as one trial of them all would give), and the spread of the
+ * repetitions' own medians. */
+static void
+pool_latency(struct fws_cell *c, struct fws_cell *const *g, unsigned int n, double *tmp)
+{
+	unsigned int i;
+
+	if (c->n_hist == 0)
+		return;
+	qsort(c->hist, c->n_hist, sizeof(*c->hist), by_lo);
+	for (i = 0; i < n; i++)
+		tmp[i] = g[i]->p50_ns;
+	fws_stats_of(tmp, n, &c->lat_medians);
+	c->p50_ns = fws_cell_hist_quantile(c, 0.5);
+	c->p99_ns = fws_cell_hist_quantile(c, 0.99);
+}
+
 /* Group g (n cells of one key, in repetition order) into *out. */
 static int
 collapse_group(struct fws_cell *const *g, unsigned int n, struct fws_cell *out)
@@ -307,6 +357,7 @@ collapse_group(struct fws_cell *const *g, unsigned int n, struct fws_cell *out)
 	for (i = 0; i < n; i++)
 		if (fws_cell_ok(&c) && !fws_cell_ok(g[i]))
 			strlcpy(c.verdict, g[i]->verdict, sizeof(c.verdict));
+	pool_latency(&c, g, n, tmp);
 	for (i = 0; i < n; i++)
 		v[i] = tmp[i] = fws_cell_figure(g[i]);
 	fws_stats_of(tmp, n, &c.spread);

@@ -71,6 +71,10 @@ struct fws_cell_measure {
 /** The measure of a cell's kind. */
 const struct fws_cell_measure *fws_cell_measure(const struct fws_cell *c);
 
+/** The value at quantile q (0 < q <= 1) of a cell's histogram (buckets by rising lo):
+ * nearest rank, the middle of its bucket, as fws_hist_quantile; 0 when empty. */
+double fws_cell_hist_quantile(const struct fws_cell *c, double q);
+
 /** What compare weighs: the cell's measure's figure. */
 double fws_cell_figure(const struct fws_cell *c);
 
@@ -180,6 +184,9 @@ struct fws_cell {
 	unsigned int reps;
 	double *values;
 	struct fws_stats spread;
+	/** Of repetitions with a latency histogram: the spread of their medians (p50_ns each);
+	 * the cell's p50_ns and p99_ns are then the summed histogram's (n 0: none). */
+	struct fws_stats lat_medians;
 };
 
 /** A sweep cell (direction x frame-size entry) whose every trial completed. */

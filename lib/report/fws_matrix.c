@@ -140,6 +140,8 @@ build(struct matrix *m)
 			reps = c->reps > 1 ? c->reps : 1;
 			r->reps[col] = r->reps[col] ? RTE_MIN(r->reps[col], reps) : reps;
 			r->spread[col] = fmax(r->spread[col], c->spread.cov);
+			if (c->lat_medians.n > 1)
+				r->lat_spread[col] = fmax(r->lat_spread[col], c->lat_medians.cov);
 			/* The same in every cell of a trial: taken once, not summed. */
 			r->attack[col] = c->attack_frames;
 			r->attack_leaked[col] = c->attack_leaked;
@@ -408,14 +410,16 @@ csv_spread(FILE *f, const struct fws_cell *c)
 	unsigned int i;
 
 	if (c->reps < 2) {
-		fputs(",1,,,,,,,", f);
+		fputs(",1,,,,,,,,", f);
 		return;
 	}
 	fprintf(f, ",%u,", c->reps);
 	for (i = 0; i < c->reps; i++)
 		fprintf(f, "%s%.17g", i ? " " : "", c->values[i]);
-	fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", x->median, x->min, x->max, x->mean,
+	fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,", x->median, x->min, x->max, x->mean,
 		x->ci95, x->cov * 100);
+	if (c->lat_medians.n > 1)
+		fprintf(f, "%.17g", c->lat_medians.cov * 100);
 }
 
 /* Every cell of every report, one line each: the appliance, the cell schema's keys, the
@@ -431,7 +435,7 @@ csv(FILE *f, const struct matrix *m)
 #define HEAD_NUM(mb, key, dflt, lo, hi) HEAD_STR(mb, key, 0)
 	FWS_CELL_STRINGS(HEAD_STR)
 	FWS_CELL_NUMBERS(HEAD_NUM)
-	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct\n", f);
+	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct,latency_p50_cov_pct\n", f);
 	for (s = 0; s < m->n_sets; s++) {
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];

@@ -35,6 +35,8 @@ struct row {
 	 * one measurement; figures are medians otherwise) and the widest spread (CoV). */
 	unsigned int reps[MAX_COLS];
 	double spread[MAX_COLS];
+	/** The widest spread (CoV) of repeated cells' latency medians; 0: none. */
+	double lat_spread[MAX_COLS];
 	/** Why the column's figures are not the scenario's result (a cell's verdict: an
 	 * expectation failed, a campaign scenario interrupted or failed); NULL: they are. */
 	const char *verdict[MAX_COLS];

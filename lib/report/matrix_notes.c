@@ -110,6 +110,9 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 		     x->spread[c] > SPREAD_MARK ? "~" : "+/-", x->spread[c] * 100,
 		     x->spread[c] > SPREAD_WARN ? " (UNSTEADY: above 5 %, the median may mislead)"
 						: "");
+	if (x->reps[c] > 1 && x->lat_spread[c] > 0)
+		note(n, label, "latency of all repetitions pooled, their medians %s%.1f %%",
+		     x->lat_spread[c] > SPREAD_MARK ? "~" : "+/-", x->lat_spread[c] * 100);
 	if (x->limited[c])
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"

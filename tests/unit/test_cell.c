@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Regression compare: cells lined up by key, verdicts by tolerance. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fws_cell.h"
+#include "fws_hist.h"
 #include "unit.h"
 
 static struct fws_cell
@@ -221,6 +224,88 @@ START_TEST(test_cell_compare_kinds)
 }
 END_TEST
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A cell's histogram as the report writes it: its non-empty buckets. */
+static void
+cell_of_hist(struct fws_cell *c, const struct fws_hist *h)
+{
+	unsigned int i;
+
+	c->hist = calloc(FWS_HIST_NB, sizeof(*c->hist));
+	for (i = 0; i < FWS_HIST_NB; i++)
+		if (h->b[i])
+			c->hist[c->n_hist++] = (struct fws_cell_bucket){
+				fws_hist_bucket_lo(i), fws_hist_bucket_width(i), h->b[i]};
+	c->p50_ns = (double)fws_hist_quantile(h, 0.5);
+	c->p99_ns = (double)fws_hist_quantile(h, 0.99);
+}
+
+/* Repetitions' latency is pooled exactly (issue 36): the summed histogram holds every sample
+ * of every repetition, its percentiles are those of the concatenated samples (to the
+ * bucket: within half its width of the nearest-rank sample), and the spread of the
+ * repetitions' medians is their own. */
+START_TEST(test_cell_latency_pooled)
+{
+	enum { REPS = 5, PER = 2000 };
+	static uint64_t all[REPS * PER];
+	struct fws_hist h, whole;
+	struct fws_cells x = {0};
+	double p50s[REPS];
+	uint64_t total = 0;
+	unsigned int r, i, n = 0;
+	const double qs[] = {0.5, 0.99};
+
+	srand(36);
+	x.c = calloc(REPS, sizeof(*x.c));
+	x.n = REPS;
+	fws_hist_reset(&whole);
+	for (r = 0; r < REPS; r++) {
+		fws_hist_reset(&h);
+		for (i = 0; i < PER; i++) { /* each repetition its own level and tail */
+			uint64_t v = 8000 + 1500 * r + (uint64_t)(rand() % 4000) +
+				     (rand() % 50 == 0 ? 40000 + (uint64_t)(rand() % 9000) : 0);
+
+			fws_hist_add(&h, v);
+			fws_hist_add(&whole, v);
+			all[n++] = v;
+		}
+		x.c[r] = cell("upload", "64", 1e6);
+		strcpy(x.c[r].kind, "lat50");
+		x.c[r].repetition = r + 1;
+		cell_of_hist(&x.c[r], &h);
+		p50s[r] = x.c[r].p50_ns;
+	}
+	qsort(all, n, sizeof(all[0]), cmp_u64);
+	ck_assert_int_eq(fws_cells_collapse(&x), 0);
+	ck_assert_uint_eq(x.n, 1);
+	for (i = 0; i < x.c[0].n_hist; i++)
+		total += x.c[0].hist[i].count;
+	ck_assert_uint_eq(total, (uint64_t)REPS * PER);
+	for (i = 0; i < 2; i++) {
+		double got = fws_cell_hist_quantile(&x.c[0], qs[i]);
+		uint64_t truth = all[(size_t)ceil(qs[i] * n) - 1];
+		unsigned int b = fws_hist_index(truth);
+
+		ck_assert_double_eq(got, (double)fws_hist_quantile(&whole, qs[i]));
+		ck_assert_double_le(fabs(got - (double)truth), fws_hist_bucket_width(b) / 2.0);
+	}
+	ck_assert_double_eq(x.c[0].p50_ns, fws_cell_hist_quantile(&x.c[0], 0.5));
+	ck_assert_double_eq(x.c[0].p99_ns, fws_cell_hist_quantile(&x.c[0], 0.99));
+	ck_assert_uint_eq(x.c[0].lat_medians.n, REPS);
+	ck_assert_double_eq(x.c[0].lat_medians.min, p50s[0]);
+	ck_assert_double_eq(x.c[0].lat_medians.max, p50s[REPS - 1]);
+	ck_assert_double_eq(x.c[0].lat_medians.median, p50s[2]);
+	fws_cells_free(&x);
+}
+END_TEST
+
 static Suite *
 suite_cell(void)
 {
@@ -231,6 +316,7 @@ suite_cell(void)
 	tcase_add_test(tc, test_cell_compare_kinds);
 	tcase_add_test(tc, test_cell_collapse);
 	tcase_add_test(tc, test_cell_compare_repeated);
+	tcase_add_test(tc, test_cell_latency_pooled);
 	tcase_add_test(tc, test_cell_goodput_derived);
 	suite_add_tcase(s, tc);
 	return s;
