@@ -58,7 +58,7 @@ struct campaign {
 	char started[32];
 	char exe[FWS_CFG_PATH_LEN];
 	bool tty;
-	unsigned int repeat; /**< --repeat: run and search scenarios measure each cell so often */
+	unsigned int repeat; /**< --repeat: run, search and sweep measure each cell so often */
 	char repeat_arg[16];
 };
 
@@ -326,11 +326,11 @@ status_of(int st)
 	return FWS_CAMPAIGN_ST_FAILED;
 }
 
-/* Whether a scenario's command measures a cell several times (run and search). */
+/* Whether a scenario's command measures a cell several times (run, search, sweep). */
 static bool
 repeats(enum fws_campaign_cmd cmd)
 {
-	return cmd == FWS_CAMPAIGN_RUN || cmd == FWS_CAMPAIGN_SEARCH;
+	return cmd != FWS_CAMPAIGN_CONNECTIONS;
 }
 
 /* The child's command line: [WRAP...] fwstress CMD -q -o REPORT --stats FILE [--repeat N]
@@ -414,8 +414,8 @@ refused(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, char *err, size_t 
 		return true;
 	else if (!repeats(cmd) && cfg->repeat > 1)
 		snprintf(err, len,
-			 "config: repeat: %u: %s does not repeat its cells (run and search do; a "
-			 "connection test has \"iterations\")",
+			 "config: repeat: %u: %s does not repeat its cells (run, search and sweep "
+			 "do; a connection test has \"iterations\")",
 			 cfg->repeat, fws_campaign_cmd_name(cmd));
 	else
 		return false;
@@ -506,7 +506,7 @@ prepare(struct campaign *c, bool dry)
 		else if (c->repeat)
 			fprintf(stderr,
 				"fwstress: campaign: scenario %s (%s) is measured once: --repeat "
-				"applies to run and search\n",
+				"applies to run, search and sweep\n",
 				c->p.s[i].name, fws_campaign_cmd_name(c->p.s[i].cmd));
 		c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
 		fws_config_free(cfg);
@@ -641,8 +641,8 @@ usage_campaign(FILE *f)
 		"Options:\n"
 		"  -o, --output REPORT  the campaign report (default: the plan's \"output\")\n"
 		"      --resume         skip the scenarios done, continue an interrupted sweep\n"
-		"      --repeat N       run and search scenarios measure each cell N times (the\n"
-		"                       matrix gives each cell's median and spread)\n"
+		"      --repeat N       run, search and sweep scenarios measure each cell N times\n"
+		"                       (the matrix gives each cell's median and spread)\n"
 		"  -n, --dry-run        check every scenario (as the campaign does before it\n"
 		"                       starts) and print what would run and for how long;\n"
 		"                       nothing is run or written (also: fwstress validate PLAN)\n"

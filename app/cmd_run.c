@@ -92,8 +92,8 @@ usage_run(FILE *f, enum fws_method_mode mode)
 		"  -o, --json FILE      write the JSON report to FILE (\"\" for none)\n"
 		"  -t, --text FILE      also write the text report to FILE\n"
 		"  -d, --duration SEC   override the measured duration of each trial\n"
-		"      --repeat N       measure each cell N times (config repeat; run, search):\n"
-		"                       the report gives each cell's spread\n"
+		"      --repeat N       measure each cell N times (config repeat): the report\n"
+		"                       gives each cell's spread\n"
 		"      --progress       print a progress line per second on stderr (default when\n"
 		"                       stderr is a terminal)\n"
 		"      --no-progress    never print progress lines\n"
@@ -201,9 +201,7 @@ static int
 not_here(enum fws_method_mode mode, const char *opt)
 {
 	fprintf(stderr, "fwstress %s: --%s is an option of %s\n", mode_name(mode), opt,
-		strcmp(opt, "resume") == 0   ? "sweep"
-		: strcmp(opt, "repeat") == 0 ? "run and search"
-					     : "search and sweep");
+		strcmp(opt, "resume") == 0 ? "sweep" : "search and sweep");
 	return -1;
 }
 
@@ -262,9 +260,7 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 			a->stats = optarg;
 			break;
 		case 'r':
-			rc = a->mode == FWS_METHOD_SWEEP
-				     ? not_here(a->mode, "repeat")
-				     : app_repeat_arg(mode_name(a->mode), optarg, &a->repeat);
+			rc = app_repeat_arg(mode_name(a->mode), optarg, &a->repeat);
 			break;
 		case 'P':
 			a->progress = 1;

@@ -560,6 +560,23 @@ conn_s(const struct fws_cfg *cfg, unsigned int *trials)
 	return n * each;
 }
 
+/* A sweep cell's latency points (each "latency_repeat" trials) and back-to-back
+ * repetitions (a short probe, then a bisection of about 10 bursts each: to 0.1 %). */
+static double
+sweep_extra_s(const struct fws_cfg *cfg, unsigned int *trials)
+{
+	const struct fws_cfg_sweep *w = &cfg->sweep;
+	unsigned int lat = w->search ? w->n_lat * w->lat_repeat : 0;
+	double s = lat * trial_s(cfg, cfg->duration);
+
+	*trials += lat;
+	if (w->b2b_repeat) {
+		*trials += 1 + 10 * w->b2b_repeat;
+		s += trial_s(cfg, 0.2) + 10.0 * w->b2b_repeat * (w->b2b_seconds + cfg->drain + 1.0);
+	}
+	return s;
+}
+
 double
 fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsigned int *trials)
 {
@@ -571,20 +588,20 @@ fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsi
 		return s + conn_s(cfg, trials);
 	if (cmd == FWS_CAMPAIGN_SWEEP)
 		cells *= cfg->sweep.n_dirs ? cfg->sweep.n_dirs : 1;
-	else /* run and search measure each cell "repeat" times */
-		cells *= cfg->repeat > 1 ? cfg->repeat : 1;
 	for (k = 0; k < cells; k++) {
-		if (cmd == FWS_CAMPAIGN_RUN || (cmd == FWS_CAMPAIGN_SWEEP && !cfg->sweep.search)) {
-			s += trial_s(cfg, cfg->duration);
-			++*trials;
-		} else {
-			s += search_s(cfg, trials);
+		unsigned int r;
+
+		for (r = 0; r < (cfg->repeat > 1 ? cfg->repeat : 1); r++) { /* "repeat" times */
+			if (cmd == FWS_CAMPAIGN_RUN ||
+			    (cmd == FWS_CAMPAIGN_SWEEP && !cfg->sweep.search)) {
+				s += trial_s(cfg, cfg->duration);
+				++*trials;
+			} else {
+				s += search_s(cfg, trials);
+			}
 		}
-		if (cmd != FWS_CAMPAIGN_SWEEP)
-			continue;
-		s += cfg->sweep.n_lat * trial_s(cfg, cfg->duration);
-		*trials += cfg->sweep.n_lat + cfg->sweep.b2b_repeat;
-		s += cfg->sweep.b2b_repeat * (cfg->sweep.b2b_seconds + cfg->drain + 1.0);
+		if (cmd == FWS_CAMPAIGN_SWEEP)
+			s += sweep_extra_s(cfg, trials);
 	}
 	return s;
 }

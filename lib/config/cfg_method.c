@@ -50,8 +50,8 @@ int
 cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
 	struct fws_cfg_sweep *w = &t->cfg->sweep;
-	static const char *const keys[] = {"directions", "mode", "latency_at", "back_to_back",
-					   NULL};
+	static const char *const keys[] = {"directions",     "mode",         "latency_at",
+					   "latency_repeat", "back_to_back", NULL};
 	const json_t *x, *e;
 	size_t i, old, o2;
 
@@ -101,6 +101,15 @@ cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		}
 		cfg_pop(c, old);
 	}
+	if ((x = json_object_get(v, "latency_repeat")) != NULL) {
+		uint64_t u;
+
+		old = cfg_push_key(c, "latency_repeat");
+		if (cfg_get_uint(c, x, 1, FWS_CFG_MAX_REPEAT, &u) < 0)
+			return -EINVAL;
+		w->lat_repeat = (unsigned int)u;
+		cfg_pop(c, old);
+	}
 	if ((x = json_object_get(v, "back_to_back")) != NULL) {
 		static const char *const bk[] = {"repeat", "seconds", NULL};
 		const json_t *y;
@@ -110,10 +119,10 @@ cfg_sec_sweep(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		if (cfg_want_type(c, x, JSON_OBJECT, "an object") < 0 ||
 		    cfg_check_keys(c, x, bk) < 0)
 			return -EINVAL;
-		w->b2b_repeat = 1;
+		w->b2b_repeat = FWS_RFC_B2B_TRIALS;
 		if ((y = json_object_get(x, "repeat")) != NULL) {
 			o2 = cfg_push_key(c, "repeat");
-			if (cfg_get_uint(c, y, 1, 100, &u) < 0)
+			if (cfg_get_uint(c, y, 1, FWS_CFG_MAX_B2B, &u) < 0)
 				return -EINVAL;
 			w->b2b_repeat = (unsigned int)u;
 			cfg_pop(c, o2);
@@ -213,8 +222,8 @@ cfg_emit_sweep(const struct fws_cfg *cfg)
 		json_array_append_new(dirs, json_string(fws_dir_name(cfg->sweep.dirs[i])));
 	for (i = 0; i < cfg->sweep.n_lat; i++)
 		json_array_append_new(lat, percent_json(cfg->sweep.lat[i]));
-	o = json_pack("{s:s, s:o}", "mode", cfg->sweep.search ? "search" : "fixed", "latency_at",
-		      lat);
+	o = json_pack("{s:s, s:o, s:i}", "mode", cfg->sweep.search ? "search" : "fixed",
+		      "latency_at", lat, "latency_repeat", cfg->sweep.lat_repeat);
 	if (cfg->sweep.n_dirs) /* none: streams without a direction, swept as they are */
 		json_object_set_new(o, "directions", dirs);
 	else

@@ -121,7 +121,10 @@ static const struct cfg_keydoc sweep_keys[] = {
 		       "streams allow)"},
 	{"mode", "\"search\" (NDR/PDR per cell, default) or \"fixed\" (one trial at the rate)"},
 	{"latency_at", "latency trials at these fractions of NDR, e.g. [\"10%\", \"90%\"]"},
-	{"back_to_back", "{repeat, seconds}: back-to-back bursts (RFC 2544 26.4) repeated, the "
+	{"latency_repeat", "trials per latency point (default 20, RFC 2544 26.2's minimum; "
+			   "fewer are said in the report)"},
+	{"back_to_back", "{repeat, seconds}: back-to-back bursts (RFC 2544 26.4) repeated "
+			 "(default 50, RFC 9004's minimum; fewer are said in the report), the "
 			 "longest tried lasting seconds at the rate"},
 	{NULL, NULL}};
 static const struct cfg_keydoc nat_keys[] = {
@@ -210,7 +213,7 @@ static const struct cfg_section sections[] = {
 	SEC(warmup, "seconds of load before measuring (default 1)"),
 	SEC(drain, "seconds to wait for frames in flight after the load stops (default 2)"),
 	SEC(repeat, "measurements of each cell, 1-1000 (default 1): run repeats each trial, "
-		    "search each search; the report gives each cell's median, extremes, mean "
+		    "search and sweep each search (or fixed trial); the report gives each cell's median, extremes, mean "
 		    "with its 95 % interval and coefficient of variation, and compare weighs "
 		    "them"),
 	SEC(burst, "frames per TX burst, 1-512 (default 32)"),
@@ -268,6 +271,7 @@ cfg_defaults(struct cfg_top *t)
 		(struct fws_cfg_sweep){.n_dirs = 3,
 				       .dirs = {FWS_DIR_UPLOAD, FWS_DIR_DOWNLOAD, FWS_DIR_BIDIR},
 				       .search = true,
+				       .lat_repeat = FWS_RFC_LATENCY_TRIALS,
 				       .b2b_seconds = 2};
 }
 

@@ -26,6 +26,7 @@
 #define FWS_CFG_MAX_PORTS 8
 #define FWS_CFG_MAX_STREAMS 16
 #define FWS_CFG_MAX_REPEAT 1000
+#define FWS_CFG_MAX_B2B 100 /**< back-to-back repetitions of a sweep cell, at most */
 #define FWS_CFG_MAX_SIZES 32
 #define FWS_CFG_MAX_LCORES 64
 #define FWS_CFG_MAX_EAL 64
@@ -260,6 +261,11 @@ struct fws_cfg_conn {
 	unsigned int iterations; /**< capacity: repetitions */
 };
 
+/** What RFC 2544 asks of a sweep's repetitions (the defaults; fewer are said in the report):
+ * latency at least 20 trials per point (26.2), back-to-back at least 50 (26.4, RFC 9004). */
+#define FWS_RFC_LATENCY_TRIALS 20
+#define FWS_RFC_B2B_TRIALS 50
+
 /** Sweep settings (fwstress sweep): directions x frame sizes, each searched or fixed. */
 struct fws_cfg_sweep {
 	unsigned int n_dirs;
@@ -268,6 +274,7 @@ struct fws_cfg_sweep {
 	bool search;          /**< search NDR/PDR per cell; false: one trial at the rate */
 	unsigned int n_lat;
 	double lat[8];           /**< latency trials at these fractions of NDR */
+	unsigned int lat_repeat; /**< trials per latency point (RFC 2544 26.2: at least 20) */
 	unsigned int b2b_repeat; /**< back-to-back bursts: repetitions, 0 = none */
 	double b2b_seconds;      /**< longest burst tried, in seconds at the rate */
 };

@@ -47,10 +47,11 @@ fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mo
 	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? RTE_MAX(w->n_dirs, 1u) : 1);
 	bool search = mode == FWS_METHOD_SEARCH || (mode == FWS_METHOD_SWEEP && w->search);
 
-	unsigned int reps = mode == FWS_METHOD_SWEEP ? 1 : RTE_MAX(cfg->repeat, 1u);
+	unsigned int reps = RTE_MAX(cfg->repeat, 1u);
 
-	run->cap_results =
-		cells * reps * (search ? 2 + (mode == FWS_METHOD_SWEEP ? w->n_lat : 0) : 1);
+	run->cap_results = cells * (reps * (search ? 2 : 1) +
+				    (mode == FWS_METHOD_SWEEP && w->search ? w->n_lat * w->lat_repeat
+									    : 0));
 	run->cap_searches = search ? cells * reps : 0;
 	run->cap_b2b = mode == FWS_METHOD_SWEEP && w->b2b_repeat ? cells : 0;
 	run->results = calloc(run->cap_results, sizeof(*run->results));
@@ -143,23 +144,37 @@ saved(struct fws_method *m)
 typedef int (*cell_fn)(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z,
 		       struct fws_err *e);
 
-/* run and search: one cell per frame-size entry, measured "repeat" times (each result
- * numbered by its repetition), saved between them. */
+/* One cell measured reps times, each result numbered by its repetition (when more than
+ * one), saved between them. */
+static int
+repeated(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z, cell_fn cell,
+	 unsigned int reps, struct fws_err *e)
+{
+	unsigned int k, i, first;
+	int rc = 0;
+
+	for (k = 0; k < reps && rc == 0; k++) {
+		first = m->run->n_results;
+		rc = cell(m, o, z, e);
+		for (i = first; reps > 1 && i < m->run->n_results; i++)
+			m->run->results[i].repetition = k + 1;
+		if (rc == 0 && k + 1 < reps)
+			saved(m);
+	}
+	return rc;
+}
+
+/* run and search: one cell per frame-size entry, measured "repeat" times, saved between. */
 static int
 each_size(struct fws_method *m, cell_fn cell, struct fws_err *e)
 {
-	unsigned int z, k, i, first, reps = m->cfg->repeat > 1 ? m->cfg->repeat : 1;
+	unsigned int z, reps = RTE_MAX(m->cfg->repeat, 1u);
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
-		for (k = 0; k < reps && rc == 0; k++) {
-			first = m->run->n_results;
-			rc = cell(m, m->base, z, e);
-			for (i = first; reps > 1 && i < m->run->n_results; i++)
-				m->run->results[i].repetition = k + 1;
-			if (rc == 0 && (k + 1 < reps || z + 1 < m->cfg->n_sizes))
-				saved(m);
-		}
+		rc = repeated(m, m->base, z, cell, reps, e);
+		if (rc == 0 && z + 1 < m->cfg->n_sizes)
+			saved(m);
 	}
 	return rc;
 }
@@ -532,42 +547,65 @@ mark_done(struct fws_run *run, enum fws_dir dir, const char *size)
 	strlcpy(run->done[run->n_done++].size, size, sizeof(run->done[0].size));
 }
 
-/* Latency trials at fractions of the NDR just found. */
+/* The NDR of a cell's n searches (its repetitions): the median load of those that found
+ * one; false when none did. */
+static bool
+median_ndr(const struct fws_search_summary *sum, unsigned int n, double *load)
+{
+	double v[FWS_CFG_MAX_REPEAT];
+	unsigned int i, k = 0;
+	struct fws_stats st;
+
+	for (i = 0; i < n && k < RTE_DIM(v); i++)
+		if (sum[i].goal[FWS_SEARCH_NDR].found)
+			v[k++] = sum[i].goal[FWS_SEARCH_NDR].load;
+	if (k == 0)
+		return false;
+	fws_stats_of(v, k, &st);
+	*load = st.median;
+	return true;
+}
+
+/* Latency trials at fractions of the NDR just found (the median of the cell's repetitions),
+ * each point sweep.latency_repeat times. */
 static int
 latency_points(struct fws_method *m, struct fws_trial_opts *o, unsigned int z,
-	       const struct fws_search_summary *sum, struct fws_err *e)
+	       const struct fws_search_summary *sum, unsigned int n, struct fws_err *e)
 {
 	const struct fws_cfg_sweep *w = &m->cfg->sweep;
 	unsigned int l;
+	double ndr;
 	int rc = 0;
 
-	for (l = 0; rc == 0 && l < w->n_lat && sum->goal[FWS_SEARCH_NDR].found; l++) {
-		o->rate_scale = sum->goal[FWS_SEARCH_NDR].load * w->lat[l];
+	if (!median_ndr(sum, n, &ndr))
+		return 0;
+	for (l = 0; rc == 0 && l < w->n_lat; l++) {
+		o->rate_scale = ndr * w->lat[l];
 		o->kind = FWS_RESULT_LAT;
 		o->lat_frac = w->lat[l];
-		rc = keep_trial(m, o, z, e);
+		rc = repeated(m, o, z, keep_trial, w->lat_repeat, e);
 	}
 	o->kind = FWS_RESULT_RUN;
 	return rc;
 }
 
-/* One sweep cell: a frame-size entry in one direction. */
+/* One sweep cell: a frame-size entry in one direction, searched (or measured at the rate)
+ * "repeat" times, then its latency points and back-to-back bursts. */
 static int
 sweep_cell(struct fws_method *m, unsigned int z, enum fws_dir dir, struct fws_err *e)
 {
 	const struct fws_cfg_sweep *w = &m->cfg->sweep;
 	struct fws_trial_opts o = *m->base;
+	unsigned int first = m->run->n_searches;
 	int rc;
 
 	o.streams = direction_mask(m->cfg, dir);
 	o.dir = dir;
-	if (w->search) {
-		rc = search_cell(m, &o, z, e);
-		if (rc == 0)
-			rc = latency_points(m, &o, z, &m->run->searches[m->run->n_searches - 1], e);
-	} else {
-		rc = keep_trial(m, &o, z, e);
-	}
+	rc = repeated(m, &o, z, w->search ? search_cell : keep_trial, RTE_MAX(m->cfg->repeat, 1u),
+		      e);
+	if (rc == 0 && w->search)
+		rc = latency_points(m, &o, z, &m->run->searches[first],
+				    m->run->n_searches - first, e);
 	if (rc == 0 && w->b2b_repeat) {
 		o.rate_scale = 0;
 		rc = back_to_back(m, &o, z, e);
@@ -615,10 +653,5 @@ fws_method_execute(struct fws_method *m, enum fws_method_mode mode, struct fws_e
 {
 	if ((unsigned int)mode >= RTE_DIM(methods))
 		return fws_err_set(e, FWS_ERR_FAULT, -EINVAL, "method: no mode %d", (int)mode);
-	if (mode == FWS_METHOD_SWEEP && m->cfg->repeat > 1)
-		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL,
-				   "config: repeat: %u: sweep does not repeat its cells yet (run "
-				   "and search do)",
-				   m->cfg->repeat);
 	return methods[mode](m, e);
 }

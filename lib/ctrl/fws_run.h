@@ -13,7 +13,7 @@
 #include "fws_search.h"
 #include "fws_trial.h"
 
-#define FWS_RUN_MAX_B2B 100 /**< back-to-back repetitions a cell keeps */
+#define FWS_RUN_MAX_B2B FWS_CFG_MAX_B2B /**< back-to-back repetitions a cell keeps */
 
 /** A throughput search over one frame-size mix. */
 struct fws_search_summary {

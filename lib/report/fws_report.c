@@ -578,6 +578,43 @@ report_back_to_back(const struct fws_run *run)
 	return with_carried(run, "back_to_back", bb);
 }
 
+unsigned int
+fws_report_below_rfc(const struct fws_run *run, char (*notes)[FWS_REPORT_NOTE_LEN])
+{
+	const struct fws_cfg_sweep *w = &run->cfg->sweep;
+	unsigned int i, n = 0, lat = 0;
+
+	for (i = 0; i < run->n_results; i++)
+		lat += run->results[i].kind == FWS_RESULT_LAT;
+	if (lat && w->lat_repeat < FWS_RFC_LATENCY_TRIALS)
+		snprintf(notes[n++], FWS_REPORT_NOTE_LEN,
+			 "latency: %u trials per point, below the %u of RFC 2544 26.2 "
+			 "(sweep.latency_repeat)",
+			 w->lat_repeat, FWS_RFC_LATENCY_TRIALS);
+	if (run->n_b2b && w->b2b_repeat < FWS_RFC_B2B_TRIALS)
+		snprintf(notes[n++], FWS_REPORT_NOTE_LEN,
+			 "back-to-back: %u repetitions, below the %u of RFC 2544 26.4 and RFC 9004 "
+			 "(sweep.back_to_back.repeat)",
+			 w->b2b_repeat, FWS_RFC_B2B_TRIALS);
+	return n;
+}
+
+/* What the sweep measured fewer times than the RFC asks; none: no key. */
+static json_t *
+report_below_rfc(const struct fws_run *run)
+{
+	char notes[2][FWS_REPORT_NOTE_LEN];
+	unsigned int i, n = fws_report_below_rfc(run, notes);
+	json_t *a;
+
+	if (n == 0)
+		return NULL;
+	a = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(notes[i]));
+	return a;
+}
+
 static json_t *
 report_search(const struct fws_run *run)
 {
@@ -634,6 +671,7 @@ static const struct {
 	{"formulas", report_formulas},
 	{"sweep_done", report_sweep_done},
 	{"back_to_back", report_back_to_back},
+	{"below_rfc", report_below_rfc},
 	{"search", report_search},
 	/* clang-format on */
 };

@@ -47,6 +47,14 @@ json_t *fws_report_cell_json(const struct fws_cell *c);
 int fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *arg),
 			    const void *arg);
 
+/** Room for one of fws_report_below_rfc's notes. */
+#define FWS_REPORT_NOTE_LEN 160
+
+/** What a sweep measured fewer times than RFC 2544 asks (its config lowered the count): up
+ * to 2 notes into notes; how many. */
+unsigned int fws_report_below_rfc(const struct fws_run *run,
+				  char (*notes)[FWS_REPORT_NOTE_LEN]);
+
 struct fws_search_goal;
 struct fws_search_summary;
 struct fws_cfg_stream;

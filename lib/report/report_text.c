@@ -482,6 +482,16 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	}
 }
 
+static void
+text_below_rfc(FILE *f, const struct fws_run *run)
+{
+	char notes[2][FWS_REPORT_NOTE_LEN];
+	unsigned int i, n = fws_report_below_rfc(run, notes);
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%sBELOW THE RFC: %s\n", i ? "" : "\n", notes[i]);
+}
+
 void
 fws_report_text(FILE *f, const struct fws_run *run)
 {
@@ -541,4 +551,5 @@ fws_report_text(FILE *f, const struct fws_run *run)
 	}
 	for (i = 0; i < run->n_searches; i++)
 		text_search(f, run, &run->searches[i]);
+	text_below_rfc(f, run);
 }

@@ -68,5 +68,5 @@ expect_rc 0 "run, one measurement" "$FWSTRESS" run -q -o "$WORK/one.json" -d 0.3
 "$FWSTRESS" compare "$WORK/one.json" "$WORK/report.json" | grep -q "(single-trial)" &&
 	ok "compare: one measurement against five is single-trial" || bad "single-trial"
 expect_rc 1 "--repeat 0 refused" "$FWSTRESS" run --repeat 0 "$HERE/loopback-test.json"
-expect_rc 1 "sweep --repeat refused" "$FWSTRESS" sweep --repeat 3 "$HERE/loopback-test.json"
+expect_rc 1 "--repeat 1001 refused" "$FWSTRESS" sweep --repeat 1001 "$HERE/loopback-test.json"
 finish

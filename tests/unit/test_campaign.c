@@ -248,7 +248,7 @@ START_TEST(test_campaign_estimate)
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SEARCH, &trials);
 	ck_assert_uint_eq(trials, 3 * 6);
 	ck_assert_double_eq_tol(s, 2 + 3 * (4 * 5 + 2 * 9), 1e-9);
-	/* Repetitions multiply run's and search's cells (sweep does not repeat). */
+	/* Repetitions multiply every cell's measurement. */
 	cfg.repeat = 5;
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_RUN, &trials);
 	ck_assert_uint_eq(trials, 15);
@@ -256,13 +256,25 @@ START_TEST(test_campaign_estimate)
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SEARCH, &trials);
 	ck_assert_uint_eq(trials, 5 * 3 * 6);
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
-	ck_assert_uint_eq(trials, 6);
+	ck_assert_uint_eq(trials, 5 * 6);
+	ck_assert_double_eq_tol(s, 2 + 5 * 6 * 14, 1e-9);
 	cfg.repeat = 1;
 	cfg.sweep.search = true;
 	cfg.sweep.n_lat = 1;
+	cfg.sweep.lat_repeat = 1;
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
 	ck_assert_uint_eq(trials, 6 * (6 + 1));
 	ck_assert_double_eq_tol(s, 2 + 6 * (4 * 5 + 2 * 9 + 14), 1e-9);
+	/* RFC 2544's counts: 20 trials per latency point; 50 back-to-back repetitions of
+	 * about 10 bursts each (2 s long at most, 2 s drain, 1 s around) after a 0.2 s probe
+	 * (with its warm-up and drain). */
+	cfg.sweep.lat_repeat = 20;
+	cfg.sweep.b2b_repeat = 50;
+	cfg.sweep.b2b_seconds = 2;
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
+	ck_assert_uint_eq(trials, 6 * (6 + 20 + 1 + 500));
+	ck_assert_double_eq_tol(s, 2 + 6 * (4 * 5 + 2 * 9 + 20 * 14 + 4.2 + 500 * 5), 1e-9);
+	cfg.sweep.b2b_repeat = 0;
 	/* Connections: 2 x 1000 at 500/s, 3 tries 1 s apart, 2 s aging, 1 s around each. */
 	cfg.n_streams = 2;
 	cfg.streams[0].flows.count = cfg.streams[1].flows.count = 1000;

@@ -28,6 +28,7 @@ static const char cfg_json[] =
 	" \"direction\": \"bidir\", \"rate\": \"1Mpps\", \"frame_size\": [64, 512],"
 	" \"search\": {\"short\": 1, \"final\": 5, \"width\": \"0.5%\"},"
 	" \"sweep\": {\"directions\": [\"upload\", \"download\"], \"latency_at\": [\"50%\"],"
+	" \"latency_repeat\": 2,"
 	" \"back_to_back\": {\"repeat\": 3, \"seconds\": 0.01}}}";
 
 static int
@@ -113,8 +114,9 @@ teardown(void)
 START_TEST(test_method_capacities)
 {
 	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
-	/* 2 sizes x 2 directions, each NDR + PDR + 1 latency point; a search and b2b each. */
-	ck_assert_uint_eq(run.cap_results, 2 * 2 * 3);
+	/* 2 sizes x 2 directions, each NDR + PDR + 1 latency point twice; a search and b2b
+	 * each. */
+	ck_assert_uint_eq(run.cap_results, 2 * 2 * 4);
 	ck_assert_uint_eq(run.cap_searches, 4);
 	ck_assert_uint_eq(run.cap_b2b, 4);
 	fws_run_free(&run);
@@ -168,7 +170,7 @@ START_TEST(test_method_sweep_cells)
 
 	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
 	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SWEEP, &e), 0);
-	ck_assert_uint_eq(md.saved, 4); /* after every cell */
+	ck_assert_uint_eq(md.saved, 4 * 2); /* after every cell, between latency trials */
 	ck_assert_uint_eq(run.n_b2b, 4);
 	for (i = 0; i < run.n_b2b; i++) {
 		ck_assert_uint_eq(run.b2b[i].n, 3);
@@ -177,14 +179,51 @@ START_TEST(test_method_sweep_cells)
 		ck_assert_double_ge(run.b2b[i].avg, 5000 - 10);
 		ck_assert_double_eq(run.b2b[i].stddev, 0);
 	}
-	for (i = 0; i < run.n_results; i++)
-		lat += run.results[i].kind == FWS_RESULT_LAT && run.results[i].lat_frac == 0.5;
-	ck_assert_uint_eq(lat, 4);
+	for (i = 0; i < run.n_results; i++) {
+		if (run.results[i].kind != FWS_RESULT_LAT)
+			continue;
+		ck_assert_double_eq(run.results[i].lat_frac, 0.5);
+		ck_assert_uint_eq(run.results[i].repetition, lat % 2 + 1);
+		lat++;
+	}
+	ck_assert_uint_eq(lat, 4 * 2);
 	ck_assert_int_eq(run.b2b[1].dir, FWS_DIR_DOWNLOAD);
 	fws_result_label(FWS_RESULT_LAT, 0.5, label, sizeof(label));
 	ck_assert_str_eq(label, "lat50");
 	fws_result_label(FWS_RESULT_NDR, 0, label, sizeof(label));
 	ck_assert_str_eq(label, "ndr");
+}
+END_TEST
+
+/* Sweep with repeat 3: every cell searched three times from scratch (each result numbered),
+ * its latency point at the median of their NDRs; the run's capacities hold them. */
+START_TEST(test_method_sweep_repeated)
+{
+	struct fws_err e = {0};
+	unsigned int i, k, goals = 0, lat = 0;
+
+	cfg->repeat = 3;
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
+	ck_assert_uint_eq(run.cap_searches, 4 * 3);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SWEEP, &e), 0);
+	ck_assert_uint_eq(run.n_searches, 4 * 3);
+	ck_assert_uint_le(run.n_results, run.cap_results);
+	for (i = 0; i < run.n_results; i++) {
+		const struct fws_result *r = &run.results[i];
+
+		if (r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR) {
+			k = goals++ / 2 % 3; /* NDR and PDR of repetition k, of each cell */
+			ck_assert_uint_eq(r->repetition, k + 1);
+		} else if (r->kind == FWS_RESULT_LAT) {
+			ck_assert_uint_eq(r->repetition, lat++ % 2 + 1);
+			/* the model's NDR is 0.6 whatever the repetition */
+			ck_assert_double_le(r->streams[0].req_pps, 0.5 * 0.6 * MAX_PPS);
+			ck_assert_double_ge(r->streams[0].req_pps, 0.5 * 0.594 * MAX_PPS);
+		}
+	}
+	ck_assert_uint_eq(goals, 4 * 3 * 2);
+	ck_assert_uint_eq(lat, 4 * 2);
+	ck_assert_uint_eq(run.n_b2b, 4);
 }
 END_TEST
 
@@ -261,6 +300,7 @@ suite_method(void)
 	tcase_add_test(tc, test_method_run_keeps_one_per_size);
 	tcase_add_test(tc, test_method_search_finds_capacity);
 	tcase_add_test(tc, test_method_sweep_cells);
+	tcase_add_test(tc, test_method_sweep_repeated);
 	tcase_add_test(tc, test_method_search_generator_limited);
 	tcase_add_test(tc, test_method_search_dut_below_generator);
 	tcase_add_test(tc, test_method_interrupted);
