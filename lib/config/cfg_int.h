@@ -163,6 +163,7 @@ int cfg_check_frame_minimum(struct cfg_ctx *c, const json_t *root, struct fws_cf
 	X(warmup) \
 	X(drain) \
 	X(repeat) \
+	X(steady_band) \
 	X(burst) \
 	X(sweep) \
 	X(path_check) \

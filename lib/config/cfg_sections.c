@@ -15,6 +15,7 @@
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_steady.h"
 
 #define SEC(k, doc)                                                                                \
 	{                                                                                          \
@@ -213,9 +214,13 @@ static const struct cfg_section sections[] = {
 	SEC(warmup, "seconds of load before measuring (default 1)"),
 	SEC(drain, "seconds to wait for frames in flight after the load stops (default 2)"),
 	SEC(repeat, "measurements of each cell, 1-1000 (default 1): run repeats each trial, "
-		    "search and sweep each search (or fixed trial); the report gives each cell's median, extremes, mean "
-		    "with its 95 % interval and coefficient of variation, and compare weighs "
-		    "them"),
+		    "search and sweep each search (or fixed trial); the report gives each "
+		    "cell's median, extremes, mean with its 95 % interval and coefficient of "
+		    "variation, and compare weighs them"),
+	SEC(steady_band, "the band around a trial's mean receive rate its every measured second "
+			 "should stay in (default \"5%\", RFC 9411's sustain criterion): a "
+			 "second outside makes the cell unsteady, unless the senders offered "
+			 "less than 99 % of the asked rate in it (generator-limited)"),
 	SEC(burst, "frames per TX burst, 1-512 (default 32)"),
 	SECK(sweep, "fwstress sweep: directions x frame sizes, each cell searched or fixed"),
 	SEC(path_check, "probe every stream's path before the load (default true)"),
@@ -252,6 +257,7 @@ cfg_defaults(struct cfg_top *t)
 	t->rate = (struct fws_rate){.kind = FWS_RATE_LINE, .layer = FWS_RATE_L1, .value = 100};
 	cfg->duration = 10;
 	cfg->repeat = 1;
+	cfg->steady_band = FWS_STEADY_BAND;
 	cfg->warmup = 1;
 	cfg->drain = 2;
 	cfg->burst = 32;

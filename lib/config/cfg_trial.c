@@ -243,6 +243,12 @@ cfg_sec_repeat(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 }
 
 int
+cfg_sec_steady_band(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_get_percent(c, v, 0, 50, &t->cfg->steady_band);
+}
+
+int
 cfg_sec_burst(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
 	uint64_t u;
@@ -351,6 +357,12 @@ json_t *
 cfg_emit_repeat(const struct fws_cfg *cfg)
 {
 	return cfg->repeat > 1 ? json_integer(cfg->repeat) : NULL;
+}
+
+json_t *
+cfg_emit_steady_band(const struct fws_cfg *cfg)
+{
+	return json_sprintf("%.10g%%", cfg->steady_band * 100);
 }
 
 json_t *

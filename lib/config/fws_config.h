@@ -302,6 +302,7 @@ struct fws_cfg {
 	/** Measurements of each cell (run: each trial; search: each search), 1 to
 	 * FWS_CFG_MAX_REPEAT: the report gives their spread (fws_stats.h). */
 	unsigned int repeat;
+	double steady_band; /**< a trial's seconds stay within this share of their mean */
 	bool path_check;
 	uint32_t seq_window; /**< frames per flow in which duplicates are told exactly */
 	struct fws_cfg_nat nat;

@@ -253,7 +253,8 @@ static const struct {
 	 !strcmp(#m, "generator_limited") || !strcmp(#m, "above_link") ||                          \
 		 !strcmp(#m, "rx_missed") || !strcmp(#m, "attack_leaked") ||                       \
 		 !strcmp(#m, "blocked_leaked") || !strcmp(#m, "conn_failed") ||                    \
-		 !strcmp(#m, "flood_passed")},
+		 !strcmp(#m, "flood_passed") || !strcmp(#m, "unsteady") ||                         \
+		 !strcmp(#m, "worst_second")},
 	FWS_CELL_NUMBERS(NUM_FIELD)
 #undef NUM_FIELD
 };

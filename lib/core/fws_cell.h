@@ -119,7 +119,9 @@ struct fws_cell_bucket {
 	X(flood_pps, "syn_flood_pps", -1, 0, 1e12)                                                 \
 	X(flood_passed, "syn_flood_passed", -1, 0, 1e15)                                           \
 	X(above_link, "above_link", 0, 0, 1)                                                       \
-	X(rx_missed, "receiver_missed", 0, 0, 1e15)
+	X(rx_missed, "receiver_missed", 0, 0, 1e15)                                                \
+	X(unsteady, "unsteady", -1, 0, 1)                                                          \
+	X(worst_second, "worst_second_pct", -1, 0, 1e6)
 /* Written only in a cell of a repeated measurement, read as -1 where absent. */
 #define FWS_CELL_REP_KEY "repetition"
 #define FWS_CELL_HIST_KEY "latency_histogram"
@@ -173,6 +175,11 @@ struct fws_cell {
 	 * cell: a trial that failed the goal lost no more than its receivers missed, so the
 	 * cell is a lower bound). The tester's loss, not the DUT's. */
 	double rx_missed;
+	/** Steadiness within the trial (-1: no full second measured): 1 when a second's
+	 * receive rate left the band around the trial's mean (config steady_band) and the
+	 * generator did not limit it; the second furthest from the mean, its distance in % of
+	 * the mean. */
+	double unsteady, worst_second;
 	/** Of a cell measured "repeat" times, which measurement (1 first); -1: not repeated.
 	 * Read back, a cell's repetitions are one cell (fws_cells_collapse): reps of them. */
 	double repetition;

@@ -140,4 +140,7 @@ fws_result_free(struct fws_result *res)
 		free(res->streams[s].nat.pairs);
 		res->streams[s].nat.pairs = NULL;
 	}
+	free(res->seconds);
+	res->seconds = NULL;
+	res->n_seconds = res->cap_seconds = 0;
 }

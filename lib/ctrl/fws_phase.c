@@ -345,17 +345,36 @@ l1_bps(double pps, double Bps, double avg_frame)
 	return (Bps > 0 ? Bps : pps * avg_frame) * 8 + pps * FWS_RATE_L1_OVERHEAD * 8;
 }
 
-/* Once a second of warm-up and measured phase: the totals and each host's rates over its
- * last second, summed. */
+/* One second of the measured phase, as the live line has it, kept in the result. */
+static void
+keep_second(struct trial_run *r)
+{
+	struct fws_result *res = r->res;
+	struct fws_second *n;
+	unsigned int cap;
+
+	if (!r->measuring || !r->live.rates)
+		return;
+	if (res->n_seconds == res->cap_seconds) {
+		cap = res->cap_seconds ? res->cap_seconds * 2 : 64;
+		if ((n = realloc(res->seconds, cap * sizeof(*n))) == NULL) {
+			res->seconds_dropped++;
+			return;
+		}
+		res->seconds = n;
+		res->cap_seconds = cap;
+	}
+	res->seconds[res->n_seconds++] = (struct fws_second){r->live.tx_pps, r->live.rx_pps};
+}
+
+/* The live line: the totals and each host's rates over its last second, summed. */
 static void
 progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 {
 	struct fws_progress p = {.phase = ph->name};
 
-	if (!r->o || !r->o->progress || r->pr || ph->workers > FWS_PHASE_MEASURE ||
-	    now < r->next_progress)
+	if (!r->o || !r->o->progress)
 		return;
-	agents_live(r, !r->measuring);
 	p.tx_frames = r->live.tx_frames;
 	p.tx_bytes = r->live.tx_bytes;
 	p.rx_frames = r->live.rx_frames;
@@ -372,7 +391,22 @@ progress(struct trial_run *r, const struct phase *ph, uint64_t now)
 	p.tx_bps = l1_bps(p.tx_pps, r->live.tx_Bps, r->res->avg_frame);
 	p.rx_bps = l1_bps(p.rx_pps, r->live.rx_Bps, r->res->avg_frame);
 	r->o->progress(r->o->progress_arg, &p);
-	r->next_progress = after(now, 1);
+}
+
+/* Once a second of warm-up and measured phase (on the phase's own second marks; a second
+ * the controller overslept is not made up): each host's live counts, the measured phase's
+ * seconds kept, the live line. A probe has neither. */
+static void
+each_second(struct trial_run *r, const struct phase *ph, uint64_t now)
+{
+	if (r->pr || ph->workers > FWS_PHASE_MEASURE || now < r->next_progress)
+		return;
+	agents_live(r, !r->measuring);
+	keep_second(r);
+	progress(r, ph, now);
+	r->next_progress = after(r->next_progress, 1);
+	if (r->next_progress <= now)
+		r->next_progress = after(now, 1);
 }
 
 /* Phase ph, begun (or armed to begin) at controller time at. */
@@ -394,7 +428,7 @@ run_phase(struct trial_run *r, const struct phase *ph, uint64_t at)
 		agents_poll(r);
 		now = ctl_now();
 		features_on(r, FWS_FEATURE_SERVICE, now);
-		progress(r, ph, now);
+		each_second(r, ph, now);
 	}
 }
 
@@ -624,6 +658,25 @@ collect(struct trial_run *r, struct fws_err *e)
 	return rc;
 }
 
+/* The kept seconds against the band, the generator's share told by what the plan asked of
+ * the sending streams (an unpaced one: no second is the generator's). */
+static void
+steadiness(struct trial_run *r)
+{
+	double asked = 0;
+	bool paced = true;
+	unsigned int s;
+
+	for (s = 0; s < r->t->cfg->n_streams; s++) {
+		if (!((r->plan.active >> s) & 1))
+			continue;
+		asked += r->plan.pps[s];
+		paced &= r->plan.pps[s] > 0;
+	}
+	fws_steady_of(r->res->seconds, r->res->n_seconds, paced ? asked : 0,
+		      r->t->cfg->steady_band, &r->res->steady);
+}
+
 static int
 finish(struct trial_run *r, struct fws_err *e)
 {
@@ -639,6 +692,7 @@ finish(struct trial_run *r, struct fws_err *e)
 		return rc;
 	if (!r->pr) /* as the progress lines and --stats number it */
 		r->res->number = ++r->t->n_runs;
+	steadiness(r);
 	if (r->o && r->o->progress && !r->pr) {
 		struct fws_progress p = {.phase = "result", .result = r->res};
 

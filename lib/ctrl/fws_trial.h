@@ -26,6 +26,7 @@
 #include "fws_pkt.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
+#include "fws_steady.h"
 
 struct fws_trial;
 
@@ -169,6 +170,12 @@ struct fws_result {
 	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
+	/** The measured phase's full seconds, as the live line has them (the last, partial
+	 * one is not among them); heap, fws_result_free frees them. */
+	struct fws_second *seconds;
+	unsigned int n_seconds, cap_seconds;
+	unsigned int seconds_dropped; /**< out of memory for more */
+	struct fws_steady steady;     /**< the seconds against config steady_band */
 	unsigned int n_streams;
 	struct fws_stream_result streams[FWS_CFG_MAX_STREAMS];
 	unsigned int n_ports;

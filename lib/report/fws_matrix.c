@@ -140,6 +140,10 @@ build(struct matrix *m)
 			reps = c->reps > 1 ? c->reps : 1;
 			r->reps[col] = r->reps[col] ? RTE_MIN(r->reps[col], reps) : reps;
 			r->spread[col] = fmax(r->spread[col], c->spread.cov);
+			if (c->unsteady > 0) {
+				r->unsteady[col] = true;
+				r->worst_second[col] = fmax(r->worst_second[col], c->worst_second);
+			}
 			if (c->lat_medians.n > 1)
 				r->lat_spread[col] = fmax(r->lat_spread[col], c->lat_medians.cov);
 			/* The same in every cell of a trial: taken once, not summed. */

@@ -453,6 +453,28 @@ report_path_check(const struct fws_run *run)
 	return a;
 }
 
+/* The measured phase's seconds (what the live line showed) and their steadiness. */
+static json_t *
+seconds_json(const struct fws_result *r)
+{
+	const struct fws_steady *y = &r->steady;
+	json_t *tx = json_array(), *rx = json_array(), *o;
+	unsigned int i;
+
+	for (i = 0; i < r->n_seconds; i++) {
+		json_array_append_new(tx, json_real(r->seconds[i].tx_pps));
+		json_array_append_new(rx, json_real(r->seconds[i].rx_pps));
+	}
+	o = json_pack("{s:o, s:o, s:f, s:f, s:b, s:i, s:i, s:{s:i, s:f, s:f, s:b}}", "tx_pps", tx,
+		      "rx_pps", rx, "band_pct", y->band * 100, "mean_rx_pps", y->mean_rx_pps,
+		      "unsteady", y->unsteady, "outside_band", y->outside, "generator_limited",
+		      y->limited, "worst", "second", y->worst, "rx_pps", y->worst_rx_pps,
+		      "deviation_pct", y->worst_dev * 100, "generator_limited", y->worst_limited);
+	if (r->seconds_dropped)
+		json_object_set_new(o, "dropped", json_integer(r->seconds_dropped));
+	return o;
+}
+
 static json_t *
 trial_json(const struct fws_result *r)
 {
@@ -488,6 +510,8 @@ trial_json(const struct fws_result *r)
 					      : json_pack("{s:s}", "error", r->dut.error));
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
+	if (r->steady.n)
+		json_object_set_new(tr, "seconds", seconds_json(r));
 	json_object_set_new(tr, "rx_poll_period_ns", json_real(r->rx_poll_ns));
 	json_object_set_new(tr, "link_events", link_events_json(r));
 	json_object_set_new(tr, "icmp_unmatched", json_integer((json_int_t)r->icmp_unmatched));

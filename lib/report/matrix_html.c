@@ -289,8 +289,30 @@ legend(FILE *f, const struct plot *p, const struct series *s)
 	}
 }
 
+/* A repeated cell's spread at x: a bar from its repetitions' lowest to highest figure, with
+ * caps (class "err"; data-min and data-max in the chart's unit: pps, or L1 bit/s by the
+ * cell's own ratio). Only where the figure charted is the cell's measure (throughput). */
+static void
+error_bar(FILE *f, const struct plot *p, const struct fws_cell *c, unsigned int k, double x,
+	  bool mbps)
+{
+	double scale = mbps && c->pps > 0 ? c->l1_bps / c->pps : 1;
+	double lo = c->spread.min * scale, hi = c->spread.max * scale;
+
+	if (c->reps < 2 || strcmp(fws_cell_measure(c)->name, "throughput"))
+		return;
+	fprintf(f,
+		"<g class=\"err\" data-min=\"%.1f\" data-max=\"%.1f\" stroke=\"%s\">"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
+		lo, hi, colours[k % 8], x, py(p, hi), x, py(p, lo), x - 4, py(p, hi), x + 4,
+		py(p, hi), x - 4, py(p, lo), x + 4, py(p, lo));
+}
+
 /* Throughput against frame size: Mpps (id "throughput", markers "pt") or L1 Mbit/s
- * (id "throughput-mbps", markers "pt-bps"). */
+ * (id "throughput-mbps", markers "pt-bps"); a repeated cell's marker is its median, with
+ * its repetitions' range as an error bar. */
 static void
 chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 {
@@ -307,6 +329,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 			if (!fws_cell_ok(c))
 				continue;
 			p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
+			if (c->reps > 1 && c->pps > 0) /* room for the error bar */
+				p.ymax = fmax(p.ymax, c->spread.max * (mbps ? c->l1_bps / c->pps : 1));
 			series_of(&ser, m, s, c); /* the legend's rows, for the height */
 		}
 	for (k = 0; k < n_speeds; k++)
@@ -324,23 +348,28 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];
 			double v = mbps ? c->l1_bps : c->pps;
-			char attrs[1024], size[100];
+			char attrs[1024], size[100], reps[96] = "";
+			double x;
 
 			if (!fws_cell_ok(c))
 				continue; /* not a result: no point to read as one */
 			k = series_of(&ser, m, s, c);
 			matrix_esc(c->size, size, sizeof(size));
+			if (c->reps > 1)
+				snprintf(reps, sizeof(reps), " (median of %u, spread +/-%.1f %%)",
+					 c->reps, c->spread.cov * 100);
 			if (snprintf(attrs, sizeof(attrs),
 				     "class=\"%s\" data-series=\"%s\" data-size=\"%s\" "
 				     "data-%s=\"%.1f\"><title>%s "
-				     "%s: %.4f %s</title",
+				     "%s: %.4f %s%s</title",
 				     mbps ? "pt-bps" : "pt", ser.name[k], size,
 				     mbps ? "bps" : "pps", v, ser.name[k], size, v / 1e6,
-				     mbps ? "Mbit/s" : "Mpps") >= (int)sizeof(attrs))
+				     mbps ? "Mbit/s" : "Mpps", reps) >= (int)sizeof(attrs))
 				continue; /* cannot happen: names are escaped into 200 bytes */
 			/* Series side by side: coinciding points stay visible. */
-			marker(f, k, px(&p, c->avg_frame) + ((double)(k % 5) - 2) * 3, py(&p, v),
-			       attrs);
+			x = px(&p, c->avg_frame) + ((double)(k % 5) - 2) * 3;
+			error_bar(f, &p, c, k, x, mbps);
+			marker(f, k, x, py(&p, v), attrs);
 			fputc('\n', f);
 		}
 	legend(f, &p, &ser);

@@ -37,6 +37,10 @@ struct row {
 	double spread[MAX_COLS];
 	/** The widest spread (CoV) of repeated cells' latency medians; 0: none. */
 	double lat_spread[MAX_COLS];
+	/** A cell's trial left the steady band (a second off its mean beyond it), and the
+	 * furthest second's distance from the mean, %. */
+	bool unsteady[MAX_COLS];
+	double worst_second[MAX_COLS];
 	/** Why the column's figures are not the scenario's result (a cell's verdict: an
 	 * expectation failed, a campaign scenario interrupted or failed); NULL: they are. */
 	const char *verdict[MAX_COLS];

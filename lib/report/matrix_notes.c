@@ -113,6 +113,11 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 	if (x->reps[c] > 1 && x->lat_spread[c] > 0)
 		note(n, label, "latency of all repetitions pooled, their medians %s%.1f %%",
 		     x->lat_spread[c] > SPREAD_MARK ? "~" : "+/-", x->lat_spread[c] * 100);
+	if (x->unsteady[c])
+		note(n, label,
+		     "UNSTEADY within a trial: a second %.1f %% off its mean (beyond the steady "
+		     "band)",
+		     x->worst_second[c]);
 	if (x->limited[c])
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The report's cells: one per measured stream of a trial, with the trial's proof of
  * inspection, and the carried cells of a resumed sweep. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -148,6 +149,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->rx_missed = goal ? (double)r->tester_missed : x->rx.lost ? (double)x->rx_missed : 0;
 	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
 	c->repetition = r->repetition ? (double)r->repetition : -1;
+	c->unsteady = r->steady.n ? r->steady.unsteady : -1;
+	c->worst_second = r->steady.n ? fabs(r->steady.worst_dev) * 100 : -1;
 	c->generator_limited =
 		(goal ? r->lower_bound && !r->tester_missed : x->generator_limited) ? 1 : 0;
 	c->hist = b;

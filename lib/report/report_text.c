@@ -362,6 +362,32 @@ text_search(FILE *f, const struct fws_run *run, const struct fws_search_summary 
 		text_goal(f, run, s, g);
 }
 
+/* The measured phase's seconds against the steady band: the worst named. */
+static void
+text_steady(FILE *f, const struct fws_result *r)
+{
+	const struct fws_steady *y = &r->steady;
+
+	if (y->n == 0)
+		return;
+	fprintf(f,
+		"  seconds: %u measured, receive rate mean %.0f pps; worst second %u: %.0f pps "
+		"(%+.1f %% of the mean%s); %s",
+		y->n, y->mean_rx_pps, y->worst, y->worst_rx_pps, y->worst_dev * 100,
+		y->worst_limited ? ", generator-limited" : "",
+		y->unsteady ? "UNSTEADY" : "steady");
+	if (y->unsteady)
+		fprintf(f, ": %u second%s outside +/-%.3g %%", y->outside, y->outside == 1 ? "" : "s",
+			y->band * 100);
+	else
+		fprintf(f, " within +/-%.3g %%", y->band * 100);
+	if (y->limited)
+		fprintf(f, "; %u generator-limited second%s (the senders offered under 99 %% of "
+			   "the rate: the tester's dip, not the DUT's)",
+			y->limited, y->limited == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
 /* A trial's first line: its number, what it is (a search goal, a repetition), its sizes. */
 static void
 text_trial_head(FILE *f, const struct fws_result *r, unsigned int idx)
@@ -415,6 +441,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 		text_senders(f, x);
 	}
 	text_latency(f, r);
+	text_steady(f, r);
 	text_features(f, r);
 	text_links(f, r);
 	text_nat(f, r);

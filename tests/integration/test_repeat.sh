@@ -33,6 +33,22 @@ for row in rows:
     assert close(row["min"], min(v)) and close(row["max"], max(v)), row
 PY
 "$FWSTRESS" report "$WORK/report.json" | grep -q "median of 5, spread" && ok "matrix: median of 5 with its spread" || bad "matrix spread note"
+# The HTML chart: each cell's marker at its median, an error bar over its repetitions' range.
+"$FWSTRESS" report --format html "$WORK/report.json" >"$WORK/m.html" || bad "report html"
+python3 - "$WORK/report.json" "$WORK/m.html" <<'PY' && ok "html: an error bar per cell from its repetitions' lowest to highest pps" || bad "html error bars"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+html = open(sys.argv[2]).read()
+chart = html[html.index('<svg id="throughput"'):]
+chart = chart[:chart.index("</svg>")]
+bars = sorted((float(a), float(b)) for a, b in re.findall(r'<g class="err" data-min="([0-9.]+)" data-max="([0-9.]+)"', chart))
+want = {}
+for c in r["cells"]:
+    want.setdefault((c["stream"], c["frame_size"]), []).append(c["pps"])
+want = sorted((round(min(v), 1), round(max(v), 1)) for v in want.values())
+assert len(bars) == 4 and all(abs(a - x) <= 0.06 and abs(b - y) <= 0.06 for (a, b), (x, y) in zip(bars, want)), (bars, want)
+assert "(median of 5, spread +/-" in chart
+PY
 
 # Copies of the report with each repetition's figures moved: scale(f) per repetition i.
 variant() { # NAME PYTHON-EXPRESSION-OF-i
