@@ -58,7 +58,7 @@ struct campaign {
 	char started[32];
 	char exe[FWS_CFG_PATH_LEN];
 	bool tty;
-	unsigned int repeat; /**< --repeat: run, search and sweep measure each cell so often */
+	unsigned int repeat; /**< --repeat: every scenario measures each cell so often */
 	char repeat_arg[16];
 };
 
@@ -326,12 +326,6 @@ status_of(int st)
 	return FWS_CAMPAIGN_ST_FAILED;
 }
 
-/* Whether a scenario's command measures a cell several times (run, search, sweep). */
-static bool
-repeats(enum fws_campaign_cmd cmd)
-{
-	return cmd != FWS_CAMPAIGN_CONNECTIONS;
-}
 
 /* The child's command line: [WRAP...] fwstress CMD -q -o REPORT --stats FILE [--repeat N]
  * [--resume] CONFIG. */
@@ -350,7 +344,7 @@ child_argv(struct campaign *c, unsigned int i, char **argv, char *config, char *
 	argv[n++] = s->report;
 	argv[n++] = "--stats";
 	argv[n++] = stats;
-	if (c->repeat && repeats(s->cmd)) {
+	if (c->repeat) {
 		argv[n++] = "--repeat";
 		argv[n++] = c->repeat_arg;
 	}
@@ -412,11 +406,6 @@ refused(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, char *err, size_t 
 	else if (cmd == FWS_CAMPAIGN_CONNECTIONS &&
 		 fws_config_conn_ends(cfg, &(unsigned int){0}, &(unsigned int){0}, err, len) < 0)
 		return true;
-	else if (!repeats(cmd) && cfg->repeat > 1)
-		snprintf(err, len,
-			 "config: repeat: %u: %s does not repeat its cells (run, search and sweep "
-			 "do; a connection test has \"iterations\")",
-			 cfg->repeat, fws_campaign_cmd_name(cmd));
 	else
 		return false;
 	return true;
@@ -501,13 +490,8 @@ prepare(struct campaign *c, bool dry)
 			fws_config_free(cfg);
 			return -1;
 		}
-		if (c->repeat && repeats(c->p.s[i].cmd))
+		if (c->repeat)
 			cfg->repeat = c->repeat;
-		else if (c->repeat)
-			fprintf(stderr,
-				"fwstress: campaign: scenario %s (%s) is measured once: --repeat "
-				"applies to run, search and sweep\n",
-				c->p.s[i].name, fws_campaign_cmd_name(c->p.s[i].cmd));
 		c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
 		fws_config_free(cfg);
 		c->p.s[i].exit_code = -1;
@@ -641,8 +625,8 @@ usage_campaign(FILE *f)
 		"Options:\n"
 		"  -o, --output REPORT  the campaign report (default: the plan's \"output\")\n"
 		"      --resume         skip the scenarios done, continue an interrupted sweep\n"
-		"      --repeat N       run, search and sweep scenarios measure each cell N times\n"
-		"                       (the matrix gives each cell's median and spread)\n"
+		"      --repeat N       every scenario measures each cell N times (the matrix\n"
+		"                       gives each cell's median and spread)\n"
 		"  -n, --dry-run        check every scenario (as the campaign does before it\n"
 		"                       starts) and print what would run and for how long;\n"
 		"                       nothing is run or written (also: fwstress validate PLAN)\n"

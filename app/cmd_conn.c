@@ -41,6 +41,8 @@ usage_conn(FILE *f)
 		"Options:\n"
 		"  -o, --json FILE   the JSON report (default: the config's output.json)\n"
 		"      --at RATE     one iteration at RATE per second instead of the search\n"
+		"      --repeat N    the whole test N times (config repeat; a search anew each\n"
+		"                    time): a cell per repetition, the report their spread\n"
 		"      --stats FILE  one JSON object per iteration (NDJSON) on FILE (\"-\": "
 		"stdout)\n"
 		"      --progress    a progress line per second on stderr (default when stderr is\n"
@@ -55,7 +57,8 @@ struct conn_args {
 	int n_cli_eal;
 	const char *config, *json, *stats;
 	double at;
-	int progress; /**< -1: when stderr is a terminal */
+	unsigned int repeat; /**< --repeat; 0: the config's */
+	int progress;        /**< -1: when stderr is a terminal */
 	bool quiet;
 };
 
@@ -72,7 +75,8 @@ const struct option app_conn_opts[] = {
 	{"json", required_argument, NULL, 'o'},  {"at", required_argument, NULL, 'A'},
 	{"stats", required_argument, NULL, 's'}, {"progress", no_argument, NULL, 'P'},
 	{"no-progress", no_argument, NULL, 'N'}, {"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+	{"repeat", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 static int
@@ -99,6 +103,10 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 			break;
 		case 's':
 			a->stats = optarg;
+			break;
+		case 'r':
+			if (app_repeat_arg("connections", optarg, &a->repeat) < 0)
+				return -1;
 			break;
 		case 'P':
 		case 'N':
@@ -228,14 +236,8 @@ cmd_connections(int argc, char **argv)
 		fws_config_free(cfg);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	if (cfg->repeat > 1) {
-		fprintf(stderr,
-			"fwstress: connections: config repeat %u: a connection test repeats by "
-			"\"connections\": {\"iterations\": N} (RFC 3511)\n",
-			cfg->repeat);
-		fws_config_free(cfg);
-		return fws_err_exit_code(FWS_ERR_CONFIG);
-	}
+	if (a.repeat > 0)
+		cfg->repeat = a.repeat;
 	if (a.json &&
 	    strlcpy(cfg->json_out, a.json, sizeof(cfg->json_out)) >= sizeof(cfg->json_out)) {
 		fprintf(stderr, "fwstress: -o: the path is too long\n");

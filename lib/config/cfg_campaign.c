@@ -556,7 +556,7 @@ conn_s(const struct fws_cfg *cfg, unsigned int *trials)
 			n = cfg->search.max_trials;
 		each += k->test == FWS_CONN_TEARDOWN ? count / k->open_rate : 0;
 	}
-	*trials = n;
+	*trials += n;
 	return n * each;
 }
 
@@ -584,8 +584,11 @@ fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsi
 	double s = 2.0; /* EAL, gateways, path check */
 
 	*trials = 0;
-	if (cmd == FWS_CAMPAIGN_CONNECTIONS)
-		return s + conn_s(cfg, trials);
+	if (cmd == FWS_CAMPAIGN_CONNECTIONS) { /* the whole test "repeat" times */
+		for (k = 0; k < (cfg->repeat > 1 ? cfg->repeat : 1); k++)
+			s += conn_s(cfg, trials);
+		return s;
+	}
 	if (cmd == FWS_CAMPAIGN_SWEEP)
 		cells *= cfg->sweep.n_dirs ? cfg->sweep.n_dirs : 1;
 	for (k = 0; k < cells; k++) {

@@ -214,9 +214,9 @@ static const struct cfg_section sections[] = {
 	SEC(warmup, "seconds of load before measuring (default 1)"),
 	SEC(drain, "seconds to wait for frames in flight after the load stops (default 2)"),
 	SEC(repeat, "measurements of each cell, 1-1000 (default 1): run repeats each trial, "
-		    "search and sweep each search (or fixed trial); the report gives each "
-		    "cell's median, extremes, mean with its 95 % interval and coefficient of "
-		    "variation, and compare weighs them"),
+		    "search and sweep each search (or fixed trial), connections the whole "
+		    "test; the report gives each cell's median, extremes, mean with its 95 % "
+		    "interval and coefficient of variation, and compare weighs them"),
 	SEC(steady_band, "the band around a trial's mean receive rate its every measured second "
 			 "should stay in (default \"5%\", RFC 9411's sustain criterion): a "
 			 "second outside makes the cell unsteady, unless the senders offered "

@@ -123,13 +123,13 @@ search(struct fws_connrun *run, const struct fws_connops *ops, struct fws_err *e
 	return rc;
 }
 
-int
-fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops, struct fws_err *e)
+/* The test once: a trial at the fixed rate, a search, or capacity's iterations. */
+static int
+test_once(struct fws_connrun *run, const struct fws_connops *ops, struct fws_err *e)
 {
 	unsigned int i;
 	int rc = 0;
 
-	run->test = run->cfg->conn.test;
 	if (run->fixed_rate > 0)
 		return one(run, ops, run->fixed_rate, e);
 	if (run->test != FWS_CONN_CAPACITY)
@@ -137,6 +137,51 @@ fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops, str
 	for (i = 0; rc == 0 && i < run->cfg->conn.iterations; i++)
 		rc = one(run, ops, run->cfg->conn.rate, e);
 	return rc;
+}
+
+/* The test "repeat" times, each from scratch (a search anew), each repetition recorded. */
+int
+fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops, struct fws_err *e)
+{
+	unsigned int k, reps = run->cfg->repeat > 1 ? run->cfg->repeat : 1;
+	struct fws_connrep *r;
+	int rc = 0;
+
+	run->test = run->cfg->conn.test;
+	if ((run->reps = calloc(reps, sizeof(*run->reps))) == NULL)
+		return fws_err_set(e, FWS_ERR_FAULT, -ENOMEM, "connections: out of memory");
+	for (k = 0; k < reps && rc == 0; k++) {
+		r = &run->reps[run->n_reps++];
+		r->first = run->n_trials;
+		run->searched = false;
+		memset(run->goal, 0, sizeof(run->goal));
+		rc = test_once(run, ops, e);
+		r->done = rc == 0;
+		r->searched = run->searched;
+		memcpy(r->goal, run->goal, sizeof(r->goal));
+		if (ops->log && reps > 1)
+			fprintf(ops->log, "connections: repetition %u of %u %s\n", k + 1, reps,
+				r->done ? "done" : "not finished");
+	}
+	return rc;
+}
+
+void
+fws_connrun_rep(const struct fws_connrun *run, unsigned int k, struct fws_connrun *view)
+{
+	const struct fws_connrep *r = &run->reps[k];
+
+	*view = *run;
+	view->n_reps = 0;
+	view->reps = NULL;
+	if (run->n_reps == 0)
+		return;
+	view->trials = run->trials + r->first;
+	view->n_trials = view->cap_trials =
+		(k + 1 < run->n_reps ? run->reps[k + 1].first : run->n_trials) - r->first;
+	view->searched = r->searched;
+	memcpy(view->goal, r->goal, sizeof(view->goal));
+	view->partial = run->partial && !r->done;
 }
 
 double
@@ -185,4 +230,7 @@ fws_connrun_free(struct fws_connrun *run)
 	free(run->trials);
 	run->trials = NULL;
 	run->n_trials = run->cap_trials = 0;
+	free(run->reps);
+	run->reps = NULL;
+	run->n_reps = 0;
 }

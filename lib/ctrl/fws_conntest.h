@@ -27,6 +27,16 @@
 #include "fws_search.h"
 #include "fws_trial.h"
 
+/** One repetition of the test (config repeat): its trials from run->trials[first] up to
+ * the next repetition's first (the last: all so far), and its search's goals (indexes of its
+ * own trials). */
+struct fws_connrep {
+	unsigned int first;
+	bool done; /**< it ran to its end: it has a result */
+	bool searched;
+	struct fws_search_goal goal[FWS_SEARCH_GOALS];
+};
+
 struct fws_connrun {
 	const struct fws_cfg *cfg;
 	enum fws_conn_test test;
@@ -41,6 +51,10 @@ struct fws_connrun {
 	struct fws_conntrial *trials;
 	bool searched;
 	struct fws_search_goal goal[FWS_SEARCH_GOALS];
+	/** The test's repetitions (config repeat), as they started; heap. A run whose test
+	 * has not started has none. */
+	unsigned int n_reps;
+	struct fws_connrep *reps;
 	char error[FWS_ERR_LEN];
 	unsigned int n_ports;
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
@@ -62,6 +76,17 @@ struct fws_connops {
 
 /** Run the configured test into run (cfg, count and fixed_rate set). 0 or -errno. */
 int fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops, struct fws_err *e);
+
+/** Repetition k of run seen as a run of its own: its trials and goals, no repetitions;
+ * points into run (nothing to free). A run without repetitions is its own only one. */
+void fws_connrun_rep(const struct fws_connrun *run, unsigned int k, struct fws_connrun *view);
+
+/** Repetitions of run a report gives (at least one). */
+static inline unsigned int
+fws_connrun_n_reps(const struct fws_connrun *run)
+{
+	return run->n_reps ? run->n_reps : 1;
+}
 
 /** The figure of the test: the NDR rate found (rate, teardown: conditional, per second),
  * or the fewest connections held (capacity); with a fixed rate, the connections (closes)

@@ -4,6 +4,7 @@
  * by reason, the established and closed rates per second, the time to establish, RFC 9411's
  * criteria, the search, and a matrix cell like a throughput report's.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -137,44 +138,117 @@ result_json(const struct fws_connrun *run)
 	return o;
 }
 
+/* Repetition k's result, its trial numbered among all the run's, and which it is. */
+static json_t *
+rep_result_json(const struct fws_connrun *run, unsigned int k)
+{
+	struct fws_connrun v;
+	json_t *o;
+	int tr;
+
+	fws_connrun_rep(run, k, &v);
+	o = result_json(&v);
+	fws_connrun_figure(&v, &tr);
+	if (tr >= 0)
+		json_object_set_new(o, "trial", json_integer(tr + (int)(v.trials - run->trials)));
+	json_object_set_new(o, "repetition", json_integer(k + 1));
+	return o;
+}
+
+/* Of a repeated test, the repetition whose figure is the median (the lower of the middle
+ * two): a measurement the result can name; -1 when none has a result. */
+struct rep_fig {
+	double v;
+	int k;
+};
+
+static int
+by_fig(const void *a, const void *b)
+{
+	const struct rep_fig *x = a, *y = b;
+
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+static int
+median_rep(const struct fws_connrun *run)
+{
+	struct rep_fig f[FWS_CFG_MAX_REPEAT];
+	struct fws_connrun x;
+	unsigned int i, n = 0;
+	int tr;
+
+	for (i = 0; i < run->n_reps && i < FWS_CFG_MAX_REPEAT; i++) {
+		fws_connrun_rep(run, i, &x);
+		f[n].v = fws_connrun_figure(&x, &tr);
+		f[n].k = (int)i;
+		if (tr >= 0 && !x.partial)
+			n++;
+	}
+	qsort(f, n, sizeof(f[0]), by_fig);
+	return n ? f[(n - 1) / 2].k : -1;
+}
+
 static json_t *
 conn_json(const struct fws_connrun *run)
 {
 	const struct fws_cfg_conn *k = &run->cfg->conn;
-	json_t *tr = json_array(), *o;
-	unsigned int i;
+	json_t *tr = json_array(), *o, *reps;
+	unsigned int i, r;
+	struct fws_connrun med = *run;
+	int m = run->n_reps > 1 ? median_rep(run) : -1;
 
-	for (i = 0; i < run->n_trials; i++)
-		json_array_append_new(tr, trial_json(&run->trials[i]));
+	for (r = 0; r < fws_connrun_n_reps(run); r++) {
+		struct fws_connrun v;
+
+		fws_connrun_rep(run, r, &v);
+		for (i = 0; i < v.n_trials; i++) {
+			json_t *t = trial_json(&v.trials[i]);
+
+			if (run->n_reps > 1)
+				json_object_set_new(t, "repetition", json_integer(r + 1));
+			json_array_append_new(tr, t);
+		}
+	}
+	if (m >= 0) /* the result and search a repeated test names: its median repetition's */
+		fws_connrun_rep(run, (unsigned int)m, &med);
 	o = json_pack("{s:s, s:I, s:I, s:I, s:i, s:i, s:f, s:f, s:s, s:s, s:o, s:o}", "test",
 		      fws_conn_test_name(run->test), "count", (json_int_t)run->count,
 		      "state_bytes_per_connection", (json_int_t)run->state_bytes, "engine_bytes",
 		      (json_int_t)run->memory_bytes, "data_bytes", (int)k->data, "tries",
 		      (int)k->tries, "retry_s", k->retry_s, "aging_s", k->aging_s, "criteria",
-		      CRITERIA, "impaired", IMPAIRED, "result", result_json(run), "trials", tr);
-	if (run->searched)
+		      CRITERIA, "impaired", IMPAIRED, "result",
+		      m >= 0 ? rep_result_json(run, (unsigned int)m) : result_json(&med), "trials",
+		      tr);
+	if (med.searched)
 		json_object_set_new(
 			o, "search",
 			json_pack("{s:o, s:o}", "ndr",
-				  fws_report_goal_json(&run->goal[FWS_SEARCH_NDR],
-						       run->goal[FWS_SEARCH_NDR].trial),
+				  fws_report_goal_json(&med.goal[FWS_SEARCH_NDR],
+						       med.goal[FWS_SEARCH_NDR].trial),
 				  "pdr",
-				  fws_report_goal_json(&run->goal[FWS_SEARCH_PDR],
-						       run->goal[FWS_SEARCH_PDR].trial)));
+				  fws_report_goal_json(&med.goal[FWS_SEARCH_PDR],
+						       med.goal[FWS_SEARCH_PDR].trial)));
+	if (run->n_reps > 1) {
+		reps = json_array();
+		for (r = 0; r < run->n_reps; r++)
+			json_array_append_new(reps, rep_result_json(run, r));
+		json_object_set_new(o, "repetitions", reps);
+	}
 	return o;
 }
 
-/* The matrix cell: the test's figure, in the first stream's name and direction. */
-static json_t *
-cells_json(const struct fws_connrun *run)
+/* The matrix cell of one repetition (run: its view): the test's figure, in the first
+ * stream's name and direction; rep 0: not repeated. */
+static void
+cell_json(json_t *a, const struct fws_connrun *run, unsigned int rep)
 {
-	json_t *a = json_array();
 	struct fws_cell c;
 	int tr;
 	double v = fws_connrun_figure(run, &tr);
 
 	if (tr < 0 || run->partial)
-		return a;
+		return;
 	memset(&c, 0, sizeof(c));
 	strlcpy(c.scenario, run->cfg->scenario, sizeof(c.scenario));
 	snprintf(c.kind, sizeof(c.kind), "%s%s", cell_kinds[run->test],
@@ -190,7 +264,23 @@ cells_json(const struct fws_connrun *run)
 	c.generator_limited = run->trials[tr].generator_limited;
 	c.p50_ns = run->trials[tr].est_p50_us * 1e3;
 	c.p99_ns = run->trials[tr].est_p99_us * 1e3;
+	c.repetition = rep ? (double)rep : -1;
 	json_array_append_new(a, fws_report_cell_json(&c));
+}
+
+/* The matrix cells: one per repetition that has a result (a partial run keeps those its
+ * finished repetitions have). */
+static json_t *
+cells_json(const struct fws_connrun *run)
+{
+	json_t *a = json_array();
+	struct fws_connrun v;
+	unsigned int k;
+
+	for (k = 0; k < fws_connrun_n_reps(run); k++) {
+		fws_connrun_rep(run, k, &v);
+		cell_json(a, &v, run->n_reps > 1 ? k + 1 : 0);
+	}
 	return a;
 }
 
@@ -254,22 +344,19 @@ text_series(FILE *f, const char *what, const struct fws_conn_series *x)
 	fputc('\n', f);
 }
 
-void
-fws_report_conn_text(FILE *f, const struct fws_connrun *run)
+/* One repetition's (run: its view) trials, numbered from first, and its result. */
+static void
+text_rep(FILE *f, const struct fws_connrun *run, unsigned int first)
 {
 	unsigned int i, k;
 	int tr;
 	double v = fws_connrun_figure(run, &tr);
 
-	fprintf(f, "fwstress connections: %s, %lu connections per iteration, %u B each way\n",
-		fws_conn_test_name(run->test), (unsigned long)run->count, run->cfg->conn.data);
-	fws_report_hosts_text(f, run->cfg, run->hosts, run->n_hosts);
-	fprintf(f, "%5s %10s %10s %9s %9s %9s %9s %7s  %s\n", "trial", "asked/s", "reached/s",
-		"attempted", "establ.", "closed", "held", "failed", "time to establish us p50/p99");
 	for (i = 0; i < run->n_trials; i++) {
 		const struct fws_conntrial *t = &run->trials[i];
 
-		fprintf(f, "%5u %10.0f %10.0f %9lu %9lu %9lu %9lu %7lu  %.0f/%.0f%s\n", i, t->rate,
+		fprintf(f, "%5u %10.0f %10.0f %9lu %9lu %9lu %9lu %7lu  %.0f/%.0f%s\n", first + i,
+			t->rate,
 			t->achieved, (unsigned long)t->st.attempted,
 			(unsigned long)t->st.established, (unsigned long)t->st.closed,
 			(unsigned long)t->st.held, (unsigned long)fws_conn_failed(&t->st),
@@ -296,6 +383,25 @@ fws_report_conn_text(FILE *f, const struct fws_connrun *run)
 			run->test == FWS_CONN_RATE ? "connections" : "closes",
 			run->fixed_rate > 0 ? "completed unimpaired at a fixed rate"
 					    : "with no connection impaired",
-			tr);
+			first + (unsigned int)tr);
 	fprintf(f, "%s: %s\n", CRITERIA, run->trials[tr].verdict);
+}
+
+void
+fws_report_conn_text(FILE *f, const struct fws_connrun *run)
+{
+	struct fws_connrun v;
+	unsigned int k;
+
+	fprintf(f, "fwstress connections: %s, %lu connections per iteration, %u B each way\n",
+		fws_conn_test_name(run->test), (unsigned long)run->count, run->cfg->conn.data);
+	fws_report_hosts_text(f, run->cfg, run->hosts, run->n_hosts);
+	fprintf(f, "%5s %10s %10s %9s %9s %9s %9s %7s  %s\n", "trial", "asked/s", "reached/s",
+		"attempted", "establ.", "closed", "held", "failed", "time to establish us p50/p99");
+	for (k = 0; k < fws_connrun_n_reps(run); k++) {
+		fws_connrun_rep(run, k, &v);
+		if (run->n_reps > 1)
+			fprintf(f, "repetition %u of %u:\n", k + 1, run->n_reps);
+		text_rep(f, &v, (unsigned int)(v.trials - run->trials));
+	}
 }

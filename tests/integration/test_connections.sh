@@ -60,6 +60,28 @@ expect_rc 0 "IPv6 rate at 20000/s" "$FWSTRESS" connections -q --at 20000 -o "$WO
 check "IPv6: 5000 connections complete" \
 	'(lambda t: t["attempted"] == t["closed"] == 5000 and t["impaired"] == 0)(r["connections"]["trials"][0])' "$WORK/v6r.json"
 
+# Repeated (issue 36): --repeat 3 runs the whole test three times: a cell, a result and the
+# trials of each repetition; the report's result is the median repetition's; read back the
+# three are one cell with their spread, and the report against itself is the same.
+cfg rrep tcp rate 5000 '{"rate": 50000, "aging": 0}'
+"$FWSTRESS" connections --at 20000 --repeat 3 -o "$WORK/rr.json" "$WORK/rrep.json" >"$WORK/rr.txt" 2>"$WORK/rr.err" &&
+	ok "rate at 20000/s, --repeat 3: exit 0" || bad "connections --repeat 3: $(tail -2 "$WORK/rr.err")"
+check "repeated: a cell per repetition (1-3), each trial numbered, each repetition's result" \
+	'[c["repetition"] for c in r["cells"]] == [1, 2, 3] and [x["repetition"] for x in r["connections"]["trials"]] == [1, 2, 3] and [x["repetition"] for x in r["connections"]["repetitions"]] == [1, 2, 3] and [x["trial"] for x in r["connections"]["repetitions"]] == [0, 1, 2] and [x["value"] for x in r["connections"]["repetitions"]] == [c["connections"] for c in r["cells"]]' "$WORK/rr.json"
+check "repeated: the result is the median repetition's" \
+	'(lambda v, res: res["value"] == sorted(v)[1] and v[res["repetition"] - 1] == res["value"])([c["connections"] for c in r["cells"]], r["connections"]["result"])' "$WORK/rr.json"
+grep -q "^repetition 3 of 3:" "$WORK/rr.txt" && ok "repeated: the text report gives each repetition" || bad "repeated text: $(head -5 "$WORK/rr.txt")"
+"$FWSTRESS" report --format csv "$WORK/rr.json" | python3 -c '
+import csv, json, statistics, sys
+rows = list(csv.DictReader(sys.stdin))
+v = [c["connections"] for c in json.load(open(sys.argv[1]))["cells"]]
+assert len(rows) == 1 and rows[0]["repetitions"] == "3" and [float(x) for x in rows[0]["values"].split()] == v, rows
+assert float(rows[0]["median"]) == statistics.median(v), rows
+assert abs(float(rows[0]["connections"]) / statistics.median(v) - 1) < 1e-9, rows' "$WORK/rr.json" &&
+	ok "repeated: read back, one cell: the median of the three, each value kept" || bad "repeated csv"
+"$FWSTRESS" compare "$WORK/rr.json" "$WORK/rr.json" | grep -q "medians of 3 and 3" &&
+	ok "repeated: compared as medians" || bad "repeated compare"
+
 cfg cap tcp capacity 100000 '{"rate": 200000, "aging": 0, "iterations": 2}'
 expect_rc 0 "capacity of 100000 at 200000/s, twice" "$FWSTRESS" connections -q -o "$WORK/c.json" "$WORK/cap.json"
 check "capacity: every connection held in both iterations, each reset after; at least this many" \

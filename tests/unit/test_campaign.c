@@ -292,6 +292,10 @@ START_TEST(test_campaign_estimate)
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
 	ck_assert_uint_eq(trials, 4);
 	ck_assert_double_eq_tol(s, 2 + 4 * (4 + 3 + 2 + 1 + 8), 1e-9);
+	cfg.repeat = 3; /* the whole test three times */
+	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
+	ck_assert_uint_eq(trials, 3 * 4);
+	ck_assert_double_eq_tol(s, 2 + 3 * 4 * (4 + 3 + 2 + 1 + 8), 1e-9);
 }
 END_TEST
 

@@ -19,6 +19,7 @@ struct model {
 	int stop_at; /**< this trial comes back partial (interrupted) */
 	int lost_at; /**< this trial fails (an agent lost): its counts are no measurement */
 	uint64_t held[8];
+	unsigned int repeat; /**< config repeat */
 };
 
 static int
@@ -63,6 +64,7 @@ run_model(struct model *m, enum fws_conn_test test, double fixed, struct fws_con
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.conn = (struct fws_cfg_conn){.test = test, .rate = 100000, .iterations = 3};
+	cfg.repeat = m->repeat;
 	cfg.search = (struct fws_cfg_search){
 		.width = 0.01, .pdr = 0.005, .min_load = 0.001, .max_trials = 60};
 	memset(run, 0, sizeof(*run));
@@ -108,6 +110,59 @@ START_TEST(test_connmethod_capacity)
 	ck_assert_uint_eq(m.betweens, 3);
 	ck_assert(fws_connrun_figure(&run, &tr) == 118); /* the fewest held */
 	ck_assert_int_eq(tr, 1);
+	fws_connrun_free(&run);
+}
+END_TEST
+
+/* Repeated (config repeat 3): the search runs three times from scratch, each repetition's
+ * trials and goals its own (a view of the run), each finding the model's limit. */
+START_TEST(test_connmethod_repeated_search)
+{
+	struct model m = {.max_cps = 37000, .count = 500, .stop_at = -1, .lost_at = -1,
+			  .repeat = 3};
+	struct fws_connrun run, v;
+	unsigned int k, first = 0;
+	int tr;
+	double x;
+
+	run_model(&m, FWS_CONN_RATE, 0, &run, 0);
+	ck_assert_uint_eq(run.n_reps, 3);
+	ck_assert_uint_eq(fws_connrun_n_reps(&run), 3);
+	for (k = 0; k < 3; k++) {
+		fws_connrun_rep(&run, k, &v);
+		ck_assert(run.reps[k].done && v.searched && !v.partial);
+		ck_assert_uint_eq(run.reps[k].first, first); /* one after the other */
+		ck_assert_ptr_eq(v.trials, run.trials + first);
+		first += v.n_trials;
+		x = fws_connrun_figure(&v, &tr);
+		ck_assert(tr >= 0 && (unsigned int)tr < v.n_trials);
+		ck_assert_msg(x <= 37000 && x >= 37000 - 1000, "repetition %u found %.0f", k, x);
+		ck_assert_uint_eq(v.trials[tr].impaired, 0);
+	}
+	ck_assert_uint_eq(first, run.n_trials);
+	ck_assert_uint_eq(m.trials, run.n_trials);
+	fws_connrun_free(&run);
+}
+END_TEST
+
+/* Capacity repeated twice: each repetition its three iterations, its figure the fewest its
+ * own held; an interruption in the second leaves the first complete. */
+START_TEST(test_connmethod_repeated_capacity)
+{
+	struct model m = {.max_cps = 1e9, .count = 300, .stop_at = 4, .lost_at = -1,
+			  .held = {120, 118, 121, 90, 95, 99}, .repeat = 2};
+	struct fws_connrun run, v;
+	int tr;
+
+	run_model(&m, FWS_CONN_CAPACITY, 0, &run, -EINTR);
+	ck_assert_uint_eq(run.n_reps, 2);
+	fws_connrun_rep(&run, 0, &v);
+	ck_assert(run.reps[0].done && !v.partial);
+	ck_assert(fws_connrun_figure(&v, &tr) == 118);
+	ck_assert_int_eq(tr, 1);
+	fws_connrun_rep(&run, 1, &v);
+	ck_assert(!run.reps[1].done && v.partial);
+	ck_assert_uint_eq(v.n_trials, 2); /* 90 and the interrupted 95 */
 	fws_connrun_free(&run);
 }
 END_TEST
@@ -192,6 +247,8 @@ suite_connmethod(void)
 
 	tcase_add_test(tc, test_connmethod_rate_search);
 	tcase_add_test(tc, test_connmethod_capacity);
+	tcase_add_test(tc, test_connmethod_repeated_search);
+	tcase_add_test(tc, test_connmethod_repeated_capacity);
 	tcase_add_test(tc, test_connmethod_interrupted);
 	tcase_add_test(tc, test_connmethod_lost);
 	tcase_add_test(tc, test_connmethod_fixed);
