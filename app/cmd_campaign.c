@@ -368,7 +368,7 @@ measure(struct campaign *c, unsigned int i, bool resume)
 	work_file(c, i, "config.json", config, sizeof(config));
 	work_file(c, i, "log", log, sizeof(log));
 	work_file(c, i, "stats.ndjson", stats, sizeof(stats));
-	resume = resume && s->cmd == FWS_CAMPAIGN_SWEEP && access(s->report, R_OK) == 0;
+	resume = resume && s->cmd != FWS_CAMPAIGN_CONNECTIONS && access(s->report, R_OK) == 0;
 	if (!resume)
 		unlink(s->report);
 	child_argv(c, i, argv, config, stats, resume);
@@ -624,7 +624,8 @@ usage_campaign(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -o, --output REPORT  the campaign report (default: the plan's \"output\")\n"
-		"      --resume         skip the scenarios done, continue an interrupted sweep\n"
+		"      --resume         skip the scenarios done, continue an interrupted one\n"
+		"                       (a sweep's cells, a run's or search's repetitions kept)\n"
 		"      --repeat N       every scenario measures each cell N times (the matrix\n"
 		"                       gives each cell's median and spread)\n"
 		"  -n, --dry-run        check every scenario (as the campaign does before it\n"

@@ -60,9 +60,7 @@ static const struct {
 		 "of the NDR (e.g. [0.5, 0.9]) and sweep.back_to_back bursts ({repeat, seconds}:\n"
 		 "the longest loss-free burst, repeated, with avg/min/max/stddev).\n",
 		 "      --short SEC      duration of narrowing trials (config search.short, 1)\n"
-		 "      --final SEC      duration of confirming trials (config search.final, 60)\n"
-		 "      --resume         keep the cells of the existing JSON report and run only\n"
-		 "                       the ones it does not have\n",
+		 "      --final SEC      duration of confirming trials (config search.final, 60)\n",
 		 "sweep {directions, mode, latency_at, back_to_back}, search; as run: nat, "
 		 "expect, blocklist, payload, tunnel, tcp",
 		 "  fwstress sweep -o dec740.json config/hw-two-port.json\n"
@@ -94,6 +92,9 @@ usage_run(FILE *f, enum fws_method_mode mode)
 		"  -d, --duration SEC   override the measured duration of each trial\n"
 		"      --repeat N       measure each cell N times (config repeat): the report\n"
 		"                       gives each cell's spread\n"
+		"      --resume         keep what the existing JSON report completed (sweep: its\n"
+		"                       cells; run, search: each frame size's repetitions) and\n"
+		"                       run only the rest\n"
 		"      --progress       print a progress line per second on stderr (default when\n"
 		"                       stderr is a terminal)\n"
 		"      --no-progress    never print progress lines\n"
@@ -200,8 +201,8 @@ mode_name(enum fws_method_mode mode)
 static int
 not_here(enum fws_method_mode mode, const char *opt)
 {
-	fprintf(stderr, "fwstress %s: --%s is an option of %s\n", mode_name(mode), opt,
-		strcmp(opt, "resume") == 0 ? "sweep" : "search and sweep");
+	fprintf(stderr, "fwstress %s: --%s is an option of search and sweep\n", mode_name(mode),
+		opt);
 	return -1;
 }
 
@@ -253,7 +254,6 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 				     : seconds_arg("short", optarg, 0.1, 86400, &a->short_s);
 			break;
 		case 'R':
-			rc = a->mode == FWS_METHOD_SWEEP ? 0 : not_here(a->mode, "resume");
 			a->resume = true;
 			break;
 		case 's':
@@ -473,7 +473,7 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 		run.n_hosts = fws_trial_hosts(run.trial, run.hosts, FWS_CFG_MAX_HOSTS + 1);
 	if (a->resume && access(cfg->json_out, R_OK) == 0) {
 		if (fws_report_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
-			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
+			fprintf(stderr, "fwstress: %s --resume: %s\n", mode_name(a->mode), err);
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
@@ -481,7 +481,7 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 		run.carried_json =
 			fws_report_carried_json(cfg->json_out, &carried, err, sizeof(err));
 		if (run.carried_json == NULL) {
-			fprintf(stderr, "fwstress: sweep --resume: %s\n", err);
+			fprintf(stderr, "fwstress: %s --resume: %s\n", mode_name(a->mode), err);
 			fws_cells_free(&carried);
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);

@@ -197,9 +197,13 @@ struct fws_cell {
 };
 
 /** A sweep cell (direction x frame-size entry) whose every trial completed. */
+/** A unit of work a report completed: a sweep cell (direction x frame-size entry, every
+ * trial of it; repetition 0), or one repetition of a run or search cell (a frame-size
+ * entry; direction ""; repetition 1 first, 1 also for a cell measured once). */
 struct fws_cell_done {
 	char direction[32];
 	char size[32];
+	unsigned int repetition;
 };
 
 struct fws_cells {
@@ -228,6 +232,9 @@ fws_cell_ok(const struct fws_cell *c)
 
 /** Whether the sweep cell (direction, size) is in cells' done list. */
 bool fws_cells_done(const struct fws_cells *cells, const char *direction, const char *size);
+
+/** Whether a run or search report completed repetition rep (1 first) of frame size size. */
+bool fws_cells_rep_done(const struct fws_cells *cells, const char *size, unsigned int rep);
 
 void fws_cells_free(struct fws_cells *cells);
 

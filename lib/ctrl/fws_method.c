@@ -58,7 +58,7 @@ fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mo
 	run->searches =
 		run->cap_searches ? calloc(run->cap_searches, sizeof(*run->searches)) : NULL;
 	run->b2b = run->cap_b2b ? calloc(run->cap_b2b, sizeof(*run->b2b)) : NULL;
-	run->cap_done = mode == FWS_METHOD_SWEEP ? cells : 0;
+	run->cap_done = mode == FWS_METHOD_SWEEP ? cells : cells * reps; /* repetitions: run, search */
 	run->done = run->cap_done ? calloc(run->cap_done, sizeof(*run->done)) : NULL;
 	if (run->results == NULL || (run->cap_searches && run->searches == NULL) ||
 	    (run->cap_b2b && run->b2b == NULL) || (run->cap_done && run->done == NULL)) {
@@ -144,20 +144,43 @@ saved(struct fws_method *m)
 typedef int (*cell_fn)(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z,
 		       struct fws_err *e);
 
-/* One cell measured reps times, each result numbered by its repetition (when more than
- * one), saved between them. */
+/* Repetition k (1 first) of frame size z, complete: --resume keeps it. */
+static void
+mark_rep_done(struct fws_run *run, unsigned int z, unsigned int k)
+{
+	if (run->n_done >= run->cap_done)
+		return;
+	run->done[run->n_done].direction[0] = '\0';
+	strlcpy(run->done[run->n_done].size, run->cfg->sizes[z].name, sizeof(run->done[0].size));
+	run->done[run->n_done++].repetition = k;
+}
+
+/* One cell measured reps times, each result (and search) numbered by its repetition (when
+ * more than one), saved between them. resumable (run, search): a repetition the resumed
+ * report completed is skipped, one completed here is marked. */
 static int
 repeated(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z, cell_fn cell,
-	 unsigned int reps, struct fws_err *e)
+	 unsigned int reps, bool resumable, struct fws_err *e)
 {
-	unsigned int k, i, first;
+	unsigned int k, i, first, first_s;
 	int rc = 0;
 
 	for (k = 0; k < reps && rc == 0; k++) {
+		if (resumable && fws_cells_rep_done(m->run->carried, m->cfg->sizes[z].name, k + 1)) {
+			if (m->log)
+				fprintf(m->log, "%s: repetition %u: done in the report, skipped\n",
+					m->cfg->sizes[z].name, k + 1);
+			continue;
+		}
 		first = m->run->n_results;
+		first_s = m->run->n_searches;
 		rc = cell(m, o, z, e);
 		for (i = first; reps > 1 && i < m->run->n_results; i++)
 			m->run->results[i].repetition = k + 1;
+		for (i = first_s; reps > 1 && i < m->run->n_searches; i++)
+			m->run->searches[i].repetition = k + 1;
+		if (rc == 0 && resumable && !(o->stop && *o->stop))
+			mark_rep_done(m->run, z, k + 1);
 		if (rc == 0 && k + 1 < reps)
 			saved(m);
 	}
@@ -172,7 +195,7 @@ each_size(struct fws_method *m, cell_fn cell, struct fws_err *e)
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
-		rc = repeated(m, m->base, z, cell, reps, e);
+		rc = repeated(m, m->base, z, cell, reps, true, e);
 		if (rc == 0 && z + 1 < m->cfg->n_sizes)
 			saved(m);
 	}
@@ -583,7 +606,7 @@ latency_points(struct fws_method *m, struct fws_trial_opts *o, unsigned int z,
 		o->rate_scale = ndr * w->lat[l];
 		o->kind = FWS_RESULT_LAT;
 		o->lat_frac = w->lat[l];
-		rc = repeated(m, o, z, keep_trial, w->lat_repeat, e);
+		rc = repeated(m, o, z, keep_trial, w->lat_repeat, false, e);
 	}
 	o->kind = FWS_RESULT_RUN;
 	return rc;
@@ -602,7 +625,7 @@ sweep_cell(struct fws_method *m, unsigned int z, enum fws_dir dir, struct fws_er
 	o.streams = direction_mask(m->cfg, dir);
 	o.dir = dir;
 	rc = repeated(m, &o, z, w->search ? search_cell : keep_trial, RTE_MAX(m->cfg->repeat, 1u),
-		      e);
+		      false, e);
 	if (rc == 0 && w->search)
 		rc = latency_points(m, &o, z, &m->run->searches[first],
 				    m->run->n_searches - first, e);

@@ -25,6 +25,7 @@ struct fws_search_summary {
 	struct fws_search_trial trials[FWS_SEARCH_MAX_TRIALS];
 	bool complete; /**< ran to its end; false: the run ended during it (a goal not found is
 			* not a result then) */
+	unsigned int repetition; /**< of a cell searched "repeat" times, which (1 first); 0 */
 };
 
 /** Back-to-back bursts of one sweep cell (RFC 2544 26.4, RFC 9004). */

@@ -390,6 +390,8 @@ search_json(const struct fws_run *run, const struct fws_search_summary *s)
 		json_object_set_new(o, "note",
 				    json_string("the run ended during this search: a goal not "
 						"found was not measured to its end"));
+	if (s->repetition)
+		json_object_set_new(o, "repetition", json_integer(s->repetition));
 	return o;
 }
 
@@ -556,7 +558,18 @@ report_trials(const struct fws_run *run)
 	return with_carried(run, "trials", a);
 }
 
-/* Sweep cells completed: the earlier report's (resumed) and this run's. */
+static json_t *
+done_json(const struct fws_cell_done *d)
+{
+	json_t *o = json_pack("{s:s, s:s}", "direction", d->direction, "frame_size", d->size);
+
+	if (d->repetition)
+		json_object_set_new(o, "repetition", json_integer(d->repetition));
+	return o;
+}
+
+/* What --resume keeps (sweep cells; run and search: each repetition of a frame size)
+ * completed: the earlier report's (resumed) and this run's. */
 static json_t *
 report_sweep_done(const struct fws_run *run)
 {
@@ -567,13 +580,9 @@ report_sweep_done(const struct fws_run *run)
 		return NULL;
 	a = json_array();
 	for (i = 0; run->carried && i < run->carried->n_done; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s}", "direction",
-						   run->carried->done[i].direction, "frame_size",
-						   run->carried->done[i].size));
+		json_array_append_new(a, done_json(&run->carried->done[i]));
 	for (i = 0; i < run->n_done; i++)
-		json_array_append_new(a,
-				      json_pack("{s:s, s:s}", "direction", run->done[i].direction,
-						"frame_size", run->done[i].size));
+		json_array_append_new(a, done_json(&run->done[i]));
 	return a;
 }
 

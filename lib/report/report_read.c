@@ -124,7 +124,7 @@ parse_cell(struct cfg_ctx *c, const json_t *o, struct fws_cell *x)
 	return parse_hist(c, json_object_get(o, FWS_CELL_HIST_KEY), x);
 }
 
-/* "sweep_done": [{"direction", "frame_size"}, ...] */
+/* "sweep_done": [{"direction", "frame_size"[, "repetition"]}, ...] */
 static int
 parse_done(const json_t *root, struct fws_cells *cells)
 {
@@ -143,9 +143,11 @@ parse_done(const json_t *root, struct fws_cells *cells)
 	{
 		const char *d = json_string_value(json_object_get(e, "direction"));
 		const char *z = json_string_value(json_object_get(e, "frame_size"));
+		json_int_t rep = json_integer_value(json_object_get(e, "repetition"));
 
-		if (d == NULL || z == NULL)
+		if (d == NULL || z == NULL || rep < 0 || rep > FWS_STATS_MAX)
 			continue;
+		cells->done[cells->n_done].repetition = (unsigned int)rep;
 		strlcpy(cells->done[cells->n_done].direction, d, sizeof(cells->done[0].direction));
 		strlcpy(cells->done[cells->n_done++].size, z, sizeof(cells->done[0].size));
 	}
@@ -161,7 +163,11 @@ keep_done_cells(struct fws_cells *cells)
 	if (!cells->has_done)
 		return;
 	for (i = 0; i < cells->n; i++) {
-		if (fws_cells_done(cells, cells->c[i].direction, cells->c[i].size)) {
+		const struct fws_cell *c = &cells->c[i];
+
+		if (fws_cells_done(cells, c->direction, c->size) ||
+		    fws_cells_rep_done(cells, c->size,
+				       c->repetition >= 1 ? (unsigned int)c->repetition : 1)) {
 			cells->c[k++] = cells->c[i];
 			continue;
 		}
@@ -176,14 +182,19 @@ entry_done(const struct fws_cells *cells, const json_t *e, const char *dir_key)
 {
 	const char *z = json_string_value(json_object_get(e, "frame_size"));
 	const char *d = dir_key ? json_string_value(json_object_get(e, dir_key)) : NULL;
+	json_int_t rep = json_integer_value(json_object_get(e, "repetition"));
 	unsigned int i;
 	char both[80];
 
 	if (z == NULL)
 		return false;
+	if (fws_cells_rep_done(cells, z, rep >= 1 ? (unsigned int)rep : 1))
+		return true; /* a run or search repetition */
 	if (d)
 		return fws_cells_done(cells, d, z);
 	for (i = 0; i < cells->n_done; i++) {
+		if (cells->done[i].repetition) /* a run's: matched above */
+			continue;
 		snprintf(both, sizeof(both), "%s %s", cells->done[i].size,
 			 cells->done[i].direction);
 		if (strcmp(both, z) == 0)
@@ -201,7 +212,9 @@ carry_array(const struct fws_cells *cells, const json_t *a, const char *dir_key,
 
 	json_array_foreach(a, i, e)
 	{
-		const json_t *key = nested ? json_object_get(e, "sweep_cell") : e;
+		const json_t *key = nested && json_object_get(e, "sweep_cell")
+					    ? json_object_get(e, "sweep_cell")
+					    : e; /* a run or search trial: its own size and repetition */
 
 		if (key && entry_done(cells, key, dir_key)) {
 			json_t *c = json_deep_copy(e);

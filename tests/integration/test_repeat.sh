@@ -83,6 +83,30 @@ rc=$?
 expect_rc 0 "run, one measurement" "$FWSTRESS" run -q -o "$WORK/one.json" -d 0.3 "$HERE/loopback-test.json"
 "$FWSTRESS" compare "$WORK/one.json" "$WORK/report.json" | grep -q "(single-trial)" &&
 	ok "compare: one measurement against five is single-trial" || bad "single-trial"
+# --resume keeps finished repetitions (issue 36): Ctrl-C during the third repetition of the
+# first frame size, then run --resume: the two finished ones are kept (carried, not run
+# again), the rest measured; each repetition once in the end.
+"$FWSTRESS" run -q --repeat 5 -d 1 -o "$WORK/res.json" --stats "$WORK/res.ndjson" "$HERE/loopback-test.json" 2>"$WORK/res.err" &
+pid=$!
+for _ in $(seq 300); do
+	# --stats numbers trials from 0: trial 1's result is the second repetition's
+	python3 -c 'import json,sys; sys.exit(0 if any(json.loads(l).get("phase") == "result" and json.loads(l).get("trial") == 1 for l in open(sys.argv[1]) if l.strip()) else 1)' "$WORK/res.ndjson" 2>/dev/null && break
+	sleep 0.05
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 4 ] && ok "interrupted in the third repetition: exit 4" || bad "interrupt: exit $rc"
+check "interrupted: repetitions 1 and 2 of 64 done, the report partial" \
+	'r["partial"] and [(d["frame_size"], d["repetition"]) for d in r["sweep_done"]] == [("64", 1), ("64", 2)]' "$WORK/res.json"
+"$FWSTRESS" run -q --repeat 5 -d 0.3 --resume -o "$WORK/res.json" "$HERE/loopback-test.json" 2>"$WORK/res2.err" &&
+	ok "run --resume: exit 0" || bad "run --resume: $(grep -v '^EAL\|^TELEMETRY' "$WORK/res2.err" | tail -2)"
+grep -q "^64: repetition 2: done in the report, skipped" "$WORK/res2.err" && ! grep -q "^64: repetition 3: done" "$WORK/res2.err" &&
+	ok "resume: the finished repetitions skipped, the interrupted one run again" || bad "resume log: $(grep -i 'done in' "$WORK/res2.err")"
+check "resume: every cell's repetitions 1-5 once, 1 and 2 of 64 carried, all ten repetitions done, completed" \
+	'all(sorted(c["repetition"] for c in r["cells"] if (c["stream"], c["frame_size"]) == k) == [1, 2, 3, 4, 5] for k in {(c["stream"], c["frame_size"]) for c in r["cells"]}) and sorted((c["frame_size"], c["repetition"]) for c in r["cells"] if c.get("carried")) == [("64", 1), ("64", 1), ("64", 2), ("64", 2)] and len(r["sweep_done"]) == 10 and r["status"] == "completed" and not r["partial"] and len(t) == 10 and sum(1 for x in t if x.get("carried")) == 2' "$WORK/res.json"
+"$FWSTRESS" report "$WORK/res.json" | grep -q "median of 5" && ok "resume: read back, medians of 5" || bad "resume: report"
 expect_rc 1 "--repeat 0 refused" "$FWSTRESS" run --repeat 0 "$HERE/loopback-test.json"
 expect_rc 1 "--repeat 1001 refused" "$FWSTRESS" sweep --repeat 1001 "$HERE/loopback-test.json"
 finish

@@ -15,6 +15,44 @@ lab_start() {
 	trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 }
 
+# routing_upload OUT JSON: the routing lab up (down when the test ends), and in OUT its
+# config as an upload of 256-byte frames without warm-up or path check (every test frame the
+# router sees is a measured one, so its counters are the trial's to the frame), JSON's keys
+# over it.
+routing_upload() {
+	"$LAB" down >/dev/null 2>&1
+	"$LAB" up routing >/dev/null || { bad "lab up"; finish; exit 1; }
+	trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+	sleep 3
+	python3 - "$TOP/config/lab-routing.json" "$2" >"$1" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.update({"direction": "upload", "frame_size": 256, "warmup": 0, "drain": 0.5,
+          "path_check": False})
+c.update(json.loads(sys.argv[2]))
+c.pop("flows6", None)
+json.dump(c, sys.stdout)
+PY
+}
+
+# egress TABLE RULE: a chain of netdev table TABLE at the router's egress (dut-wan) with RULE
+# for the test frames (to 198.19.1.1); egress_count TABLE: the packets its counters counted.
+egress() {
+	ip netns exec fwsl-dut nft -f - <<NFT
+table netdev $1 {
+	chain egress {
+		type filter hook egress device "dut-wan" priority 0;
+		ip daddr 198.19.1.1 $2
+	}
+}
+NFT
+}
+egress_count() {
+	ip netns exec fwsl-dut nft -j list chain netdev "$1" egress | python3 -c '
+import json, sys
+print(sum(e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e))'
+}
+
 # A python expression for check: MISSED(s) is what the receive port of stream s missed itself
 # (its af_packet ring full, when the agents' spinning lcores crowd these 2 cores), as the
 # report gives it: the tester's loss, not the DUT's (receiver_missed).

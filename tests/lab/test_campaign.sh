@@ -62,6 +62,27 @@ rc=$?
 	ok "resumed: the same $(keys "$WORK/full.json" | wc -l) cells as the uninterrupted campaign, none twice" ||
 	bad "resumed cells: $(keys "$WORK/cut.json" | tr '\n' ' ') against $(keys "$WORK/full.json" | tr '\n' ' ')"
 
+# With --repeat 3 (issue 36) every scenario measures each cell three times: the campaign's
+# matrix gives each cell's median of 3 with its spread; killed during the second scenario's
+# runs and resumed, the finished repetitions are kept (its child resumed: "done in the
+# report, skipped") and every cell still has its three.
+"$FWSTRESS" campaign --repeat 3 -o "$WORK/rep.json" "$WORK/plan.json" >"$WORK/rep.out" 2>"$WORK/rep.err" &
+pid=$!
+for _ in $(seq 1 600); do grep -q "^campaign 2/2 firewall: trial 3" "$WORK/rep.err" && break; sleep 0.1; done
+kill -9 $pid
+wait $pid 2>/dev/null
+sleep 1
+"$FWSTRESS" campaign --resume --repeat 3 -o "$WORK/rep.json" "$WORK/plan.json" >"$WORK/rep2.out" 2>"$WORK/rep2.err"
+rc=$?
+[ $rc -eq 0 ] && ok "repeat 3, killed and resumed: exit 0" || bad "repeat campaign: exit $rc: $(tail -3 "$WORK/rep2.err")"
+grep -q "repetition [12]: done in the report, skipped" "$WORK/rep.json.d/"*firewall.log &&
+	ok "resumed: the second scenario kept its finished repetitions" || bad "resumed repetitions: $(grep -h 'done in' "$WORK/rep.json.d/"*.log)"
+check "repeat 3: every cell (8: routing 4 streams, firewall 2 x 2 sizes) measured three times (repetitions 1-3 once each)" \
+	'(lambda g: len(g) == 8 and all(sorted(v) == [1, 2, 3] for v in g.values()))({k: [c["repetition"] for c in r["cells"] if "/".join((c["scenario"], c["kind"], c["direction"], c["stream"], c["frame_size"])) == k] for k in {"/".join((c["scenario"], c["kind"], c["direction"], c["stream"], c["frame_size"])) for c in r["cells"]}})' "$WORK/rep.json"
+"$FWSTRESS" report "$WORK/rep.json" >"$WORK/rep.md"
+[ "$(grep -c 'median of 3, spread' "$WORK/rep.md")" -ge 3 ] && ok "the campaign's matrix: each cell the median of 3 with its spread" ||
+	bad "repeat matrix: $(cat "$WORK/rep.md")"
+
 # A failing setup: the campaign stops, names the scenario, keeps the first one's cells.
 plan "$WORK/bad.json" "echo no route to the firewall >&2; exit 3"
 "$FWSTRESS" campaign -o "$WORK/bad-r.json" "$WORK/bad.json" >/dev/null 2>"$WORK/bad.err"

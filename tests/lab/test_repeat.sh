@@ -9,21 +9,7 @@
 # of the first's. Between them, a drop rate that changes from repetition to repetition.
 . "$(dirname "$0")/lab.sh"
 
-"$LAB" down >/dev/null 2>&1
-"$LAB" up routing >/dev/null || { bad "lab up"; finish; exit 1; }
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-sleep 3
-
-python3 - "$TOP/config/lab-routing.json" >"$WORK/lab.json" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-# No warm-up and no path check: every test frame the router sees is a measured one, so
-# nftables' count is the loss to the frame.
-c.update({"direction": "upload", "frame_size": 256, "duration": 1, "warmup": 0,
-          "drain": 0.5, "repeat": 5, "path_check": False})
-c.pop("flows6", None)
-json.dump(c, sys.stdout)
-PY
+routing_upload "$WORK/lab.json" '{"duration": 1, "repeat": 5}'
 for n in base1 base2; do
 	expect_rc 0 "$n: 5 repetitions through the router" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/$n.json" "$WORK/lab.json"
 done
@@ -39,16 +25,9 @@ rc=$?
 # each dropped range starts 500 frames into its ten-thousand): the median is 4 % lower,
 # beyond the 3 % tolerance, but the repetitions
 # spread over the old ones' level: INCONCLUSIVE (exit 10), not WORSE.
-ip netns exec fwsl-dut nft -f - <<'NFT'
-table netdev fwsl_noise {
-	chain egress {
-		type filter hook egress device "dut-wan" priority 0;
-		ip daddr 198.19.1.1 numgen inc mod 50000 { 10500-11299, 20500-20899, 30500-31099 } counter drop
-	}
-}
-NFT
+egress fwsl_noise "numgen inc mod 50000 { 10500-11299, 20500-20899, 30500-31099 } counter drop"
 expect_rc 0 "noise: drops of 0, 8, 4, 6 and 0 % in the repetitions" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/noise.json" "$WORK/lab.json"
-nnoise=$(ip netns exec fwsl-dut nft -j list chain netdev fwsl_noise egress | python3 -c 'import json,sys; print([e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e][0])')
+nnoise=$(egress_count fwsl_noise)
 ip netns exec fwsl-dut nft delete table netdev fwsl_noise
 check "noise: each repetition lost its share (0, 800, 400, 600, 0), $nnoise in all as nftables counted" \
 	"[x['streams'][0]['lost'] for x in t] == [0, 800, 400, 600, 0] and $nnoise == 1800" "$WORK/noise.json"
@@ -57,16 +36,9 @@ rc=$?
 [ $rc -eq 10 ] && grep -q "INCONCLUSIVE: run more repetitions" "$WORK/noise-cmp.txt" &&
 	ok "noise: INCONCLUSIVE (exit 10), not WORSE" || bad "noise compare: exit $rc: $(cat "$WORK/noise-cmp.txt")"
 
-ip netns exec fwsl-dut nft -f - <<'NFT'
-table netdev fwsl_repeat {
-	chain egress {
-		type filter hook egress device "dut-wan" priority 0;
-		ip daddr 198.19.1.1 numgen inc mod 10 == 0 counter drop
-	}
-}
-NFT
+egress fwsl_repeat "numgen inc mod 10 == 0 counter drop"
 expect_rc 0 "drop: a tenth of the frames dropped by the router" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/drop.json" "$WORK/lab.json"
-ndrop=$(ip netns exec fwsl-dut nft -j list chain netdev fwsl_repeat egress | python3 -c 'import json,sys; print([e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e][0])')
+ndrop=$(egress_count fwsl_repeat)
 ip netns exec fwsl-dut nft delete table netdev fwsl_repeat
 check "the frames lost over the 5 repetitions are those nftables dropped ($ndrop)" \
 	"sum(x['streams'][0]['lost'] for x in t) == $ndrop > 0 and len(t) == 5" "$WORK/drop.json"

@@ -13,39 +13,10 @@
 #    generator-limited, none counts as the DUT's unsteadiness.
 . "$(dirname "$0")/lab.sh"
 
-"$LAB" down >/dev/null 2>&1
-"$LAB" up routing >/dev/null || { bad "lab up"; finish; exit 1; }
-trap '"$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-sleep 3
-
-python3 - "$TOP/config/lab-routing.json" >"$WORK/lab.json" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-# No warm-up and no path check: every test frame the router forwards is a measured one.
-c.update({"direction": "upload", "frame_size": 256, "duration": 6, "warmup": 0,
-          "drain": 0.5, "path_check": False})
-c.pop("flows6", None)
-json.dump(c, sys.stdout)
-PY
-nft_table() { # the counting (and, with a rule, dropping) chain at the router's egress
-	ip netns exec fwsl-dut nft -f - <<NFT
-table netdev fwsl_steady {
-	chain egress {
-		type filter hook egress device "dut-wan" priority 0;
-		ip daddr 198.19.1.1 $1
-	}
-}
-NFT
-}
-nft_count() {
-	ip netns exec fwsl-dut nft -j list chain netdev fwsl_steady egress | python3 -c '
-import json, sys
-print(sum(e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e))'
-}
-
-nft_table "counter"
+routing_upload "$WORK/lab.json" '{"duration": 6}'
+egress fwsl_steady "counter"
 expect_rc 0 "steady: 6 s at 10 kpps through the router" "$LAB" exec "$FWSTRESS" run -q -o "$WORK/steady.json" -t "$WORK/steady.txt" "$WORK/lab.json"
-fwd=$(nft_count)
+fwd=$(egress_count fwsl_steady)
 ip netns exec fwsl-dut nft delete table netdev fwsl_steady
 check "steady: 6 seconds kept, each within the 5 % band, the cell steady" \
 	'len(t[0]["seconds"]["rx_pps"]) == 6 and not t[0]["seconds"]["unsteady"] and t[0]["seconds"]["outside_band"] == 0 and r["cells"][0]["unsteady"] == 0 and r["cells"][0]["worst_second_pct"] < 5' "$WORK/steady.json"
@@ -66,10 +37,10 @@ sys.exit(0 if any(l.get("phase") == "measure" and l.get("elapsed_s", 0) >= 4.5 f
 PY
 	sleep 0.05
 done
-nft_table "numgen inc mod 2 == 0 counter drop"
+egress fwsl_steady "numgen inc mod 2 == 0 counter drop"
 wait $pid
 rc=$?
-dropped=$(nft_count)
+dropped=$(egress_count fwsl_steady)
 ip netns exec fwsl-dut nft delete table netdev fwsl_steady
 [ $rc -eq 0 ] && ok "dip: exit 0" || bad "dip: exit $rc: $(tail -3 "$WORK/dip.err")"
 check "dip: UNSTEADY, its worst second after the rule (sixth or later), the cell says so" \
