@@ -414,7 +414,7 @@ csv_spread(FILE *f, const struct fws_cell *c)
 	unsigned int i;
 
 	if (c->reps < 2) {
-		fputs(",1,,,,,,,,", f);
+		fputs(",1,,,,,,,,,,", f);
 		return;
 	}
 	fprintf(f, ",%u,", c->reps);
@@ -422,6 +422,11 @@ csv_spread(FILE *f, const struct fws_cell *c)
 		fprintf(f, "%s%.17g", i ? " " : "", c->values[i]);
 	fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,", x->median, x->min, x->max, x->mean,
 		x->ci95, x->cov * 100);
+	if (x->has_pct) /* RFC 8219's, from 20 repetitions */
+		fprintf(f, "%.17g,%.17g", x->p1, x->p99);
+	else
+		fputc(',', f);
+	fputc(',', f);
 	if (c->lat_medians.n > 1)
 		fprintf(f, "%.17g", c->lat_medians.cov * 100);
 }
@@ -439,7 +444,8 @@ csv(FILE *f, const struct matrix *m)
 #define HEAD_NUM(mb, key, dflt, lo, hi) HEAD_STR(mb, key, 0)
 	FWS_CELL_STRINGS(HEAD_STR)
 	FWS_CELL_NUMBERS(HEAD_NUM)
-	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct,latency_p50_cov_pct\n", f);
+	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct,p1,p99,latency_p50_cov_pct\n",
+	      f);
 	for (s = 0; s < m->n_sets; s++) {
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];

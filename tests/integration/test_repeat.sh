@@ -33,6 +33,35 @@ for row in rows:
     assert close(row["min"], min(v)) and close(row["max"], max(v)), row
 PY
 "$FWSTRESS" report "$WORK/report.json" | grep -q "median of 5, spread" && ok "matrix: median of 5 with its spread" || bad "matrix spread note"
+# From 20 repetitions on, the 1st and 99th percentiles (RFC 8219): a copy of the report with
+# 23 repetitions of each cell (the 5 measured ones, scaled) against Python's quantiles.
+python3 - "$WORK/report.json" "$WORK/r23.json" <<'PY'
+import copy, json, sys
+r = json.load(open(sys.argv[1]))
+cells = []
+for c in r["cells"]:
+    if c["repetition"] != 1:
+        continue
+    for i in range(1, 24):
+        x = copy.deepcopy(c)
+        x["repetition"] = i
+        x["pps"] = c["pps"] * (1 + ((i * 7) % 23 - 11) / 1000)
+        cells.append(x)
+r["cells"] = cells
+r["sweep_done"] = [{"direction": "", "frame_size": z, "repetition": i} for z in ("64", "imix") for i in range(1, 24)]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$FWSTRESS" report --format csv "$WORK/r23.json" | python3 -c '
+import csv, json, math, statistics as st, sys
+rows = list(csv.DictReader(sys.stdin))
+r = json.load(open(sys.argv[1]))
+assert len(rows) == 4
+for row in rows:
+    v = [c["pps"] for c in r["cells"] if c["stream"] == row["stream"] and c["frame_size"] == row["frame_size"]]
+    q = st.quantiles(v, n=100, method="inclusive")
+    assert row["repetitions"] == "23" and math.isclose(float(row["p1"]), q[0], rel_tol=1e-12) and math.isclose(float(row["p99"]), q[98], rel_tol=1e-12), (row, q[0], q[98])
+' "$WORK/r23.json" && python3 -c 'import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if all(r["p1"] == r["p99"] == "" for r in rows) else 1)' "$WORK/cells.csv" &&
+	ok "csv: p1 and p99 from 20 repetitions as Python's quantiles give them, none below" || bad "csv p1/p99"
 # The HTML chart: each cell's marker at its median, an error bar over its repetitions' range.
 "$FWSTRESS" report --format html "$WORK/report.json" >"$WORK/m.html" || bad "report html"
 python3 - "$WORK/report.json" "$WORK/m.html" <<'PY' && ok "html: an error bar per cell from its repetitions' lowest to highest pps" || bad "html error bars"
