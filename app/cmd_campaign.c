@@ -326,7 +326,6 @@ status_of(int st)
 	return FWS_CAMPAIGN_ST_FAILED;
 }
 
-
 /* The child's command line: [WRAP...] fwstress CMD -q -o REPORT --stats FILE [--repeat N]
  * [--resume] CONFIG. */
 static void

@@ -72,10 +72,14 @@ struct saver {
 
 /* connections' options */
 const struct option app_conn_opts[] = {
-	{"json", required_argument, NULL, 'o'},  {"at", required_argument, NULL, 'A'},
-	{"stats", required_argument, NULL, 's'}, {"progress", no_argument, NULL, 'P'},
-	{"no-progress", no_argument, NULL, 'N'}, {"quiet", no_argument, NULL, 'q'},
-	{"repeat", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+	{"json", required_argument, NULL, 'o'},
+	{"at", required_argument, NULL, 'A'},
+	{"stats", required_argument, NULL, 's'},
+	{"progress", no_argument, NULL, 'P'},
+	{"no-progress", no_argument, NULL, 'N'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"repeat", required_argument, NULL, 'r'},
+	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 

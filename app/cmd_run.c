@@ -442,6 +442,30 @@ expectations(const struct fws_run *run)
 	return failed ? EXIT_EXPECT : EXIT_OK;
 }
 
+/* Why mode cannot continue the report whose cells are c (NULL: it can): a sweep continues a
+ * sweep's cells, run and search each their own command's repetitions. */
+static const char *
+not_continuable(const struct fws_cells *c, enum fws_method_mode mode)
+{
+	const char *kind = mode == FWS_METHOD_RUN ? "run" : "ndr";
+	unsigned int i, reps = 0;
+
+	for (i = 0; i < c->n_done; i++)
+		reps += c->done[i].repetition > 0;
+	if (mode == FWS_METHOD_SWEEP)
+		return reps ? "it is a run's or search's report, not a sweep's" : NULL;
+	if (reps == 0 || reps < c->n_done)
+		return "it records no finished repetitions of a run or search (a sweep's report, "
+		       "or "
+		       "one from an older fwstress)";
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->c[i].kind, kind) &&
+		    (mode == FWS_METHOD_RUN || strcmp(c->c[i].kind, "pdr")))
+			return mode == FWS_METHOD_RUN ? "its cells are a search's, not a run's"
+						      : "its cells are a run's, not a search's";
+	return NULL;
+}
+
 /* With EAL up: the trial, the run, the reports. Returns the exit status. */
 static int
 run_with_eal(struct fws_cfg *cfg, struct run_args *a)
@@ -456,6 +480,7 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 	struct fws_run run = {.cfg = cfg, .started = time(NULL), .status = FWS_RUN_RUNNING};
 	struct fws_err e = {0};
 	char err[FWS_ERR_LEN];
+	const char *why;
 	int code = EXIT_OK;
 
 	pctx.est_s = fws_campaign_estimate(cfg, as_cmd[a->mode], &pctx.n);
@@ -474,6 +499,14 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 	if (a->resume && access(cfg->json_out, R_OK) == 0) {
 		if (fws_report_load_cells(cfg->json_out, &carried, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fwstress: %s --resume: %s\n", mode_name(a->mode), err);
+			fws_trial_destroy(run.trial);
+			return fws_err_exit_code(FWS_ERR_CONFIG);
+		}
+		if ((why = not_continuable(&carried, a->mode)) != NULL) {
+			fprintf(stderr,
+				"fwstress: %s --resume: %s: %s; remove it or give another -o\n",
+				mode_name(a->mode), cfg->json_out, why);
+			fws_cells_free(&carried);
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}

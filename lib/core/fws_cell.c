@@ -33,7 +33,8 @@ fws_cells_done(const struct fws_cells *cells, const char *direction, const char 
 	unsigned int i;
 
 	for (i = 0; cells && i < cells->n_done; i++)
-		if (cells->done[i].repetition == 0 && !strcmp(cells->done[i].direction, direction) &&
+		if (cells->done[i].repetition == 0 &&
+		    !strcmp(cells->done[i].direction, direction) &&
 		    !strcmp(cells->done[i].size, size))
 			return true;
 	return false;

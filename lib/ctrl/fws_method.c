@@ -49,16 +49,17 @@ fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mo
 
 	unsigned int reps = RTE_MAX(cfg->repeat, 1u);
 
-	run->cap_results = cells * (reps * (search ? 2 : 1) +
-				    (mode == FWS_METHOD_SWEEP && w->search ? w->n_lat * w->lat_repeat
-									    : 0));
+	run->cap_results =
+		cells * (reps * (search ? 2 : 1) +
+			 (mode == FWS_METHOD_SWEEP && w->search ? w->n_lat * w->lat_repeat : 0));
 	run->cap_searches = search ? cells * reps : 0;
 	run->cap_b2b = mode == FWS_METHOD_SWEEP && w->b2b_repeat ? cells : 0;
 	run->results = calloc(run->cap_results, sizeof(*run->results));
 	run->searches =
 		run->cap_searches ? calloc(run->cap_searches, sizeof(*run->searches)) : NULL;
 	run->b2b = run->cap_b2b ? calloc(run->cap_b2b, sizeof(*run->b2b)) : NULL;
-	run->cap_done = mode == FWS_METHOD_SWEEP ? cells : cells * reps; /* repetitions: run, search */
+	run->cap_done =
+		mode == FWS_METHOD_SWEEP ? cells : cells * reps; /* repetitions: run, search */
 	run->done = run->cap_done ? calloc(run->cap_done, sizeof(*run->done)) : NULL;
 	if (run->results == NULL || (run->cap_searches && run->searches == NULL) ||
 	    (run->cap_b2b && run->b2b == NULL) || (run->cap_done && run->done == NULL)) {
@@ -166,7 +167,8 @@ repeated(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z, c
 	int rc = 0;
 
 	for (k = 0; k < reps && rc == 0; k++) {
-		if (resumable && fws_cells_rep_done(m->run->carried, m->cfg->sizes[z].name, k + 1)) {
+		if (resumable &&
+		    fws_cells_rep_done(m->run->carried, m->cfg->sizes[z].name, k + 1)) {
 			if (m->log)
 				fprintf(m->log, "%s: repetition %u: done in the report, skipped\n",
 					m->cfg->sizes[z].name, k + 1);
@@ -627,8 +629,8 @@ sweep_cell(struct fws_method *m, unsigned int z, enum fws_dir dir, struct fws_er
 	rc = repeated(m, &o, z, w->search ? search_cell : keep_trial, RTE_MAX(m->cfg->repeat, 1u),
 		      false, e);
 	if (rc == 0 && w->search)
-		rc = latency_points(m, &o, z, &m->run->searches[first],
-				    m->run->n_searches - first, e);
+		rc = latency_points(m, &o, z, &m->run->searches[first], m->run->n_searches - first,
+				    e);
 	if (rc == 0 && w->b2b_repeat) {
 		o.rate_scale = 0;
 		rc = back_to_back(m, &o, z, e);

@@ -673,8 +673,8 @@ steadiness(struct trial_run *r)
 		asked += r->plan.pps[s];
 		paced &= r->plan.pps[s] > 0;
 	}
-	fws_steady_of(r->res->seconds, r->res->n_seconds, paced ? asked : 0,
-		      r->t->cfg->steady_band, &r->res->steady);
+	fws_steady_of(r->res->seconds, r->res->n_seconds, paced ? asked : 0, r->t->cfg->steady_band,
+		      &r->res->steady);
 }
 
 static int

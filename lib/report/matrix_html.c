@@ -330,7 +330,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 				continue;
 			p.ymax = fmax(p.ymax, mbps ? c->l1_bps : c->pps);
 			if (c->reps > 1 && c->pps > 0) /* room for the error bar */
-				p.ymax = fmax(p.ymax, c->spread.max * (mbps ? c->l1_bps / c->pps : 1));
+				p.ymax = fmax(p.ymax,
+					      c->spread.max * (mbps ? c->l1_bps / c->pps : 1));
 			series_of(&ser, m, s, c); /* the legend's rows, for the height */
 		}
 	for (k = 0; k < n_speeds; k++)

@@ -356,8 +356,7 @@ text_rep(FILE *f, const struct fws_connrun *run, unsigned int first)
 		const struct fws_conntrial *t = &run->trials[i];
 
 		fprintf(f, "%5u %10.0f %10.0f %9lu %9lu %9lu %9lu %7lu  %.0f/%.0f%s\n", first + i,
-			t->rate,
-			t->achieved, (unsigned long)t->st.attempted,
+			t->rate, t->achieved, (unsigned long)t->st.attempted,
 			(unsigned long)t->st.established, (unsigned long)t->st.closed,
 			(unsigned long)t->st.held, (unsigned long)fws_conn_failed(&t->st),
 			t->est_p50_us, t->est_p99_us,

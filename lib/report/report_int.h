@@ -52,8 +52,7 @@ int fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *a
 
 /** What a sweep measured fewer times than RFC 2544 asks (its config lowered the count): up
  * to 2 notes into notes; how many. */
-unsigned int fws_report_below_rfc(const struct fws_run *run,
-				  char (*notes)[FWS_REPORT_NOTE_LEN]);
+unsigned int fws_report_below_rfc(const struct fws_run *run, char (*notes)[FWS_REPORT_NOTE_LEN]);
 
 struct fws_search_goal;
 struct fws_search_summary;

@@ -212,9 +212,10 @@ carry_array(const struct fws_cells *cells, const json_t *a, const char *dir_key,
 
 	json_array_foreach(a, i, e)
 	{
-		const json_t *key = nested && json_object_get(e, "sweep_cell")
-					    ? json_object_get(e, "sweep_cell")
-					    : e; /* a run or search trial: its own size and repetition */
+		const json_t *key =
+			nested && json_object_get(e, "sweep_cell")
+				? json_object_get(e, "sweep_cell")
+				: e; /* a run or search trial: its own size and repetition */
 
 		if (key && entry_done(cells, key, dir_key)) {
 			json_t *c = json_deep_copy(e);
@@ -235,7 +236,7 @@ fws_report_carried_json(const char *path, const struct fws_cells *cells, char *e
 	if (cells->major != FWS_REPORT_MAJOR) {
 		snprintf(err, errlen,
 			 "report: %s: schema version %u, this fwstress writes %s (keys renamed): "
-			 "a sweep cannot resume it; run it anew or choose another output.json",
+			 "--resume cannot continue it; run it anew or choose another output.json",
 			 path, cells->major, FWS_REPORT_SCHEMA);
 		return NULL;
 	}

@@ -374,16 +374,16 @@ text_steady(FILE *f, const struct fws_result *r)
 		"  seconds: %u measured, receive rate mean %.0f pps; worst second %u: %.0f pps "
 		"(%+.1f %% of the mean%s); %s",
 		y->n, y->mean_rx_pps, y->worst, y->worst_rx_pps, y->worst_dev * 100,
-		y->worst_limited ? ", generator-limited" : "",
-		y->unsteady ? "UNSTEADY" : "steady");
+		y->worst_limited ? ", generator-limited" : "", y->unsteady ? "UNSTEADY" : "steady");
 	if (y->unsteady)
-		fprintf(f, ": %u second%s outside +/-%.3g %%", y->outside, y->outside == 1 ? "" : "s",
-			y->band * 100);
+		fprintf(f, ": %u second%s outside +/-%.3g %%", y->outside,
+			y->outside == 1 ? "" : "s", y->band * 100);
 	else
 		fprintf(f, " within +/-%.3g %%", y->band * 100);
 	if (y->limited)
-		fprintf(f, "; %u generator-limited second%s (the senders offered under 99 %% of "
-			   "the rate: the tester's dip, not the DUT's)",
+		fprintf(f,
+			"; %u generator-limited second%s (the senders offered under 99 %% of "
+			"the rate: the tester's dip, not the DUT's)",
 			y->limited, y->limited == 1 ? "" : "s");
 	fputc('\n', f);
 }

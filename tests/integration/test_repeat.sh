@@ -136,6 +136,13 @@ grep -q "^64: repetition 2: done in the report, skipped" "$WORK/res2.err" && ! g
 check "resume: every cell's repetitions 1-5 once, 1 and 2 of 64 carried, all ten repetitions done, completed" \
 	'all(sorted(c["repetition"] for c in r["cells"] if (c["stream"], c["frame_size"]) == k) == [1, 2, 3, 4, 5] for k in {(c["stream"], c["frame_size"]) for c in r["cells"]}) and sorted((c["frame_size"], c["repetition"]) for c in r["cells"] if c.get("carried")) == [("64", 1), ("64", 1), ("64", 2), ("64", 2)] and len(r["sweep_done"]) == 10 and r["status"] == "completed" and not r["partial"] and len(t) == 10 and sum(1 for x in t if x.get("carried")) == 2' "$WORK/res.json"
 "$FWSTRESS" report "$WORK/res.json" | grep -q "median of 5" && ok "resume: read back, medians of 5" || bad "resume: report"
+# Another command's report is not continued (its cells would mix with these): one line.
+cp "$WORK/res.json" "$WORK/other.json"
+expect_rc 2 "search --resume of a run's report" "$FWSTRESS" search -q --resume -o "$WORK/other.json" "$HERE/loopback-test.json"
+grep -q "^fwstress: search --resume: .*other.json: its cells are a run's, not a search's; remove it or give another -o$" "$WORK/err" &&
+	ok "  ... says whose report it is" || bad "search --resume: $(cat "$WORK/err")"
+expect_rc 2 "sweep --resume of a run's report" "$FWSTRESS" sweep -q --resume -o "$WORK/other.json" "$HERE/loopback-test.json"
+cmp -s "$WORK/res.json" "$WORK/other.json" && ok "  ... and leaves it as it was" || bad "a refused resume changed the report"
 expect_rc 1 "--repeat 0 refused" "$FWSTRESS" run --repeat 0 "$HERE/loopback-test.json"
 expect_rc 1 "--repeat 1001 refused" "$FWSTRESS" sweep --repeat 1001 "$HERE/loopback-test.json"
 finish

@@ -118,8 +118,8 @@ END_TEST
  * trials and goals its own (a view of the run), each finding the model's limit. */
 START_TEST(test_connmethod_repeated_search)
 {
-	struct model m = {.max_cps = 37000, .count = 500, .stop_at = -1, .lost_at = -1,
-			  .repeat = 3};
+	struct model m = {
+		.max_cps = 37000, .count = 500, .stop_at = -1, .lost_at = -1, .repeat = 3};
 	struct fws_connrun run, v;
 	unsigned int k, first = 0;
 	int tr;
@@ -149,8 +149,12 @@ END_TEST
  * own held; an interruption in the second leaves the first complete. */
 START_TEST(test_connmethod_repeated_capacity)
 {
-	struct model m = {.max_cps = 1e9, .count = 300, .stop_at = 4, .lost_at = -1,
-			  .held = {120, 118, 121, 90, 95, 99}, .repeat = 2};
+	struct model m = {.max_cps = 1e9,
+			  .count = 300,
+			  .stop_at = 4,
+			  .lost_at = -1,
+			  .held = {120, 118, 121, 90, 95, 99},
+			  .repeat = 2};
 	struct fws_connrun run, v;
 	int tr;
 

@@ -167,7 +167,8 @@ START_TEST(test_matrix_csv)
 		"loss_pct,latency_p50_ns,latency_p99_ns,line_pps,dut_cpu_pct,generator_limited,"
 		"attack_frames,attack_leaked,blocked_leaked,goodput_measured,connections,"
 		"connections_failed,syn_flood_pps,syn_flood_passed,above_link,receiver_missed,"
-		"unsteady,worst_second_pct,repetitions,values,median,min,max,mean,ci95,cov_pct,p1,p99,"
+		"unsteady,worst_second_pct,repetitions,values,median,min,max,mean,ci95,cov_pct,p1,"
+		"p99,"
 		"latency_p50_cov_pct\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 				     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,\"fw, nat\",ndr,upload,"

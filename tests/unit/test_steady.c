@@ -12,7 +12,8 @@ START_TEST(test_steady_within_band)
 	unsigned int i;
 
 	for (i = 0; i < 10; i++)
-		s[i] = (struct fws_second){100000, 100000 + (i == 6 ? -900 : (double)(i % 3) * 100)};
+		s[i] = (struct fws_second){100000,
+					   100000 + (i == 6 ? -900 : (double)(i % 3) * 100)};
 	fws_steady_of(s, 10, 100000, FWS_STEADY_BAND, &st);
 	ck_assert_uint_eq(st.n, 10);
 	ck_assert(!st.unsteady);
