@@ -169,13 +169,14 @@ fws_conntest_execute(struct fws_connrun *run, const struct fws_connops *ops, str
 void
 fws_connrun_rep(const struct fws_connrun *run, unsigned int k, struct fws_connrun *view)
 {
-	const struct fws_connrep *r = &run->reps[k];
+	const struct fws_connrep *r;
 
 	*view = *run;
 	view->n_reps = 0;
 	view->reps = NULL;
 	if (run->n_reps == 0)
 		return;
+	r = &run->reps[k];
 	view->trials = run->trials + r->first;
 	view->n_trials = view->cap_trials =
 		(k + 1 < run->n_reps ? run->reps[k + 1].first : run->n_trials) - r->first;
