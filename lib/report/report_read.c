@@ -236,7 +236,7 @@ fws_report_carried_json(const char *path, const struct fws_cells *cells, char *e
 	if (cells->major != FWS_REPORT_MAJOR) {
 		snprintf(err, errlen,
 			 "report: %s: schema version %u, this fwstress writes %s (keys renamed): "
-			 "--resume cannot continue it; run it anew or choose another output.json",
+			 "fwstress cannot resume it; run it anew or choose another output.json",
 			 path, cells->major, FWS_REPORT_SCHEMA);
 		return NULL;
 	}
