@@ -633,7 +633,7 @@ usage_campaign(FILE *f)
 		"  -h, --help           this help\n"
 		"\n"
 		"Plan keys (config/campaign-lab.json is one for the namespace lab):\n"
-		"  dut        {name, firmware, load_command}: over every scenario's config\n"
+		"  dut        {name, firmware, load_command, telemetry}: over every scenario's config\n"
 		"  output     the campaign report (default fwstress-campaign.json)\n"
 		"  base       a config file the scenarios start from\n"
 		"  wrap       a command the measuring fwstress runs under, e.g. [\"tools/lab\",\n"

@@ -92,7 +92,7 @@ step(struct cfg_ctx *c, const json_t *o, const char *key, char *cmd, size_t len,
 static int
 parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_campaign *p)
 {
-	static const char *const keys[] = {"name", "firmware", "load_command", NULL};
+	static const char *const keys[] = {"name", "firmware", "load_command", "telemetry", NULL};
 	size_t old;
 	int rc;
 
@@ -108,6 +108,8 @@ parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_campaign *p)
 		rc = opt_string(c, v, "firmware", p->dut_firmware, sizeof(p->dut_firmware));
 	if (rc == 0)
 		rc = opt_string(c, v, "load_command", p->dut_load_cmd, sizeof(p->dut_load_cmd));
+	if (rc == 0)
+		rc = opt_string(c, v, "telemetry", p->dut_telemetry, sizeof(p->dut_telemetry));
 	cfg_pop(c, old);
 	return rc;
 }
@@ -415,6 +417,8 @@ set_dut(json_t *root, const struct fws_campaign *p)
 		json_object_set_new(d, "firmware", json_string(p->dut_firmware));
 	if (p->dut_load_cmd[0])
 		json_object_set_new(d, "load_command", json_string(p->dut_load_cmd));
+	if (p->dut_telemetry[0])
+		json_object_set_new(d, "telemetry", json_string(p->dut_telemetry));
 }
 
 static char *

@@ -13,7 +13,7 @@ int
 cfg_sec_dut(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
 	struct fws_cfg *cfg = t->cfg;
-	static const char *const keys[] = {"name", "firmware", "load_command", NULL};
+	static const char *const keys[] = {"name", "firmware", "load_command", "telemetry", NULL};
 	const json_t *x;
 	size_t old;
 
@@ -34,6 +34,12 @@ cfg_sec_dut(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	if ((x = json_object_get(v, "load_command")) != NULL) {
 		old = cfg_push_key(c, "load_command");
 		if (cfg_get_string(c, x, cfg->dut_load_cmd, sizeof(cfg->dut_load_cmd)) < 0)
+			return -EINVAL;
+		cfg_pop(c, old);
+	}
+	if ((x = json_object_get(v, "telemetry")) != NULL) {
+		old = cfg_push_key(c, "telemetry");
+		if (cfg_get_string(c, x, cfg->dut_telemetry, sizeof(cfg->dut_telemetry)) < 0)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
@@ -74,7 +80,8 @@ cfg_emit_dut(const struct fws_cfg *cfg)
 {
 	json_t *o;
 
-	if (!cfg->dut_name[0] && !cfg->dut_firmware[0] && !cfg->dut_load_cmd[0])
+	if (!cfg->dut_name[0] && !cfg->dut_firmware[0] && !cfg->dut_load_cmd[0] &&
+	    !cfg->dut_telemetry[0])
 		return NULL;
 	o = json_object();
 	if (cfg->dut_name[0])
@@ -83,6 +90,8 @@ cfg_emit_dut(const struct fws_cfg *cfg)
 		json_object_set_new(o, "firmware", json_string(cfg->dut_firmware));
 	if (cfg->dut_load_cmd[0])
 		json_object_set_new(o, "load_command", json_string(cfg->dut_load_cmd));
+	if (cfg->dut_telemetry[0])
+		json_object_set_new(o, "telemetry", json_string(cfg->dut_telemetry));
 	return o;
 }
 

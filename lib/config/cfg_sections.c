@@ -39,6 +39,10 @@ static const struct cfg_keydoc dut_keys[] = {
 	{"load_command", "a shell command printing the DUT's CPU load in %, run over each measured "
 			 "phase ({seconds}: its length), e.g. \"ssh root@fw vmstat -w {seconds} "
 			 "2\""},
+	{"telemetry", "a command opening a POSIX sh on the DUT (e.g. \"ssh root@fw sh\"), kept "
+		      "open over each trial and asked each second for per-core CPU, interrupts, "
+		      "state table, interface drops, mbuf denials, temperature and memory "
+		      "(FreeBSD/OPNsense/pfSense or Linux, told by uname)"},
 	{NULL, NULL}};
 static const struct cfg_keydoc hosts_keys[] = {
 	{"name", "the load client, as ports name it in \"host\""},

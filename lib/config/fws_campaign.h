@@ -59,6 +59,7 @@ struct fws_campaign_scenario {
 
 struct fws_campaign {
 	char dut_name[64], dut_firmware[64], dut_load_cmd[256]; /**< "" = the configs' own */
+	char dut_telemetry[256];                                /**< "" = the configs' own */
 	char output[FWS_CFG_PATH_LEN];                          /**< the campaign report */
 	char workdir[FWS_CFG_PATH_LEN]; /**< scenario configs, reports, logs: output + ".d" */
 	unsigned int n_wrap;            /**< the measuring child runs as WRAP... fwstress CMD ... */

@@ -284,7 +284,8 @@ struct fws_cfg {
 	char scenario[FWS_CFG_NAME_LEN]; /**< routing, firewall, ids, ips, ..., openvpn: a label */
 	char dut_name[64];
 	char dut_firmware[64];
-	char dut_load_cmd[256]; /**< run during each measured phase; "{seconds}" = its length */
+	char dut_load_cmd[256];  /**< run during each measured phase; "{seconds}" = its length */
+	char dut_telemetry[256]; /**< a POSIX sh on the DUT, asked each second (fws_telem.h) */
 	unsigned int n_eal;
 	char *eal[FWS_CFG_MAX_EAL];
 	unsigned int n_hosts;

@@ -266,7 +266,7 @@ static const struct {
 		 !strcmp(#m, "rx_missed") || !strcmp(#m, "attack_leaked") ||                       \
 		 !strcmp(#m, "blocked_leaked") || !strcmp(#m, "conn_failed") ||                    \
 		 !strcmp(#m, "flood_passed") || !strcmp(#m, "unsteady") ||                         \
-		 !strcmp(#m, "worst_second")},
+		 !strcmp(#m, "worst_second") || !strcmp(#m, "dut_drops")},
 	FWS_CELL_NUMBERS(NUM_FIELD)
 #undef NUM_FIELD
 };

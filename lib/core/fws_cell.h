@@ -22,7 +22,7 @@
  */
 #define FWS_REPORT_SCHEMA_NAME "fwstress-report/"
 #define FWS_REPORT_MAJOR 2
-#define FWS_REPORT_MINOR 7
+#define FWS_REPORT_MINOR 8
 #define FWS_REPORT_STR_(x) #x
 #define FWS_REPORT_STR(x) FWS_REPORT_STR_(x)
 #define FWS_REPORT_SCHEMA                                                                          \
@@ -121,7 +121,10 @@ struct fws_cell_bucket {
 	X(above_link, "above_link", 0, 0, 1)                                                       \
 	X(rx_missed, "receiver_missed", 0, 0, 1e15)                                                \
 	X(unsteady, "unsteady", -1, 0, 1)                                                          \
-	X(worst_second, "worst_second_pct", -1, 0, 1e6)
+	X(worst_second, "worst_second_pct", -1, 0, 1e6)                                            \
+	X(dut_core, "dut_busiest_core_pct", -1, 0, 100)                                            \
+	X(dut_states, "dut_states", -1, 0, 1e12)                                                   \
+	X(dut_drops, "dut_drops", -1, 0, 1e15)
 /* Written only in a cell of a repeated measurement, read as -1 where absent. */
 #define FWS_CELL_REP_KEY "repetition"
 #define FWS_CELL_HIST_KEY "latency_histogram"
@@ -148,6 +151,9 @@ struct fws_cell {
 	double p50_ns, p99_ns;
 	double line_pps; /**< theoretical maximum at the link speed, 0 unknown */
 	double dut_cpu;  /**< DUT CPU load %, negative when not measured */
+	/** DUT telemetry (-1: none): its busiest core's mean over the measured phase, its state
+	 * table at the end of it, and its own drops and errors in it (every interface). */
+	double dut_core, dut_states, dut_drops;
 	/** 1: the generator could not reach the load. An ndr/pdr cell is then a lower bound
 	 * (no trial lost frames: the generator's ceiling, not the DUT's); a run cell's load
 	 * fell short of the requested rate. */

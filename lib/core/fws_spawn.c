@@ -143,9 +143,9 @@ block_signals(sigset_t *set, sigset_t *old)
 }
 
 static void
-redirect(int out_fd)
+redirect(int in_fd, int out_fd)
 {
-	int in = open("/dev/null", O_RDONLY);
+	int in = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
 
 	if (in >= 0)
 		dup2(in, STDIN_FILENO);
@@ -156,7 +156,7 @@ redirect(int out_fd)
 }
 
 static void __attribute__((noreturn))
-guard(char *const *argv, int out_fd, unsigned int grace_ms, int status_fd, pid_t parent)
+guard(char *const *argv, int in_fd, int out_fd, unsigned int grace_ms, int status_fd, pid_t parent)
 {
 	sigset_t set, old;
 	int st = (128 + SIGTERM) << 8;
@@ -168,7 +168,7 @@ guard(char *const *argv, int out_fd, unsigned int grace_ms, int status_fd, pid_t
 	if (getppid() != parent)
 		_exit(128 + SIGTERM); /* fwstress is gone already: start nothing */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	redirect(out_fd);
+	redirect(in_fd, out_fd);
 	cmd = fork();
 	if (cmd < 0)
 		_exit(127);
@@ -193,6 +193,13 @@ int
 fws_spawn_guarded(char *const *argv, int out_fd, unsigned int grace_ms, bool linger_on,
 		  struct fws_guard *g)
 {
+	return fws_spawn_guarded_in(argv, -1, out_fd, grace_ms, linger_on, g);
+}
+
+int
+fws_spawn_guarded_in(char *const *argv, int in_fd, int out_fd, unsigned int grace_ms,
+		     bool linger_on, struct fws_guard *g)
+{
 	pid_t parent = getpid();
 	int fds[2] = {-1, -1};
 
@@ -203,7 +210,7 @@ fws_spawn_guarded(char *const *argv, int out_fd, unsigned int grace_ms, bool lin
 	if (g->pid == 0) {
 		if (fds[0] >= 0)
 			close(fds[0]);
-		guard(argv, out_fd, grace_ms, fds[1], parent);
+		guard(argv, in_fd, out_fd, grace_ms, fds[1], parent);
 	}
 	if (fds[1] >= 0)
 		close(fds[1]);

@@ -30,6 +30,10 @@ struct fws_guard {
 int fws_spawn_guarded(char *const *argv, int out_fd, unsigned int grace_ms, bool linger,
 		      struct fws_guard *g);
 
+/** As fws_spawn_guarded, stdin from in_fd (-1: /dev/null): a session fed commands. */
+int fws_spawn_guarded_in(char *const *argv, int in_fd, int out_fd, unsigned int grace_ms,
+			 bool linger_on, struct fws_guard *g);
+
 /** The command's wait status from a lingering guard; -1 when the guard died first. */
 int fws_guard_status(struct fws_guard *g);
 

@@ -6,19 +6,21 @@
 #include "fws_trial_int.h"
 
 /* Each is defined in the file named after it. */
-extern const struct fws_feature fws_feature_dutload; /* feat_dutload.c */
-extern const struct fws_feature fws_feature_nat;     /* feat_nat.c */
-extern const struct fws_feature fws_feature_path;    /* feat_path.c */
-extern const struct fws_feature fws_feature_blocked; /* feat_blocked.c */
-extern const struct fws_feature fws_feature_clocks;  /* feat_clocks.c */
+extern const struct fws_feature fws_feature_dutload;   /* feat_dutload.c */
+extern const struct fws_feature fws_feature_telemetry; /* feat_telemetry.c */
+extern const struct fws_feature fws_feature_nat;       /* feat_nat.c */
+extern const struct fws_feature fws_feature_path;      /* feat_path.c */
+extern const struct fws_feature fws_feature_blocked;   /* feat_blocked.c */
+extern const struct fws_feature fws_feature_clocks;    /* feat_clocks.c */
 
 /* In the order their hooks run. */
 static const struct fws_feature *const features[] = {
-	&fws_feature_clocks,  /* map stamps between hosts' clocks; the bound of one-way figures */
-	&fws_feature_dutload, /* the DUT's CPU load over the measured phase */
-	&fws_feature_nat,     /* NAT: learn before a download, the verdict after */
-	&fws_feature_path,    /* why the path carried nothing; tunnel link bytes */
-	&fws_feature_blocked, /* did flows expected blocked leak */
+	&fws_feature_clocks,    /* map stamps between hosts' clocks; the bound of one-way figures */
+	&fws_feature_dutload,   /* the DUT's CPU load over the measured phase */
+	&fws_feature_telemetry, /* the DUT's own figures each second of the trial */
+	&fws_feature_nat,       /* NAT: learn before a download, the verdict after */
+	&fws_feature_path,      /* why the path carried nothing; tunnel link bytes */
+	&fws_feature_blocked,   /* did flows expected blocked leak */
 };
 _Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
 

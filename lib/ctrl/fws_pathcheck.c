@@ -142,5 +142,9 @@ fws_result_free(struct fws_result *res)
 	}
 	free(res->seconds);
 	res->seconds = NULL;
+	if (res->telem)
+		fws_telem_free(res->telem);
+	free(res->telem);
+	res->telem = NULL;
 	res->n_seconds = res->cap_seconds = 0;
 }

@@ -19,6 +19,7 @@
 #include "fws_config.h"
 #include "fws_counters.h"
 #include "fws_dutload.h"
+#include "fws_telem.h"
 #include "fws_featdata.h"
 #include "fws_err.h"
 #include "fws_hist.h"
@@ -170,6 +171,8 @@ struct fws_result {
 	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
+	/** The DUT's telemetry over the trial (dut.telemetry); heap, fws_result_free frees it. */
+	struct fws_telem *telem;
 	/** The measured phase's full seconds, as the live line has them (the last, partial
 	 * one is not among them); heap, fws_result_free frees them. */
 	struct fws_second *seconds;

@@ -132,6 +132,8 @@ build(struct matrix *m)
 			r->measured[col] |= c->goodput_measured != 0;
 			r->line[col] += c->line_pps;
 			r->cpu[col] = c->dut_cpu;
+			r->core[col] = c->dut_core;
+			r->dut_drops[col] = c->dut_drops;
 			r->limited[col] |= c->generator_limited != 0;
 			r->loss[col] = fmax(r->loss[col], c->loss_pct);
 			r->missed[col] = fmax(r->missed[col], c->rx_missed);

@@ -510,6 +510,8 @@ trial_json(const struct fws_result *r)
 							  "sy", r->dut.sy, "id", r->dut.id,
 							  "cpu_pct", r->dut.cpu)
 					      : json_pack("{s:s}", "error", r->dut.error));
+	if (r->telem)
+		json_object_set_new(tr, "dut_telemetry", fws_report_telem_json(r->telem));
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
 	if (r->steady.n)

@@ -51,7 +51,10 @@ v_p99(const struct row *x, unsigned int c, char *buf, size_t len)
 static void
 v_cpu(const struct row *x, unsigned int c, char *buf, size_t len)
 {
-	snprintf(buf, len, x->cpu[c] >= 0 ? "%.0f %%" : "-", x->cpu[c]);
+	if (x->cpu[c] >= 0 && x->core[c] >= 0) /* telemetry: the busiest core beside it */
+		snprintf(buf, len, "%.0f %% (core %.0f %%)", x->cpu[c], x->core[c]);
+	else
+		snprintf(buf, len, x->cpu[c] >= 0 ? "%.0f %%" : "-", x->cpu[c]);
 }
 
 /* bound: a lower bound's ">=" applies; html: its label in a stacked cell. */

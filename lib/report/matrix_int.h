@@ -21,6 +21,8 @@
 struct row {
 	const struct fws_cell *first;
 	double pps[MAX_COLS], l1[MAX_COLS], line[MAX_COLS], cpu[MAX_COLS];
+	/** DUT telemetry (-1: none): the busiest core's mean, its own drops in the phase. */
+	double core[MAX_COLS], dut_drops[MAX_COLS];
 	double attack[MAX_COLS], attack_leaked[MAX_COLS], blocked_leaked[MAX_COLS];
 	double goodput[MAX_COLS]; /**< derived from L1, or TCP's measured payload rate */
 	bool measured[MAX_COLS];  /**< a cell of it measured its goodput (TCP) */

@@ -11,6 +11,7 @@
 
 #include "fws_compat.h"
 #include "matrix_int.h"
+#include "fws_telem.h"
 
 const char *
 matrix_verdict_word(const char *verdict, char *buf, size_t len)
@@ -140,6 +141,14 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 		     x->flood_passed[c]);
 	if (x->cpu[c] > 95)
 		note(n, label, "DUT CPU above 95 %%");
+	if (x->core[c] >= FWS_TELEM_SINGLE_CORE && x->cpu[c] >= 0 &&
+	    x->cpu[c] <= FWS_TELEM_SINGLE_MEAN)
+		note(n, label,
+		     "DUT: one core at %.0f %% while the mean is %.0f %%: single-thread bound",
+		     x->core[c], x->cpu[c]);
+	if (x->dut_drops[c] > 0)
+		note(n, label, "the DUT dropped %.0f frames in its NICs (its own counters)",
+		     x->dut_drops[c]);
 	if (x->attack_leaked[c] > 0)
 		note(n, label, "%s leaked %.0f of %.0f %s frames",
 		     strcmp(scn, "appcontrol") ? "IPS" : "application control", x->attack_leaked[c],

@@ -161,6 +161,27 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 								  .count = x->hist->b[i]};
 }
 
+/* The DUT's own figures over the measured phase (dut.telemetry); its CPU column from them
+ * when no load command gave one. */
+static void
+cell_telem(const struct fws_result *r, struct fws_cell *c)
+{
+	const struct fws_telem_sum *u = r->telem ? &r->telem->sum : NULL;
+
+	c->dut_core = c->dut_states = c->dut_drops = -1;
+	if (u == NULL || u->n == 0)
+		return;
+	if ((u->have >> FWS_TELEM_CPU) & 1) {
+		c->dut_core = u->busiest_pct;
+		if (c->dut_cpu < 0)
+			c->dut_cpu = u->cpu_mean;
+	}
+	if (u->states)
+		c->dut_states = (double)u->states_end;
+	if ((u->have >> FWS_TELEM_DROPS) & 1)
+		c->dut_drops = (double)u->drops;
+}
+
 /* What proves inspection in a trial, for every cell of it: attack frames sent and leaked,
  * frames leaked to other flows expected blocked (-1: no such stream). */
 static void
@@ -250,6 +271,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 			continue;
 		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c, b);
 		cell_proof(r, &c);
+		cell_telem(r, &c);
 		cell_flood(run, r, &c);
 		cell_verdict(r, &c);
 		json_array_append_new(a, fws_report_cell_json(&c));

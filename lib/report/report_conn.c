@@ -260,7 +260,7 @@ cell_json(json_t *a, const struct fws_connrun *run, unsigned int rep)
 	c.conn_failed = (double)fws_conn_failed(&run->trials[tr].st);
 	c.dut_cpu = run->trials[tr].dut.ok ? run->trials[tr].dut.cpu : -1;
 	c.attack_frames = c.attack_leaked = c.blocked_leaked = c.flood_pps = c.flood_passed = -1;
-	c.unsteady = c.worst_second = -1;
+	c.unsteady = c.worst_second = c.dut_core = c.dut_states = c.dut_drops = -1;
 	c.generator_limited = run->trials[tr].generator_limited;
 	c.p50_ns = run->trials[tr].est_p50_us * 1e3;
 	c.p99_ns = run->trials[tr].est_p99_us * 1e3;

@@ -34,6 +34,12 @@ int fws_report_dump(FILE *f, json_t *j);
 
 struct fws_run;
 
+/** A trial's DUT telemetry as the report's "dut_telemetry" (report_telem.c). */
+json_t *fws_report_telem_json(const struct fws_telem *tm);
+
+/** Its lines in the text report, with its notes. */
+void fws_report_telem_text(FILE *f, const struct fws_telem *tm);
+
 /** The report's "cells": every complete trial's, then the carried ones (report_cells.c). */
 json_t *fws_report_cells(const struct fws_run *run);
 

@@ -34,6 +34,7 @@ cell(const char *scenario, const char *kind, const char *dir, const char *stream
 	c.attack_frames = c.attack_leaked = c.blocked_leaked = -1; /* as read: no such stream */
 	c.connections = c.conn_failed = c.flood_pps = c.flood_passed = -1;
 	c.unsteady = c.worst_second = -1; /* as read: no full second measured */
+	c.dut_core = c.dut_states = c.dut_drops = -1;
 	return c;
 }
 
@@ -167,14 +168,16 @@ START_TEST(test_matrix_csv)
 		"loss_pct,latency_p50_ns,latency_p99_ns,line_pps,dut_cpu_pct,generator_limited,"
 		"attack_frames,attack_leaked,blocked_leaked,goodput_measured,connections,"
 		"connections_failed,syn_flood_pps,syn_flood_passed,above_link,receiver_missed,"
-		"unsteady,worst_second_pct,repetitions,values,median,min,max,mean,ci95,cov_pct,p1,"
+		"unsteady,worst_second_pct,dut_busiest_core_pct,dut_states,dut_drops,repetitions,"
+		"values,"
+		"median,min,max,mean,ci95,cov_pct,p1,"
 		"p99,"
 		"latency_p50_cov_pct\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 				     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,\"fw, nat\",ndr,upload,"
 				     "\"up\"\"1\"\"\",64,,,64,1000,672000,512000,632676.2029,0,"
-				     "0,0,1488095.2,,0,,,,0,,,,,0,0,,,1,,,,,,,,,,\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0,,,1,,,,,,,,,,\n"));
+				     "0,0,1488095.2,,0,,,,0,,,,,0,0,,,,,,1,,,,,,,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0,,,,,,1,,,,,,,,,,\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
