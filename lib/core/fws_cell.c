@@ -20,6 +20,16 @@ fws_cells_free(struct fws_cells *cells)
 		free(cells->c[i].hist);
 		free(cells->c[i].values);
 	}
+	for (i = 0; i < cells->n_timelines; i++) {
+		free(cells->timelines[i].t);
+		free(cells->timelines[i].dt);
+		free(cells->timelines[i].cpu);
+		free(cells->timelines[i].cores);
+		free(cells->timelines[i].load);
+	}
+	free(cells->timelines);
+	cells->timelines = NULL;
+	cells->n_timelines = 0;
 	free(cells->c);
 	free(cells->done);
 	cells->c = NULL;

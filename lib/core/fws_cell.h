@@ -212,6 +212,24 @@ struct fws_cell_done {
 	unsigned int repetition;
 };
 
+#define FWS_TIMELINE_CPUS 64
+#define FWS_TIMELINE_SECONDS 7200
+#define FWS_TIMELINES_MAX 64
+
+/** A trial's DUT timeline, for the HTML report: its telemetry's seconds (trials[].
+ * dut_telemetry.seconds) and its load (trials[].seconds.rx_pps) on one time axis. */
+struct fws_timeline {
+	unsigned int trial; /**< its index among the report's trials (0 first) */
+	char size[32];      /**< its frame size */
+	unsigned int n, n_cpu;
+	double *t, *dt, *cpu; /**< n each: a second's start (s since the trial began), its
+			       * length, % busy */
+	double *cores;        /**< n * n_cpu: each core's % (NAN where a second lacks it) */
+	double m0, m1;        /**< the measured phase (its seconds' span); m0 < 0: none */
+	unsigned int n_load;
+	double *load; /**< per measured second from m0: frames/s received */
+};
+
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
 	char tool[128]; /**< what wrote it: "fwstress 0.1.0 (commit C, DPDK 22.11.11)" */
@@ -227,6 +245,9 @@ struct fws_cells {
 	bool has_done;
 	unsigned int n_done;
 	struct fws_cell_done *done;
+	/** Trials with DUT telemetry: their timelines (at most FWS_TIMELINES_MAX). */
+	unsigned int n_timelines;
+	struct fws_timeline *timelines;
 };
 
 /** The cell's figures are the scenario's result: no verdict against them. */

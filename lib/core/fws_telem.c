@@ -212,10 +212,9 @@ grow(struct fws_telem *tm)
 
 int
 fws_telem_add(struct fws_telem *tm, const struct fws_telem_raw *a, double t_a,
-	      const struct fws_telem_raw *b, double t_b, double m0, double m1)
+	      const struct fws_telem_raw *b, double t_b, unsigned int phase)
 {
 	struct fws_telem_sec *s;
-	double mid = (t_a + t_b) / 2;
 	bool measured;
 
 	if (t_b <= t_a || grow(tm) < 0)
@@ -224,7 +223,7 @@ fws_telem_add(struct fws_telem *tm, const struct fws_telem_raw *a, double t_a,
 	memset(s, 0, sizeof(*s));
 	s->t = t_a;
 	s->dt = t_b - t_a;
-	s->phase = mid < m0 ? FWS_TELEM_WARMUP : mid < m1 ? FWS_TELEM_MEASURE : FWS_TELEM_DRAIN;
+	s->phase = (uint8_t)(phase <= FWS_TELEM_DRAIN ? phase : FWS_TELEM_DRAIN);
 	s->have = a->have & b->have;
 	measured = s->phase == FWS_TELEM_MEASURE;
 	if (HAS(s, CPU))

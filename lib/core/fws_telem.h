@@ -43,7 +43,8 @@ enum fws_telem_metric {
 
 enum fws_telem_os { FWS_TELEM_OS_UNKNOWN = 0, FWS_TELEM_OS_LINUX, FWS_TELEM_OS_FREEBSD };
 
-/* The trial phase a second belongs to (by its middle). */
+/* The trial phase a second belongs to: the one the snapshot that opens it began (the
+ * controller asks for one at each phase's start). */
 enum fws_telem_phase { FWS_TELEM_WARMUP = 0, FWS_TELEM_MEASURE, FWS_TELEM_DRAIN };
 
 const char *fws_telem_metric_name(enum fws_telem_metric m);
@@ -152,12 +153,12 @@ struct fws_telem {
 };
 
 /**
- * The second between snapshots a (at t_a) and b (at t_b) into tm, its phase by its middle
- * against the measured phase [m0, m1) (seconds since the trial began). Its per-source
- * interrupts and per-interface drops are summed when it is measured. 0 or -ENOMEM.
+ * The second between snapshots a (at t_a) and b (at t_b) into tm, of phase (enum
+ * fws_telem_phase). A measured one's interrupts per source and drops per interface are
+ * summed. 0 or -ENOMEM.
  */
 int fws_telem_add(struct fws_telem *tm, const struct fws_telem_raw *a, double t_a,
-		  const struct fws_telem_raw *b, double t_b, double m0, double m1);
+		  const struct fws_telem_raw *b, double t_b, unsigned int phase);
 
 /** A snapshot's metrics into tm->seen, the first reason of each missing one into tm->why. */
 void fws_telem_saw(struct fws_telem *tm, const struct fws_telem_raw *raw);

@@ -3,8 +3,11 @@
  * Trial feature "telemetry" (config dut.telemetry, fws_telem.h): one session to the DUT per
  * trial, a POSIX sh on its end (e.g. "ssh root@fw sh"; nothing installed there), given the
  * sampling script once and asked for a snapshot every second from the trial's start, at the
- * measured phase's start and end, and once after the drain. The seconds between snapshots
- * are marked by phase (by their middle); the result keeps them and the measured phase's
+ * measured phase's start and end, and once after the drain: a second is of the phase the
+ * snapshot that opens it began (warm-up, measure from the start's, drain from the end's). A snapshot's time is when its
+ * answer began to arrive (to the 5 ms of the controller's loop): a slow login delays the
+ * first, never misdates it. The seconds between snapshots
+ * are marked by phase; the result keeps them and the measured phase's
  * summary. A session that dies, hangs or prints garbage is reported in the result and never
  * stops the measurement: a request waits for the answer to the one before, so a slow DUT
  * gives longer seconds, never a pile of requests.
@@ -42,12 +45,17 @@ struct telem {
 	double m0, m1;    /* the measured phase, s since t0 (INFINITY: not yet) */
 	unsigned int seq; /* the last request's number */
 	bool pending;     /* its answer has not come */
+	bool begun;       /* its answer has begun to come */
 	bool late_counted;
-	double t_req;  /* when it was asked */
-	double next;   /* the next regular request */
-	bool boundary; /* one is wanted at once (the measured phase began or ended) */
+	double t_req;   /* when it was asked */
+	double t_begin; /* when its answer began (the snapshot's time, to the 5 ms poll) */
+	double next;    /* the next regular request */
+	bool boundary;  /* one is wanted at once (the measured phase began or ended) */
 	bool have_prev;
 	double t_prev;
+	uint8_t ph_now;  /* the phase a request made now opens */
+	uint8_t ph_req;  /* the pending request's */
+	uint8_t ph_prev; /* the last answered one's: the phase of the second it opened */
 	struct fws_telem_raw *prev, *cur;
 	struct fws_telem *tm; /* the trial's; moves into the result */
 };
@@ -96,7 +104,9 @@ request(struct telem *s, double t)
 	if (!say(s, cmd))
 		return;
 	s->seq++;
+	s->ph_req = s->ph_now;
 	s->pending = true;
+	s->begun = false;
 	s->late_counted = false;
 	s->t_req = t;
 }
@@ -135,6 +145,7 @@ start(struct telem *s, const char *cmd, uint64_t now)
 	s->len = 0;
 	s->seq = 0;
 	s->pending = s->have_prev = s->boundary = false;
+	s->ph_now = s->ph_req = s->ph_prev = FWS_TELEM_WARMUP;
 	s->t0 = now;
 	s->m0 = s->m1 = INFINITY;
 	s->next = 1;
@@ -202,13 +213,19 @@ take_uname(struct telem *s)
 		     s->tm->platform);
 }
 
-/* The answer to the pending request, when it is complete: a snapshot, its second. */
+/* The answer to the pending request: the time it began (its first section, the CPU's, is
+ * read right after) and, when it is complete, a snapshot and its second. */
 static void
 take_answer(struct telem *s, double t)
 {
 	char mark[32], *end, *begin;
 	struct fws_telem_raw *x;
 
+	snprintf(mark, sizeof(mark), "@fws begin %u\n", s->seq);
+	if (s->pending && !s->begun && strstr(s->buf, mark)) {
+		s->begun = true;
+		s->t_begin = t;
+	}
 	snprintf(mark, sizeof(mark), "@fws end %u\n", s->seq);
 	if (!s->pending || (end = strstr(s->buf, mark)) == NULL)
 		return;
@@ -218,19 +235,19 @@ take_answer(struct telem *s, double t)
 	fws_telem_parse(s->tm->os, begin ? begin : s->buf, s->cur);
 	fws_telem_saw(s->tm, s->cur);
 	if (s->have_prev &&
-	    fws_telem_add(s->tm, s->prev, s->t_prev, s->cur, s->t_req, s->m0, s->m1) < 0)
+	    fws_telem_add(s->tm, s->prev, s->t_prev, s->cur, s->t_begin, s->ph_prev) < 0)
 		fail(s, "out of memory for the DUT's seconds%s", "");
 	x = s->prev;
 	s->prev = s->cur;
 	s->cur = x;
-	s->t_prev = s->t_req;
+	s->t_prev = s->t_begin;
+	s->ph_prev = s->ph_req;
 	s->have_prev = true;
 	s->pending = false;
 	end += strlen("@fws end ");
 	end += strcspn(end, "\n") + 1;
 	s->len -= (size_t)(end - s->buf);
 	memmove(s->buf, end, s->len + 1);
-	(void)t;
 }
 
 /* Read, take what is complete, ask again when due. */
@@ -243,14 +260,15 @@ service(struct telem *s, double t)
 	take_uname(s);
 	take_answer(s, t);
 	if (s->pending && !s->late_counted && t - s->t_req > LATE_S) {
-		s->tm->late++;
+		s->tm->late++; /* a slow login is late once, not an error */
 		s->late_counted = true;
-		fail(s, "the DUT did not answer a snapshot within %s s (a hung session?)", "3");
 	}
 	if (s->pending || s->eof || s->tm->os == FWS_TELEM_OS_UNKNOWN)
 		return;
-	if (t >= s->m1 && s->t_prev < s->m1) /* the measured phase's end */
+	if (t >= s->m1 && s->ph_now == FWS_TELEM_MEASURE) { /* the measured phase's end */
+		s->ph_now = FWS_TELEM_DRAIN;
 		s->boundary = true;
+	}
 	if (s->boundary || t >= s->next) {
 		/* A regular one moves the schedule on; one at a boundary keeps it (the measured
 		 * phase's schedule starts at its start). */
@@ -322,7 +340,11 @@ tel_measure(struct fws_trial *t, void *state, const struct fws_step *x)
 	s->m1 = s->m0 + x->duration;
 	/* The seconds from here are the measured phase's: a snapshot now, unless one was asked
 	 * for just before (its answer still on its way): that one marks the start. */
-	s->boundary = !(s->pending && s->m0 - s->t_req < BOUNDARY_NEAR_S);
+	s->ph_now = FWS_TELEM_MEASURE;
+	if (s->pending && s->m0 - s->t_req < BOUNDARY_NEAR_S)
+		s->ph_req = FWS_TELEM_MEASURE; /* the one just asked for opens it */
+	else
+		s->boundary = true;
 	s->next = s->m0 + 1;
 	service(s, s->m0);
 }
@@ -350,6 +372,8 @@ tel_finish(struct fws_trial *t, void *state, const struct fws_step *x)
 	t_end = since(s, x->now);
 	if (x->interrupted && s->m1 > t_end)
 		s->m1 = t_end;
+	if (s->ph_now == FWS_TELEM_MEASURE) /* ended before its end's snapshot: now */
+		s->ph_now = FWS_TELEM_DRAIN;
 	for (until = t_end + LAST_WAIT_S; s->running && !s->eof;) {
 		double now = since(s, fws_trial_now_ns());
 
@@ -365,6 +389,9 @@ tel_finish(struct fws_trial *t, void *state, const struct fws_step *x)
 		poll(&(struct pollfd){.fd = s->out, .events = POLLIN}, 1, 20);
 	}
 	stop(s);
+	if (!s->tm->platform[0])
+		fail(s, "the DUT session gave no answer (%s)",
+		     s->eof ? "it ended" : "a hung session? nothing in the whole trial");
 	fws_telem_summarize(s->tm);
 	if (x->res) {
 		fws_telem_free(x->res->telem);

@@ -48,8 +48,8 @@ matrix_esc(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-static void
-html_escape(FILE *f, const char *s)
+void
+matrix_html_escape(FILE *f, const char *s)
 {
 	char buf[1024];
 
@@ -493,20 +493,20 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 	lmax = beyond ? lend + 0.12 * (lend - lmin) : lend; /* room for the outliers' bar */
 	fprintf(f, "<h3>Latency: ");
 	if (m->n_sets > 1) {
-		html_escape(f, matrix_set_name(m, set, name, sizeof(name)));
+		matrix_html_escape(f, matrix_set_name(m, set, name, sizeof(name)));
 		fputs(", ", f);
 	}
 	matrix_cell_dir(c, dir, sizeof(dir));
-	html_escape(f, dir);
+	matrix_html_escape(f, dir);
 	fputs(", ", f);
-	html_escape(f, c->stream);
+	matrix_html_escape(f, c->stream);
 	fprintf(f, ", ");
-	html_escape(f, c->size);
+	matrix_html_escape(f, c->size);
 	fprintf(f, ", ");
-	html_escape(f, c->kind);
+	matrix_html_escape(f, c->kind);
 	if (!fws_cell_ok(c)) {
 		fprintf(f, " (");
-		html_escape(f, c->verdict);
+		matrix_html_escape(f, c->verdict);
 		fprintf(f, ": not a result)");
 	}
 	fprintf(f,
@@ -584,7 +584,7 @@ chart_appliances(FILE *f, const struct matrix *m)
 			 x->first->kind);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">",
 			x0 + m->n_cols * 7.0, p.h - MB + 14);
-		html_escape(f, label);
+		matrix_html_escape(f, label);
 		fprintf(f, "</text>\n");
 	}
 	for (c = 0; c < m->n_cols; c++) {
@@ -617,29 +617,29 @@ page_head(FILE *f, const struct matrix *m)
 		"small{color:#666}"
 		"th{background:#eee}</style></head><body>\n<h1>fwstress: ");
 	if (m->n_sets == 1)
-		html_escape(f, m->sets[0].dut[0] ? m->sets[0].dut : "report");
+		matrix_html_escape(f, m->sets[0].dut[0] ? m->sets[0].dut : "report");
 	else
 		fprintf(f, "%u appliances", m->n_sets);
 	fprintf(f, "</h1>\n");
 	matrix_partial_banner(m, banner, sizeof(banner));
 	if (banner[0]) {
 		fprintf(f, "<p class=\"partial\"><strong>");
-		html_escape(f, banner);
+		matrix_html_escape(f, banner);
 		fprintf(f, "</strong></p>\n");
 	}
 	for (s = 0; s < m->n_sets; s++) {
 		fprintf(f, "<p class=\"appliance\">");
 		if (m->n_sets > 1) {
-			html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
+			matrix_html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
 			fputs(": ", f);
 		}
 		if (m->sets[s].firmware[0]) {
 			fprintf(f, "Firmware ");
-			html_escape(f, m->sets[s].firmware);
+			matrix_html_escape(f, m->sets[s].firmware);
 			fprintf(f, ". ");
 		}
 		fprintf(f, "Started ");
-		html_escape(f, m->sets[s].started);
+		matrix_html_escape(f, m->sets[s].started);
 		fprintf(f, ".</p>\n");
 	}
 	fprintf(f, "<p>Rates at L1 (frame + 20 bytes preamble and gap).</p>\n");
@@ -659,7 +659,7 @@ page_table_head(FILE *f, const struct matrix *m)
 			if (n == 0)
 				continue;
 			fprintf(f, "<th class=\"group\" colspan=\"%u\">", n);
-			html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
+			matrix_html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
 			fprintf(f, "</th>");
 		}
 		fprintf(f, "<th></th></tr>\n");
@@ -686,7 +686,7 @@ page_figs(FILE *f, const struct matrix *m, const struct row *x, unsigned int c)
 	}
 	if (x->verdict[c]) {
 		fprintf(f, "<td class=\"verdict\">");
-		html_escape(f, matrix_verdict_word(x->verdict[c], v, sizeof(v)));
+		matrix_html_escape(f, matrix_verdict_word(x->verdict[c], v, sizeof(v)));
 		fprintf(f, "</td>");
 		return;
 	}
@@ -709,15 +709,15 @@ page_row(FILE *f, const struct matrix *m, const struct row *x)
 	char notes[1024];
 
 	fprintf(f, "<tr><td>");
-	html_escape(f, x->first->scenario);
+	matrix_html_escape(f, x->first->scenario);
 	fprintf(f, "</td><td>");
-	html_escape(f, x->first->size);
+	matrix_html_escape(f, x->first->size);
 	fprintf(f, "</td><td>%s</td>", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++)
 		page_figs(f, m, x, c);
 	matrix_row_notes(m, x, notes, sizeof(notes));
 	fprintf(f, "<td class=\"notes\">");
-	html_escape(f, notes);
+	matrix_html_escape(f, notes);
 	fprintf(f, "</td></tr>\n");
 }
 
@@ -741,6 +741,7 @@ matrix_html(FILE *f, const struct matrix *m)
 		fprintf(f, "<h2>Appliances side by side</h2>\n");
 		chart_appliances(f, m);
 	}
+	matrix_html_timelines(f, m);
 	fprintf(f, "<h2>Latency histograms</h2>\n");
 	for (s = 0; s < m->n_sets; s++)
 		for (i = 0; i < m->sets[s].n; i++)

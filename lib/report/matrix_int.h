@@ -80,6 +80,12 @@ struct matrix {
 	unsigned int n_figs;
 };
 
+/** s, HTML-escaped, to f. */
+void matrix_html_escape(FILE *f, const char *s);
+
+/** Each trial's DUT timeline (matrix_timeline.c): CPU per core and the load on one axis. */
+void matrix_html_timelines(FILE *f, const struct matrix *m);
+
 /** A cell's column direction: its own, and in a bidir trial its stream's half of it ("bidir
  * upload"); a bidir cell of a report older than 2.5 names no half: its column sums both. */
 void matrix_cell_dir(const struct fws_cell *c, char *buf, size_t len);

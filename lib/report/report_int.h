@@ -37,8 +37,12 @@ struct fws_run;
 /** A trial's DUT telemetry as the report's "dut_telemetry" (report_telem.c). */
 json_t *fws_report_telem_json(const struct fws_telem *tm);
 
-/** Its lines in the text report, with its notes. */
-void fws_report_telem_text(FILE *f, const struct fws_telem *tm);
+/** A report's trials with DUT telemetry into cells->timelines (report_timeline.c). */
+void fws_report_read_timelines(const json_t *root, struct fws_cells *cells);
+
+/** Its lines in the text report, with its notes; lost: the frames the trial lost, beside the
+ * DUT's own drops. */
+void fws_report_telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost);
 
 /** The report's "cells": every complete trial's, then the carried ones (report_cells.c). */
 json_t *fws_report_cells(const struct fws_run *run);

@@ -21,6 +21,7 @@
 #include "fws_pkt.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
+#include "report_int.h"
 
 /* Report cells: our own output read back, checked as strictly as a config. */
 static int
@@ -437,6 +438,8 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 	}
 	if (rc == 0)
 		older_cells(root, cells);
+	if (rc == 0)
+		fws_report_read_timelines(root, cells);
 	json_decref(root);
 	if (rc < 0) {
 		cfg_one_line(err);

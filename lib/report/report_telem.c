@@ -154,7 +154,7 @@ text_cpu(FILE *f, const struct fws_telem_sum *u)
 }
 
 void
-fws_report_telem_text(FILE *f, const struct fws_telem *tm)
+fws_report_telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost)
 {
 	const struct fws_telem_sum *u = &tm->sum;
 	char notes[FWS_TELEM_NOTES][200];
@@ -179,8 +179,10 @@ fws_report_telem_text(FILE *f, const struct fws_telem *tm)
 		fprintf(f, "    states %" PRId64 " at the end, growth %" PRId64 "\n", u->states_end,
 			u->states_growth);
 	if (HAS(u, DROPS))
-		fprintf(f, "    the DUT's own drops and errors: %" PRIu64 "%s%s%s\n", u->drops,
-			u->drops ? " (" : "", u->drops_where, u->drops ? ")" : "");
+		fprintf(f,
+			"    the DUT's own drops and errors: %" PRIu64
+			"%s%s%s; fwstress lost %" PRIu64 "\n",
+			u->drops, u->drops ? " (" : "", u->drops_where, u->drops ? ")" : "", lost);
 	for (i = 0; i < FWS_TELEM_N; i++)
 		if ((tm->missing >> i) & 1)
 			fprintf(f, "    %s: not measured: %s\n", fws_telem_metric_name(i),

@@ -452,8 +452,13 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			r->dut.us, r->dut.sy, r->dut.id);
 	else if (r->dut_probed)
 		fprintf(f, "  DUT load: not measured: %s\n", r->dut.error);
-	if (r->telem)
-		fws_report_telem_text(f, r->telem);
+	if (r->telem) {
+		uint64_t lost = 0;
+
+		for (s = 0; s < r->n_streams; s++)
+			lost += r->streams[s].rx.lost;
+		fws_report_telem_text(f, r->telem, lost);
+	}
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer: the report reader (report, compare, sweep --resume) and compare on what it read. */
+/* libFuzzer: the report reader (report, compare, sweep --resume), compare on what it read, and
+ * the HTML page drawn from it (its charts and DUT timelines). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fws_cell.h"
+#include "fws_matrix.h"
 #include "fws_config.h"
 #include "fws_report.h"
 
@@ -23,6 +26,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
+	FILE *html = fopen("/dev/null", "w");
+
+	if (html == NULL || fws_matrix_render_columns(html, &cells, 1, FWS_MATRIX_HTML, NULL) < 0)
+		abort();
+	fclose(html);
 	/* Repetitions as one cell each (report and compare read them so); only memory fails. */
 	if (fws_cells_collapse(&cells) < 0)
 		abort();

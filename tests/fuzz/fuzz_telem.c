@@ -77,8 +77,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(tm, 0, sizeof(*tm));
 		tm->os = os;
 		fws_telem_saw(tm, b);
-		if (fws_telem_add(tm, a, 0, b, 1, 0, 2) < 0 ||
-		    fws_telem_add(tm, b, 1, a, 2, 0, 2) < 0)
+		if (fws_telem_add(tm, a, 0, b, 1, FWS_TELEM_MEASURE) < 0 ||
+		    fws_telem_add(tm, b, 1, a, 2, (unsigned int)size) < 0)
 			abort();
 		check_sum(tm);
 		*a = *b;

@@ -73,6 +73,27 @@ grep -q "note: DUT: one core (cpu2) at 98 % while the mean is 32 %: single-threa
 grep -q "32 % (core 98 %)" "$WORK/matrix.txt" && grep -q "DUT: one core at 98 % while the mean is 32 %: single-thread bound" "$WORK/matrix.txt" &&
 	grep -q "the DUT dropped $(python3 -c "import json; print(json.load(open('$WORK/expect.json'))['drops'])") frames in its NICs" "$WORK/matrix.txt" &&
 	ok "matrix: CPU with the busiest core, its notes" || bad "matrix: $(cat "$WORK/matrix.txt")"
+# The HTML page: the trial's timeline, a line per core and the total, the measured phase
+# shaded where its seconds are, the load on its own scale (its highest second at the top).
+"$FWSTRESS" report --format html -o "$WORK/report.html" "$WORK/report.json"
+python3 - "$WORK/report.html" "$WORK/report.json" <<'PY' && ok "html: the DUT timeline, 4 cores and the total, measured phase and load as the report's" || bad "html timeline"
+import json, re, sys
+h, r = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+t = r["trials"][0]
+d = t["dut_telemetry"]["seconds"]
+svg = re.search(r'<svg class="timeline" id="timeline-0".*?</svg>', h, re.S).group(0)
+cores = re.findall(r'<polyline fill="none" class="core" data-core="(\d)"[^>]*points="([^"]*)"', svg)
+total = re.search(r'class="cpu"[^>]*points="([^"]*)"', svg).group(1).split()
+m = re.search(r'class="measured"[^>]*data-from="([\d.]+)" data-to="([\d.]+)"', svg)
+load = re.search(r'class="load"[^>]*data-max="([\d.]+)" points="([^"]*)"', svg)
+first = d["phase"].index("measure")
+last = len(d["phase"]) - 1 - d["phase"][::-1].index("measure")
+assert [c for c, _ in cores] == ["0", "1", "2", "3"] and all(len(p.split()) == len(d["t"]) for _, p in cores)
+assert len(total) == len(d["t"])
+assert abs(float(m.group(1)) - d["t"][first]) < 1e-3 and abs(float(m.group(2)) - d["t"][last] - d["dt"][last]) < 1e-3
+assert abs(float(load.group(1)) - max(t["seconds"]["rx_pps"])) < 0.1 and len(load.group(2).split()) == len(t["seconds"]["rx_pps"])
+assert "<h3>DUT timeline: trial 1, frame size 64</h3>" in h
+PY
 
 # Sessions that fail: the trial is measured, the telemetry says why in one line.
 fails() {
@@ -87,7 +108,7 @@ fails "a command not there" "no-such-command-fws" \
 fails "a DUT that says nothing and ends" "true" \
 	"t[0]['dut_telemetry']['error'] == 'the DUT session ended: without a word'"
 fails "a DUT that hangs" "sleep 30" \
-	"t[0]['dut_telemetry']['late'] >= 1 and t[0]['dut_telemetry']['measured']['n'] == 0 and t[0]['dut_telemetry']['platform'] == ''"
+	"t[0]['dut_telemetry']['late'] >= 1 and t[0]['dut_telemetry']['measured']['n'] == 0 and t[0]['dut_telemetry']['platform'] == '' and t[0]['dut_telemetry']['error'] == 'the DUT session gave no answer (a hung session? nothing in the whole trial)'"
 mkdir -p "$WORK/darwin" && echo "Darwin 23.1.0" >"$WORK/darwin/uname"
 fails "an unknown platform" "sh $DATA/replay $WORK/darwin" \
 	"t[0]['dut_telemetry']['error'] == 'the DUT answers uname \"Darwin 23.1.0\": neither FreeBSD nor Linux, no telemetry'"

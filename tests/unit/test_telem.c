@@ -101,7 +101,7 @@ START_TEST(test_telem_freebsd_second)
 
 	snap("opnsense", 1, FWS_TELEM_OS_FREEBSD, a);
 	snap("opnsense", 2, FWS_TELEM_OS_FREEBSD, b);
-	ck_assert_int_eq(fws_telem_add(&tm, a, 10, b, 11, 5, 20), 0);
+	ck_assert_int_eq(fws_telem_add(&tm, a, 10, b, 11, FWS_TELEM_MEASURE), 0);
 	s = &tm.secs[0];
 	ck_assert_int_eq(s->phase, FWS_TELEM_MEASURE);
 	ck_assert_uint_eq(s->n_cpu, 4);
@@ -115,16 +115,17 @@ START_TEST(test_telem_freebsd_second)
 	ck_assert_uint_eq(s->mbuf, 3);
 	ck_assert_int_eq(s->states, 420);
 	ck_assert(fabs(s->inserts_ps - 120) < 1e-6 && fabs(s->removals_ps - 100) < 1e-6);
-	/* Its phase is its middle's: a second that ends after the measured phase's end but
-	 * began before it by more than half is measured; one that is mostly after is not. */
-	ck_assert_int_eq(fws_telem_add(&tm, a, 19.4, b, 20.4, 5, 20), 0);
-	ck_assert_int_eq(tm.secs[1].phase, FWS_TELEM_MEASURE);
-	ck_assert_int_eq(fws_telem_add(&tm, a, 19.6, b, 20.6, 5, 20), 0);
+	/* Its phase is the one given (the snapshot that opened it); beyond drain is drain. */
+	ck_assert_int_eq(fws_telem_add(&tm, a, 19.4, b, 20.4, FWS_TELEM_WARMUP), 0);
+	ck_assert_int_eq(tm.secs[1].phase, FWS_TELEM_WARMUP);
+	ck_assert_int_eq(fws_telem_add(&tm, a, 19.6, b, 20.6, 7), 0);
 	ck_assert_int_eq(tm.secs[2].phase, FWS_TELEM_DRAIN);
-	ck_assert_int_eq(fws_telem_add(&tm, a, 4, b, 5, 5, 20), 0);
-	ck_assert_int_eq(tm.secs[3].phase, FWS_TELEM_WARMUP);
+	ck_assert_uint_eq(tm.secs[1].drops, 250); /* counted in any phase */
+	ck_assert_int_eq(fws_telem_add(&tm, a, 4, b, 5, FWS_TELEM_WARMUP), 0);
+	ck_assert_int_eq(tm.n_if, 5); /* every interface of the measured second */
+	ck_assert_uint_eq(tm.ifs[0].in_drop, 250);
 	/* A counter that went back (a reboot) counts nothing, never a huge figure. */
-	ck_assert_int_eq(fws_telem_add(&tm, b, 30, a, 31, 5, 20), 0);
+	ck_assert_int_eq(fws_telem_add(&tm, b, 30, a, 31, FWS_TELEM_MEASURE), 0);
 	ck_assert_uint_eq(tm.secs[4].drops, 0);
 	ck_assert(tm.secs[4].irq_ps == 0 && tm.secs[4].cpu == 0);
 	fws_telem_free(&tm);
@@ -148,7 +149,10 @@ START_TEST(test_telem_freebsd_summary)
 		snap("opnsense", (int)k, FWS_TELEM_OS_FREEBSD, r[k]);
 		fws_telem_saw(tm, r[k]);
 		if (k)
-			ck_assert_int_eq(fws_telem_add(tm, r[k - 1], k - 1, r[k], k, 1, 11), 0);
+			ck_assert_int_eq(fws_telem_add(tm, r[k - 1], k - 1, r[k], k,
+						       k >= 2 && k <= 11 ? FWS_TELEM_MEASURE
+									 : FWS_TELEM_WARMUP),
+					 0);
 	}
 	fws_telem_summarize(tm);
 	ck_assert_uint_eq(tm->missing, 0);
@@ -197,7 +201,7 @@ START_TEST(test_telem_linux_snapshot)
 	ck_assert_uint_eq(a->n_cpu, 2);
 	ck_assert(!a->state_ops); /* this kernel's conntrack -S has no delete= */
 	ck_assert_str_eq(a->ifs[0].name, "lo");
-	ck_assert_int_eq(fws_telem_add(&tm, a, 0, b, 1, 0, 1), 0);
+	ck_assert_int_eq(fws_telem_add(&tm, a, 0, b, 1, FWS_TELEM_MEASURE), 0);
 	fws_telem_saw(&tm, a);
 	fws_telem_saw(&tm, b);
 	fws_telem_summarize(&tm);
