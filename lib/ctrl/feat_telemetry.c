@@ -32,7 +32,7 @@
 
 #define ANSWER_MAX (512 * 1024) /* a snapshot larger than this is dropped */
 #define LATE_S 3.0              /* an answer not there after this is late (counted) */
-#define LAST_WAIT_S 3.0         /* at the end: how long to wait for the last snapshot */
+#define LAST_WAIT_S 2.0         /* at the end: how long to wait for the last snapshot */
 #define BOUNDARY_NEAR_S 0.1     /* a snapshot this close before the measured phase marks it */
 
 struct telem {
@@ -183,6 +183,10 @@ read_more(struct telem *s)
 		}
 		n = read(s->out, s->buf + s->len, ANSWER_MAX - s->len);
 		if (n > 0) {
+			/* Text from here on: a NUL the DUT printed would hide what follows it. */
+			for (char *p = s->buf + s->len; p < s->buf + s->len + n; p++)
+				if (*p == '\0')
+					*p = '?';
 			s->len += (size_t)n;
 			s->buf[s->len] = '\0';
 		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {

@@ -8,12 +8,14 @@
 . "$(dirname "$0")/lib.sh"
 DATA=$(cd "$HERE/../data/telemetry" && pwd)
 
-# conf OUT TELEMETRY-COMMAND: the loopback run, upload only, 1 s warm-up, 3 s measured.
+# conf OUT TELEMETRY-COMMAND [SECONDS [WARMUP]]: the loopback run, upload only, WARMUP (1) s
+# of warm-up, SECONDS (3) measured.
 conf() {
-	python3 - "$HERE/loopback-test.json" "$1" "$2" <<'PY'
+	python3 - "$HERE/loopback-test.json" "$1" "$2" "${3:-3}" "${4:-1}" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
-c.update({"direction": "upload", "frame_size": [64], "duration": 3, "warmup": 1, "drain": 0.5,
+c.update({"direction": "upload", "frame_size": [64], "duration": float(sys.argv[4]),
+          "warmup": float(sys.argv[5]), "drain": 0.3,
           "dut": {"name": "fw-a", "telemetry": sys.argv[3]}})
 json.dump(c, open(sys.argv[2], "w"))
 PY
@@ -95,12 +97,12 @@ assert abs(float(load.group(1)) - max(t["seconds"]["rx_pps"])) < 0.1 and len(loa
 assert "<h3>DUT timeline: trial 1, frame size 64</h3>" in h
 PY
 
-# Sessions that fail: the trial is measured, the telemetry says why in one line.
+# Sessions that fail: the trial is measured, the telemetry says why in one line (short trials).
 fails() {
 	local name=$1 cmd=$2 want=$3
-	conf "$WORK/f.json" "$cmd"
+	conf "$WORK/f.json" "$cmd" 1 0.2
 	expect_rc 0 "$name: measured anyway" "$FWSTRESS" run -q -o "$WORK/f-report.json" "$WORK/f.json"
-	check "$name: $want" \
+	check "$name: reported as expected" \
 		"t[0]['streams'][0]['lost'] == 0 and t[0]['streams'][0]['received']['distinct_frames'] > 0 and $want" "$WORK/f-report.json"
 }
 fails "a command not there" "no-such-command-fws" \
@@ -109,11 +111,36 @@ fails "a DUT that says nothing and ends" "true" \
 	"t[0]['dut_telemetry']['error'] == 'the DUT session ended: without a word'"
 fails "a DUT that hangs" "sleep 30" \
 	"t[0]['dut_telemetry']['late'] >= 1 and t[0]['dut_telemetry']['measured']['n'] == 0 and t[0]['dut_telemetry']['platform'] == '' and t[0]['dut_telemetry']['error'] == 'the DUT session gave no answer (a hung session? nothing in the whole trial)'"
+# Garbage (binary, NULs included) in every section: each metric named missing with why, the
+# session's answers still found after it.
+cat >"$WORK/garbage.sh" <<'SH'
+while IFS= read -r line; do
+	case $line in
+	*"@fws uname"*) echo "@fws uname FreeBSD 14.1-RELEASE" ;;
+	*"@fws begin "*)
+		n=${line#*@fws begin }
+		n=${n%%\'*}
+		echo "@fws begin $n"
+		for s in cpu interrupts states drops mbuf temperature memory; do
+			echo "@fws $s"
+			head -c 2000 /dev/urandom | tr -d '@'
+			echo
+		done
+		echo "@fws end $n"
+		;;
+	esac
+done
+SH
+fails "a DUT that prints garbage" "sh $WORK/garbage.sh" \
+	"(lambda d: 'error' not in d and d['late'] == 0 and d['measured']['n'] == 1 and sorted(m['metric'] for m in d['missing']) == sorted(['cpu', 'interrupts', 'states', 'drops', 'mbuf', 'temperature', 'memory']) and all(m['why'] and '\\n' not in m['why'] for m in d['missing']))(t[0]['dut_telemetry'])"
+# A DUT that goes away in the measured phase: what it answered is kept, then the error.
+fails "a DUT that ends mid-trial" "timeout 0.9 sh $DATA/replay $DATA/opnsense" \
+	"(lambda d: d['error'].startswith('the DUT session ended') and d['platform'].startswith('FreeBSD') and 1 <= len(d['seconds']['t']) <= 2)(t[0]['dut_telemetry'])"
 mkdir -p "$WORK/darwin" && echo "Darwin 23.1.0" >"$WORK/darwin/uname"
 fails "an unknown platform" "sh $DATA/replay $WORK/darwin" \
 	"t[0]['dut_telemetry']['error'] == 'the DUT answers uname \"Darwin 23.1.0\": neither FreeBSD nor Linux, no telemetry'"
 # This machine as a Linux DUT: /bin/sh here (no temperature sensor in a VM: named once).
-conf "$WORK/lx.json" "sh"
+conf "$WORK/lx.json" "sh" 2 0.2
 expect_rc 0 "run with this machine as a Linux DUT" "$FWSTRESS" run -q -o "$WORK/lx-report.json" "$WORK/lx.json"
 check "Linux: cores, interrupts, states, drops, memory; a missing metric named with its reason" \
 	"(lambda d: d['platform'].startswith('Linux') and len(d['measured']['cpu']['cores_mean_pct']) == $(nproc) and d['measured']['interrupts']['mean_per_s'] > 0 and 'drops' in d['measured'] and all(m['metric'] in ('temperature', 'states') and m['why'] for m in d['missing']))(t[0]['dut_telemetry'])" "$WORK/lx-report.json"

@@ -53,6 +53,20 @@ import json, sys
 print(sum(e["counter"]["packets"] for r in json.load(sys.stdin)["nftables"] if "rule" in r for e in r["rule"]["expr"] if "counter" in e))'
 }
 
+# measured_for NDJSON SECONDS: wait (up to 10 s) until a run's --stats NDJSON shows its
+# measured phase SECONDS old: what a test does to the DUT then happens inside that phase.
+measured_for() {
+	for _ in $(seq 200); do
+		python3 - "$1" "$2" <<'PY' 2>/dev/null && return 0
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(0 if any(l.get("phase") == "measure" and l.get("elapsed_s", 0) >= float(sys.argv[2]) for l in lines) else 1)
+PY
+		sleep 0.05
+	done
+	return 1
+}
+
 # A python expression for check: MISSED(s) is what the receive port of stream s missed itself
 # (its af_packet ring full, when the agents' spinning lcores crowd these 2 cores), as the
 # report gives it: the tester's loss, not the DUT's (receiver_missed).

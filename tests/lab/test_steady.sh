@@ -29,14 +29,7 @@ grep -q "seconds: 6 measured, .* steady within +/-5 %" "$WORK/steady.txt" &&
 sed 's/"duration": 6/"duration": 8/' "$WORK/lab.json" >"$WORK/dip-cfg.json"
 "$LAB" exec "$FWSTRESS" run -q -o "$WORK/dip.json" -t "$WORK/dip.txt" --stats "$WORK/dip.ndjson" "$WORK/dip-cfg.json" 2>"$WORK/dip.err" &
 pid=$!
-for _ in $(seq 200); do
-	python3 - "$WORK/dip.ndjson" <<'PY' 2>/dev/null && break
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-sys.exit(0 if any(l.get("phase") == "measure" and l.get("elapsed_s", 0) >= 4.5 for l in lines) else 1)
-PY
-	sleep 0.05
-done
+measured_for "$WORK/dip.ndjson" 4.5
 egress fwsl_steady "numgen inc mod 2 == 0 counter drop"
 wait $pid
 rc=$?
