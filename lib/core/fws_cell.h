@@ -212,7 +212,7 @@ struct fws_cell_done {
 	unsigned int repetition;
 };
 
-#define FWS_TIMELINE_CPUS 64
+#define FWS_TIMELINE_CPUS 256
 #define FWS_TIMELINE_SECONDS 7200
 #define FWS_TIMELINES_MAX 64
 

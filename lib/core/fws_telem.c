@@ -302,7 +302,8 @@ sum_cores(struct fws_telem_sum *u)
 
 	u->busiest = -1;
 	for (c = 0; c < u->n_cpu; c++) {
-		u->core_mean[c] /= u->seconds;
+		/* A weighted mean of shares of at most 100 %: never above it by rounding. */
+		u->core_mean[c] = fmin(u->core_mean[c] / u->seconds, 100);
 		if (u->busiest < 0 || u->core_mean[c] > u->busiest_pct) {
 			u->busiest = (int)c;
 			u->busiest_pct = u->core_mean[c];
@@ -368,7 +369,7 @@ fws_telem_summarize(struct fws_telem *tm)
 			sum_second(u, &tm->secs[i], u->n == 0);
 	if (u->n == 0 || u->seconds <= 0)
 		return;
-	u->cpu_mean /= u->seconds;
+	u->cpu_mean = fmin(u->cpu_mean / u->seconds, 100);
 	u->irq_mean /= u->seconds;
 	u->inserts_ps /= u->seconds;
 	u->removals_ps /= u->seconds;

@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FWS_TELEM_CPUS 64
-#define FWS_TELEM_IRQS 128
-#define FWS_TELEM_IFS 32
+#define FWS_TELEM_CPUS 256
+#define FWS_TELEM_IRQS 1024
+#define FWS_TELEM_IFS 128
 #define FWS_TELEM_NOTES 4
 #define FWS_TELEM_TOP_IRQS 5
 

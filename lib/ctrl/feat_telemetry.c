@@ -143,6 +143,7 @@ start(struct telem *s, const char *cmd, uint64_t now)
 	s->running = true;
 	s->eof = false;
 	s->len = 0;
+	s->buf[0] = '\0'; /* searched before anything is read */
 	s->seq = 0;
 	s->pending = s->have_prev = s->boundary = false;
 	s->ph_now = s->ph_req = s->ph_prev = FWS_TELEM_WARMUP;
@@ -180,6 +181,7 @@ read_more(struct telem *s)
 		if (s->len >= ANSWER_MAX) {
 			fail(s, "a DUT snapshot larger than %s: dropped", "512 KiB");
 			s->len = 0;
+			s->buf[0] = '\0';
 		}
 		n = read(s->out, s->buf + s->len, ANSWER_MAX - s->len);
 		if (n > 0) {

@@ -49,7 +49,7 @@ check_sum(struct fws_telem *tm)
 			if (!(s->core[c] >= 0 && s->core[c] <= 100.001))
 				abort();
 	}
-	if (!isfinite(tm->sum.cpu_mean) || !isfinite(tm->sum.irq_mean))
+	if (!(tm->sum.cpu_mean >= 0 && tm->sum.cpu_mean <= 100) || !isfinite(tm->sum.irq_mean))
 		abort();
 	n = fws_telem_notes(&tm->sum, notes);
 	for (i = 0; i < n; i++)
