@@ -504,14 +504,7 @@ trial_json(const struct fws_result *r)
 		fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
 		json_object_set_new(tr, "search_goal", json_string(label));
 	}
-	if (r->dut_probed)
-		json_object_set_new(tr, "dut_load",
-				    r->dut.ok ? json_pack("{s:f, s:f, s:f, s:f}", "us", r->dut.us,
-							  "sy", r->dut.sy, "id", r->dut.id,
-							  "cpu_pct", r->dut.cpu)
-					      : json_pack("{s:s}", "error", r->dut.error));
-	if (r->telem)
-		json_object_set_new(tr, "dut_telemetry", fws_report_telem_json(r->telem));
+	fws_report_dut_json(tr, r);
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
 	if (r->steady.n)

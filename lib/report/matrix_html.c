@@ -21,8 +21,8 @@
 #define MAX_SERIES 16
 #define MAX_SPEEDS 8
 
-static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-				      "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+const char *const matrix_colours[MATRIX_COLOURS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+						    "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
 
 const char *
 matrix_esc(const char *s, char *buf, size_t len)
@@ -162,7 +162,7 @@ size_ticks(FILE *f, const struct plot *p)
 static void
 marker(FILE *f, unsigned int k, double x, double y, const char *attrs)
 {
-	const char *c = colours[k % 8];
+	const char *c = matrix_colours[k % MATRIX_COLOURS];
 	char paint[96];
 
 	if ((k / 4) % 2)
@@ -306,8 +306,8 @@ error_bar(FILE *f, const struct plot *p, const struct fws_cell *c, unsigned int 
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
-		lo, hi, colours[k % 8], x, py(p, hi), x, py(p, lo), x - 4, py(p, hi), x + 4,
-		py(p, hi), x - 4, py(p, lo), x + 4, py(p, lo));
+		lo, hi, matrix_colours[k % MATRIX_COLOURS], x, py(p, hi), x, py(p, lo), x - 4,
+		py(p, hi), x + 4, py(p, hi), x - 4, py(p, lo), x + 4, py(p, lo));
 }
 
 /* Throughput against frame size: Mpps (id "throughput", markers "pt") or L1 Mbit/s
@@ -577,7 +577,7 @@ chart_appliances(FILE *f, const struct matrix *m)
 				"y=\"%.1f\" width=\"12\" height=\"%.1f\" fill=\"%s\" "
 				"fill-opacity=\"%s\"/>\n",
 				matrix_esc(m->cols[c].label, label, sizeof(label)), x->l1[c] / 1e6,
-				x0 + c * 14.0, y, p.h - MB - y, colours[m->cols[c].set % 8],
+				x0 + c * 14.0, y, p.h - MB - y, matrix_colours[m->cols[c].set % 8],
 				col_opacity(m, c));
 		}
 		snprintf(label, sizeof(label), "%s %s %s", x->first->scenario, x->first->size,
@@ -595,8 +595,8 @@ chart_appliances(FILE *f, const struct matrix *m)
 		fprintf(f,
 			"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
 			"fill-opacity=\"%s\"/><text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
-			ML + 1, y, colours[m->cols[c].set % 8], col_opacity(m, c), ML + 16, y + 9,
-			matrix_esc(m->cols[c].label, label, sizeof(label)));
+			ML + 1, y, matrix_colours[m->cols[c].set % 8], col_opacity(m, c), ML + 16,
+			y + 9, matrix_esc(m->cols[c].label, label, sizeof(label)));
 	}
 	fprintf(f, "</svg>\n");
 }

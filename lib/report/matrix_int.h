@@ -80,6 +80,10 @@ struct matrix {
 	unsigned int n_figs;
 };
 
+/** The charts' series colours (matrix_html.c), in turn. */
+#define MATRIX_COLOURS 8
+extern const char *const matrix_colours[MATRIX_COLOURS];
+
 /** s, HTML-escaped, to f. */
 void matrix_html_escape(FILE *f, const char *s);
 

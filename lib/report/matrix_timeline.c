@@ -18,9 +18,6 @@
 #define TT 16
 #define TB 36
 
-static const char *const core_colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-					   "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
-
 struct axis {
 	double t_end; /* seconds shown */
 };
@@ -150,7 +147,7 @@ timeline(FILE *f, const struct fws_timeline *tl, const char *set, unsigned int i
 	for (c = 0; c < tl->n_cpu; c++) {
 		snprintf(attrs, sizeof(attrs),
 			 "class=\"core\" data-core=\"%u\" stroke=\"%s\" stroke-opacity=\"0.7\"", c,
-			 core_colours[c % 8]);
+			 matrix_colours[c % MATRIX_COLOURS]);
 		polyline(f, &a, tl, tl->cores + c, tl->n_cpu, attrs);
 	}
 	polyline(f, &a, tl, tl->cpu, 1, "class=\"cpu\" stroke=\"black\" stroke-width=\"2\"");

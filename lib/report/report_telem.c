@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A trial's DUT telemetry (fws_telem.h) in the JSON and text reports: the measured phase's
- * summary, the derived notes, what was missing and why, and the per-second series. */
+/* The DUT's side of a trial in the JSON and text reports: the load command's CPU figures
+ * (dut.load_command), and its telemetry (fws_telem.h): the measured phase's summary, the
+ * derived notes, what was missing and why, and the per-second series. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -120,8 +121,8 @@ series_json(const struct fws_telem *tm)
 			 "memory_used_pct", mem);
 }
 
-json_t *
-fws_report_telem_json(const struct fws_telem *tm)
+static json_t *
+telem_json(const struct fws_telem *tm)
 {
 	char notes[FWS_TELEM_NOTES][200];
 	unsigned int n = fws_telem_notes(&tm->sum, notes), i;
@@ -153,8 +154,8 @@ text_cpu(FILE *f, const struct fws_telem_sum *u)
 	fprintf(f, "%s\n", u->n_cpu > 16 ? " ..." : "");
 }
 
-void
-fws_report_telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost)
+static void
+telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost)
 {
 	const struct fws_telem_sum *u = &tm->sum;
 	char notes[FWS_TELEM_NOTES][200];
@@ -190,4 +191,35 @@ fws_report_telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost)
 	n = fws_telem_notes(u, notes);
 	for (i = 0; i < n; i++)
 		fprintf(f, "  note: DUT: %s\n", notes[i]);
+}
+
+void
+fws_report_dut_json(json_t *tr, const struct fws_result *r)
+{
+	if (r->dut_probed)
+		json_object_set_new(tr, "dut_load",
+				    r->dut.ok ? json_pack("{s:f, s:f, s:f, s:f}", "us", r->dut.us,
+							  "sy", r->dut.sy, "id", r->dut.id,
+							  "cpu_pct", r->dut.cpu)
+					      : json_pack("{s:s}", "error", r->dut.error));
+	if (r->telem)
+		json_object_set_new(tr, "dut_telemetry", telem_json(r->telem));
+}
+
+void
+fws_report_dut_text(FILE *f, const struct fws_result *r)
+{
+	uint64_t lost = 0;
+	unsigned int s;
+
+	if (r->dut_probed && r->dut.ok)
+		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
+			r->dut.us, r->dut.sy, r->dut.id);
+	else if (r->dut_probed)
+		fprintf(f, "  DUT load: not measured: %s\n", r->dut.error);
+	if (r->telem == NULL)
+		return;
+	for (s = 0; s < r->n_streams; s++)
+		lost += r->streams[s].rx.lost;
+	telem_text(f, r->telem, lost);
 }

@@ -447,18 +447,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_nat(f, r);
 	text_tcp(f, r);
 	text_blocked(f, r);
-	if (r->dut_probed && r->dut.ok)
-		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
-			r->dut.us, r->dut.sy, r->dut.id);
-	else if (r->dut_probed)
-		fprintf(f, "  DUT load: not measured: %s\n", r->dut.error);
-	if (r->telem) {
-		uint64_t lost = 0;
-
-		for (s = 0; s < r->n_streams; s++)
-			lost += r->streams[s].rx.lost;
-		fws_report_telem_text(f, r->telem, lost);
-	}
+	fws_report_dut_text(f, r);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
