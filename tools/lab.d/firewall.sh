@@ -15,7 +15,7 @@
 #                           stall of the tester on a busy machine is not a failed rate; counter
 #                           new_limited): a known connection rate
 #   FWS_LAB_FWD_BUDGET=P    at most P packets per second forwarded in all, every kind
-#                           (burst 50; counter over_budget): a small appliance's CPU, which a
+#                           (burst 256, a NIC ring; counter over_budget): a small appliance's CPU, which a
 #                           SYN flood takes from the other traffic
 
 . "$HERE/lab.d/routing.sh"
@@ -38,7 +38,7 @@ firewall_up() {
 	[ -z "${FWS_LAB_FWD_BUDGET:-}" ] || [[ "$FWS_LAB_FWD_BUDGET" =~ ^[0-9]+$ ]] || die "FWS_LAB_FWD_BUDGET: a number"
 	[ -z "${FWS_LAB_CT_LIMIT:-}" ] || [[ "$FWS_LAB_CT_LIMIT" =~ ^[0-9]+$ ]] || die "FWS_LAB_CT_LIMIT: a number"
 	[ -z "${FWS_LAB_NEW_RATE:-}" ] || [[ "$FWS_LAB_NEW_RATE" =~ ^[0-9]+$ ]] || die "FWS_LAB_NEW_RATE: a number"
-	[ -z "${FWS_LAB_FWD_BUDGET:-}" ] || budget="limit rate over $FWS_LAB_FWD_BUDGET/second burst 50 packets counter name over_budget drop"
+	[ -z "${FWS_LAB_FWD_BUDGET:-}" ] || budget="limit rate over $FWS_LAB_FWD_BUDGET/second burst 256 packets counter name over_budget drop"
 	[ -z "${FWS_LAB_CT_LIMIT:-}" ] || ctlimit="ct state new ct count over $FWS_LAB_CT_LIMIT counter name state_full drop"
 	[ -z "${FWS_LAB_NEW_RATE:-}" ] || newrate="ct state new limit rate over $FWS_LAB_NEW_RATE/second burst 64 packets counter name new_limited drop"
 	d nft -f - <<NFT
