@@ -120,6 +120,42 @@ device_known(struct cfg_ctx *c, const char *d)
 			d);
 }
 
+/* Drivers through which DPDK reaches a PCI NIC: the user-space ones, and the kernel drivers
+ * of NICs DPDK shares with the kernel (bifurcated: mlx4, mlx5). */
+static const char *const dpdk_reachable[] = {"vfio-pci",  "uio_pci_generic", "igb_uio",
+					     "mlx4_core", "mlx5_core",       NULL};
+
+/* Whether the PCI device at path (sysfs) has no driver DPDK can use, with err saying what to
+ * run: before EAL starts, one line, rather than a probe that finds nothing. */
+static bool
+pci_unbound(const char *path, unsigned int i, const char *full, char *err, size_t errlen)
+{
+	char link[700], target[256];
+	const char *drv;
+	ssize_t n;
+	unsigned int k;
+
+	snprintf(link, sizeof(link), "%s/driver", path);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(err, errlen,
+			 "ports[%u].device: PCI %s is bound to no driver, so DPDK cannot use it: "
+			 "tools/setup --bind %s",
+			 i, full, full);
+		return true;
+	}
+	target[n] = '\0';
+	drv = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	for (k = 0; dpdk_reachable[k]; k++)
+		if (strcmp(drv, dpdk_reachable[k]) == 0)
+			return false;
+	snprintf(err, errlen,
+		 "ports[%u].device: PCI %s is bound to the kernel driver %s: DPDK cannot use it "
+		 "while the kernel has it: tools/setup --bind %s",
+		 i, full, drv, full);
+	return true;
+}
+
 int
 fws_config_local_devices(const struct fws_cfg *cfg, char *err, size_t errlen)
 {
@@ -133,13 +169,15 @@ fws_config_local_devices(const struct fws_cfg *cfg, char *err, size_t errlen)
 		if (cfg->ports[i].host != 0 || !pci_address(d, full, sizeof(full)))
 			continue; /* another host's, or a virtual device */
 		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sys, full);
-		if (access(path, F_OK) == 0)
-			continue;
-		snprintf(err, errlen,
-			 "ports[%u].device: device \"%s\": no PCI device %s on this host (%s): "
-			 "fwstress ports lists those there are",
-			 i, d, full, path);
-		return -ENODEV;
+		if (access(path, F_OK) != 0) {
+			snprintf(err, errlen,
+				 "ports[%u].device: device \"%s\": no PCI device %s on this host "
+				 "(%s): fwstress ports lists those there are",
+				 i, d, full, path);
+			return -ENODEV;
+		}
+		if (pci_unbound(path, i, full, err, errlen))
+			return -ENODEV;
 	}
 	return 0;
 }

@@ -66,6 +66,7 @@ static void
 nic_delta(uint16_t port_id, const struct rte_eth_stats *before, struct fws_port_result *pr)
 {
 	struct rte_eth_stats now;
+	unsigned int q;
 
 	if (rte_eth_stats_get(port_id, &now) != 0)
 		return;
@@ -77,6 +78,10 @@ nic_delta(uint16_t port_id, const struct rte_eth_stats *before, struct fws_port_
 	pr->nic_ierrors = now.ierrors - before->ierrors;
 	pr->nic_oerrors = now.oerrors - before->oerrors;
 	pr->nic_rx_nombuf = now.rx_nombuf - before->rx_nombuf;
+	for (q = 0; q < FWS_PORT_RXQ_MAX && q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
+		pr->nic_rxq_frames[q] = now.q_ipackets[q] - before->q_ipackets[q];
+		pr->nic_rxq_counted |= pr->nic_rxq_frames[q] > 0;
+	}
 }
 
 /* Port p's receive and transmit counters of this trial, summed over lcores and tasks. */
@@ -89,6 +94,9 @@ port_counters(const struct fws_host *t, unsigned int p, struct fws_port_result *
 #define ADD(name, desc) pr->rx.name += t->rx[i]->port[p].name;
 		FWS_RX_COUNTERS(ADD)
 #undef ADD
+		/* receive lcore i polls queue i of every port (setup_rx) */
+		if (i < FWS_PORT_RXQ_MAX)
+			pr->rxq_frames[i] = t->rx[i]->port[p].rx_frames;
 	}
 	for (i = 0; i < t->n_tasks; i++) {
 		if (t->tasks[i].port_idx != p)
@@ -117,6 +125,8 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->link_up = t->port[p].link_up;
 	out->hw_cksum = t->port[p].hw_cksum;
 	out->physical = t->port[p].physical;
+	out->rss = t->port[p].rss;
+	out->n_rxq = t->nb_rxq;
 	out->ctl = io->port[p].cnt;
 	for (w = 0; w < t->n_workers; w++)
 		for (q = 0; q < t->workers[w].n_ctl; q++)

@@ -287,6 +287,24 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 	return o;
 }
 
+/* Per receive queue: the frames its lcore received, and the NIC's own count (null where the
+ * driver keeps none). */
+static json_t *
+rx_queues_json(const struct fws_port_result *x)
+{
+	json_t *a = json_array();
+	unsigned int q;
+
+	for (q = 0; q < x->n_rxq && q < FWS_PORT_RXQ_MAX; q++)
+		json_array_append_new(
+			a, json_pack("{s:i, s:I, s:o}", "queue", (int)q, "frames",
+				     (json_int_t)x->rxq_frames[q], "nic_frames",
+				     x->nic_rxq_counted
+					     ? json_integer((json_int_t)x->nic_rxq_frames[q])
+					     : json_null()));
+	return a;
+}
+
 static json_t *
 port_result_json(const struct fws_port_result *x)
 {
@@ -315,6 +333,8 @@ port_result_json(const struct fws_port_result *x)
 			  "imissed", (json_int_t)x->nic_imissed, "ierrors",
 			  (json_int_t)x->nic_ierrors, "oerrors", (json_int_t)x->nic_oerrors,
 			  "rx_nombuf", (json_int_t)x->nic_rx_nombuf));
+	if (x->n_rxq > 1)
+		json_object_set_new(o, "rx_queues", rx_queues_json(x));
 	return o;
 }
 
@@ -409,6 +429,9 @@ fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 				  p->link_up, "link_speed_mbps", (json_int_t)p->link_speed_mbps,
 				  "checksum_offload", p->hw_cksum);
 		json_t *c = json_object();
+
+		json_object_set_new(o, "rx_queues", json_integer(p->n_rxq));
+		json_object_set_new(o, "rss", json_boolean(p->rss));
 
 		json_object_set_new(o, "rx_frames_total", json_integer((json_int_t)p->rx_total));
 		json_object_set_new(o, "tx_frames_total", json_integer((json_int_t)p->tx_total));

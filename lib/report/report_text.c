@@ -388,6 +388,24 @@ text_steady(FILE *f, const struct fws_result *r)
 	fputc('\n', f);
 }
 
+/* Several receive queues: what each received (the NIC's own count beside it where the driver
+ * keeps one), and whether RSS spread the flows or the first queue got them all. */
+static void
+text_rx_queues(FILE *f, const struct fws_port_result *x)
+{
+	unsigned int q;
+
+	if (x->n_rxq < 2)
+		return;
+	fprintf(f, "  port %-8s rx queues (%s):", x->name, x->rss ? "RSS" : "no RSS");
+	for (q = 0; q < x->n_rxq && q < FWS_PORT_RXQ_MAX; q++) {
+		fprintf(f, " %u: %" PRIu64, q, x->rxq_frames[q]);
+		if (x->nic_rxq_counted)
+			fprintf(f, " (nic %" PRIu64 ")", x->nic_rxq_frames[q]);
+	}
+	fputc('\n', f);
+}
+
 /* A trial's first line: its number, what it is (a search goal, a repetition), its sizes. */
 static void
 text_trial_head(FILE *f, const struct fws_result *r, unsigned int idx)
@@ -502,6 +520,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			"/%" PRIu64 "\n",
 			x->nic_ipackets, x->nic_opackets, x->nic_imissed, x->nic_ierrors,
 			x->nic_oerrors);
+		text_rx_queues(f, x);
 	}
 }
 
@@ -545,7 +564,10 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			p->mac, p->link_up ? "up" : "DOWN");
 		if (p->link_speed_mbps)
 			fprintf(f, " %u Mbit/s", p->link_speed_mbps);
-		fprintf(f, ", checksums %s\n", p->hw_cksum ? "offloaded" : "in software");
+		fprintf(f, ", checksums %s", p->hw_cksum ? "offloaded" : "in software");
+		if (p->n_rxq > 1)
+			fprintf(f, ", %u rx queues%s", p->n_rxq, p->rss ? " (RSS)" : " (no RSS)");
+		fputc('\n', f);
 	}
 	for (i = 0; i < run->n_paths; i++)
 		if (run->paths[i].skipped)

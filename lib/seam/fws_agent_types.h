@@ -32,6 +32,9 @@ struct fws_tcp_result {
 	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
 };
 
+/** Receive queues a port's result counts one by one (DPDK's per-queue NIC counters are 16). */
+#define FWS_PORT_RXQ_MAX 16
+
 struct fws_port_result {
 	char name[FWS_CFG_NAME_LEN];
 	char device[FWS_CFG_PATH_LEN];
@@ -51,6 +54,12 @@ struct fws_port_result {
 	/* The NIC's own counters over the trial (rte_eth_stats). */
 	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
 		nic_oerrors, nic_rx_nombuf;
+	/* Receive queues (one per receive lcore), RSS spreading flows over them or not; per
+	 * queue, the frames its lcore received in the trial and the NIC's own count (q_ipackets:
+	 * nic_rxq_counted when the driver keeps them). */
+	uint16_t n_rxq;
+	bool rss, nic_rxq_counted;
+	uint64_t rxq_frames[FWS_PORT_RXQ_MAX], nic_rxq_frames[FWS_PORT_RXQ_MAX];
 };
 
 /** One stream so far in the running phase (live: read while the lcores write). */

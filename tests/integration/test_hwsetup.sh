@@ -74,8 +74,24 @@ grep -q '^fwstress: note: .*hw-two-port.json: valid, but ports\[0\].device: devi
 expect_rc 2 "run of the hardware template here" "$FWSTRESS" run -q "$TOP/config/hw-two-port.json"
 [ "$(grep -c . "$WORK/err")" -eq 1 ] && grep -q '^fwstress: config: .*: ports\[0\].device: device "0000:03:00.0": no PCI device 0000:03:00.0 on this host' "$WORK/err" &&
 	ok "run: one line naming the absent device, nothing started" || bad "run hw: $(cat "$WORK/err")"
-dev 0000:03:00.0 0x020000 vfio-pci
-dev 0000:03:00.1 0x020000 vfio-pci
+# The devices there but not DPDK's: one line naming the device, its driver and what to run,
+# before EAL starts.
+dev 0000:03:00.0 0x020000 ixgbe enp3s0f0 down
+dev 0000:03:00.1 0x020000
+FWS_SYSFS=$FAKE expect_rc 2 "run with a port bound to a kernel driver" "$FWSTRESS" run -q "$TOP/config/hw-two-port.json"
+[ "$(grep -c . "$WORK/err")" -eq 1 ] && grep -q '^fwstress: config: .*: ports\[0\].device: PCI 0000:03:00.0 is bound to the kernel driver ixgbe: DPDK cannot use it while the kernel has it: tools/setup --bind 0000:03:00.0$' "$WORK/err" &&
+	ok "run: one line naming the kernel driver and tools/setup --bind" || bad "kernel driver: $(cat "$WORK/err")"
+rm "$FAKE/bus/pci/devices/0000:03:00.0/driver"
+ln -s ../../../bus/pci/drivers/vfio-pci "$FAKE/bus/pci/devices/0000:03:00.0/driver"
+FWS_SYSFS=$FAKE expect_rc 2 "run with a port bound to no driver" "$FWSTRESS" run -q "$TOP/config/hw-two-port.json"
+[ "$(grep -c . "$WORK/err")" -eq 1 ] && grep -q '^fwstress: config: .*: ports\[1\].device: PCI 0000:03:00.1 is bound to no driver, so DPDK cannot use it: tools/setup --bind 0000:03:00.1$' "$WORK/err" &&
+	ok "run: one line naming the unbound device and tools/setup --bind" || bad "no driver: $(cat "$WORK/err")"
+ln -s ../../../bus/pci/drivers/mlx5_core "$FAKE/bus/pci/devices/0000:03:00.1/driver"
+mkdir -p "$FAKE/bus/pci/drivers/mlx5_core"
+FWS_SYSFS=$FAKE expect_rc 0 "validate with mlx5_core (DPDK shares it with the kernel)" "$FWSTRESS" validate "$TOP/config/hw-two-port.json"
+grep -q "note:" "$WORK/err" && bad "a note for mlx5_core: $(cat "$WORK/err")" || ok "mlx5_core is no refusal"
+rm "$FAKE/bus/pci/devices/0000:03:00.1/driver"
+ln -s ../../../bus/pci/drivers/vfio-pci "$FAKE/bus/pci/devices/0000:03:00.1/driver"
 FWS_SYSFS=$FAKE expect_rc 0 "validate with the devices there" "$FWSTRESS" validate "$TOP/config/hw-two-port.json"
 grep -q "note:" "$WORK/err" && bad "a note with the devices there: $(cat "$WORK/err")" || ok "no note with the devices there"
 finish
