@@ -602,6 +602,11 @@ fws_host_destroy(struct fws_host *t)
 	if (t == NULL)
 		return;
 	fws_host_features_destroy(t);
+	/* The ports stop first: a NIC's driver frees the mbufs left in its rings as it stops,
+	 * into the transmit pools the engines free below. */
+	for (i = 0; i < t->cfg->n_ports; i++)
+		if (t->port[i].rx_pool)
+			fws_port_close(&t->port[i]);
 	for (i = 0; t->tasks && i < t->n_tasks; i++)
 		fws_engine_destroy(&t->tasks[i]);
 	rte_free(t->tasks);
@@ -616,9 +621,6 @@ fws_host_destroy(struct fws_host *t)
 	}
 	for (s = 0; s < FWS_CFG_MAX_STREAMS; s++)
 		rte_free(t->txflows[s]);
-	for (i = 0; i < t->cfg->n_ports; i++)
-		if (t->port[i].rx_pool)
-			fws_port_close(&t->port[i]);
 	fws_ctlio_free(&t->ctl);
 	free(t->workers);
 	free(t->cur);
