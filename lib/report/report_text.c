@@ -393,6 +393,7 @@ text_steady(FILE *f, const struct fws_result *r)
 static void
 text_rx_queues(FILE *f, const struct fws_port_result *x)
 {
+	uint64_t total = 0, most = 0;
 	unsigned int q;
 
 	if (x->n_rxq < 2)
@@ -402,7 +403,11 @@ text_rx_queues(FILE *f, const struct fws_port_result *x)
 		fprintf(f, " %u: %" PRIu64, q, x->rxq_frames[q]);
 		if (x->nic_rxq_counted)
 			fprintf(f, " (nic %" PRIu64 ")", x->nic_rxq_frames[q]);
+		total += x->rxq_frames[q];
+		most = RTE_MAX(most, x->rxq_frames[q]);
 	}
+	if (x->rss && total >= 100 && most == total)
+		fprintf(f, "; one queue received every frame: the device did not spread the flows");
 	fputc('\n', f);
 }
 
