@@ -81,7 +81,7 @@ PY
 	bad "checksums: $(cat "$WORK/ck" "$WORK/lan.ck")"
 
 # A cable pulled mid-trial: the NIC's link goes down for about a second.
-vm_config link '{"frame_size": 128, "duration": 4, "warmup": 0.5, "drain": 0.5, "direction": "upload", "path_check": false}'
+vm_config link '{"frame_size": 128, "duration": 3, "warmup": 0.5, "drain": 0.5, "direction": "upload", "path_check": false}'
 vmrun link --stats - &
 run=$!
 measuring link && sleep 1 || bad "the link run never measured: $(cat "$WORK/link.err")"
