@@ -14,6 +14,7 @@
 #include "fws_app.h"
 #include "fws_campaign.h"
 #include "fws_compat.h"
+#include "fws_hwstamp.h"
 #include "fws_port.h"
 
 static void
@@ -294,6 +295,18 @@ cmd_validate(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* The NIC's hardware timestamps, as a run probes them, and the latency method it gets. */
+static void
+stamps_line(uint16_t pid, const struct rte_eth_dev_info *info)
+{
+	bool rx_all, ptp;
+
+	fws_port_stamp_probe(pid, info, &rx_all, &ptp);
+	printf("  timestamps: RX offload %s, PTP clock %s: latency from %s (%s)\n",
+	       rx_all ? "yes" : "no", ptp ? "yes" : "no", FWS_LATENCY_METHOD,
+	       fws_hwstamp_why(rx_all, ptp));
+}
+
 int
 cmd_ports(int argc, char **argv)
 {
@@ -366,6 +379,7 @@ cmd_ports(int argc, char **argv)
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM ? "yes" : "no",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE ? "yes" : "no",
 		       info.flow_type_rss_offloads ? "yes" : "no");
+		stamps_line(pid, &info);
 		for (i = 0; cfg && i < (int)cfg->n_ports; i++)
 			if (ids[i] == (int)pid)
 				printf("  config port \"%s\" (%s)\n", cfg->ports[i].name,

@@ -152,6 +152,15 @@ port_kernel_if(const struct port_setup *s, struct fws_port_info *info)
 	}
 }
 
+void
+fws_port_stamp_probe(uint16_t port_id, const struct rte_eth_dev_info *dev, bool *rx_all, bool *ptp)
+{
+	struct timespec ts;
+
+	*rx_all = (dev->rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP) != 0;
+	*ptp = rte_eth_timesync_read_time(port_id, &ts) != -ENOTSUP;
+}
+
 static int
 port_step_info(struct port_setup *s)
 {
@@ -172,6 +181,7 @@ port_step_info(struct port_setup *s)
 			 strcmp(rte_bus_name(rte_dev_bus(s->dev.device)), "vdev") != 0;
 	rte_eth_dev_get_name_by_port(s->port_id, info->dev_name);
 	port_kernel_if(s, info);
+	fws_port_stamp_probe(s->port_id, &s->dev, &info->stamp_rx_all, &info->stamp_ptp);
 	if (s->req->nb_rxq > s->dev.max_rx_queues || s->req->nb_txq > s->dev.max_tx_queues) {
 		snprintf(s->err, s->errlen,
 			 "port %s: needs %u RX and %u TX queues, the device has %u and %u (use "

@@ -43,6 +43,8 @@ struct fws_port_info {
 			     * link: the driver reports its link up whatever the interface does) */
 	bool hw_cksum;      /**< IPv4 and UDP checksum offload on transmit */
 	bool rss;
+	bool stamp_rx_all; /**< RX timestamp offload: the NIC can stamp every received frame */
+	bool stamp_ptp;    /**< IEEE 1588 timesync: a clock that latches PTP event frames */
 	uint16_t rx_desc, tx_desc;
 	struct rte_mempool *rx_pool;
 };
@@ -66,6 +68,14 @@ void fws_port_mac(uint16_t port_id, struct rte_ether_addr *mac);
 
 /** The link now: 1 up, 0 down (a kernel interface: up and carrier; others: the driver). */
 int fws_port_link_now(const struct fws_port_info *info);
+
+/**
+ * The NIC's hardware timestamps: rx_all, RX timestamp offload (it can stamp every received
+ * frame); ptp, IEEE 1588 timesync (its clock is readable: the driver has the operation,
+ * whatever it answers before timesync is enabled).
+ */
+void fws_port_stamp_probe(uint16_t port_id, const struct rte_eth_dev_info *dev, bool *rx_all,
+			  bool *ptp);
 
 /** Stop the port and free its receive pool. */
 void fws_port_close(struct fws_port_info *info);

@@ -126,6 +126,8 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->hw_cksum = t->port[p].hw_cksum;
 	out->physical = t->port[p].physical;
 	out->rss = t->port[p].rss;
+	out->stamp_rx_all = t->port[p].stamp_rx_all;
+	out->stamp_ptp = t->port[p].stamp_ptp;
 	out->n_rxq = t->nb_rxq;
 	out->ctl = io->port[p].cnt;
 	for (w = 0; w < t->n_workers; w++)

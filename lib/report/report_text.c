@@ -10,6 +10,7 @@
 #include "fws_build.h"
 #include "fws_cell.h"
 #include "fws_clock.h"
+#include "fws_hwstamp.h"
 #include "fws_rate.h"
 #include "fws_report.h"
 #include "report_int.h"
@@ -572,6 +573,9 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		fprintf(f, ", checksums %s", p->hw_cksum ? "offloaded" : "in software");
 		if (p->n_rxq > 1)
 			fprintf(f, ", %u rx queues%s", p->n_rxq, p->rss ? " (RSS)" : " (no RSS)");
+		if (p->physical)
+			fprintf(f, ", latency from %s (%s)", FWS_LATENCY_METHOD,
+				fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp));
 		fputc('\n', f);
 	}
 	for (i = 0; i < run->n_paths; i++)

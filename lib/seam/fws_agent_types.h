@@ -43,7 +43,8 @@ struct fws_port_result {
 	uint32_t link_speed_mbps;
 	bool link_up;
 	bool hw_cksum;
-	bool physical; /**< on a hardware bus: the wire paces what is sent */
+	bool physical;                /**< on a hardware bus: the wire paces what is sent */
+	bool stamp_rx_all, stamp_ptp; /**< the NIC's hardware timestamps (fws_hwstamp.h) */
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
 	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */

@@ -112,7 +112,8 @@ fails "a DUT that says nothing and ends" "true" \
 fails "a DUT that hangs" "sleep 30" \
 	"t[0]['dut_telemetry']['late'] >= 1 and t[0]['dut_telemetry']['measured']['n'] == 0 and t[0]['dut_telemetry']['platform'] == '' and t[0]['dut_telemetry']['error'] == 'the DUT session gave no answer (a hung session? nothing in the whole trial)'"
 # Garbage (binary, NULs included) in every section: each metric named missing with why, the
-# session's answers still found after it.
+# session's answers still found after it (how many seconds they cut the 1 s phase into, and
+# whether one came late, is the busy machine's: a CI run saw it differ).
 cat >"$WORK/garbage.sh" <<'SH'
 while IFS= read -r line; do
 	case $line in
@@ -132,7 +133,7 @@ while IFS= read -r line; do
 done
 SH
 fails "a DUT that prints garbage" "sh $WORK/garbage.sh" \
-	"(lambda d: 'error' not in d and d['late'] == 0 and d['measured']['n'] == 1 and sorted(m['metric'] for m in d['missing']) == sorted(['cpu', 'interrupts', 'states', 'drops', 'mbuf', 'temperature', 'memory']) and all(m['why'] and '\\n' not in m['why'] for m in d['missing']))(t[0]['dut_telemetry'])"
+	"(lambda d: 'error' not in d and d['measured']['n'] >= 1 and sorted(m['metric'] for m in d['missing']) == sorted(['cpu', 'interrupts', 'states', 'drops', 'mbuf', 'temperature', 'memory']) and all(m['why'] and '\\n' not in m['why'] for m in d['missing']))(t[0]['dut_telemetry'])"
 # A DUT that goes away in the measured phase: what it answered is kept, then the error.
 fails "a DUT that ends mid-trial" "timeout 0.9 sh $DATA/replay $DATA/opnsense" \
 	"(lambda d: d['error'].startswith('the DUT session ended') and d['platform'].startswith('FreeBSD') and 1 <= len(d['seconds']['t']) <= 2)(t[0]['dut_telemetry'])"

@@ -51,15 +51,15 @@ measuring() {
 	return 1
 }
 
-# vm_config NAME JSON: config/vm-routing.json with JSON's keys over it, in the guest's
-# /tmp/NAME.cfg (the guest's /tmp is its own: sent over ssh).
+# vm_config NAME JSON: config/vm-routing.json with JSON's keys over it (a key set to null
+# removed), in the guest's /tmp/NAME.cfg (the guest's /tmp is its own: sent over ssh).
 vm_config() {
 	python3 - "$TOP/config/vm-routing.json" "$2" <<'PY' | "$VM" exec sh -c "cat >/tmp/$1.cfg"
 import json, sys
 c = json.load(open(sys.argv[1]))
 c.pop("output")
 c.update(json.loads(sys.argv[2]))
-json.dump(c, sys.stdout)
+json.dump({k: v for k, v in c.items() if v is not None}, sys.stdout)
 PY
 }
 
