@@ -18,7 +18,6 @@
 #include "fws_rate.h"
 
 #include "fws_clock.h"
-#include "fws_hwstamp.h"
 #include "fws_report.h"
 #include "report_int.h"
 
@@ -288,57 +287,6 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 	return o;
 }
 
-/* Per receive queue: the frames its lcore received, and the NIC's own count (null where the
- * driver keeps none). */
-static json_t *
-rx_queues_json(const struct fws_port_result *x)
-{
-	json_t *a = json_array();
-	unsigned int q;
-
-	for (q = 0; q < x->n_rxq && q < FWS_PORT_RXQ_MAX; q++)
-		json_array_append_new(
-			a, json_pack("{s:i, s:I, s:o}", "queue", (int)q, "frames",
-				     (json_int_t)x->rxq_frames[q], "nic_frames",
-				     x->nic_rxq_counted
-					     ? json_integer((json_int_t)x->nic_rxq_frames[q])
-					     : json_null()));
-	return a;
-}
-
-static json_t *
-port_result_json(const struct fws_port_result *x)
-{
-	json_t *o = json_pack("{s:s}", "name", x->name), *c;
-
-	c = json_object();
-#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)x->rx.name));
-	FWS_RX_COUNTERS(KEY)
-#undef KEY
-	json_object_set_new(o, "rx", c);
-	c = json_object();
-#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)x->tx.name));
-	FWS_TX_COUNTERS(KEY)
-#undef KEY
-	json_object_set_new(o, "tx", c);
-	c = json_object();
-#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)x->ctl.name));
-	FWS_CTL_COUNTERS(KEY)
-#undef KEY
-	json_object_set_new(o, "control", c);
-	json_object_set_new(
-		o, "nic",
-		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ipackets",
-			  (json_int_t)x->nic_ipackets, "opackets", (json_int_t)x->nic_opackets,
-			  "ibytes", (json_int_t)x->nic_ibytes, "obytes", (json_int_t)x->nic_obytes,
-			  "imissed", (json_int_t)x->nic_imissed, "ierrors",
-			  (json_int_t)x->nic_ierrors, "oerrors", (json_int_t)x->nic_oerrors,
-			  "rx_nombuf", (json_int_t)x->nic_rx_nombuf));
-	if (x->n_rxq > 1)
-		json_object_set_new(o, "rx_queues", rx_queues_json(x));
-	return o;
-}
-
 json_t *
 fws_report_goal_json(const struct fws_search_goal *g, int result)
 {
@@ -416,44 +364,6 @@ search_json(const struct fws_run *run, const struct fws_search_summary *s)
 	return o;
 }
 
-json_t *
-fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const struct fws_port_result *p = &ports[i];
-		json_t *o =
-			json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:b}", "name", p->name, "device",
-				  p->device, "driver", p->driver, "mac", p->mac, "link_up",
-				  p->link_up, "link_speed_mbps", (json_int_t)p->link_speed_mbps,
-				  "checksum_offload", p->hw_cksum);
-		json_t *c = json_object();
-
-		json_object_set_new(o, "rx_queues", json_integer(p->n_rxq));
-		json_object_set_new(o, "rss", json_boolean(p->rss));
-		json_object_set_new(o, "timestamps",
-				    json_pack("{s:b, s:b, s:s, s:s}", "rx_offload", p->stamp_rx_all,
-					      "ptp", p->stamp_ptp, "latency_method",
-					      FWS_LATENCY_METHOD, "why",
-					      fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp)));
-
-		json_object_set_new(o, "rx_frames_total", json_integer((json_int_t)p->rx_total));
-		json_object_set_new(o, "tx_frames_total", json_integer((json_int_t)p->tx_total));
-		json_object_set_new(o, "rx_control_total",
-				    json_integer((json_int_t)p->rx_control_total));
-		json_object_set_new(o, "tx_control_total",
-				    json_integer((json_int_t)p->tx_control_total));
-#define KEY(name, desc) json_object_set_new(c, #name, json_integer((json_int_t)p->ctl.name));
-		FWS_CTL_COUNTERS(KEY)
-#undef KEY
-		json_object_set_new(o, "control", c);
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
 static json_t *
 report_ports(const struct fws_run *run)
 {
@@ -526,7 +436,7 @@ trial_json(const struct fws_result *r)
 	for (s = 0; s < r->n_streams; s++)
 		json_array_append_new(st, stream_json(&r->streams[s], &r->fd, r->partial));
 	for (s = 0; s < r->n_ports; s++)
-		json_array_append_new(pt, port_result_json(&r->ports[s]));
+		json_array_append_new(pt, fws_report_port_result_json(&r->ports[s]));
 	if (r->kind != FWS_RESULT_RUN) {
 		char label[16];
 

@@ -102,5 +102,7 @@ void fws_report_hosts_text(FILE *f, const struct fws_cfg *cfg, const struct fws_
 
 /** The ports' facts and run-level counters. */
 json_t *fws_report_ports_json(const struct fws_port_result *ports, unsigned int n);
+/** A port's counts in one trial: trials[].ports[] (report_ports.c). */
+json_t *fws_report_port_result_json(const struct fws_port_result *x);
 
 #endif /* FWS_REPORT_INT_H */
