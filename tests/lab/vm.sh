@@ -11,8 +11,8 @@ ls /lib/modules/*/kernel/fs/9p >/dev/null 2>&1 || { echo "SKIP: no Debian kernel
 "$LAB" down >/dev/null 2>&1
 trap '"$VM" down >/dev/null 2>&1; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
-# vm_up TOPOLOGY VM-ARGS...: the lab and the guest up, its NICs bound with tools/setup --bind
-# (the user's path); which accelerator ran it is printed.
+# vm_up TOPOLOGY VM-ARGS...: the lab (TOPOLOGY) and the guest up, which accelerator runs it
+# printed; the caller binds its NICs (tools/setup --bind in the guest: the user's path).
 vm_up() {
 	local topo=$1
 	shift
