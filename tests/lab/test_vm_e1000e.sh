@@ -44,7 +44,7 @@ ptp=$(grep -m1 -o "PTP clock [a-z]*" "$WORK/out" | awk '{print $3}')
 
 # The run, the router's counters around it and a capture on both of its sides meanwhile.
 vm_config route '{"frame_size": 256, "duration": 2, "warmup": 0.5, "drain": 0.5}'
-# First with too few hugepages in the guest (8 MB): one line saying what to do, no load.
+# First with too few hugepages in the guest (8 MB): one line saying what to do.
 "$VM" exec sh -c 'echo 4 >/proc/sys/vm/nr_hugepages'
 "$VM" exec build/app/fwstress run -q -o "" /tmp/route.cfg >/dev/null 2>"$WORK/err"
 rc=$?
