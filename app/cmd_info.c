@@ -163,13 +163,6 @@ pci_ifaces(const char *dir, char *buf, size_t len, bool *route)
 	closedir(d);
 }
 
-static bool
-dpdk_driver(const char *drv)
-{
-	return !strcmp(drv, "vfio-pci") || !strcmp(drv, "uio_pci_generic") ||
-	       !strcmp(drv, "igb_uio");
-}
-
 /* Whether DPDK probed the PCI device called name. */
 static bool
 probed(const char *name)
@@ -203,7 +196,7 @@ unusable(const char *addr, const char *dir)
 		printf("bound to the kernel driver %s (interface %s): it carries this machine's "
 		       "default route, leave it to the kernel\n",
 		       drv, ifs);
-	else if (dpdk_driver(drv))
+	else if (fws_config_dpdk_driver(drv))
 		printf("bound to %s but not probed: the EAL arguments leave it out (--no-pci, or "
 		       "-a naming other devices)\n",
 		       drv);
@@ -374,9 +367,12 @@ cmd_ports(int argc, char **argv)
 			printf("no limit of the driver's\n");
 		else
 			printf("%u bytes\n", info.max_rx_pktlen);
-		printf("  offloads: TX IPv4 checksum %s, UDP checksum %s, fast free %s; RSS %s\n",
+		printf("  offloads: TX IPv4 checksum %s, UDP checksum %s, TCP checksum %s, fast "
+		       "free %s; "
+		       "RSS %s\n",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM ? "yes" : "no",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM ? "yes" : "no",
+		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_CKSUM ? "yes" : "no",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE ? "yes" : "no",
 		       info.flow_type_rss_offloads ? "yes" : "no");
 		stamps_line(pid, &info);

@@ -22,7 +22,7 @@
  */
 #define FWS_REPORT_SCHEMA_NAME "fwstress-report/"
 #define FWS_REPORT_MAJOR 2
-#define FWS_REPORT_MINOR 9
+#define FWS_REPORT_MINOR 10
 #define FWS_REPORT_STR_(x) #x
 #define FWS_REPORT_STR(x) FWS_REPORT_STR_(x)
 #define FWS_REPORT_SCHEMA                                                                          \

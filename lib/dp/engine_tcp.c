@@ -81,7 +81,7 @@ burst(struct fws_tx_task *t, uint64_t now, bool measured, const bool ipv6)
 		m[i]->pkt_len = sz->data_len;
 		fws_tcp_fill(rte_pktmbuf_mtod_offset(m[i], uint8_t *, t->l3), sz, &t->flows[f],
 			     &t->tcp[f], t->w0, t->cookie, (uint32_t)t->flows[f].seq, ts, ts_sum,
-			     ipv6);
+			     t->hw_cksum, ipv6);
 		t->flows[f].seq++;
 		t->tcp[f].seq += plen;
 		fi[i] = f;

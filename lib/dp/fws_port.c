@@ -217,6 +217,12 @@ port_step_conf(struct port_setup *s)
 			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 		s->info->hw_cksum = true;
 	}
+	if ((dev->tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) &&
+	    (dev->tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) {
+		conf->txmode.offloads |=
+			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+		s->info->hw_tcp_cksum = true;
+	}
 	/* No MBUF_FAST_FREE: it needs every mbuf of a queue from one pool, and queue 0 also
 	 * carries control replies (receive-pool mbufs) and, with several streams on one
 	 * lcore and port, mbufs of several transmit pools. */

@@ -42,6 +42,7 @@ struct fws_port_info {
 	char kernel_if[16]; /**< af_packet: the kernel interface underneath (its carrier is the
 			     * link: the driver reports its link up whatever the interface does) */
 	bool hw_cksum;      /**< IPv4 and UDP checksum offload on transmit */
+	bool hw_tcp_cksum;  /**< IPv4 and TCP checksum offload on transmit */
 	bool rss;
 	bool stamp_rx_all; /**< RX timestamp offload: the NIC can stamp every received frame */
 	bool stamp_ptp;    /**< IEEE 1588 timesync: a clock that latches PTP event frames */

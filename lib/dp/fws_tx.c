@@ -15,6 +15,7 @@ struct tmpl_arg {
 	uint32_t room;
 	bool hw_cksum;
 	bool ipv6;
+	bool tcp;
 	uint16_t l3;
 };
 
@@ -28,10 +29,12 @@ fill_mbuf(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	RTE_SET_USED(idx);
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), a->tmpl, a->room);
 	if (a->hw_cksum) {
-		/* Constant per stream; rte_pktmbuf_free does not clear them. */
-		m->ol_flags = a->ipv6 ? RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_UDP_CKSUM
-				      : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
-						RTE_MBUF_F_TX_UDP_CKSUM;
+		/* Constant per stream; rte_pktmbuf_free does not clear them. The L4 flag
+		 * names the stream's protocol: the NIC writes the checksum at its offset. */
+		uint64_t l4 = a->tcp ? RTE_MBUF_F_TX_TCP_CKSUM : RTE_MBUF_F_TX_UDP_CKSUM;
+
+		m->ol_flags = a->ipv6 ? RTE_MBUF_F_TX_IPV6 | l4
+				      : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | l4;
 		m->l2_len = a->l3;
 		m->l3_len = a->ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN;
 	}
@@ -69,6 +72,7 @@ fws_tx_task_init(struct fws_tx_task *t, const char *pool_name, unsigned int n_mb
 	a.room = room;
 	a.hw_cksum = t->hw_cksum;
 	a.ipv6 = t->ipv6;
+	a.tcp = hdr->tcp;
 	a.l3 = t->l3;
 	rte_mempool_obj_iter(t->pool, fill_mbuf, &a);
 	return 0;

@@ -407,7 +407,9 @@ setup_tasks(struct fws_host *t, const struct plan *pl, unsigned int s, unsigned 
 		task->port_idx = (uint8_t)p;
 		task->queue = pl->queue_of[k][p];
 		task->burst = t->cfg->burst;
-		task->hw_cksum = t->port[p].hw_cksum;
+		/* The offload for the stream's own L4: the NIC writes the checksum where
+		 * that protocol keeps it. */
+		task->hw_cksum = hdr.tcp ? t->port[p].hw_tcp_cksum : t->port[p].hw_cksum;
 		snprintf(name, sizeof(name), "fws_tx_%u_%u_%u", s, j, pl->tx[k]);
 		rc = fws_engine_setup(eng, task, name, TX_POOL_MBUFS, t->max_frame,
 				      t->port[p].socket, &hdr);

@@ -124,6 +124,7 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->link_speed_mbps = t->port[p].link_speed_mbps;
 	out->link_up = t->port[p].link_up;
 	out->hw_cksum = t->port[p].hw_cksum;
+	out->hw_tcp_cksum = t->port[p].hw_tcp_cksum;
 	out->physical = t->port[p].physical;
 	out->rss = t->port[p].rss;
 	out->stamp_rx_all = t->port[p].stamp_rx_all;

@@ -111,14 +111,16 @@ fws_tcp_payload_len(const struct fws_pkt_size *sz, uint16_t l3, bool ipv6)
 /**
  * Write the varying fields of one data segment (the rest is the stream's TCP template):
  * the IP header, ports, the connection's numbers and timestamps, the signature, the TCP
- * checksum finished from the precomputed sums. ipv6 is a constant at each call site.
+ * checksum finished from the precomputed sums; with hw_cksum (the NIC's IPv4 and TCP
+ * checksum offload) the IPv4 checksum is left 0 and the TCP checksum holds the pseudo-header
+ * sum, as the NIC expects. ipv6 is a constant at each call site.
  */
 static inline void
 fws_tcp_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_flow *fl,
 	     const struct fws_tcp_txflow *tf, uint32_t w0, uint32_t cookie, uint32_t sigseq,
-	     uint32_t ts, uint32_t ts_sum, const bool ipv6)
+	     uint32_t ts, uint32_t ts_sum, bool hw_cksum, const bool ipv6)
 {
-	uint8_t *tcp = fws_pkt_fill_ip(l3, sz, fl, sigseq, false, ipv6),
+	uint8_t *tcp = fws_pkt_fill_ip(l3, sz, fl, sigseq, hw_cksum, ipv6),
 		*sig = tcp + FWS_PKT_TCP_LEN;
 	uint32_t check = fws_sig_check(cookie, w0, fl->index, sigseq, ts);
 	uint32_t w1 = fws_sig_word1(fl->index, check), seq_be = rte_cpu_to_be_32(tf->seq), s;
@@ -134,6 +136,11 @@ fws_tcp_fill(uint8_t *l3, const struct fws_pkt_size *sz, const struct fws_pkt_fl
 	memcpy(sig + 8, &sigseq, 4);
 	memcpy(sig + 12, &ts, 4);
 	memcpy(sig + 16, &check_lo, 2);
+	if (hw_cksum) {
+		c = (uint16_t)fws_pkt_fold(fl->ip_sum + sz->ph_sum);
+		memcpy(tcp + 16, &c, 2);
+		return;
+	}
 	s = sz->udp_sum + fl->l4_sum + fws_pkt_halves(seq_be) + tf->opt_sum + fws_pkt_halves(w1) +
 	    fws_pkt_halves(sigseq) + ts_sum + check_lo;
 	c = (uint16_t)~fws_pkt_fold(s);

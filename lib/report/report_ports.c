@@ -73,6 +73,7 @@ fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 				  "checksum_offload", p->hw_cksum);
 		json_t *c = json_object();
 
+		json_object_set_new(o, "tcp_checksum_offload", json_boolean(p->hw_tcp_cksum));
 		json_object_set_new(o, "rx_queues", json_integer(p->n_rxq));
 		json_object_set_new(o, "rss", json_boolean(p->rss));
 		json_object_set_new(o, "timestamps",

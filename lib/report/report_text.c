@@ -530,6 +530,20 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	}
 }
 
+/* Which checksums the port's NIC computed on transmit (UDP and TCP streams each use their
+ * protocol's offload where the NIC has it). */
+static const char *
+cksum_where(bool udp, bool tcp)
+{
+	if (udp && tcp)
+		return "offloaded (IPv4, UDP, TCP)";
+	if (udp)
+		return "offloaded (IPv4, UDP; TCP in software)";
+	if (tcp)
+		return "offloaded (IPv4, TCP; UDP in software)";
+	return "in software";
+}
+
 static void
 text_below_rfc(FILE *f, const struct fws_run *run)
 {
@@ -570,7 +584,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			p->mac, p->link_up ? "up" : "DOWN");
 		if (p->link_speed_mbps)
 			fprintf(f, " %u Mbit/s", p->link_speed_mbps);
-		fprintf(f, ", checksums %s", p->hw_cksum ? "offloaded" : "in software");
+		fprintf(f, ", checksums %s", cksum_where(p->hw_cksum, p->hw_tcp_cksum));
 		if (p->n_rxq > 1)
 			fprintf(f, ", %u rx queues%s", p->n_rxq, p->rss ? " (RSS)" : " (no RSS)");
 		if (p->physical)

@@ -42,7 +42,8 @@ struct fws_port_result {
 	char mac[24];
 	uint32_t link_speed_mbps;
 	bool link_up;
-	bool hw_cksum;
+	bool hw_cksum;                /**< IPv4 and UDP checksums offloaded */
+	bool hw_tcp_cksum;            /**< IPv4 and TCP checksums offloaded */
 	bool physical;                /**< on a hardware bus: the wire paces what is sent */
 	bool stamp_rx_all, stamp_ptp; /**< the NIC's hardware timestamps (fws_hwstamp.h) */
 	struct fws_rx_counters rx;

@@ -159,7 +159,7 @@ echo '{"not": "a report"}' >"$WORK/junk.json"
 # Schema versions (docs/reference/report-schema.md): this one writes $V; report and compare read the
 # stored reports of every earlier version (tests/data/reports: 1 before and after its keys
 # were renamed, 2.0) and refuse a newer major naming both; sweep --resume refuses an older major.
-V=2.9
+V=2.10
 check "schema $V" "r['schema'] == 'fwstress-report/$V'"
 OLD=$HERE/../data/reports
 for f in "$OLD"/v1-*.json "$OLD"/v2.0-*.json; do
@@ -170,7 +170,7 @@ done
 [ $rc -eq 7 ] && grep -q "4 of 4 cells worse" "$WORK/cmp" && ok "compare across schema 1 layouts: 4 cells" || bad "compare v1: $rc $(cat "$WORK/err")"
 "$FWSTRESS" compare "$OLD/v1-0.1.0-64c224f.json" "$WORK/report.json" >"$WORK/cmp" 2>"$WORK/err"; rc=$?
 [ $rc -eq 7 ] || [ $rc -eq 0 ] && grep -q "cells worse" "$WORK/cmp" && ok "compare schema 1 with $V" || bad "compare 1/2: $rc $(cat "$WORK/err")"
-sed "s#\"fwstress-report/$V\"#\"fwstress-report/2.9\"#" "$WORK/report.json" >"$WORK/minor.json"
+sed "s#\"fwstress-report/$V\"#\"fwstress-report/2.99\"#" "$WORK/report.json" >"$WORK/minor.json"
 "$FWSTRESS" report "$WORK/minor.json" >/dev/null 2>"$WORK/err" && ok "a newer minor version is read" || bad "minor: $(cat "$WORK/err")"
 sed "s#\"fwstress-report/$V\"#\"fwstress-report/3.0\"#" "$WORK/report.json" >"$WORK/major.json"
 "$FWSTRESS" report "$WORK/major.json" >/dev/null 2>"$WORK/err"; rc=$?

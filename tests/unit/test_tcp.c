@@ -159,7 +159,7 @@ START_TEST(test_tcp_data_segment)
 		ck_assert_uint_eq(plen, sizes[i] - 4u - 14 - 20 - 32);
 		memcpy(frame, tmpl, sizeof(frame));
 		fws_tcp_fill(frame + l.l3, &sz, &fl, &tf, fws_sig_word0(2), 0xc0ffee, i, 1000 + i,
-			     fws_pkt_halves(1000 + i), false);
+			     fws_pkt_halves(1000 + i), false, false);
 		ck_assert_msg(cksum_ok(frame, l.l3), "size %u", sizes[i]);
 		ck_assert_int_eq(fws_pkt_parse(frame, sz.data_len, &v), FWS_PKT_TCP);
 		ck_assert_uint_eq(v.payload_len, plen);
@@ -256,12 +256,91 @@ START_TEST(test_tcp_ipv6)
 	for (len = 108; len <= 1518; len += 705) {
 		fws_pkt_size_init(&sz, tmpl, &h, (uint16_t)len);
 		memcpy(frame, tmpl, sizeof(frame));
-		fws_tcp_fill(frame + l.l3, &sz, &fl, &tf, fws_sig_word0(1), 5, 0, 0, 0, true);
+		fws_tcp_fill(frame + l.l3, &sz, &fl, &tf, fws_sig_word0(1), 5, 0, 0, 0, false,
+			     true);
 		ck_assert_msg(cksum6_ok(frame + l.l3), "size %u", len);
 		ck_assert_int_eq(fws_pkt_parse(frame, sz.data_len, &v), FWS_PKT_TCP);
 		ck_assert_uint_eq(v.payload_len, fws_tcp_payload_len(&sz, l.l3, true));
 		ck_assert_uint_eq(v.payload_len, len - 4 - 14 - 40 - 32);
 		tf.seq += v.payload_len;
+	}
+}
+END_TEST
+
+/* Checksum offload (the NIC's IPv4 and L4 checksum): a segment or datagram filled for it
+ * carries an IPv4 checksum of 0 and, in its L4 checksum, the pseudo-header sum DPDK computes
+ * (rte_ipv4/ipv6_phdr_cksum: what the offload flags ask a NIC to start from); the NIC's
+ * finish (the sum over the L4 header and data, complemented) gives the software checksum. */
+static uint16_t
+nic_finish(uint8_t *l4, uint32_t len, uint32_t at)
+{
+	uint16_t c = (uint16_t)~rte_raw_cksum(l4, len);
+
+	c = c ? c : 0xffff; /* UDP: zero means none; TCP never sees it from a non-zero sum */
+	memcpy(l4 + at, &c, 2);
+	return c;
+}
+
+START_TEST(test_tcp_offload_fill)
+{
+	static uint8_t tmpl[2048], frame[2048], soft[2048];
+	static const uint8_t hi[12] = {0x20, 0x01, 0, 2, 0, 0, 0, 1};
+	unsigned int k;
+
+	for (k = 0; k < 4; k++) { /* TCP v4, TCP v6, UDP v4, UDP v6 */
+		const bool tcp = k < 2, v6 = k & 1;
+		struct fws_pkt_hdr h = {.ipv6 = v6, .stream = 1, .tcp = tcp, .flows = 4};
+		struct fws_flow_tuple tup = {.src_ip = 0xc6120105,
+					     .dst_ip = 0xc6130101,
+					     .src_port = 1024,
+					     .dst_port = 5001};
+		struct fws_tcp_txflow tf;
+		struct fws_pkt_layout l;
+		struct fws_pkt_flow fl;
+		struct fws_pkt_size sz;
+		uint32_t at = tcp ? 16 : 6, l4len;
+		uint16_t got, want, ph;
+
+		memcpy(h.src6, hi, 12);
+		memcpy(h.dst6, hi, 12);
+		fws_pkt_layout(&h, &l);
+		fws_pkt_template(tmpl, sizeof(tmpl), &h);
+		fws_pkt_flow_init(&fl, &h, &tup, 3);
+		fws_pkt_size_init(&sz, tmpl, &h, 600);
+		fws_tcp_txflow_init(&tf, 77, 99, 0, 1, 2);
+		memcpy(frame, tmpl, sizeof(frame));
+		memcpy(soft, tmpl, sizeof(soft));
+		if (tcp) {
+			fws_tcp_fill(frame + l.l3, &sz, &fl, &tf, fws_sig_word0(1), 5, 9, 11,
+				     fws_pkt_halves(11), true, v6);
+			fws_tcp_fill(soft + l.l3, &sz, &fl, &tf, fws_sig_word0(1), 5, 9, 11,
+				     fws_pkt_halves(11), false, v6);
+		} else {
+			fws_pkt_fill(frame + l.l3, &sz, &fl, fws_sig_word0(1), 5, 9, 11,
+				     fws_pkt_halves(11), true, v6);
+			fws_pkt_fill(soft + l.l3, &sz, &fl, fws_sig_word0(1), 5, 9, 11,
+				     fws_pkt_halves(11), false, v6);
+		}
+		l4len = sz.data_len - l.l4;
+		memcpy(&got, frame + l.l4 + at, 2);
+		if (v6) {
+			ph = rte_ipv6_phdr_cksum((const struct rte_ipv6_hdr *)(frame + l.l3), 0);
+		} else {
+			const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(frame + l.l3);
+
+			ck_assert_uint_eq(ip->hdr_checksum, 0);
+			ph = rte_ipv4_phdr_cksum(ip, 0);
+		}
+		ck_assert_msg(got == ph, "case %u: %04x, DPDK's pseudo-header sum %04x", k, got,
+			      ph);
+		memcpy(&want, soft + l.l4 + at, 2);
+		ck_assert_msg(nic_finish(frame + l.l4, l4len, at) == want, "case %u", k);
+		if (!v6) { /* the NIC's IPv4 checksum: the frame is now the software one */
+			struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(frame + l.l3);
+
+			ip->hdr_checksum = rte_ipv4_cksum(ip);
+		}
+		ck_assert_msg(memcmp(frame, soft, sz.data_len) == 0, "case %u", k);
 	}
 }
 END_TEST
@@ -309,6 +388,7 @@ suite_tcp(void)
 	tcase_add_test(tc, test_tcp_window);
 	tcase_add_test(tc, test_tcp_preamble);
 	tcase_add_test(tc, test_tcp_ipv6);
+	tcase_add_test(tc, test_tcp_offload_fill);
 	suite_add_tcase(s, tc);
 	return s;
 }
