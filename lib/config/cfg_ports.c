@@ -125,6 +125,17 @@ device_known(struct cfg_ctx *c, const char *d)
 static const char *const dpdk_reachable[] = {"vfio-pci",  "uio_pci_generic", "igb_uio",
 					     "mlx4_core", "mlx5_core",       NULL};
 
+bool
+fws_config_dpdk_driver(const char *drv)
+{
+	unsigned int k;
+
+	for (k = 0; dpdk_reachable[k]; k++)
+		if (strcmp(drv, dpdk_reachable[k]) == 0)
+			return true;
+	return false;
+}
+
 /* Whether the PCI device at path (sysfs) has no driver DPDK can use, with err saying what to
  * run: before EAL starts, one line, rather than a probe that finds nothing. */
 static bool
@@ -133,7 +144,6 @@ pci_unbound(const char *path, unsigned int i, const char *full, char *err, size_
 	char link[700], target[256];
 	const char *drv;
 	ssize_t n;
-	unsigned int k;
 
 	snprintf(link, sizeof(link), "%s/driver", path);
 	n = readlink(link, target, sizeof(target) - 1);
@@ -146,9 +156,8 @@ pci_unbound(const char *path, unsigned int i, const char *full, char *err, size_
 	}
 	target[n] = '\0';
 	drv = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-	for (k = 0; dpdk_reachable[k]; k++)
-		if (strcmp(drv, dpdk_reachable[k]) == 0)
-			return false;
+	if (fws_config_dpdk_driver(drv))
+		return false;
 	snprintf(err, errlen,
 		 "ports[%u].device: PCI %s is bound to the kernel driver %s: DPDK cannot use it "
 		 "while the kernel has it: tools/setup --bind %s",

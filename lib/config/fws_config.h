@@ -355,6 +355,14 @@ struct fws_cfg *fws_config_load(const char *path, char *err, size_t errlen);
 int fws_config_local_devices(const struct fws_cfg *cfg, char *err, size_t errlen);
 
 /**
+ * Whether DPDK reaches a PCI NIC bound to the kernel driver drv (sysfs's name): the user-space
+ * drivers (vfio-pci, uio_pci_generic, igb_uio) and the kernel drivers of NICs DPDK shares
+ * with the kernel (bifurcated: mlx4_core, mlx5_core). Any other driver holds the NIC for the
+ * kernel.
+ */
+bool fws_config_dpdk_driver(const char *drv);
+
+/**
  * The command line's EAL arguments after the config's "eal" list, into it (the report then
  * records the list EAL ran with): where EAL takes one of a kind (-l, -c or --lcores, a file
  * prefix, --no-pci), the command line's replaces the config's; the rest add up. 0, or

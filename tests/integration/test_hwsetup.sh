@@ -90,6 +90,10 @@ ln -s ../../../bus/pci/drivers/mlx5_core "$FAKE/bus/pci/devices/0000:03:00.1/dri
 mkdir -p "$FAKE/bus/pci/drivers/mlx5_core"
 FWS_SYSFS=$FAKE expect_rc 0 "validate with mlx5_core (DPDK shares it with the kernel)" "$FWSTRESS" validate "$TOP/config/hw-two-port.json"
 grep -q "note:" "$WORK/err" && bad "a note for mlx5_core: $(cat "$WORK/err")" || ok "mlx5_core is no refusal"
+# fwstress ports answers from the same table: DPDK's to use, left out by the EAL arguments.
+FWS_SYSFS=$FAKE "$FWSTRESS" ports -l 0 --no-pci --vdev=net_null0 -- >"$WORK/ports" 2>/dev/null
+grep -q "^PCI 0000:03:00.1: bound to mlx5_core but not probed: the EAL arguments leave it out" "$WORK/ports" &&
+	ok "ports: a NIC on mlx5_core is DPDK's, not the kernel's" || bad "ports mlx5: $(grep 03:00.1 "$WORK/ports")"
 rm "$FAKE/bus/pci/devices/0000:03:00.1/driver"
 ln -s ../../../bus/pci/drivers/vfio-pci "$FAKE/bus/pci/devices/0000:03:00.1/driver"
 FWS_SYSFS=$FAKE expect_rc 0 "validate with the devices there" "$FWSTRESS" validate "$TOP/config/hw-two-port.json"
