@@ -295,9 +295,10 @@ stamps_line(uint16_t pid, const struct rte_eth_dev_info *info)
 	bool rx_all, ptp;
 
 	fws_port_stamp_probe(pid, info, &rx_all, &ptp);
+	/* What a run does with "rx_stamp": "auto" when the NIC's clock reads. */
 	printf("  timestamps: RX offload %s, PTP clock %s: latency from %s (%s)\n",
-	       rx_all ? "yes" : "no", ptp ? "yes" : "no", FWS_LATENCY_METHOD,
-	       fws_hwstamp_why(rx_all, ptp));
+	       rx_all ? "yes" : "no", ptp ? "yes" : "no", fws_hwstamp_method(rx_all),
+	       fws_hwstamp_why(rx_all, ptp, rx_all));
 }
 
 int

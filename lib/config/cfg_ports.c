@@ -305,6 +305,25 @@ port_tx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 	return 0;
 }
 
+static const char *const rx_stamp_names[] = {FWS_RX_STAMPS(CFG_NAME)};
+
+const char *
+fws_rx_stamp_name(enum fws_rx_stamp s)
+{
+	return cfg_name_of(rx_stamp_names, RTE_DIM(rx_stamp_names), s);
+}
+
+static int
+port_rx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
+{
+	int i = cfg_pick_name(c, x, rx_stamp_names, RTE_DIM(rx_stamp_names));
+
+	if (i < 0)
+		return -EINVAL;
+	p->rx_stamp = (enum fws_rx_stamp)i;
+	return 0;
+}
+
 static int
 port_host(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
@@ -356,6 +375,7 @@ static const struct {
 	PORT_KEY(rx_descriptors),
 	PORT_KEY(tx_descriptors),
 	PORT_KEY(tx_stamp),
+	PORT_KEY(rx_stamp),
 };
 
 static int
@@ -532,6 +552,8 @@ port_json(const struct fws_cfg_port *p)
 		json_object_set_new(o, "vlan", json_integer(p->vlan));
 	if (p->stamp != FWS_STAMP_AUTO)
 		json_object_set_new(o, "tx_stamp", json_string(fws_stamp_name(p->stamp)));
+	if (p->rx_stamp != FWS_RX_STAMP_AUTO)
+		json_object_set_new(o, "rx_stamp", json_string(fws_rx_stamp_name(p->rx_stamp)));
 	return o;
 }
 

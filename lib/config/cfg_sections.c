@@ -87,6 +87,10 @@ static const struct cfg_keydoc ports_keys[] = {
 	{"tx_stamp", "\"wire\" stamps each frame at its modelled departure at the link speed, "
 		     "\"handover\" when the burst is handed to the driver, \"auto\" (default) wire "
 		     "on hardware ports"},
+	{"rx_stamp", "\"auto\" (default) takes each frame's arrival from the NIC's receive "
+		     "timestamp where the NIC stamps every frame (RX timestamp offload; its clock "
+		     "mapped onto the TSC each second), else from the TSC at the poll; \"tsc\" "
+		     "always from the TSC"},
 	{NULL, NULL}};
 static const struct cfg_keydoc flows_keys[] = {
 	{"ip", "4 or 6: the default flows of that family"},

@@ -53,6 +53,17 @@ enum fws_stamp {
 /** "auto", "wire" or "handover". */
 const char *fws_stamp_name(enum fws_stamp s);
 
+/** Where a receive lcore takes a frame's arrival time (a port's "rx_stamp"). */
+#define FWS_RX_STAMPS(X) X(AUTO, "auto") X(TSC, "tsc")
+enum fws_rx_stamp {
+#define FWS_RX_STAMP_ENUM(n, s) FWS_RX_STAMP_##n,
+	FWS_RX_STAMPS(FWS_RX_STAMP_ENUM)
+#undef FWS_RX_STAMP_ENUM
+};
+
+/** "auto" or "tsc". */
+const char *fws_rx_stamp_name(enum fws_rx_stamp s);
+
 struct fws_cfg_port {
 	char name[FWS_CFG_NAME_LEN];
 	char device[FWS_CFG_PATH_LEN]; /**< PCI address, vdev string or ringpair:NAME:a|b */
@@ -71,6 +82,7 @@ struct fws_cfg_port {
 	uint16_t vlan;        /**< 802.1Q VLAN id, 0 = untagged */
 	uint16_t rx_desc, tx_desc;
 	enum fws_stamp stamp; /**< auto: the wire model on hardware ports, handover on virtual */
+	enum fws_rx_stamp rx_stamp; /**< auto: the NIC's receive timestamps where it offers them */
 	char host_name[FWS_CFG_NAME_LEN]; /**< "host": "" for this one */
 	uint8_t host;                     /**< 0: this process's; k: hosts[k - 1]'s agent */
 };

@@ -28,7 +28,8 @@
 	X(icmp_errors, "ICMP errors (unreachable, time exceeded, parameter problem) from the DUT") \
 	X(icmp_drop, "of those, not matched to a stream: the main lcore's ring was full")          \
 	X(truncated, "frames whose headers claim more bytes than the frame has")                   \
-	X(clock_skew, "test frames stamped later than they arrived (latency taken as 0)")
+	X(clock_skew, "test frames stamped later than they arrived (latency taken as 0)")          \
+	X(nic_stamped, "test frames whose arrival the NIC stamped (RX timestamp offload)")
 
 /* Per port, counted by the transmit lcores. */
 #define FWS_TX_COUNTERS(X)                                                                         \

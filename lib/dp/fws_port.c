@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* rte_eth_read_clock: experimental in 22.11 and 23.11 */
+#define ALLOW_EXPERIMENTAL_API
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -223,6 +225,8 @@ port_step_conf(struct port_setup *s)
 			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
 		s->info->hw_tcp_cksum = true;
 	}
+	if (req->rx_stamp_nic && (dev->rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP))
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
 	/* No MBUF_FAST_FREE: it needs every mbuf of a queue from one pool, and queue 0 also
 	 * carries control replies (receive-pool mbufs) and, with several streams on one
 	 * lcore and port, mbufs of several transmit pools. */
@@ -415,9 +419,64 @@ port_step_link(struct port_setup *s)
 	return 0;
 }
 
+int
+fws_port_clock_pair(uint16_t port_id, uint64_t *nic, uint64_t *tsc)
+{
+	uint64_t best = UINT64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		uint64_t t0 = rte_rdtsc(), n, t1;
+		int rc = rte_eth_read_clock(port_id, &n);
+
+		t1 = rte_rdtsc();
+		if (rc != 0)
+			return rc;
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			*nic = n;
+			*tsc = t0 + (t1 - t0) / 2;
+		}
+	}
+	return 0;
+}
+
+/* The NIC's receive timestamps, where they were asked for and configured: where mbufs carry
+ * them, and the NIC's clock mapped onto the TSC (its rate from two pairs 20 ms apart; the
+ * host re-anchors it each second). A clock that cannot be read leaves TSC stamps, said. */
+static int
+port_step_stamps(struct port_setup *s)
+{
+	struct fws_port_info *info = s->info;
+	uint64_t n0, t0, n1, t1;
+	int rc;
+
+	if (!(s->conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP))
+		return 0;
+	rc = rte_mbuf_dyn_rx_timestamp_register(&info->stamp_off, &info->stamp_flag);
+	if (rc == 0)
+		rc = fws_port_clock_pair(s->port_id, &n0, &t0);
+	if (rc == 0) {
+		rte_delay_ms(20);
+		rc = fws_port_clock_pair(s->port_id, &n1, &t1);
+	}
+	if (rc == 0 && !(n1 > n0 && fws_nicclock_init(&info->clock, n1, t1,
+						      (double)(t1 - t0) / (double)(n1 - n0))))
+		rc = -ERANGE;
+	if (rc != 0) {
+		FWS_LOG(WARNING,
+			"port %s: RX timestamps offered, but the NIC's clock cannot be read "
+			"(%s): latency from TSC stamps",
+			info->dev_name, rc == -ERANGE ? "it did not move" : strerror(-rc));
+		return 0;
+	}
+	info->stamp_rx_on = true;
+	return 0;
+}
+
 static int (*const port_steps[])(struct port_setup *s) = {
 	port_step_info,   port_step_conf,  port_step_configure, port_step_pool,
-	port_step_queues, port_step_start, port_step_link,
+	port_step_queues, port_step_start, port_step_link,      port_step_stamps,
 };
 
 int

@@ -16,6 +16,8 @@
 
 #include <rte_ether.h>
 
+#include "fws_nicclock.h"
+
 #define FWS_PORT_RINGPAIR_QUEUES 8
 #define FWS_PORT_RINGPAIR_SIZE 4096
 
@@ -27,6 +29,7 @@ struct fws_port_req {
 	uint16_t rx_desc, tx_desc;
 	uint16_t max_frame;         /**< largest frame incl. FCS that will cross the port */
 	unsigned int rx_pool_extra; /**< mbufs the receive lcores may hold beyond the rings */
+	bool rx_stamp_nic;          /**< the NIC's receive timestamps where it offers them */
 };
 
 /** A port after setup. */
@@ -46,6 +49,13 @@ struct fws_port_info {
 	bool rss;
 	bool stamp_rx_all; /**< RX timestamp offload: the NIC can stamp every received frame */
 	bool stamp_ptp;    /**< IEEE 1588 timesync: a clock that latches PTP event frames */
+	/* The NIC stamps every received frame for us (RX timestamp offload on, its clock read
+	 * and mapped onto the TSC at setup: clock); where mbufs carry the stamp (DPDK's
+	 * dynamic field and flag). */
+	bool stamp_rx_on;
+	struct fws_nicclock clock;
+	int stamp_off;
+	uint64_t stamp_flag;
 	uint16_t rx_desc, tx_desc;
 	struct rte_mempool *rx_pool;
 };
@@ -58,6 +68,10 @@ int fws_port_resolve(const char *device, char *err, unsigned int errlen);
 
 /** What to do when EAL's memory runs out: more hugepages, or under --no-huge more -m. */
 const char *fws_port_mem_hint(void);
+
+/** The NIC's clock (rte_eth_read_clock) and the TSC read together: of a few tries, the
+ * read between the closest TSC reads, tsc their middle. 0 or -errno. */
+int fws_port_clock_pair(uint16_t port_id, uint64_t *nic, uint64_t *tsc);
 
 /** Set up a resolved port. Returns 0 or -errno with a message in err. */
 int fws_port_setup(uint16_t port_id, const struct fws_port_req *req, struct fws_port_info *info,

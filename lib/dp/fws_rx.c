@@ -528,6 +528,23 @@ static const rx_stage stages[FWS_RX_KINDS_N] = {
 	[FWS_RX_FRAGMENT] = to_reassembly,
 };
 
+/* A frame's arrival, in timestamp units: the NIC's stamp on the TSC where it wrote one (nc:
+ * the port's map, NULL where it stamps none), else the poll's. */
+static __rte_always_inline uint32_t
+arrival(const struct fws_rx_lcore *c, const struct fws_nicclock *nc, const struct rte_mbuf *m,
+	uint32_t ts_now, bool *stamped)
+{
+	uint64_t tsc;
+
+	if (likely(nc == NULL) || !(m->ol_flags & c->stamp_flag))
+		return ts_now;
+	tsc = fws_nicclock_tsc(nc, *RTE_MBUF_DYNFIELD(m, c->stamp_off, const uint64_t *));
+	if (unlikely(c->skew.on))
+		tsc = fws_affine_apply(&c->skew, tsc);
+	*stamped = true;
+	return (uint32_t)(tsc >> FWS_SIG_TS_SHIFT);
+}
+
 /*
  * One burst. With small flow tables (in cache) each frame is accounted as it is classified;
  * with large ones a first pass classifies the whole burst and prefetches each flow's line,
@@ -541,6 +558,7 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 	struct pending pend[FWS_RX_BURST];
 	struct run r = {.st = NULL};
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
+	const struct fws_nicclock *nc = q->nc ? fws_nicclock_read(q->nc) : NULL;
 	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, taken;
 	uint64_t bytes = 0;
 	enum fws_rx_kind kind;
@@ -554,12 +572,16 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 		/* One pass: a test frame's pending state has no address a stage sees, so it
 		 * stays in registers (through memory it cost a store-forwarding stall a frame). */
 		struct pending one, *p = two_pass ? &pend[k] : &one, *sp;
+		bool stamped = false;
+		uint32_t at = arrival(c, nc, m[i], ts_now, &stamped);
 
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
 		kind = classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
-				m[i]->data_len, wire_len, ts_now, p);
+				m[i]->data_len, wire_len, at, p);
 		if (likely(kind == FWS_RX_TEST)) {
+			if (unlikely(stamped))
+				pc->nic_stamped++;
 			bytes += wire_len;
 			k++;
 			if (!two_pass)

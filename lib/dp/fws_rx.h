@@ -18,6 +18,7 @@
 #include "fws_counters.h"
 #include "fws_hist.h"
 #include "fws_nat.h"
+#include "fws_nicclock.h"
 #include "fws_rxstat.h"
 
 #define FWS_RX_BURST 64
@@ -76,6 +77,8 @@ struct fws_rx_stream {
 struct fws_rx_queue {
 	uint16_t port_id, queue;
 	uint8_t port_idx; /**< config index */
+	/** The port's NIC stamps every frame: its clock on the TSC (NULL: the TSC at the poll) */
+	const struct fws_nicclock_pub *nc;
 };
 
 struct fws_rx_lcore {
@@ -89,6 +92,8 @@ struct fws_rx_lcore {
 	unsigned int nb_old;
 	uint32_t old[FWS_RX_OLD_COOKIES]; /**< earlier trials' cookies, newest first */
 	uint64_t ns_mult;                 /**< ns per timestamp unit, 32.32 fixed point */
+	int stamp_off;                    /**< the mbufs' receive timestamp (queues with nc) */
+	uint64_t stamp_flag;              /**< the flag of an mbuf that carries one */
 	double ns_per_unit;
 	bool two_pass; /**< flow tables larger than the cache: prefetch a burst's flows first */
 	bool rings;    /**< every stream has per-flow rings (seq_window > 64) */

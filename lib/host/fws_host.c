@@ -195,6 +195,7 @@ setup_ports(struct fws_host *t, const struct plan *pl, struct fws_err *e)
 			.tx_desc = cfg->ports[p].tx_desc,
 			.max_frame = t->max_frame,
 			.rx_pool_extra = pl->n_rx * FWS_RX_BURST * 2,
+			.rx_stamp_nic = cfg->ports[p].rx_stamp == FWS_RX_STAMP_AUTO,
 		};
 
 		rc = fws_port_resolve(cfg->ports[p].device, e->msg, sizeof(e->msg));

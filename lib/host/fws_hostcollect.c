@@ -125,6 +125,7 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->link_up = t->port[p].link_up;
 	out->hw_cksum = t->port[p].hw_cksum;
 	out->hw_tcp_cksum = t->port[p].hw_tcp_cksum;
+	out->stamp_rx_used = t->port[p].stamp_rx_on;
 	out->physical = t->port[p].physical;
 	out->rss = t->port[p].rss;
 	out->stamp_rx_all = t->port[p].stamp_rx_all;

@@ -10,6 +10,7 @@ extern const struct fws_host_feature fws_feature_stamps;     /* feat_stamps.c */
 extern const struct fws_host_feature fws_feature_reassembly; /* feat_reassembly.c */
 extern const struct fws_host_feature fws_feature_icmp;       /* feat_icmp.c */
 extern const struct fws_host_feature fws_feature_linkwatch;  /* feat_linkwatch.c */
+extern const struct fws_host_feature fws_feature_nicstamps;  /* feat_nicstamps.c */
 extern const struct fws_host_feature fws_feature_tcp;        /* feat_tcp.c */
 /* A feature compiled only into a test (tests/integration/feat_probe.c), to prove that a new
  * one needs its file, its line here, meson and the report schema's page, nothing else: weak,
@@ -22,6 +23,7 @@ static const struct fws_host_feature *const features[] = {
 	&fws_feature_reassembly, /* fragments of test packets */
 	&fws_feature_icmp,       /* ICMP errors from the path, matched to streams */
 	&fws_feature_linkwatch,  /* links down and up during a trial */
+	&fws_feature_nicstamps,  /* the NIC's receive stamps on the TSC */
 	&fws_feature_tcp,        /* TCP streams' connections */
 	&fws_feature_test,       /* a test's (NULL in fwstress) */
 };

@@ -79,8 +79,9 @@ fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 		json_object_set_new(o, "timestamps",
 				    json_pack("{s:b, s:b, s:s, s:s}", "rx_offload", p->stamp_rx_all,
 					      "ptp", p->stamp_ptp, "latency_method",
-					      FWS_LATENCY_METHOD, "why",
-					      fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp)));
+					      fws_hwstamp_method(p->stamp_rx_used), "why",
+					      fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp,
+							      p->stamp_rx_used)));
 
 		json_object_set_new(o, "rx_frames_total", json_integer((json_int_t)p->rx_total));
 		json_object_set_new(o, "tx_frames_total", json_integer((json_int_t)p->tx_total));

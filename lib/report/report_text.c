@@ -588,8 +588,8 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		if (p->n_rxq > 1)
 			fprintf(f, ", %u rx queues%s", p->n_rxq, p->rss ? " (RSS)" : " (no RSS)");
 		if (p->physical)
-			fprintf(f, ", latency from %s (%s)", FWS_LATENCY_METHOD,
-				fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp));
+			fprintf(f, ", latency from %s (%s)", fws_hwstamp_method(p->stamp_rx_used),
+				fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp, p->stamp_rx_used));
 		fputc('\n', f);
 	}
 	for (i = 0; i < run->n_paths; i++)

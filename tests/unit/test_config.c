@@ -36,11 +36,13 @@ static const struct {
 	{"{" PORTS ", \"durration\": 1}",
 	 "config: durration: unknown key; did you mean \"duration\"? (fwstress validate --help "
 	 "lists the keys) (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"rx_stamp\": \"nic\"}]}",
+	 "config: ports[0].rx_stamp: expected \"auto\" or \"tsc\" (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"gatway\": "
 	 "\"198.18.0.1\"}]}",
 	 "config: ports[0].gatway: unknown key; did you mean \"gateway\"?"
 	 " (keys: name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, gateway6, vlan, "
-	 "rx_descriptors, tx_descriptors, tx_stamp) (line 1)"},
+	 "rx_descriptors, tx_descriptors, tx_stamp, rx_stamp) (line 1)"},
 	/* Fill and DF. */
 	{"{" PORTS ", \"payload\": {\"fill\": \"ones\"}}",
 	 "config: payload.fill: \"ones\": give \"counter\", \"zero\", \"random\" or a hex pattern "
@@ -88,7 +90,7 @@ static const struct {
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"speed\": 1}]}",
 	 "config: ports[0].speed: unknown key"
 	 " (keys: name, device, host, mac, next_hop_mac, ipv4, ipv6, gateway, gateway6, vlan, "
-	 "rx_descriptors, tx_descriptors, tx_stamp) (line 1)"},
+	 "rx_descriptors, tx_descriptors, tx_stamp, rx_stamp) (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\"}, {\"name\": \"lan\", "
 	 "\"device\": "
 	 "\"net_null1\"}]}",

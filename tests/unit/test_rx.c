@@ -3,10 +3,12 @@
  * Receive classification and accounting through fws_rx_burst, the function the worker
  * calls, fed mbufs built on the heap (no EAL, no port, no pool: fws_rx_burst frees nothing).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
 #include "fws_pkt.h"
@@ -229,6 +231,48 @@ mixed_burst(void)
 	ck_assert_uint_eq(c->live_frames, 41);
 }
 
+/*
+ * The NIC's receive stamps (a queue with a clock map, RX timestamp offload): each frame's
+ * latency from its own stamp on the TSC, not from the poll's; a frame without the stamp flag
+ * takes the poll's time. The NIC's clock here: ns, 1000 ns before the TSC's unit 0 scaled
+ * by 2 (2 TSC ticks per ns), so NIC time x is TSC 2 (x - 1000).
+ */
+START_TEST(test_rx_nic_stamps)
+{
+	static struct fws_nicclock_pub pub;
+	const uint32_t shift = 1u << FWS_SIG_TS_SHIFT; /* TSC ticks per timestamp unit */
+	struct fws_rx_queue q = {.port_id = 0, .queue = 0, .port_idx = 0, .nc = &pub};
+	struct fws_nicclock map;
+	unsigned int i;
+
+	ck_assert(fws_nicclock_init(&map, 1000, 0, 2.0));
+	fws_nicclock_publish(&pub, &map);
+	c->stamp_off = (int)offsetof(struct rte_mbuf, dynfield1);
+	c->stamp_flag = 1ull << 47;
+	/* Four frames sent at unit 100: the NIC saw them arrive 10, 20, 30 and 40 units later;
+	 * the fifth has no stamp. The poll is at unit 5000. */
+	for (i = 0; i < 5; i++) {
+		uint64_t tsc = (uint64_t)(100 + 10 * (i + 1)) * shift;
+
+		build(0, i, COOKIE, 0, 100);
+		queue_frame(frame, sz.data_len);
+		if (i < 4) {
+			mbufs[i].ol_flags |= c->stamp_flag;
+			*RTE_MBUF_DYNFIELD(&mbufs[i], c->stamp_off, uint64_t *) = 1000 + tsc / 2;
+		}
+	}
+	ck_assert_uint_eq(fws_rx_burst(c, &q, burst_m, (uint16_t)burst_n, 5000ull * shift), 5);
+	burst_n = 0;
+	fws_rx_flush(c);
+	ck_assert_uint_eq(c->port[0].test_frames, 5);
+	ck_assert_uint_eq(c->port[0].nic_stamped, 4);
+	ck_assert_uint_eq(c->streams[0].hist->count, 5);
+	ck_assert_uint_eq(c->streams[0].hist->min, 10);
+	ck_assert_uint_eq(c->streams[0].hist->sum, 10 + 20 + 30 + 40 + 4900);
+	ck_assert_uint_eq(c->port[0].clock_skew, 0);
+}
+END_TEST
+
 START_TEST(test_rx_burst_one_pass)
 {
 	c->two_pass = false;
@@ -313,6 +357,7 @@ suite_rx(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_rx_classify);
 	tcase_add_test(tc, test_rx_jitter_runs);
+	tcase_add_test(tc, test_rx_nic_stamps);
 	tcase_add_test(tc, test_rx_burst_one_pass);
 	tcase_add_test(tc, test_rx_burst_two_pass);
 	tcase_add_test(tc, test_rx_control_ring);
