@@ -32,8 +32,8 @@ anchor(struct fws_nicstamps *ns, const struct fws_host *t, unsigned int p, uint6
 	if (rc != 0 || !fws_nicclock_anchor(&ns->map[p], nic, tsc, t->hz)) {
 		if (!ns->failed[p])
 			FWS_LOG(WARNING,
-				"port %s: the NIC's clock did not answer (%s): its receive stamps "
-				"keep the last map",
+				"port %s: re-anchoring the NIC's clock failed (%s): its receive "
+				"stamps keep the last map",
 				t->cfg->ports[p].name, rc ? rte_strerror(-rc) : "it went back");
 		ns->failed[p] = true;
 		return;
