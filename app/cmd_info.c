@@ -368,9 +368,8 @@ cmd_ports(int argc, char **argv)
 			printf("no limit of the driver's\n");
 		else
 			printf("%u bytes\n", info.max_rx_pktlen);
-		printf("  offloads: TX IPv4 checksum %s, UDP checksum %s, TCP checksum %s, fast "
-		       "free %s; "
-		       "RSS %s\n",
+		printf("  offloads: TX IPv4 checksum %s, UDP checksum %s, TCP checksum %s, "
+		       "fast free %s; RSS %s\n",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM ? "yes" : "no",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM ? "yes" : "no",
 		       info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_CKSUM ? "yes" : "no",
