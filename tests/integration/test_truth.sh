@@ -203,7 +203,8 @@ if python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["sear
 	grep -q '^  NDR: at least 0\.[0-9]* Mpps, [0-9.]* Mbit/s L1 ([0-9.]* % of line rate): a LOWER BOUND, generator-limited' "$WORK/line.txt" \
 		&& ok "text: the generator did not reach the line here: a lower bound, said so" || bad "text: $(grep NDR "$WORK/line.txt")"
 else
-	grep -q '^  NDR: 0\.8[0-9]* Mpps, 9[0-9]*\.[0-9]* Mbit/s L1 (\(99\.[0-9]\|100\.0\) % of line rate), loss 0.0000 %: asked 0\.8[0-9]* Mpps' "$WORK/line.txt" \
+	# At the line exactly (the configured maximum passed) the L1 rate reads 10000.00.
+	grep -q '^  NDR: 0\.8[0-9]* Mpps, \(9[0-9]*\.[0-9]*\|10000\.00\) Mbit/s L1 (\(99\.[0-9]\|100\.0\) % of line rate), loss 0.0000 %: asked 0\.8[0-9]* Mpps' "$WORK/line.txt" \
 		&& ok "text: NDR 0.8 Mpps, 9.9 Gbit/s L1, 99.x % of line" || bad "text: $(grep NDR "$WORK/line.txt")"
 fi
 finish
