@@ -86,6 +86,11 @@ why(struct fws_telem_raw *raw, enum fws_telem_metric m, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(raw->why[m], sizeof(raw->why[m]), fmt, ap);
 	va_end(ap);
+	/* It may quote the DUT's bytes: printable ASCII only, so the report's JSON holds it
+	 * (jansson refuses a string that is not UTF-8, and the entry would be lost). */
+	for (char *c = raw->why[m]; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+			*c = '?';
 	raw->have &= ~(1u << m);
 	return -EINVAL;
 }

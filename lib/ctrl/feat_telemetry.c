@@ -185,9 +185,11 @@ read_more(struct telem *s)
 		}
 		n = read(s->out, s->buf + s->len, ANSWER_MAX - s->len);
 		if (n > 0) {
-			/* Text from here on: a NUL the DUT printed would hide what follows it. */
+			/* Text from here on: a NUL the DUT printed would hide what follows it, and
+			 * what it names goes into the report's JSON, which takes UTF-8 only:
+			 * bytes outside ASCII read as '?' (the tools' output is ASCII). */
 			for (char *p = s->buf + s->len; p < s->buf + s->len + n; p++)
-				if (*p == '\0')
+				if (*p == '\0' || (unsigned char)*p > 0x7f)
 					*p = '?';
 			s->len += (size_t)n;
 			s->buf[s->len] = '\0';

@@ -247,7 +247,8 @@ START_TEST(test_rx_nic_stamps)
 
 	ck_assert(fws_nicclock_init(&map, 1000, 0, 2.0));
 	fws_nicclock_publish(&pub, &map);
-	c->stamp_off = (int)offsetof(struct rte_mbuf, dynfield1);
+	/* 8-byte aligned, as DPDK registers the timestamp field. */
+	c->stamp_off = (int)RTE_ALIGN_CEIL(offsetof(struct rte_mbuf, dynfield1), 8);
 	c->stamp_flag = 1ull << 47;
 	/* Four frames sent at unit 100: the NIC saw them arrive 10, 20, 30 and 40 units later;
 	 * the fifth has no stamp. The poll is at unit 5000. */

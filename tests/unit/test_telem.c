@@ -246,6 +246,10 @@ static const struct {
 	{"meminfo without MemAvailable", FWS_TELEM_OS_LINUX, FWS_TELEM_MEM, "MemTotal: 100 kB\n",
 	 "/proc/meminfo: no MemTotal/MemAvailable"},
 	{"mbuf on Linux", FWS_TELEM_OS_LINUX, FWS_TELEM_MBUF, "x", "not on this platform"},
+	/* The DUT's bytes quoted in a reason: printable ASCII only (the report's JSON takes
+	 * UTF-8 only, and jansson would drop the entry). */
+	{"cp_times with binary", FWS_TELEM_OS_FREEBSD, FWS_TELEM_CPU, "1 2 3 4 \xff\x1b[2J\xc3\n",
+	 "kern.cp_times: \"??[2J?\" is no count"},
 };
 
 START_TEST(test_telem_broken)
