@@ -84,9 +84,13 @@ ip netns exec fwsl-dut taskset -c 0 sh -c 'while :; do :; done' &
 busy=$!
 "$LAB" exec "$FWSTRESS" run -q -o "$WORK/busy-r.json" -t "$WORK/busy-r.txt" "$WORK/cpu.json" >/dev/null 2>&1
 kill $busy
+# The total weighs each core by its ticks in the second (/proc/stat counts 10 ms ticks): a core
+# one tick short of the other, one idle and one busy, moves the total 0.5 % off the cores'
+# plain average; 1.5 % allows three.
 for x in idle busy; do
-	check "cpu ($x): the cores' means averaged equal the total's (0.5 %), 3 measured seconds" \
-		"(lambda c: abs(sum(c['cores_mean_pct']) / len(c['cores_mean_pct']) - c['mean_pct']) < 0.5 and len(c['cores_mean_pct']) == $(nproc))(t[0]['dut_telemetry']['measured']['cpu']) and t[0]['dut_telemetry']['measured']['n'] == 3" "$WORK/$x-r.json"
+	check "cpu ($x): the cores' means averaged equal the total's (1.5 %), 3 measured seconds" \
+		"(lambda c: abs(sum(c['cores_mean_pct']) / len(c['cores_mean_pct']) - c['mean_pct']) < 1.5 and len(c['cores_mean_pct']) == $(nproc))(t[0]['dut_telemetry']['measured']['cpu']) and t[0]['dut_telemetry']['measured']['n'] == 3" "$WORK/$x-r.json"
+	echo "     cpu ($x): measured seconds, total mean, cores' means: $(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["trials"][0]["dut_telemetry"]["measured"]; print(d["n"], d["cpu"]["mean_pct"], d["cpu"]["cores_mean_pct"])' "$WORK/$x-r.json")"
 done
 check "cpu (idle): cpu0 below 50 %, cpu1 (the tester's poll worker) the busiest, the note names it" \
 	"(lambda d: d['measured']['cpu']['cores_mean_pct'][0] < 50 and d['measured']['cpu']['busiest_core']['core'] == 1 and any(n.startswith('one core (cpu1) at') and n.endswith('single-thread bound') for n in d['notes']))(t[0]['dut_telemetry'])" "$WORK/idle-r.json"
