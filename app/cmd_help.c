@@ -47,13 +47,13 @@ man_page(FILE *f)
 	const char *l, *e;
 
 	fprintf(f,
-		".TH FWSTRESS 1 \"\" \"fwstress %s (%s)\" \"User Commands\"\n"
+		".TH FWSTRESS 1 \"\" \"fwstress %s%s)\" \"User Commands\"\n"
 		".SH NAME\nfwstress \\- DPDK firewall stress tester\n"
 		".SH SYNOPSIS\n.B fwstress\n.I SUBCOMMAND\n[\\fIARGS\\fR]\n"
 		".SH DESCRIPTION\nSends test traffic through a device under test and measures "
 		"throughput, loss, reordering, duplicates and latency per flow. Every subcommand "
 		"takes \\-\\-help. README.md and docs/ hold the rest.\n.SH SUBCOMMANDS\n",
-		FWS_VERSION, FWS_COMMIT);
+		FWS_VERSION, FWS_COMMIT_NOTE);
 	for (i = 0; i < app_n_subcommands; i++) {
 		fputs(".TP\n.B fwstress ", f);
 		roff(f, app_subcommands[i].synopsis);
@@ -94,12 +94,12 @@ completion(FILE *f)
 	unsigned int i;
 
 	fprintf(f,
-		"# bash completion for fwstress %s (%s): fwstress help --bash-completion\n"
+		"# bash completion for fwstress %s%s): fwstress help --bash-completion\n"
 		"_fwstress() {\n"
 		"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts\n"
 		"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 		"\t\tCOMPREPLY=($(compgen -W \"",
-		FWS_VERSION, FWS_COMMIT);
+		FWS_VERSION, FWS_COMMIT_NOTE);
 	for (i = 0; i < app_n_subcommands; i++)
 		fprintf(f, "%s%s", i ? " " : "", app_subcommands[i].name);
 	fputs(" --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n"

@@ -359,6 +359,9 @@ tool_line(const json_t *root, char *buf, size_t len)
 	const char *commit = json_string_value(json_object_get(t, "commit"));
 	const char *dpdk = json_string_value(json_object_get(root, "dpdk"));
 
+	/* A build that knew no commit wrote "" (older ones "unknown"): said by nothing. */
+	if (commit && (!commit[0] || strcmp(commit, "unknown") == 0))
+		commit = NULL;
 	if (!commit && !dpdk)
 		snprintf(buf, len, "%s %s", name ? name : "fwstress", ver ? ver : "?");
 	else
