@@ -7,7 +7,11 @@
 # restricted to the agent. A second run changes nothing. Then a two-client run reaches
 # site2's agent over ssh with the installed key and binary: every frame through the
 # router, as its counters say. The boot settings, the binary and the key go to files of
-# this test (the playbook's variables), never to this machine's /etc.
+# this test (the playbook's variables), never to this machine's /etc. The key is passed as the
+# guide writes it (fwstress_controller_key_file); a value that is not a key is refused. Last,
+# the guide's way with the package (issue 48): tools/deb's .deb installed by the playbook
+# (on this machine: site2 is a namespace of it) and site2's agent run from /usr/bin; purged at
+# the end.
 . "$(dirname "$0")/lab.sh"
 lab_start ip ssh ssh-keygen /usr/sbin/sshd ansible-playbook
 "$LAB" up routing >/dev/null && "$LAB" split >/dev/null || { bad "lab up, split"; finish; exit 1; }
@@ -17,7 +21,8 @@ ssh-keygen -q -t ed25519 -N '' -f "$S/admin" && ssh-keygen -q -t ed25519 -N '' -
 	{ bad "ssh-keygen"; finish; exit 1; }
 cp "$S/admin.pub" "$S/authorized_keys" # before the playbook: only the admin may log in
 SSHD=
-trap 'kill $SSHD 2>/dev/null; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+DEB_INSTALLED=0
+trap 'kill $SSHD 2>/dev/null; [ $DEB_INSTALLED = 0 ] || dpkg --purge fwstress >/dev/null 2>&1; "$LAB" down >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 sshd_start "$S" || { bad "sshd in fwsl-tester2"; finish; exit 1; }
 
 cat >"$WORK/inventory.ini" <<INV
@@ -25,16 +30,25 @@ cat >"$WORK/inventory.ini" <<INV
 site2 ansible_host=127.0.0.1 ansible_port=2222 ansible_user=root ansible_ssh_private_key_file=$S/admin ansible_ssh_common_args='-o UserKnownHostsFile=$S/known_hosts -o IdentitiesOnly=yes' fwstress_ssh_key=$S/key fwstress_bin=$WORK/client/bin/fwstress
 INV
 C=$WORK/client
-play() { # LOG: the playbook against site2, from inside fwsl-tester2 (where its sshd listens);
-	# pipelined (each module through ssh's stdin: no temporary file and no extra round trip per task)
+play() { # LOG [ARGS...]: the playbook against site2, from inside fwsl-tester2 (where its sshd
+	# listens); pipelined (each module through ssh's stdin: no temporary file and no extra round
+	# trip per task). The key as the guide passes it; ARGS after the test's own.
+	local log=$1 inv=${INV:-$WORK/inventory.ini}
+	shift
 	ip netns exec fwsl-tester2 env ANSIBLE_LOCAL_TEMP="$WORK/ansible-local" ANSIBLE_REMOTE_TEMP="$WORK/ansible-remote" ANSIBLE_PIPELINING=1 \
 		ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 \
-		ansible-playbook -i "$WORK/inventory.ini" "$TOP/tools/ansible/loadclients.yml" \
-		-e "fwstress_binary=$FWSTRESS" -e "fwstress_bin=$C/bin/fwstress" -e "fwstress_libexec=$C/lib" \
+		ansible-playbook -i "$inv" "$TOP/tools/ansible/loadclients.yml" \
+		-e "fwstress_binary=$FWSTRESS" -e "fwstress_libexec=$C/lib" \
 		-e "fwstress_hugepages=$(cat /proc/sys/vm/nr_hugepages)" -e "fwstress_authorized_keys=$S/authorized_keys" \
 		-e "fwstress_sysctl_file=$C/sysctl.conf" -e "fwstress_fstab=$C/fstab" \
-		-e "fwstress_controller_key='$(cat "$S/key.pub")'" >"$1" 2>&1
+		-e fwstress_controller_key_file="$S/key.pub" "$@" >"$log" 2>&1
 }
+# A key value that is not one public key line (what ansible's k=v split of "$(cat KEY.pub)"
+# leaves): refused before anything changes.
+play "$WORK/play0.log" -e fwstress_controller_key=ssh-ed25519
+rc=$?
+[ $rc -ne 0 ] && grep -q "fwstress_controller_key is not an OpenSSH public key line" "$WORK/play0.log" && ! grep -q agent "$S/authorized_keys" && ok "a key value that is not a key: refused, nothing installed" ||
+	bad "bad key: exit $rc: $(grep -m2 'FAILED\|msg' "$WORK/play0.log")"
 recap() { grep -o "site2 *: ok=[0-9]* *changed=[0-9]* *unreachable=[0-9]* *failed=[0-9]*" "$1" | tr -s ' '; }
 play "$WORK/play1.log"
 rc=$?
@@ -109,4 +123,33 @@ check "the report's config holds what the inventory said, written out" \
 	'(h := r["config"]["hosts"][1])["ssh"] == "root@127.0.0.1" and h["ssh_options"][:4] == ["-p", "2222", "-i", "'"$S/key"'"] and h["fwstress"] == "'"$C/bin/fwstress"'" and "inventory" not in h'
 check "router dut-wan: sent == site2 received ($((tx1 - tx0)), with what it missed), received == site2 sent ($((rx1 - rx0)))" \
 	"r['ports'][1]['rx_frames_total'] <= $((tx1 - tx0)) <= r['ports'][1]['rx_frames_total'] + t[0]['ports'][1]['nic']['imissed'] and r['ports'][1]['tx_frames_total'] == $((rx1 - rx0))"
+
+# The package (docs/guide/two-load-clients.md): tools/deb on the controller, the playbook with
+# fwstress_deb; site2's inventory names no fwstress_bin (the package's /usr/bin/fwstress).
+if dpkg-query -W fwstress >/dev/null 2>&1; then
+	bad "a fwstress package is installed on this machine already: the package's part cannot run (dpkg --purge fwstress)"
+elif ! command -v dpkg-shlibdeps >/dev/null; then
+	bad "dpkg-shlibdeps missing (dpkg-dev): tools/deb cannot build the package"
+else
+	deb=$("$TOP/tools/deb" --out "$WORK/deb" 2>"$WORK/deb.err") || bad "tools/deb: $(tail -3 "$WORK/deb.err")"
+	sed 's/ fwstress_bin=[^ ]*$//' "$WORK/inventory.ini" >"$WORK/inventory-deb.ini"
+	# A client prepared afresh: only the admin may log in, so that the controller's key can
+	# only run what the package's line restricts it to (sshd takes a key's first line).
+	cp "$S/admin.pub" "$S/authorized_keys"
+	DEB_INSTALLED=1
+	INV=$WORK/inventory-deb.ini play "$WORK/play-deb.log" -e "fwstress_deb=$deb"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(dpkg-query -W -f '${Status}' fwstress 2>/dev/null)" = "install ok installed" ] &&
+		[ -x /usr/bin/fwstress ] && ok "playbook with the package: exit 0, fwstress $(dpkg-query -W -f '${Version}' fwstress) installed ($(recap "$WORK/play-deb.log"))" ||
+		bad "playbook with the package: exit $rc: $(grep -A3 'FAILED\|fatal' "$WORK/play-deb.log" | head -8)"
+	grep -qx "restrict,command=\"/usr/bin/fwstress agent\" $(cat "$S/key.pub")" "$S/authorized_keys" &&
+		[ "$(grep -c agent "$S/authorized_keys")" -eq 1 ] && ok "the key restricted to the package's agent, its only line" || bad "authorized_keys: $(cat "$S/authorized_keys")"
+	sed "s|$WORK/inventory.ini|$WORK/inventory-deb.ini|" "$WORK/two.json" >"$WORK/two-deb.json"
+	ip netns exec fwsl-tester2 "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/two-deb.json" 2>"$WORK/err"
+	rc=$?
+	[ $rc -eq 0 ] && ok "two clients, site2 running the package: exit 0" || bad "run with the package: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | tail -3)"
+	check "every frame through, site2's agent the package's (the key's only command)" \
+		"$(ALL_THROUGH 15000) and r['hosts'][1]['via'].endswith(' fwstress agent')"
+	dpkg --purge fwstress >/dev/null && DEB_INSTALLED=0 && ok "the package purged" || bad "dpkg --purge fwstress"
+fi
 finish
