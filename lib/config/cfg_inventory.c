@@ -69,7 +69,10 @@ inventory_vars(const char *path, const char *name, char *err, size_t len)
 	if (rc != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, len, "%s",
 			 rc == ETIMEDOUT ? "ansible-inventory did not answer in 60 s"
-			 : rc != 0       ? strerror(rc)
+			 : rc == EMSGSIZE
+				 ? "ansible-inventory's answer for it is larger than 1 MiB: not "
+				   "read"
+			 : rc != 0 ? strerror(rc)
 			 : WIFEXITED(st) && WEXITSTATUS(st) == 127
 				 ? "ansible-inventory is missing (Debian's ansible-core)"
 				 : "ansible-inventory found no such host in it");
@@ -166,9 +169,10 @@ ssh_options(const json_t *vars, struct fws_cfg_host *h)
 }
 
 /* fwstress_eal: a list of strings, the host's EAL arguments (unless the config gives them),
- * refused as the config's "eal" would be (EAL's --help, a secondary process). */
+ * refused as the config's "eal" would be (EAL's --help, a secondary process): *refused
+ * then says why, naming the variable and the argument, in why. */
 static int
-eal(const json_t *vars, struct fws_cfg_host *h, const char **refused)
+eal(const json_t *vars, struct fws_cfg_host *h, const char **refused, char *why, size_t why_len)
 {
 	const json_t *l = json_object_get(vars, "fwstress_eal"), *e;
 	size_t i;
@@ -183,8 +187,12 @@ eal(const json_t *vars, struct fws_cfg_host *h, const char **refused)
 			return -EINVAL;
 		*refused = fws_config_eal_refused(json_string_value(e),
 						  json_string_value(json_array_get(l, i + 1)));
-		if (*refused)
+		if (*refused) {
+			snprintf(why, why_len, "fwstress_eal[%zu]: \"%.60s\": %s", i,
+				 json_string_value(e), *refused);
+			*refused = why;
 			return -EPERM;
+		}
 		if ((h->eal[i] = strdup(json_string_value(e))) == NULL)
 			return -ENOMEM;
 		h->n_eal = (unsigned int)i + 1;
@@ -237,7 +245,7 @@ cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 	if (rc == 0)
 		rc = ssh_options(vars, h);
 	if (rc == 0)
-		rc = eal(vars, h, &refused);
+		rc = eal(vars, h, &refused, err, sizeof(err));
 	json_decref(vars);
 	if (rc < 0)
 		return cfg_fail(c, "%s: host \"%s\": %s", path, h->name,

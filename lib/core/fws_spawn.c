@@ -302,7 +302,7 @@ capture_read(int fd, char *buf, size_t len, unsigned int timeout_ms, bool *late)
 int
 fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout_ms, int *status)
 {
-	bool late = false;
+	bool late = false, full;
 	size_t n;
 	int p[2];
 	pid_t pid;
@@ -321,7 +321,8 @@ fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout
 	n = capture_read(p[0], buf, len, timeout_ms, &late);
 	close(p[0]);
 	buf[n] = '\0';
-	if (n + 1 >= len) /* buf is full: what more it writes is not read */
+	full = n + 1 >= len;
+	if (full) /* buf is full: what more it writes is not read */
 		kill(-pid, SIGKILL);
 	/* Its output ended: a grace period to exit, then its group ends. */
 	for (unsigned int ms = 0; !late && waitpid(pid, status, WNOHANG) == 0; ms += STEP_MS) {
@@ -336,6 +337,10 @@ fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout
 		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 			;
 		errno = ETIMEDOUT;
+		return -1;
+	}
+	if (full) { /* killed for what it wrote: its answer is cut, not its own exit status */
+		errno = EMSGSIZE;
 		return -1;
 	}
 	return 0;

@@ -45,7 +45,8 @@ void fws_guard_end(struct fws_guard *g);
  * capture its standard output into buf (NUL-terminated, at most len - 1 bytes; one that
  * writes more is killed then). After
  * timeout_ms its group is killed. Returns 0 with its wait status in *status (127: it could
- * not be started), or -1 with errno (ETIMEDOUT: it did not end in time).
+ * not be started), or -1 with errno (ETIMEDOUT: it did not end in time; EMSGSIZE: it wrote
+ * len - 1 bytes or more and was killed for it, buf holding the first of them).
  */
 int fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout_ms,
 		      int *status);

@@ -97,7 +97,10 @@ inv_case "a FIFO" "$WORK/fifo.ini" "fifo.ini: not a file"
 printf 'site2 fwstress_eal="--help"\n' >"$WORK/inv-eal.ini"
 inv_case "fwstress_eal a string" "$WORK/inv-eal.ini" "fwstress_eal is not a list of strings"
 printf 'site2 fwstress_eal=\x27["--help"]\x27\n' >"$WORK/inv-help.ini"
-inv_case "fwstress_eal --help" "$WORK/inv-help.ini" "EAL would print its usage"
+inv_case "fwstress_eal --help" "$WORK/inv-help.ini" 'host "site2": fwstress_eal\[0\]: "--help": EAL would print its usage'
+# An answer over 1 MiB is said so (issue 53, item 5), not "no such host".
+printf 'site2 fwstress_pad=%s\n' "$(head -c 1100000 /dev/zero | tr '\0' x)" >"$WORK/inv-big.ini"
+inv_case "an answer over 1 MiB" "$WORK/inv-big.ini" "answer for it is larger than 1 MiB"
 printf 'site2 ansible_ssh_common_args=\x27-o "ProxyCommand=ssh -W %%h:%%p jump\x27\n' >"$WORK/inv-quote.ini"
 inv_case "an unclosed quote" "$WORK/inv-quote.ini" "unclosed quote"
 printf 'site2 ansible_host=%s\n' "$(head -c 300 /dev/zero | tr '\0' h)" >"$WORK/inv-long.ini"

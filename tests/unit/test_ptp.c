@@ -138,8 +138,10 @@ START_TEST(test_spawn_capture)
 	ck_assert_str_eq(buf, "early\n");
 	ck_assert_int_eq(fws_spawn_capture(missing, buf, sizeof(buf), 5000, &st), 0);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 127);
-	/* More than the buffer: truncated, the writer killed at once (not after the timeout). */
-	ck_assert_int_eq(fws_spawn_capture(big, buf, sizeof(buf), 60000, &st), 0);
+	/* More than the buffer: truncated, the writer killed at once (not after the timeout),
+	 * and said so (EMSGSIZE: a caller must not read the kill as the command's own failure). */
+	ck_assert_int_eq(fws_spawn_capture(big, buf, sizeof(buf), 60000, &st), -1);
+	ck_assert_int_eq(errno, EMSGSIZE);
 	ck_assert_uint_eq(strlen(buf), sizeof(buf) - 1);
 	ck_assert(!WIFEXITED(st) || WEXITSTATUS(st) != 0);
 }
