@@ -80,23 +80,60 @@ static const char *const vdev_drivers[] = {
 	"virtio_user",
 };
 
-/* [DDDD:]BB:DD.F in hex, the rest (devargs) after a comma. */
+/* n hex digits at s, exactly (no sign, no 0x, no space): their value, or -1. */
+static long
+hex_digits(const char *s, unsigned int n)
+{
+	long v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		int c = s[i];
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			v = v * 16 + ((c | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	return v;
+}
+
+/* A PCI address as the PCI spec numbers it: [DDDD:]BB:DD.F, the domain 4 hex digits, the bus 2,
+ * the device 2 (0-1f), the function 1 (0-7), the rest (devargs) after a comma. Written in full
+ * into full; false when d is no PCI address, with why in *why where it looked like one (a
+ * device or function out of range). */
+static bool
+pci_parse(const char *d, char *full, size_t len, const char **why)
+{
+	long dom = 0, bus, dev, fn;
+	const char *p = d;
+
+	*why = NULL;
+	if (hex_digits(d, 4) >= 0 && d[4] == ':') {
+		dom = hex_digits(d, 4);
+		p = d + 5;
+	}
+	if ((bus = hex_digits(p, 2)) < 0 || p[2] != ':' || (dev = hex_digits(p + 3, 2)) < 0 ||
+	    p[5] != '.' || (fn = hex_digits(p + 6, 1)) < 0 || (p[7] != '\0' && p[7] != ','))
+		return false;
+	if (dev > 0x1f)
+		*why = "its device is above 1f (5 bits)";
+	else if (fn > 7)
+		*why = "its function is above 7 (3 bits)";
+	if (*why)
+		return false;
+	snprintf(full, len, "%04lx:%02lx:%02lx.%lx", dom, bus, dev, fn);
+	return true;
+}
+
 static bool
 pci_address(const char *d, char *full, size_t len)
 {
-	unsigned int dom = 0, bus, dev, fn;
-	int n = 0;
+	const char *why;
 
-	if (sscanf(d, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &n) != 4 || n != 12) {
-		n = 0;
-		dom = 0;
-		if (sscanf(d, "%2x:%2x.%1x%n", &bus, &dev, &fn, &n) != 3 || n != 7)
-			return false;
-	}
-	if (d[n] != '\0' && d[n] != ',')
-		return false;
-	snprintf(full, len, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
-	return true;
+	return pci_parse(d, full, len, &why);
 }
 
 /* A device's form: a PCI address, or a vdev that names a driver DPDK has. Whether the PCI
@@ -105,11 +142,15 @@ pci_address(const char *d, char *full, size_t len)
 static int
 device_known(struct cfg_ctx *c, const char *d)
 {
+	const char *why;
 	char full[16];
 	size_t i;
 
-	if (pci_address(d, full, sizeof(full)))
+	if (pci_parse(d, full, sizeof(full), &why))
 		return 0;
+	if (why)
+		return cfg_fail(c, "device \"%s\": not a PCI address: %s ([DDDD:]BB:DD.F in hex)",
+				d, why);
 	for (i = 0; i < RTE_DIM(vdev_drivers); i++)
 		if (strncmp(d, vdev_drivers[i], strlen(vdev_drivers[i])) == 0)
 			return 0;

@@ -113,6 +113,36 @@ static const struct {
 	 "config: ports[0].device: device \"0000:ff:1f.77\": not a PCI address ([DDDD:]BB:DD.F), a "
 	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
 	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	/* Signs, 0x, spaces and short fields are no PCI address; a device above 1f or a
+	 * function above 7 is refused for that (issue 53, item 7). */
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"-001:03:00.0\"}]}",
+	 "config: ports[0].device: device \"-001:03:00.0\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"0x00:03:00.0\"}]}",
+	 "config: ports[0].device: device \"0x00:03:00.0\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \" 03:00.0\"}]}",
+	 "config: ports[0].device: device \" 03:00.0\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"+3:00.0\"}]}",
+	 "config: ports[0].device: device \"+3:00.0\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"0000:3:00.0\"}]}",
+	 "config: ports[0].device: device \"0000:3:00.0\": not a PCI address ([DDDD:]BB:DD.F), a "
+	 "virtual device of a DPDK driver (net_af_packet0, net_memif0, net_null0, net_pcap0, "
+	 "net_ring0, net_tap0, ...) or ringpair:NAME:a|b (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"0000:03:00.8\"}]}",
+	 "config: ports[0].device: device \"0000:03:00.8\": not a PCI address: its function is "
+	 "above "
+	 "7 (3 bits) ([DDDD:]BB:DD.F in hex) (line 1)"},
+	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"03:20.0\"}]}",
+	 "config: ports[0].device: device \"03:20.0\": not a PCI address: its device is above 1f "
+	 "(5 "
+	 "bits) ([DDDD:]BB:DD.F in hex) (line 1)"},
 	{"{\"ports\": [{\"name\": \"lan\", \"device\": \"net_null0\", \"mac\": "
 	 "\"02:00:00:00:00\"}]}",
 	 "config: ports[0].mac: \"02:00:00:00:00\" is not a MAC address (xx:xx:xx:xx:xx:xx) "
