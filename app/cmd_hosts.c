@@ -28,7 +28,7 @@ usage_hosts(FILE *f)
 		"trip of the controller's clock probe (half of it bounds a one-way latency across\n"
 		"hosts); each port's host, driver, MAC, link and speed. Exit 0 when every agent\n"
 		"answered and every port's link is up; 3 with one line naming what is not (the\n"
-		"same line a run would give).\n"
+		"same line a run would give); 4 when interrupted (Ctrl-C) while it waits.\n"
 		"\n"
 		"Example: fwstress hosts check config/hw-two-clients.json\n");
 }
@@ -111,6 +111,9 @@ cmd_hosts(int argc, char **argv)
 	}
 	if ((cfg = app_load_local_config(argv[optind + 1])) == NULL)
 		return fws_err_exit_code(FWS_ERR_CONFIG);
+	/* Ctrl-C (and TERM, HUP) while an agent is waited for: one line naming the host, exit 4,
+	 * the host's command ended, as a run does. */
+	app_catch_stop_signals();
 	eal = fws_config_local_ports(cfg);
 	if (eal && app_eal_start(cfg, cli_eal, n_cli_eal) < 0) {
 		fws_config_free(cfg);

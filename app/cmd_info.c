@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fwstress validate and fwstress ports: what a config says, what ports DPDK sees. */
 #include <dirent.h>
+#include <net/if.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "fws_compat.h"
 #include "fws_hwstamp.h"
 #include "fws_port.h"
+#include "fws_text.h"
 
 static void
 usage_validate(FILE *f)
@@ -121,7 +123,7 @@ default_route(const char *iface)
 static size_t
 ifaces_in(const char *dir, char *buf, size_t len, size_t used, bool *route)
 {
-	char path[600], state[32];
+	char path[600], state[32], name[4 * IFNAMSIZ + 1];
 	struct dirent *e;
 	DIR *d;
 
@@ -134,9 +136,12 @@ ifaces_in(const char *dir, char *buf, size_t len, size_t used, bool *route)
 		    (int)sizeof(path))
 			continue;
 		read_line(path, state, sizeof(state));
+		fws_text_clean(state, sizeof(state));
 		*route |= default_route(e->d_name);
+		/* A kernel interface's name may hold control characters: shown safe. */
 		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
-					 e->d_name, state[0] ? state : "unknown");
+					 fws_text_safe(name, sizeof(name), e->d_name, IFNAMSIZ),
+					 state[0] ? state : "unknown");
 	}
 	closedir(d);
 	return used;

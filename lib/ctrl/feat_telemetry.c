@@ -172,6 +172,30 @@ first_words(const struct telem *s, char *out, size_t len)
 	}
 }
 
+/* The n bytes at p as the session's text, in place; returns how many are left. A NUL the DUT
+ * printed would hide what follows it, what it names goes into the report's JSON, which takes
+ * UTF-8 only, and onto the tester's terminal, where an escape sequence would act: bytes
+ * outside printable ASCII but newline and tab read as '?' (the tools' output is ASCII). A
+ * carriage return goes: a session over a pty (ssh -t) ends its lines with CRLF. */
+static bool
+kept_byte(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t';
+}
+
+static size_t
+text_of(char *p, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\r')
+			continue;
+		p[k++] = kept_byte((unsigned char)p[i]) ? p[i] : '?';
+	}
+	return k;
+}
+
 static void
 read_more(struct telem *s)
 {
@@ -185,13 +209,7 @@ read_more(struct telem *s)
 		}
 		n = read(s->out, s->buf + s->len, ANSWER_MAX - s->len);
 		if (n > 0) {
-			/* Text from here on: a NUL the DUT printed would hide what follows it, and
-			 * what it names goes into the report's JSON, which takes UTF-8 only:
-			 * bytes outside ASCII read as '?' (the tools' output is ASCII). */
-			for (char *p = s->buf + s->len; p < s->buf + s->len + n; p++)
-				if (*p == '\0' || (unsigned char)*p > 0x7f)
-					*p = '?';
-			s->len += (size_t)n;
+			s->len += text_of(s->buf + s->len, (size_t)n);
 			s->buf[s->len] = '\0';
 		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
 			char why[120];

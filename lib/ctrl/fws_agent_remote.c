@@ -23,6 +23,7 @@
 #include "fws_conntest.h"
 #include "fws_agent_remote.h"
 #include "fws_remote_int.h"
+#include "fws_text.h"
 
 #define ANSWER_MS 10000 /* an answer to a trial's operation */
 /* An answer while the workers run: poll, live, phase. The other agents hear the pings
@@ -398,10 +399,12 @@ spawn(struct remote *r, const struct fws_cfg_host *h)
 	return 0;
 }
 
+/* A string of the agent's hello: safe for the terminal and the report (fws_text_safe). */
 static void
 copy_str(char *dst, size_t n, const json_t *v)
 {
-	strlcpy(dst, json_is_string(v) ? json_string_value(v) : "?", n);
+	fws_text_safe(dst, n, json_is_string(v) ? json_string_value(v) : "?",
+		      json_is_string(v) ? json_string_length(v) : 1);
 }
 
 /* Who answered hello, for the report ("?" where it did not say). */
@@ -466,13 +469,16 @@ hello(struct remote *r, struct fws_err *e)
 	peer = json_string_value(json_object_get(ans, "layout"));
 	ver = json_string_value(json_object_get(ans, "fwstress"));
 	if (major != FWS_WIRE_MAJOR || peer == NULL || strcmp(peer, layout) != 0) {
+		char v[48]; /* its version from outside: safe, and short enough to keep the advice */
+
+		fws_text_safe(v, sizeof(v), ver ? ver : "?", SIZE_MAX);
 		fws_err_set(
 			e, FWS_ERR_SETUP, -EPROTO,
 			"host %s: its agent speaks protocol %d.%d of fwstress %s, this "
 			"controller %d.%d of fwstress %s%s: install the same fwstress on both",
 			r->a.name, major,
 			(int)json_integer_value(json_array_get(json_object_get(ans, "proto"), 1)),
-			ver ? ver : "?", FWS_WIRE_MAJOR, FWS_WIRE_MINOR, FWS_VERSION,
+			v, FWS_WIRE_MAJOR, FWS_WIRE_MINOR, FWS_VERSION,
 			major == FWS_WIRE_MAJOR ? " (another build)" : "");
 		json_decref(ans);
 		return -EPROTO;

@@ -731,6 +731,11 @@ fws_trial_run_probe(struct fws_trial *t, unsigned int size_idx, const struct fws
 		rc = run_phases(r, e);
 	if (rc == 0)
 		rc = finish(r, e);
+	/* A trial that failed (an agent lost mid-trial) is not a result: what it had put in res
+	 * so far (the seconds kept, merged histograms, telemetry) goes, and res is left empty,
+	 * as the callers expect of an error. */
+	if (rc < 0)
+		fws_result_free(res);
 	free(r);
 	return rc;
 }

@@ -21,6 +21,7 @@
 #include "fws_compat.h"
 #include "fws_conntest.h"
 #include "fws_remote_int.h"
+#include "fws_text.h"
 
 /* A connection test's iteration: as long as it takes (the heartbeat tells a cut link). */
 #define CONN_MS (24 * 3600 * 1000)
@@ -32,20 +33,8 @@ static void
 relay_line(const struct remote *r, const char *s, size_t n)
 {
 	char out[4 * sizeof(r->errline) + 1];
-	size_t i, k = 0;
 
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch < 0x20 && ch != '\t')
-			k += (size_t)snprintf(out + k, sizeof(out) - k, "\\x%02x", ch);
-		else if (ch == 0x7f)
-			k += (size_t)snprintf(out + k, sizeof(out) - k, "\\x7f");
-		else
-			out[k++] = (char)ch;
-	}
-	out[k] = '\0';
-	fprintf(stderr, "[%s] %s\n", r->a.name, out);
+	fprintf(stderr, "[%s] %s\n", r->a.name, fws_text_safe(out, sizeof(out), s, n));
 }
 
 /* Its stderr: pass each line on, prefixed and escaped (a line longer than errline is cut,
@@ -130,7 +119,7 @@ fws_remote_reap(struct remote *r, int wait_ms, bool *itself)
 void
 fws_remote_lose(struct remote *r, const char *what)
 {
-	char line[256], st[64] = "";
+	char line[256], safe[200], st[64] = "";
 	bool itself;
 	int status, i;
 
@@ -152,11 +141,12 @@ fws_remote_lose(struct remote *r, const char *what)
 		drain_err(r);
 	/* Its last words say why it exited; one killed (here for its silence, or by a signal
 	 * from elsewhere) said nothing about that: its last line is an old one (EAL's). */
-	line[0] = '\0';
+	line[0] = safe[0] = '\0';
 	if (itself && WIFEXITED(status))
-		last_err_line(r, line, sizeof(line));
+		fws_text_safe(safe, sizeof(safe), last_err_line(r, line, sizeof(line)),
+			      sizeof(line));
 	snprintf(r->why, sizeof(r->why), "host %s: agent lost: %s%s%s%s", r->a.name, what, st,
-		 line[0] ? ": " : "", line);
+		 safe[0] ? ": " : "", safe);
 }
 
 /* Send a request (args is taken); 0, or -EPIPE with the agent lost. */

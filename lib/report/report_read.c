@@ -20,6 +20,7 @@
 #include "fws_report.h"
 #include "fws_pkt.h"
 #include "fws_sig.h"
+#include "fws_text.h"
 #include "cfg_int.h"
 #include "report_int.h"
 
@@ -65,6 +66,10 @@ cell_num(struct cfg_ctx *c, const json_t *o, const char *key, double *out, doubl
 	return 0;
 }
 
+/* The widest bucket and the latest start a report's histogram may have (ns). */
+#define HIST_WIDTH_MAX (1100LL * 1000 * 1000 * 1000)
+#define HIST_LO_MAX (1LL << 50)
+
 /* Latency buckets: [lo, width, count], non-negative integers. */
 static int
 parse_hist(struct cfg_ctx *c, const json_t *h, struct fws_cell *x)
@@ -94,6 +99,15 @@ parse_hist(struct cfg_ctx *c, const json_t *h, struct fws_cell *x)
 			if (!json_is_integer(json_array_get(b, k)) || v[k] < 0)
 				return cfg_fail(c, "expected [lo, width, count] of integers >= 0");
 		}
+		/* What this tool writes: a bucket 1 ns to 1100 s wide, below 2^50 ns (13 days);
+		 * a width of 0 or 2^62 is a hand's edit, whose percentiles would be figures. */
+		if (v[1] < 1 || v[1] > HIST_WIDTH_MAX || v[0] > HIST_LO_MAX)
+			return cfg_fail(
+				c,
+				"a bucket [%lld, %lld, ...]: its width is outside 1..%lld ns or "
+				"its start beyond %lld ns (not a histogram fwstress writes)",
+				(long long)v[0], (long long)v[1], (long long)HIST_WIDTH_MAX,
+				(long long)HIST_LO_MAX);
 		x->hist[x->n_hist++] = (struct fws_cell_bucket){
 			.lo = (uint64_t)v[0], .width = (uint64_t)v[1], .count = (uint64_t)v[2]};
 		cfg_pop(c, o2);
@@ -149,8 +163,10 @@ parse_done(const json_t *root, struct fws_cells *cells)
 		if (d == NULL || z == NULL || rep < 0 || rep > FWS_STATS_MAX)
 			continue;
 		cells->done[cells->n_done].repetition = (unsigned int)rep;
-		strlcpy(cells->done[cells->n_done].direction, d, sizeof(cells->done[0].direction));
-		strlcpy(cells->done[cells->n_done++].size, z, sizeof(cells->done[0].size));
+		fws_text_safe(cells->done[cells->n_done].direction,
+			      sizeof(cells->done[0].direction), d, SIZE_MAX);
+		fws_text_safe(cells->done[cells->n_done++].size, sizeof(cells->done[0].size), z,
+			      SIZE_MAX);
 	}
 	return 0;
 }
@@ -348,6 +364,15 @@ older_cells(const json_t *root, struct fws_cells *cells)
 	}
 }
 
+/* A report's string (another lab's, edited by hand) as the terminal and the text formats may
+ * show it: control characters as \xNN, bounded (fws_text_safe); absent or not a string: "". */
+static void
+take_text(char *dst, size_t len, const json_t *v)
+{
+	if (json_is_string(v))
+		fws_text_safe(dst, len, json_string_value(v), json_string_length(v));
+}
+
 /* "fwstress 0.1.0 (commit C, DPDK 22.11.11)" from a report's "tool" and "dpdk": what an
  * older report does not say is left out. */
 static void
@@ -370,6 +395,96 @@ tool_line(const json_t *root, char *buf, size_t len)
 			 dpdk ? dpdk : "");
 }
 
+/* Cells sorted by key and repetition, to find the same cell twice. */
+struct cell_ref {
+	char key[200];
+	int rep;
+	unsigned int idx;
+};
+
+static int
+ref_cmp(const void *a, const void *b)
+{
+	const struct cell_ref *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c == 0)
+		c = (x->rep > y->rep) - (x->rep < y->rep);
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* One cell twice (the same key and repetition): a report edited or merged by hand, whose
+ * median would count it twice. -EINVAL with the two named in err. */
+static int
+duplicates(const struct fws_cells *cells, char *err, size_t errlen)
+{
+	struct cell_ref *r = calloc(cells->n + 1, sizeof(*r));
+	unsigned int i;
+	int rc = 0;
+
+	if (r == NULL)
+		return -ENOMEM;
+	for (i = 0; i < cells->n; i++) {
+		fws_cell_key(&cells->c[i], r[i].key, sizeof(r[i].key));
+		r[i].rep = (int)cells->c[i].repetition;
+		r[i].idx = i;
+	}
+	qsort(r, cells->n, sizeof(*r), ref_cmp);
+	for (i = 1; i < cells->n && rc == 0; i++)
+		if (strcmp(r[i - 1].key, r[i].key) == 0 && r[i - 1].rep == r[i].rep) {
+			snprintf(err, errlen,
+				 "cells[%u]: the same cell as cells[%u] (%s, repetition %d): "
+				 "a report edited or merged by hand?",
+				 r[i].idx, r[i - 1].idx, r[i].key, r[i].rep < 1 ? 1 : r[i].rep);
+			rc = -EINVAL;
+		}
+	free(r);
+	return rc;
+}
+
+/* A sweep_done entry names cells the report must have: one missing would be skipped by
+ * --resume and the cell end with fewer repetitions than asked. */
+static int
+done_without_cells(const struct fws_cells *cells, char *err, size_t errlen)
+{
+	unsigned int d, i;
+
+	for (d = 0; d < cells->n_done; d++) {
+		const struct fws_cell_done *e = &cells->done[d];
+		bool found = false;
+
+		for (i = 0; i < cells->n && !found; i++) {
+			const struct fws_cell *c = &cells->c[i];
+			int rep = c->repetition >= 1 ? (int)c->repetition : 1;
+
+			found = strcmp(c->size, e->size) == 0 &&
+				(e->repetition ? rep == (int)e->repetition
+					       : strcmp(c->direction, e->direction) == 0);
+		}
+		if (!found) {
+			char rep[32] = "";
+
+			if (e->repetition)
+				snprintf(rep, sizeof(rep), ", repetition %u", e->repetition);
+			snprintf(err, errlen,
+				 "sweep_done: %s %s%s is done, but no cell of it is in the report: "
+				 "a report edited by hand?",
+				 e->direction, e->size, rep);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* What the cells must hold together, past each cell's own checks. */
+static int
+structure(const struct fws_cells *cells, char *err, size_t errlen)
+{
+	int rc = duplicates(cells, err, errlen);
+
+	return rc == 0 ? done_without_cells(cells, err, errlen) : rc;
+}
+
 int
 fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 		       char *err, size_t errlen)
@@ -377,6 +492,7 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 	struct cfg_ctx c = {.buf = buf, .len = len, .err = err, .errlen = errlen};
 	const json_t *a, *d;
 	const char *s;
+	char why[400];
 	json_error_t jerr;
 	json_t *root;
 	size_t i;
@@ -403,22 +519,14 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		json_decref(root);
 		return -EINVAL;
 	}
-	if ((d = json_object_get(json_object_get(root, "config"), "dut")) != NULL) {
-		if (json_is_string(json_object_get(d, "name")))
-			strlcpy(cells->dut, json_string_value(json_object_get(d, "name")),
-				sizeof(cells->dut));
-		if (json_is_string(json_object_get(d, "firmware")))
-			strlcpy(cells->firmware, json_string_value(json_object_get(d, "firmware")),
-				sizeof(cells->firmware));
-	}
-	if (json_is_string(json_object_get(root, "started")))
-		strlcpy(cells->started, json_string_value(json_object_get(root, "started")),
-			sizeof(cells->started));
+	d = json_object_get(json_object_get(root, "config"), "dut");
+	take_text(cells->dut, sizeof(cells->dut), json_object_get(d, "name"));
+	take_text(cells->firmware, sizeof(cells->firmware), json_object_get(d, "firmware"));
+	take_text(cells->started, sizeof(cells->started), json_object_get(root, "started"));
 	cells->partial = json_is_true(json_object_get(root, "partial"));
 	tool_line(root, cells->tool, sizeof(cells->tool));
-	if (json_is_string(json_object_get(root, "status")))
-		strlcpy(cells->status, json_string_value(json_object_get(root, "status")),
-			sizeof(cells->status));
+	fws_text_clean(cells->tool, sizeof(cells->tool));
+	take_text(cells->status, sizeof(cells->status), json_object_get(root, "status"));
 	cells->c = calloc(json_array_size(a) + 1, sizeof(*cells->c));
 	if (cells->c == NULL) {
 		json_decref(root);
@@ -439,6 +547,8 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		}
 		cfg_pop(&c, old);
 	}
+	if (rc == 0 && (rc = structure(cells, why, sizeof(why))) < 0)
+		snprintf(err, errlen, "report: %s: %s", path, why);
 	if (rc == 0)
 		older_cells(root, cells);
 	if (rc == 0)

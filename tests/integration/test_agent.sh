@@ -183,6 +183,23 @@ sleep 0.2
 pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
 	ok "  ... nothing of the command's group left running"
 
+# The same wait in hosts check (issue 53, item 3): Ctrl-C while the host's command is silent
+# ends it with exit 4 at once, one line naming the host, nothing of the command's group left.
+"$FWSTRESS" hosts check "$WORK/hang.json" >/dev/null 2>"$WORK/err" &
+pid=$!
+sleep 1.5
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc -eq 4 ] && [ $ms -lt 3000 ] && grep -q "^fwstress: host a: agent lost: interrupted waiting for its answer to hello" "$WORK/err" &&
+	[ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] && ok "hosts check, Ctrl-C while waiting for hello: exit 4 in $ms ms, one line" ||
+	bad "hosts check, Ctrl-C: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
+sleep 0.2
+pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
+	ok "  ... nothing of the command's group left running"
+
 # An agent of another protocol version that stays when refused (no bye, its stdin's end
 # ignored): refused in one line at once, not after a wait for its bye, and ended.
 cat >"$WORK/old-agent" <<'PY'
@@ -190,8 +207,11 @@ cat >"$WORK/old-agent" <<'PY'
 import json, signal, sys, time
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 req = json.loads(sys.stdin.readline())
+# Its version hostile (issue 53, item 1): an escape, a newline faking a report line, and
+# 1,000 characters that would push the advice out of the message.
 print(json.dumps({"id": req["id"], "rc": 0, "proto": [1, 0], "dpdk": "21.11.0",
-                  "fwstress": "0.0.1", "layout": "0.0.1 plan=1"}), flush=True)
+                  "fwstress": "0.0.1\x1b[31m\nWORSE 99 %" + "x" * 1000,
+                  "layout": "0.0.1 plan=1"}), flush=True)
 time.sleep(96)
 PY
 chmod +x "$WORK/old-agent"
@@ -203,6 +223,37 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 grep -q "^fwstress: host a: its agent speaks protocol 1.0 of fwstress 0.0.1" "$WORK/err" && [ $ms -lt 4000 ] &&
 	ok "  ... refused in one line in $ms ms" || bad "  ... after $ms ms: $(cat "$WORK/err")"
 pgrep -f "$WORK/old-agent" >/dev/null && bad "  ... the refused agent left running" || ok "  ... the refused agent ended"
+[ "$(grep -c . "$WORK/err")" -eq 1 ] && ! grep -q $'\x1b' "$WORK/err" &&
+	grep -q '0\.0\.1\\x1b\[31m\\x0aWORSE 99 %x*\.\.\., this controller .*: install the same fwstress on both$' "$WORK/err" &&
+	[ "$(wc -c <"$WORK/err")" -lt 300 ] && ok "  ... its hostile version escaped and cut, the advice kept ($(wc -c <"$WORK/err") bytes)" ||
+	bad "  ... hostile version: $(head -c 400 "$WORK/err" | od -c | head -5)"
+# An agent's command that dies with an escape sequence on its stderr: the lost line escapes it.
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["hosts"][0]["command"]=["sh", "-c", "printf \"\\033[2Jboom\\n\" >&2; exit 1"]; print(json.dumps(c))' \
+	"$WORK/cfg.json" >"$WORK/esc.json"
+expect_rc 3 "a host's command that dies with an escape on its stderr" "$FWSTRESS" hosts check "$WORK/esc.json"
+grep -q '^fwstress: host a: agent lost: .*exit status 1: \\x1b\[2Jboom' "$WORK/err" && ! grep -q $'\x1b' "$WORK/err" &&
+	ok "  ... its last words escaped in the lost line and the relayed one" || bad "  ... $(od -c "$WORK/err" | head -5)"
+
+# An agent killed mid-trial (issue 53, item 4), once the measured phase has kept two seconds
+# (the --stats lines say when): exit 5, one line naming the host and the signal, the report
+# kept and partial. On the sanitizer build a leak of what the invalid trial had gathered
+# would end the run with LeakSanitizer's status (23), not 5.
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["hosts"][0]["command"]=[sys.argv[2], "agent"]; c.update(duration=30, frame_size=[64]); print(json.dumps(c))' \
+	"$WORK/cfg.json" "$FWSTRESS" >"$WORK/kill.json"
+"$FWSTRESS" run -q --no-progress --stats "$WORK/kill-st" -o "$WORK/kill-r.json" "$WORK/kill.json" >/dev/null 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(grep -c '"phase":"measure"' "$WORK/kill-st" 2>/dev/null)" -ge 2 ] && break
+	sleep 0.1
+done
+agent=$(pgrep -P $pid -f "agent")
+[ -n "$agent" ] && kill -9 "$agent"
+wait $pid
+rc=$?
+[ -n "$agent" ] && [ $rc -eq 5 ] && grep -q "^fwstress: host a: agent lost: .*killed by signal 9.*the trial is invalid" "$WORK/err" &&
+	ok "an agent killed in the measured phase: exit 5, one line naming the host and the signal" ||
+	bad "agent killed: agent ${agent:-not found}, exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -5)"
+check "  ... the report kept, partial, no trial in it" 'r["partial"] and "host a" in r["error"] and not t' "$WORK/kill-r.json"
 
 while read -r line; do
 	case $line in

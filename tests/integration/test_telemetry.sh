@@ -137,9 +137,17 @@ fails "a DUT that prints garbage" "sh $WORK/garbage.sh" \
 # A DUT that goes away in the measured phase: what it answered is kept, then the error.
 fails "a DUT that ends mid-trial" "timeout 0.9 sh $DATA/replay $DATA/opnsense" \
 	"(lambda d: d['error'].startswith('the DUT session ended') and d['platform'].startswith('FreeBSD') and 1 <= len(d['seconds']['t']) <= 2)(t[0]['dut_telemetry'])"
+# A session over a pty (ssh -t: every line ends CRLF): read as any other (issue 53, item 6).
+printf '%s\n' 'sh "$@" | sed -u "s/\$/$(printf "\\r")/"' >"$WORK/crlf.sh"
+fails "a DUT whose lines end CRLF (a pty)" "sh $WORK/crlf.sh $DATA/replay $DATA/opnsense" \
+	"(lambda d: d['platform'] == 'FreeBSD 14.1-RELEASE-p6' and d['missing'] == [] and 'error' not in d and d['measured']['n'] >= 1 and len(d['measured']['cpu']['cores_mean_pct']) == 4)(t[0]['dut_telemetry'])"
 mkdir -p "$WORK/darwin" && echo "Darwin 23.1.0" >"$WORK/darwin/uname"
 fails "an unknown platform" "sh $DATA/replay $WORK/darwin" \
 	"t[0]['dut_telemetry']['error'] == 'the DUT answers uname \"Darwin 23.1.0\": neither FreeBSD nor Linux, no telemetry'"
+# A DUT whose uname sets the terminal's title (issue 53, item 1): read as '?', never raw.
+mkdir -p "$WORK/esc" && printf 'Darwin\033]0;t\007 23.1.0\n' >"$WORK/esc/uname"
+fails "an uname with escape sequences" "sh $DATA/replay $WORK/esc" \
+	"t[0]['dut_telemetry']['error'] == 'the DUT answers uname \"Darwin?]0;t? 23.1.0\": neither FreeBSD nor Linux, no telemetry'"
 # This machine as a Linux DUT: /bin/sh here (no temperature sensor in a VM: named once).
 conf "$WORK/lx.json" "sh" 2 0.2
 expect_rc 0 "run with this machine as a Linux DUT" "$FWSTRESS" run -q -o "$WORK/lx-report.json" "$WORK/lx.json"

@@ -284,6 +284,91 @@ START_TEST(test_report_cells_not_object)
 }
 END_TEST
 
+/* A report another lab sent, its strings hostile (issue 53, item 1): the DUT's name and
+ * firmware, the tool's version reach the terminal (report, compare) as \xNN, never raw. */
+START_TEST(test_report_cells_hostile_strings)
+{
+	static const char js[] =
+		"{\"schema\": \"fwstress-report/1\", \"tool\": {\"name\": \"fwstress\", "
+		"\"version\": "
+		"\"0.1\\u001b[2J\"}, \"config\": {\"dut\": {\"name\": "
+		"\"fw\\u001b]0;t\\u0007\\nWORSE 99 %\", "
+		"\"firmware\": \"24.7\\r\"}}, \"status\": \"completed\\u001b[31m\", \"cells\": []}";
+	struct fws_cells cells;
+	char err[600];
+
+	memset(&cells, 0, sizeof(cells));
+	ck_assert_int_eq(fws_report_parse_cells(js, strlen(js), "r.json", &cells, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(cells.dut, "fw\\x1b]0;t\\x07\\x0aWORSE 99 %");
+	ck_assert_str_eq(cells.firmware, "24.7\\x0d");
+	ck_assert_str_eq(cells.tool, "fwstress 0.1\\x1b[2J");
+	ck_assert_str_eq(cells.status, "completed\\x1b[31m");
+	fws_cells_free(&cells);
+}
+END_TEST
+
+/* Reports edited by hand (issue 53, item 2): each refused in one line naming what. */
+#define CELL(rep, hist)                                                                            \
+	"{\"scenario\": \"routing\", \"kind\": \"run\", \"direction\": \"upload\", \"stream\": "   \
+	"\"up\", \"frame_size\": \"64\", \"pps\": 1000" rep hist "}"
+static const struct {
+	const char *js;
+	const char *err;
+} edited[] = {
+	{"{\"schema\": \"fwstress-report/1\", \"cells\": [" CELL(
+		 ", \"repetition\": 1", "") ", " CELL(", \"repetition\": 2",
+						      "") ", " CELL(", \"repetition\": 1", "") "]}",
+	 "report: r.json: cells[2]: the same cell as cells[0] (routing/run/upload/up/64, "
+	 "repetition 1): a report edited or merged by hand?"},
+	{"{\"schema\": \"fwstress-report/1\", \"cells\": [" CELL("", "") ", " CELL("", "") "]}",
+	 "report: r.json: cells[1]: the same cell as cells[0] (routing/run/upload/up/64, "
+	 "repetition 1): a report edited or merged by hand?"},
+	{"{\"schema\": \"fwstress-report/1\", \"sweep_done\": [{\"direction\": \"upload\", "
+	 "\"frame_size\": \"64\"}, {\"direction\": \"download\", \"frame_size\": \"64\"}], "
+	 "\"cells\": [" CELL("", "") "]}",
+	 "report: r.json: sweep_done: download 64 is done, but no cell of it is in the report: a "
+	 "report edited by hand?"},
+	{"{\"schema\": \"fwstress-report/1\", \"sweep_done\": [{\"direction\": \"\", "
+	 "\"frame_size\": \"64\", \"repetition\": 3}], \"cells\": [" CELL(", \"repetition\": 1",
+									  "") "]}",
+	 "report: r.json: sweep_done:  64, repetition 3 is done, but no cell of it is in the "
+	 "report: a report edited by hand?"},
+	{"{\"schema\": \"fwstress-report/1\", \"cells\": [" CELL(
+		 "", ", \"latency_histogram\": [[1000, 0, 5]]") "]}",
+	 "report: r.json: cells[0].latency_histogram[0]: a bucket [1000, 0, ...]: its width is "
+	 "outside 1..1100000000000 ns or its start beyond 1125899906842624 ns (not a histogram "
+	 "fwstress writes) (line 1)"},
+	{"{\"schema\": \"fwstress-report/1\", \"cells\": [" CELL(
+		 "", ", \"latency_histogram\": [[0, 4611686018427387904, 5]]") "]}",
+	 "report: r.json: cells[0].latency_histogram[0]: a bucket [0, 4611686018427387904, ...]: "
+	 "its width is outside 1..1100000000000 ns or its start beyond 1125899906842624 ns (not a "
+	 "histogram fwstress writes) (line 1)"},
+};
+
+START_TEST(test_report_cells_edited_by_hand)
+{
+	struct fws_cells cells;
+	char err[600];
+
+	for (size_t i = 0; i < sizeof(edited) / sizeof(edited[0]); i++) {
+		ck_assert_int_eq(fws_report_parse_cells(edited[i].js, strlen(edited[i].js),
+							"r.json", &cells, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strcmp(err, edited[i].err) == 0, "case %zu: %s", i, err);
+	}
+	/* The same cells, told apart by repetition or by done entries that have them: read. */
+	static const char good[] =
+		"{\"schema\": \"fwstress-report/1\", \"sweep_done\": [{\"direction\": \"upload\", "
+		"\"frame_size\": \"64\"}], \"cells\": [" CELL(", \"repetition\": 1", "") ", " CELL(
+			", \"repetition\": 2", ", \"latency_histogram\": [[1000, 8, 5]]") "]}";
+	ck_assert_int_eq(
+		fws_report_parse_cells(good, strlen(good), "r.json", &cells, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cells.n, 2);
+	fws_cells_free(&cells);
+}
+END_TEST
+
 static Suite *
 suite_report(void)
 {
@@ -293,6 +378,8 @@ suite_report(void)
 	tcase_add_test(tc, test_report_cells);
 	tcase_add_test(tc, test_report_cells_round_trip);
 	tcase_add_test(tc, test_report_cells_not_object);
+	tcase_add_test(tc, test_report_cells_hostile_strings);
+	tcase_add_test(tc, test_report_cells_edited_by_hand);
 	tcase_add_test(tc, test_report_text);
 	tcase_add_test(tc, test_report_link_events);
 	tcase_add_test(tc, test_report_write_fails_cleanly);

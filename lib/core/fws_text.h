@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Text from outside fwstress (an agent's hello, the stderr of a host's command, a report
+ * another lab sent, sysfs names) on its way to a terminal, a text report or JSON: control
+ * characters and bytes outside printable ASCII written as \xNN, the length bounded. An escape
+ * sequence can then neither clear the tester's terminal nor fake a report line, and jansson
+ * never refuses the string for bytes that are not UTF-8.
+ */
+#ifndef FWS_TEXT_H
+#define FWS_TEXT_H
+
+#include <stddef.h>
+
+/**
+ * in (n bytes at most, or up to its NUL) into out (len bytes, NUL-terminated): printable ASCII
+ * as is, every other byte as \xNN; what does not fit ends in "..." (with len >= 4). Returns
+ * out. in may be NULL (read as "").
+ */
+char *fws_text_safe(char *out, size_t len, const char *in, size_t n);
+
+/** In place: s (its size len) made safe as fws_text_safe makes it. */
+void fws_text_clean(char *s, size_t len);
+
+#endif /* FWS_TEXT_H */
