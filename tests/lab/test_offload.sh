@@ -63,19 +63,24 @@ for l4 in udp tcp; do
 	check "$l4: net_tap ports, checksums offloaded (IPv4, UDP, TCP); every frame of the four streams arrived" \
 		'all(p["driver"] == "net_tap" and p["checksum_offload"] and p["tcp_checksum_offload"] for p in r["ports"]) and len(t[0]["streams"]) == 4 and all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] >= 1000 for s in t[0]["streams"])' "$WORK/$l4-r.json"
 	# What fwstress wrote (its MACs: the report's): IP version and each checksum's status
-	# (1 good, 2 bad, empty: not that protocol).
+	# (1 good, 0 bad, empty: not that protocol). A TCP checksum of 0xffff where the sum is
+	# 0x0000 (RFC 1624's other zero of ones' complement, which receivers accept) reads bad in
+	# tshark and counts as good: DPDK's software completion (net_tap's, rte_ipv6_udptcp_cksum)
+	# writes UDP's rule for TCP too, a few frames a run here.
 	macs=$(python3 -c 'import json, sys; print(" || ".join("eth.src == " + p["mac"].lower() for p in json.load(open(sys.argv[1]))["ports"]))' "$WORK/$l4-r.json")
 	for i in 0 1; do tshark -r "$WORK/$l4-$i.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
 		-Y "($macs) && $l4 && !icmp && !icmpv6" -T fields -E separator=, -e ip.version -e ip.checksum.status \
-		-e "$l4.checksum.status" 2>/dev/null; done | sort | uniq -c >"$WORK/$l4.ck"
-	python3 - "$WORK/$l4-r.json" "$WORK/$l4.ck" >"$WORK/$l4.ckr" <<'PY'
+		-e "$l4.checksum.status" -e "$l4.checksum" 2>/dev/null; done | sort | uniq -c >"$WORK/$l4.ck"
+	python3 - "$WORK/$l4-r.json" "$WORK/$l4.ck" "$l4" >"$WORK/$l4.ckr" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 sent = sum(p["tx"]["tx_frames"] + p["tx"]["warmup_tx"] for p in r["trials"][0]["ports"])
 n = {}
 for line in open(sys.argv[2]):
     count, row = line.split(None, 1)
-    ver, ip, l4 = row.strip().split(",")
+    ver, ip, l4, sum16 = row.strip().split(",")
+    if l4 == "0" and sum16 == "0xffff" and sys.argv[3] == "tcp":
+        l4 = "1"  # RFC 1624's other zero: valid
     key = f"v{ver} ip {ip or '-'} l4 {l4}"
     n[key] = n.get(key, 0) + int(count)
 good = {k: v for k, v in n.items() if k in ("v4 ip 1 l4 1", "v6 ip - l4 1")}
