@@ -144,8 +144,7 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		/* The DPDK it was built against, and the one it runs with (a shared library). */
 		printf("fwstress %s%s), built with DPDK %d.%02d.%d, running %s\n", FWS_VERSION,
-		       FWS_COMMIT_NOTE, RTE_VER_YEAR, RTE_VER_MONTH, RTE_VER_MINOR,
-		       rte_version());
+		       FWS_COMMIT_NOTE, RTE_VER_YEAR, RTE_VER_MONTH, RTE_VER_MINOR, rte_version());
 		return stdout_done(EXIT_OK);
 	}
 	for (i = 0; i < app_n_subcommands; i++)

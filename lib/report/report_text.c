@@ -561,8 +561,8 @@ fws_report_text(FILE *f, const struct fws_run *run)
 	unsigned int i;
 
 	fws_report_iso_time(run->started, t0, sizeof(t0));
-	fprintf(f, "fwstress %s%s, %s), started %s, status: %s%s\n", FWS_VERSION,
-		FWS_COMMIT_NOTE, rte_version(), t0, fws_run_status_name(run->status),
+	fprintf(f, "fwstress %s%s, %s), started %s, status: %s%s\n", FWS_VERSION, FWS_COMMIT_NOTE,
+		rte_version(), t0, fws_run_status_name(run->status),
 		run->partial ? " (partial report)" : "");
 	if (run->error[0])
 		fprintf(f, "error: %s\n", run->error);

@@ -167,38 +167,31 @@ c = json.load(open(sys.argv[1]))
 c["hosts"][0]["command"] = ["sh", "-c", "sleep 97 & sleep 98; echo never"]
 print(json.dumps(c))
 PY
-"$FWSTRESS" run -q -o "$WORK/hang-r.json" "$WORK/hang.json" >/dev/null 2>"$WORK/err" &
-pid=$!
-sleep 1.5
-t0=$(date +%s%N)
-kill -INT $pid
-wait $pid
-rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-[ $rc -eq 4 ] && [ $ms -lt 3000 ] && ok "Ctrl-C while waiting for hello: exit 4 in $ms ms" ||
-	bad "Ctrl-C while waiting for hello: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
-grep -q "^fwstress: host a: agent lost: interrupted waiting for its answer to hello" "$WORK/err" &&
-	[ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] && ok "  ... one line naming the host" || bad "  ... said: $(cat "$WORK/err")"
-sleep 0.2
-pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
-	ok "  ... nothing of the command's group left running"
-
-# The same wait in hosts check (issue 53, item 3): Ctrl-C while the host's command is silent
-# ends it with exit 4 at once, one line naming the host, nothing of the command's group left.
-"$FWSTRESS" hosts check "$WORK/hang.json" >/dev/null 2>"$WORK/err" &
-pid=$!
-sleep 1.5
-t0=$(date +%s%N)
-kill -INT $pid
-wait $pid
-rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-[ $rc -eq 4 ] && [ $ms -lt 3000 ] && grep -q "^fwstress: host a: agent lost: interrupted waiting for its answer to hello" "$WORK/err" &&
-	[ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] && ok "hosts check, Ctrl-C while waiting for hello: exit 4 in $ms ms, one line" ||
-	bad "hosts check, Ctrl-C: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
-sleep 0.2
-pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
-	ok "  ... nothing of the command's group left running"
+# ctrl_c NAME CMD...: CMD waiting for the silent host, Ctrl-C after 1.5 s: exit 4 within 3 s,
+# one line naming the host, nothing of the command's group left running.
+ctrl_c() {
+	local name=$1 pid rc t0 ms
+	shift
+	"$@" >/dev/null 2>"$WORK/err" &
+	pid=$!
+	sleep 1.5
+	t0=$(date +%s%N)
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ $rc -eq 4 ] && [ $ms -lt 3000 ] && ok "$name, Ctrl-C while waiting for hello: exit 4 in $ms ms" ||
+		bad "$name, Ctrl-C while waiting for hello: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
+	grep -q "^fwstress: host a: agent lost: interrupted waiting for its answer to hello" "$WORK/err" &&
+		[ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] && ok "  ... one line naming the host" ||
+		bad "  ... said: $(cat "$WORK/err")"
+	sleep 0.2
+	pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
+		ok "  ... nothing of the command's group left running"
+}
+ctrl_c run "$FWSTRESS" run -q -o "$WORK/hang-r.json" "$WORK/hang.json"
+# The same wait in hosts check (issue 53, item 3).
+ctrl_c "hosts check" "$FWSTRESS" hosts check "$WORK/hang.json"
 
 # An agent of another protocol version that stays when refused (no bye, its stdin's end
 # ignored): refused in one line at once, not after a wait for its bye, and ended.
