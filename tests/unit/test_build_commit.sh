@@ -28,9 +28,20 @@ printf '$Format:%%h$\n' >"$W/copy/.fws-commit"
 	ok "git archive's unfilled placeholder: no commit (exit 1)"
 rm "$W/copy/.fws-commit"
 "$W/copy/tools/build-commit" "$W/copy" >/dev/null && bad "nothing known, yet a commit" || ok "nothing known: exit 1"
-# The tree's own .fws-commit is the placeholder git archive fills in.
-[ "$(cat "$TOP/.fws-commit")" = '$Format:%h$' ] && grep -qx ".fws-commit export-subst" "$TOP/.gitattributes" &&
-	ok ".fws-commit is filled in by git archive (export-subst)" || bad ".fws-commit / .gitattributes"
+# A checkout's own .fws-commit is the placeholder git archive fills in; a copy without .git
+# (tools/debian-root's) carries the commit it was copied at, which the build names.
+if [ -d "$TOP/.git" ]; then
+	[ "$(cat "$TOP/.fws-commit")" = '$Format:%h$' ] && grep -qx ".fws-commit export-subst" "$TOP/.gitattributes" &&
+		ok ".fws-commit is filled in by git archive (export-subst)" || bad ".fws-commit / .gitattributes"
+else
+	c=$(cat "$TOP/.fws-commit" 2>/dev/null)
+	[ -n "$c" ] && [ "$c" != '$Format:%h$' ] && [ "$("$TOP/tools/build-commit" "$TOP")" = "$c" ] &&
+		ok "a copy without .git: its .fws-commit ($c)" || bad "copy's .fws-commit: \"$c\""
+	if [ -n "$FWSTRESS" ]; then
+		grep -qF "(commit $c)" <<<"$("$FWSTRESS" --version)" && ok "  ... which --version names" ||
+			bad "  ... --version: $("$FWSTRESS" --version)"
+	fi
+fi
 if [ -n "$FWSTRESS" ]; then
 	v=$("$FWSTRESS" --version)
 	grep -Eq '^fwstress [0-9.]+ \((commit [^)]+|no commit recorded)\), built with DPDK' <<<"$v" &&
