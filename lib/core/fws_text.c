@@ -8,7 +8,7 @@
 static size_t
 width(unsigned char c)
 {
-	return c >= 0x20 && c < 0x7f ? 1 : 4;
+	return fws_text_printable(c) ? 1 : 4;
 }
 
 char *

@@ -9,7 +9,15 @@
 #ifndef FWS_TEXT_H
 #define FWS_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/** Whether byte c is printable ASCII (0x20-0x7e): what every reader of outside text keeps. */
+static inline bool
+fws_text_printable(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
 
 /**
  * in (n bytes at most, or up to its NUL) into out (len bytes, NUL-terminated): printable ASCII

@@ -28,6 +28,7 @@
 #include "fws_feature.h"
 #include "fws_spawn.h"
 #include "fws_telem.h"
+#include "fws_text.h"
 #include "fws_trial_int.h"
 
 #define ANSWER_MAX (512 * 1024) /* a snapshot larger than this is dropped */
@@ -175,14 +176,9 @@ first_words(const struct telem *s, char *out, size_t len)
 /* The n bytes at p as the session's text, in place; returns how many are left. A NUL the DUT
  * printed would hide what follows it, what it names goes into the report's JSON, which takes
  * UTF-8 only, and onto the tester's terminal, where an escape sequence would act: bytes
- * outside printable ASCII but newline and tab read as '?' (the tools' output is ASCII). A
- * carriage return goes: a session over a pty (ssh -t) ends its lines with CRLF. */
-static bool
-kept_byte(unsigned char c)
-{
-	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t';
-}
-
+ * outside printable ASCII but newline and tab read as '?' (the tools' output is ASCII; one
+ * byte for one, so the parsers' fields stay where they were). A carriage return goes: a
+ * session over a pty (ssh -t) ends its lines with CRLF. */
 static size_t
 text_of(char *p, size_t n)
 {
@@ -191,7 +187,9 @@ text_of(char *p, size_t n)
 	for (i = 0; i < n; i++) {
 		if (p[i] == '\r')
 			continue;
-		p[k++] = kept_byte((unsigned char)p[i]) ? p[i] : '?';
+		p[k++] = fws_text_printable((unsigned char)p[i]) || p[i] == '\n' || p[i] == '\t'
+				 ? p[i]
+				 : '?';
 	}
 	return k;
 }
