@@ -19,6 +19,7 @@
 #include "fws_app.h"
 #include "fws_compat.h"
 #include "fws_names.h"
+#include "fws_spawn.h"
 
 bool
 app_help(int argc, char **argv)
@@ -61,20 +62,49 @@ app_out_close(FILE *f, const char *what, const char *name, int err)
 	return -1;
 }
 
+volatile int app_stop_requests;
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	app_stop_requests++;
+}
+
+static void catch_signals(struct sigaction *old);
+static void restore_signals(const struct sigaction *old);
+
+/* Ctrl-C while the config is read (an inventory's ansible-inventory can take seconds, or
+ * hang): the helper's group ended, one line, and app_config_exit() says interrupted. */
 struct fws_cfg *
 app_load_config(const char *path)
 {
-	char err[600];
+	struct sigaction old[3];
 	struct fws_cfg *cfg;
+	char err[600];
 
+	catch_signals(old);
 	if (path)
 		cfg = fws_config_load(path, err, sizeof(err));
 	else
 		cfg = fws_config_parse(fws_config_default, strlen(fws_config_default), err,
 				       sizeof(err));
+	restore_signals(old);
+	if (app_stop_requests) {
+		fprintf(stderr, "fwstress: interrupted while the config was read%s%s\n",
+			cfg ? "" : ": ", cfg ? "" : err);
+		fws_config_free(cfg);
+		return NULL;
+	}
 	if (cfg == NULL)
 		fprintf(stderr, "fwstress: %s\n", err);
 	return cfg;
+}
+
+int
+app_config_exit(void)
+{
+	return fws_err_exit_code(app_stop_requests ? FWS_ERR_INTERRUPTED : FWS_ERR_CONFIG);
 }
 
 struct fws_cfg *
@@ -185,28 +215,38 @@ app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal)
 	}
 }
 
-volatile int app_stop_requests;
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
+/* The stop signals counted in app_stop_requests; their handlers before into old (NULL: not
+ * kept). */
 static void
-on_stop_signal(int sig)
+catch_signals(struct sigaction *old)
 {
-	(void)sig;
-	app_stop_requests++;
-}
-
-/* INT, TERM and HUP all end a run the same way: stop, write what was measured, partial. */
-void
-app_catch_stop_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	struct sigaction sa;
 	unsigned int i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, old ? &old[i] : NULL);
+	fws_spawn_stop_on(&app_stop_requests); /* a helper's answer waited for ends too */
+}
+
+static void
+restore_signals(const struct sigaction *old)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+}
+
+/* INT, TERM and HUP all end a run the same way: stop, write what was measured, partial. */
+void
+app_catch_stop_signals(void)
+{
+	catch_signals(NULL);
 	fws_agent_remote_stop_on(&app_stop_requests); /* a wait for an agent ends too */
 }
 

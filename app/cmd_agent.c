@@ -52,6 +52,7 @@ static const struct fws_agent_srv_env env = {
 	.part = fws_agent_local_part,
 	.idle = fws_agent_local_idle,
 	.live = live,
+	.stop = &app_stop_requests,
 };
 
 static void
@@ -121,12 +122,19 @@ cmd_agent(int argc, char **argv)
 	}
 	dup2(2, 1); /* anything printed goes to stderr, never into the control stream */
 	signal(SIGPIPE, SIG_IGN); /* a closed stream is an error to write, then it stops */
+	/* Ctrl-C on an agent started by hand (or TERM, HUP): it stops sending, releases its
+	 * ports and exits 4 with one line, as a run does. */
+	app_catch_stop_signals();
 	why = fws_agent_srv_serve(s, &rd, &rc);
 	bye = fws_agent_srv_bye(s);
-	if (!bye)
+	if (!bye && app_stop_requests)
+		fprintf(stderr, "fwstress agent: %s: stopped sending, ports released\n", why);
+	else if (!bye)
 		fprintf(stderr, "fwstress agent: control stream: %s: stopping\n",
 			rc < 0 ? strerror(-rc) : why);
 	fws_agent_srv_free(s);
 	fws_wire_rd_free(&rd);
-	return bye ? EXIT_OK : fws_err_exit_code(FWS_ERR_FAULT);
+	return bye                 ? EXIT_OK
+	       : app_stop_requests ? fws_err_exit_code(FWS_ERR_INTERRUPTED)
+				   : fws_err_exit_code(FWS_ERR_FAULT);
 }

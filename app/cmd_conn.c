@@ -231,7 +231,7 @@ cmd_connections(int argc, char **argv)
 	if (parse_conn_args(argc, argv, &a, &code) < 0)
 		return code;
 	if ((cfg = app_load_local_config(a.config)) == NULL)
-		return fws_err_exit_code(FWS_ERR_CONFIG);
+		return app_config_exit();
 	if (cfg->conn.test == FWS_CONN_NONE) {
 		fprintf(stderr,
 			"fwstress: connections: %s has no \"connections\" section (see "

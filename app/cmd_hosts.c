@@ -110,7 +110,7 @@ cmd_hosts(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((cfg = app_load_local_config(argv[optind + 1])) == NULL)
-		return fws_err_exit_code(FWS_ERR_CONFIG);
+		return app_config_exit();
 	/* Ctrl-C (and TERM, HUP) while an agent is waited for: one line naming the host, exit 4,
 	 * the host's command ended, as a run does. */
 	app_catch_stop_signals();

@@ -272,7 +272,7 @@ cmd_validate(int argc, char **argv)
 	}
 	cfg = app_load_config(argc == 2 ? argv[1] : NULL);
 	if (cfg == NULL)
-		return fws_err_exit_code(FWS_ERR_CONFIG);
+		return app_config_exit();
 	if (fws_config_local_devices(cfg, err, sizeof(err)) < 0)
 		fprintf(stderr,
 			"fwstress: note: %s: valid, but %s (a command that runs it checks again, "
@@ -324,7 +324,7 @@ cmd_ports(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc == 2 && (cfg = app_load_local_config(argv[1])) == NULL)
-		return fws_err_exit_code(FWS_ERR_CONFIG);
+		return app_config_exit();
 	if (app_eal_start(cfg, cli_eal, n_cli_eal) < 0) {
 		list_unusable(false);
 		fws_config_free(cfg);

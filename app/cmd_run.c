@@ -571,7 +571,7 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 		return code;
 	cfg = app_load_local_config(a.config);
 	if (cfg == NULL)
-		return fws_err_exit_code(FWS_ERR_CONFIG);
+		return app_config_exit();
 	if (apply_args(cfg, &a) < 0 || app_expand_outputs(cfg, mode_name(a.mode)) < 0 ||
 	    check_outputs(cfg) < 0 || open_stats(&a) < 0) {
 		fws_config_free(cfg);

@@ -50,7 +50,8 @@ void app_live_progress(struct app_live *l, const struct fws_progress *p);
 /** Register /fwstress/streams with DPDK telemetry (after EAL init). */
 void app_live_register(void);
 
-/** Parse path, or the embedded default when NULL; prints the error. */
+/** Parse path, or the embedded default when NULL; prints the error (or that a stop signal
+ * came meanwhile: app_config_exit()). */
 struct fws_cfg *app_load_config(const char *path);
 
 /** The same, for a command that runs the config here: its PCI devices must be on this host. */
@@ -69,6 +70,10 @@ void app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal);
 /** Start EAL with the config's EAL args and then the command line's (appended to cfg's list,
  * so that its report records them); prints the error. */
 int app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal);
+
+/** The exit status of a command whose config did not load: interrupted (4) when a stop signal
+ * came while it was read, else a config error (2). */
+int app_config_exit(void);
 
 /** Set by SIGINT, SIGTERM and SIGHUP once app_catch_stop_signals ran: stop, report partial. */
 extern volatile int app_stop_requests;

@@ -69,6 +69,8 @@ inventory_vars(const char *path, const char *name, char *err, size_t len)
 	if (rc != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, len, "%s",
 			 rc == ETIMEDOUT ? "ansible-inventory did not answer in 60 s"
+			 : rc == EINTR   ? "interrupted while ansible-inventory was read (its "
+					   "process group ended)"
 			 : rc == EMSGSIZE
 				 ? "ansible-inventory's answer for it is larger than 1 MiB: not "
 				   "read"

@@ -20,6 +20,20 @@
 #define STEP_MS 20
 #define CAPTURE_MEM_MAX (2ull << 30) /* a captured helper's address space (ansible: ~300 MB) */
 
+static volatile int *capture_stop; /* fws_spawn_stop_on's flag */
+
+void
+fws_spawn_stop_on(volatile int *stop)
+{
+	capture_stop = stop;
+}
+
+static bool
+stop_asked(void)
+{
+	return capture_stop && *capture_stop;
+}
+
 static void
 sleep_ms(unsigned int ms)
 {
@@ -271,7 +285,8 @@ static void __attribute__((noreturn)) capture_child(char *const *argv, int fd)
 	_exit(127);
 }
 
-/* Read fd into buf until it ends, the buffer fills or the deadline passes. */
+/* Read fd into buf until it ends, the buffer fills, the deadline passes (*late) or a stop is
+ * asked (*late too: the caller ends the group and says which). */
 static size_t
 capture_read(int fd, char *buf, size_t len, unsigned int timeout_ms, bool *late)
 {
@@ -287,11 +302,11 @@ capture_read(int fd, char *buf, size_t len, unsigned int timeout_ms, bool *late)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		left = (long)timeout_ms - (long)((now.tv_sec - t0.tv_sec) * 1000 +
 						 (now.tv_nsec - t0.tv_nsec) / 1000000);
-		if (left <= 0) {
+		if (left <= 0 || stop_asked()) {
 			*late = true;
 			return n;
 		}
-		if (poll(&p, 1, (int)left) <= 0)
+		if (poll(&p, 1, (int)left) <= 0) /* a signal: stop_asked() looks */
 			continue;
 		if (n + 1 >= len || (r = read(fd, buf + n, len - 1 - n)) <= 0)
 			return n;
@@ -326,7 +341,7 @@ fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout
 		kill(-pid, SIGKILL);
 	/* Its output ended: a grace period to exit, then its group ends. */
 	for (unsigned int ms = 0; !late && waitpid(pid, status, WNOHANG) == 0; ms += STEP_MS) {
-		if (ms >= timeout_ms) {
+		if (ms >= timeout_ms || stop_asked()) {
 			late = true;
 			break;
 		}
@@ -336,7 +351,7 @@ fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout
 	if (late) {
 		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 			;
-		errno = ETIMEDOUT;
+		errno = stop_asked() ? EINTR : ETIMEDOUT;
 		return -1;
 	}
 	if (full) { /* killed for what it wrote: its answer is cut, not its own exit status */

@@ -46,9 +46,15 @@ void fws_guard_end(struct fws_guard *g);
  * writes more is killed then). After
  * timeout_ms its group is killed. Returns 0 with its wait status in *status (127: it could
  * not be started), or -1 with errno (ETIMEDOUT: it did not end in time; EMSGSIZE: it wrote
- * len - 1 bytes or more and was killed for it, buf holding the first of them).
+ * len - 1 bytes or more and was killed for it, buf holding the first of them; EINTR: a stop
+ * was asked through fws_spawn_stop_on's flag, and its group killed).
  */
 int fws_spawn_capture(char *const *argv, char *buf, size_t len, unsigned int timeout_ms,
 		      int *status);
+
+/** While *stop is non-zero (a signal handler's count; NULL: never), fws_spawn_capture ends
+ * its command's group and returns EINTR: Ctrl-C during an inventory's answer. The handler
+ * must interrupt poll (no SA_RESTART needed: poll is never restarted). */
+void fws_spawn_stop_on(volatile int *stop);
 
 #endif

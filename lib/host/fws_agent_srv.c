@@ -538,6 +538,7 @@ beat_start(struct fws_agent_srv *s)
 /* Set up, its workers stopped: its ports polled this often while it waits for a request
  * (TCP connections whose other end is on another host open and close meanwhile). */
 #define IDLE_MS 1
+#define STOP_LOOK_MS 100 /* waiting for a first request: how often a stop signal is looked for */
 
 /* Between requests: the ports polled (ARP, ND, the far end's TCP segments), or a pass of
  * the connection engine while its servers answer another host's clients. */
@@ -576,7 +577,15 @@ wait_ms(const struct fws_agent_srv *s, int64_t last_req, int64_t now)
 
 	if (s->running)
 		return until > now ? (int)(until - now) : 0;
-	return s->serving ? 0 : s->a ? IDLE_MS : -1;
+	if (s->serving || s->a)
+		return s->serving ? 0 : IDLE_MS;
+	return s->env.stop ? STOP_LOOK_MS : -1; /* a signal does not end the stream's poll */
+}
+
+static bool
+stopped(const struct fws_agent_srv *s)
+{
+	return s->env.stop && *s->env.stop;
 }
 
 /* Set up and idle: how long it waits for a line (a request, the controller's ping) before
@@ -598,6 +607,8 @@ serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc)
 	json_t *req;
 
 	while (!s->bye && *rc == 0) {
+		if (stopped(s))
+			return "interrupted by a signal (Ctrl-C, TERM or HUP)";
 		now = mono_ms();
 		if (s->running && now - last_req >= FWS_AGENT_DEADMAN_MS)
 			return "no request in " RTE_STR(FWS_AGENT_DEADMAN_MS) " ms while sending "

@@ -29,6 +29,9 @@ struct fws_agent_srv_env {
 	bool (*idle)(struct fws_agent *a);
 	/** While its workers run: their live counts now (NULL: no live events). */
 	void (*live)(struct fws_agent *a, struct fws_agent_live *out);
+	/** A signal handler's count (NULL: none): once non-zero, serving ends within
+	 * 100 ms, "interrupted by a signal" (Ctrl-C on an agent started by hand). */
+	volatile int *stop;
 };
 
 struct fws_agent_srv;
@@ -39,7 +42,7 @@ struct fws_agent_srv *fws_agent_srv_new(int out, const struct fws_agent_srv_env 
 /** The answer to one request, written to out: 0, or -errno when it could not be written. */
 int fws_agent_srv_answer(struct fws_agent_srv *s, const json_t *req);
 
-/** Requests from rd until bye, the stream's end, a failed write or a dead man, with a
+/** Requests from rd until bye, the stream's end, a failed write, a dead man or a stop, with a
  * heartbeat on out meanwhile: why it ended (static text). *rc: a failed write's -errno. */
 const char *fws_agent_srv_serve(struct fws_agent_srv *s, struct fws_wire_rd *rd, int *rc);
 

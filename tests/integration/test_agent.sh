@@ -167,11 +167,11 @@ c = json.load(open(sys.argv[1]))
 c["hosts"][0]["command"] = ["sh", "-c", "sleep 97 & sleep 98; echo never"]
 print(json.dumps(c))
 PY
-# ctrl_c NAME CMD...: CMD waiting for the silent host, Ctrl-C after 1.5 s: exit 4 within 3 s,
-# one line naming the host, nothing of the command's group left running.
+# ctrl_c NAME WANT CMD...: CMD waiting for the silent host (or its inventory), Ctrl-C after
+# 1.5 s: exit 4 within 3 s, one line matching WANT, nothing of the command's group left running.
 ctrl_c() {
-	local name=$1 pid rc t0 ms
-	shift
+	local name=$1 want=$2 pid rc t0 ms
+	shift 2
 	"$@" >/dev/null 2>"$WORK/err" &
 	pid=$!
 	sleep 1.5
@@ -180,18 +180,66 @@ ctrl_c() {
 	wait $pid
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	[ $rc -eq 4 ] && [ $ms -lt 3000 ] && ok "$name, Ctrl-C while waiting for hello: exit 4 in $ms ms" ||
-		bad "$name, Ctrl-C while waiting for hello: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
-	grep -q "^fwstress: host a: agent lost: interrupted waiting for its answer to hello" "$WORK/err" &&
-		[ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] && ok "  ... one line naming the host" ||
-		bad "  ... said: $(cat "$WORK/err")"
+	[ $rc -eq 4 ] && [ $ms -lt 3000 ] && ok "$name, Ctrl-C while waiting: exit 4 in $ms ms" ||
+		bad "$name, Ctrl-C while waiting: exit $rc after $ms ms: $(tail -2 "$WORK/err")"
+	grep -q "$want" "$WORK/err" && [ "$(grep -c '^fwstress' "$WORK/err")" -eq 1 ] &&
+		ok "  ... one line: $(head -c 150 "$WORK/err")" || bad "  ... said: $(cat "$WORK/err")"
 	sleep 0.2
 	pgrep -f "sleep 9[78]" >/dev/null && bad "  ... the command's group left running: $(pgrep -af 'sleep 9[78]')" ||
 		ok "  ... nothing of the command's group left running"
 }
-ctrl_c run "$FWSTRESS" run -q -o "$WORK/hang-r.json" "$WORK/hang.json"
+lost="^fwstress: host a: agent lost: interrupted waiting for its answer to hello"
+ctrl_c run "$lost" "$FWSTRESS" run -q -o "$WORK/hang-r.json" "$WORK/hang.json"
 # The same wait in hosts check (issue 53, item 3).
-ctrl_c "hosts check" "$FWSTRESS" hosts check "$WORK/hang.json"
+ctrl_c "hosts check" "$lost" "$FWSTRESS" hosts check "$WORK/hang.json"
+# Every other command that waits (issue 53, item 3): validate, ports, hosts check and run
+# reading a host's inventory whose ansible-inventory (this test's fake, first on PATH) never
+# answers: its group ended, one line, exit 4.
+mkdir -p "$WORK/bin"
+printf '#!/bin/sh\nsleep 97 &\nsleep 98\n' >"$WORK/bin/ansible-inventory"
+chmod +x "$WORK/bin/ansible-inventory"
+echo "a" >"$WORK/inv.ini"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["hosts"][0]={"name": "a", "inventory": sys.argv[2]}; print(json.dumps(c))' \
+	"$WORK/cfg.json" "$WORK/inv.ini" >"$WORK/inv.json"
+inv="^fwstress: interrupted while the config was read: .*hosts\[0\].inventory: .*inv.ini: host \"a\": interrupted while ansible-inventory was read"
+for cmd in validate ports "hosts check" run; do
+	# shellcheck disable=SC2086 # "hosts check" is two words
+	ctrl_c "$cmd of an inventory" "$inv" env PATH="$WORK/bin:$PATH" "$FWSTRESS" $cmd "$WORK/inv.json"
+done
+# An agent started by hand, waiting for its first request (stdin a FIFO that stays open, as
+# a terminal would): Ctrl-C ends it, exit 4, one line.
+mkfifo "$WORK/agent-in"
+exec 7<>"$WORK/agent-in"
+ctrl_c "agent by hand" "^fwstress agent: interrupted by a signal (Ctrl-C, TERM or HUP): stopped sending, ports released$" \
+	sh -c 'exec "$0" agent <"$1"' "$FWSTRESS" "$WORK/agent-in"
+exec 7>&-
+# ... and set up (its ports started): the same.
+python3 - "$FWSTRESS" "$WORK/norm.json" >>"$WORK/answers" 2>"$WORK/agent-err3" <<'PY'
+import json, signal, subprocess, sys, time
+
+fws, norm = sys.argv[1], json.load(open(sys.argv[2]))
+p = subprocess.Popen([fws, "agent"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
+p.stdin.write((json.dumps({"id": 1, "op": "setup", "config": norm, "host": 1, "n_ports": 2,
+                           "n_streams": len(norm["streams"])}) + "\n").encode())
+p.stdin.flush()
+m = json.loads(p.stdout.readline())
+time.sleep(0.5)
+t0 = time.time()
+p.send_signal(signal.SIGINT)
+try:
+    rc = p.wait(timeout=10)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = "still running after 10 s"
+err = p.stderr.read().decode()
+sys.stderr.write(err)
+said = [l for l in err.splitlines() if l.startswith("fwstress")]
+good = (m["rc"] == 0 and rc == 4 and time.time() - t0 < 3 and len(said) == 1 and
+        "interrupted by a signal" in said[0])
+print(("ok   " if good else "FAIL ") + f"agent set up, Ctrl-C: exit {rc} in "
+      f"{time.time() - t0:.1f} s, said {said}")
+PY
 
 # An agent of another protocol version that stays when refused (no bye, its stdin's end
 # ignored): refused in one line at once, not after a wait for its bye, and ended.
@@ -255,6 +303,6 @@ while read -r line; do
 	esac
 done <"$WORK/answers"
 [ -s "$WORK/answers" ] || bad "no answers: $(tail -3 "$WORK/agent-err")"
-cat "$WORK/agent-err2" >>"$WORK/agent-err"
+cat "$WORK/agent-err2" "$WORK/agent-err3" >>"$WORK/agent-err"
 grep -q "runtime error\|AddressSanitizer" "$WORK/agent-err" && bad "sanitizer: $(grep -m2 'runtime error\|Sanitizer' "$WORK/agent-err")"
 finish
