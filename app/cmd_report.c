@@ -149,20 +149,43 @@ static const char *const verdict_names[] = {
 	[FWS_CELL_ONLY_OLD] = "gone",
 	[FWS_CELL_ONLY_NEW] = "new",
 	[FWS_CELL_SKIPPED] = "not compared",
-	[FWS_CELL_INCONCLUSIVE] = "INCONCLUSIVE: run more repetitions",
+	[FWS_CELL_INCONCLUSIVE] = "INCONCLUSIVE",
 };
 
-/* How a weighed row was decided: the repetitions' medians and spreads, or one measurement. */
+/* The verdict's word: one measured once on each side is weaker, and says so. */
+static void
+compare_verdict(const struct fws_cell_cmp *r)
+{
+	printf("%s", verdict_names[r->verdict]);
+	if (r->single && (r->verdict == FWS_CELL_WORSE || r->verdict == FWS_CELL_BETTER))
+		printf(" (unconfirmed)");
+	if (r->loss_worse)
+		printf(": loss %+.4f points", r->loss_change);
+	if (r->why)
+		printf(": %s", r->why);
+	if (r->verdict == FWS_CELL_INCONCLUSIVE && r->reps_needed > 1000)
+		printf(": the change sits on the tolerance, more than 1000 repetitions would not "
+		       "settle it");
+	else if (r->verdict == FWS_CELL_INCONCLUSIVE)
+		printf(": about %u repetitions on each side would resolve it at this noise",
+		       r->reps_needed);
+}
+
+/* How a weighed row was decided: the repetitions and the change's 95 % bound, or one
+ * measurement on each side. */
 static void
 compare_basis(const struct fws_cell_cmp *r)
 {
 	if (!r->old || !r->new_ || r->verdict == FWS_CELL_SKIPPED)
 		return;
 	if (r->single)
-		printf(" (single-trial)");
+		printf(" (single-trial: no noise measured; --repeat 3 or more on both sides tells "
+		       "a change from noise)");
 	else
-		printf(" (medians of %u and %u; spread %.1f %% and %.1f %%)", r->old->reps,
-		       r->new_->reps, r->old->spread.cov * 100, r->new_->spread.cov * 100);
+		printf(" (%u and %u measurements; spread %.1f %% and %.1f %%; means' change known "
+		       "to +-%.1f %%)",
+		       r->old->reps > 1 ? r->old->reps : 1, r->new_->reps > 1 ? r->new_->reps : 1,
+		       r->old->spread.cov * 100, r->new_->spread.cov * 100, r->half * 100);
 }
 
 /* A cell's figure in its measure's unit (throughput Mpps, connections "c", latency p99
@@ -215,33 +238,32 @@ percent_arg(const char *opt, const char *arg, double *out)
 static void
 usage_compare(void)
 {
-	printf("Usage: fwstress compare [--tolerance 3%%] [--latency-tolerance "
-	       "10%%] "
-	       "OLD.json NEW.json\n\n"
-	       "Lines up the cells of two reports by scenario, result kind, "
-	       "direction, stream and frame size and weighs each by its own "
-	       "figure: throughput (Mpps) for run, NDR and PDR cells, a connection "
-	       "test's figure (marked c), the 99th percentile of latency (us) for "
-	       "a latency point (higher is worse, within --latency-tolerance). A "
-	       "cell that is no result (an expectation failed, an interrupted "
-	       "scenario), above the link speed, or generator-limited in the new "
-	       "report is not compared, and says why. A cell measured several "
-	       "times "
-	       "(repeat) on both sides is worse only when its new median is beyond "
-	       "the tolerance, outside the old repetitions' range and the two "
-	       "means' 95 %% intervals are apart; beyond the tolerance without "
-	       "that "
-	       "it is INCONCLUSIVE (noise cannot be told from a change). Exit 0 "
-	       "when "
-	       "none got worse, 7 when one did, 10 when none did but one is "
+	printf("Usage: fwstress compare [--tolerance 3%%] [--latency-tolerance 10%%] "
+	       "[--loss-tolerance 0.01%%] [--single-ok] OLD.json NEW.json\n\n"
+	       "Lines up the cells of two reports by scenario, result kind, direction, stream "
+	       "and frame size and weighs each by its own figure: throughput (Mpps) for run, "
+	       "NDR and PDR cells, a connection test's figure (marked c), the 99th percentile "
+	       "of latency (us) for a latency point (higher is worse, within "
+	       "--latency-tolerance); a run cell (a fixed rate) whose loss rose by more than "
+	       "--loss-tolerance (percentage points) is worse too. A cell that is no result "
+	       "(an expectation failed, an interrupted scenario), above the link speed, or "
+	       "generator-limited in the new report is not compared, and says why. With "
+	       "repetitions (repeat) on a side, a change is WORSE or BETTER when it is beyond "
+	       "the tolerance with 95 %% confidence (Welch's t, one-sided: unchanged firmware "
+	       "is called worse at most 5 %% of the time), INCONCLUSIVE when beyond it without "
+	       "(the line says how many repetitions would resolve it), same within it. Measured "
+	       "once on each side, the tolerance alone decides and the verdict is marked "
+	       "single-trial, unconfirmed. Exit 0 when none got worse, 7 when one did, 11 when "
+	       "only cells measured once did (7 with --single-ok), 10 when none did but one is "
 	       "inconclusive, 2 when a report cannot be read.\n\nExample: "
 	       "fwstress compare before.json after.json\n");
 }
 
-/* The rows, one line each, and the tally; returns how many are inconclusive. */
+/* The rows, one line each, and the tally; returns how many are inconclusive, and in *single
+ * how many of the worse ones were measured once on each side. */
 static unsigned int
 compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
-	     const struct fws_cell_tolerance *tol)
+	     const struct fws_cell_tolerance *tol, unsigned int *single)
 {
 	unsigned int i, skipped = 0, unsure = 0;
 	char key[200];
@@ -257,15 +279,18 @@ compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
 			printf("%+8.2f%%  ", rows[i].change * 100);
 		else
 			printf("%9s  ", "");
-		printf("%s%s%s", verdict_names[rows[i].verdict], rows[i].why ? ": " : "",
-		       rows[i].why ? rows[i].why : "");
+		compare_verdict(&rows[i]);
 		compare_basis(&rows[i]);
 		printf("\n");
 		skipped += rows[i].verdict == FWS_CELL_SKIPPED;
 		unsure += rows[i].verdict == FWS_CELL_INCONCLUSIVE;
+		*single += rows[i].verdict == FWS_CELL_WORSE && rows[i].single;
 	}
-	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%)", worse, n,
-	       tol->tolerance * 100, tol->latency * 100);
+	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%; loss at a fixed rate: "
+	       "+%.3g points)",
+	       worse, n, tol->tolerance * 100, tol->latency * 100, tol->loss * 100);
+	if (*single)
+		printf("; %u of them measured once on each side (unconfirmed)", *single);
 	if (skipped)
 		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
 	if (unsure)
@@ -278,6 +303,8 @@ compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
 const struct option app_compare_opts[] = {
 	{"tolerance", required_argument, NULL, 't'},
 	{"latency-tolerance", required_argument, NULL, 'l'},
+	{"loss-tolerance", required_argument, NULL, 'L'},
+	{"single-ok", no_argument, NULL, 's'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -287,19 +314,29 @@ cmd_compare(int argc, char **argv)
 {
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
-	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10};
-	unsigned int n, i, unsure;
+	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10, .loss = 0.0001};
+	unsigned int n, i, unsure, single = 0;
+	bool single_ok = false;
 	char err[600];
 	int c, worse;
 
 	optind = 1;
-	while ((c = app_getopt("compare", argc, argv, "t:l:h", app_compare_opts)) != -1) {
+	while ((c = app_getopt("compare", argc, argv, "t:l:L:sh", app_compare_opts)) != -1) {
 		switch (c) {
 		case 't':
 		case 'l':
-			if (percent_arg(c == 't' ? "--tolerance" : "--latency-tolerance", optarg,
-					c == 't' ? &tol.tolerance : &tol.latency) < 0)
+		case 'L':
+			if (percent_arg(c == 't'   ? "--tolerance"
+					: c == 'l' ? "--latency-tolerance"
+						   : "--loss-tolerance",
+					optarg,
+					c == 't'   ? &tol.tolerance
+					: c == 'l' ? &tol.latency
+						   : &tol.loss) < 0)
 				return EXIT_USAGE;
+			break;
+		case 's':
+			single_ok = true;
 			break;
 		case 'h':
 			usage_compare();
@@ -342,9 +379,11 @@ cmd_compare(int argc, char **argv)
 	}
 	compare_side("old", argv[optind], &a);
 	compare_side("new", argv[optind + 1], &b);
-	unsure = compare_rows(rows, n, worse, &tol);
+	unsure = compare_rows(rows, n, worse, &tol, &single);
 	free(rows);
 	fws_cells_free(&a);
 	fws_cells_free(&b);
-	return worse ? EXIT_WORSE : unsure ? EXIT_INCONCLUSIVE : EXIT_OK;
+	if (worse && (single_ok || (unsigned int)worse > single))
+		return EXIT_WORSE;
+	return worse ? EXIT_WORSE_SINGLE : unsure ? EXIT_INCONCLUSIVE : EXIT_OK;
 }

@@ -24,6 +24,9 @@ enum {
 	/* compare: no cell worse, but a change beyond the tolerance that the repetitions
 	 * cannot tell from noise */
 	EXIT_INCONCLUSIVE = 10,
+	/* compare: a cell worse beyond the tolerance, but measured once on each side (no noise
+	 * measured): unconfirmed; 7 with --single-ok */
+	EXIT_WORSE_SINGLE = 11,
 };
 
 /** After a write to an output the user asked for: keep the first failure's errno in *err. */

@@ -45,8 +45,11 @@ const struct app_subcommand app_subcommands[] = {
 	{"report", cmd_report, "report [--format F] [--columns LIST] [-o OUT] REPORT...",
 	 "render reports as a matrix, appliances side by side: md, wiki, csv or html",
 	 app_report_opts},
-	{"compare", cmd_compare, "compare [--tolerance P] [--latency-tolerance P] OLD NEW",
-	 "line up two reports' cells; exit 7 when one got worse by more than P (3%)",
+	{"compare", cmd_compare,
+	 "compare [--tolerance P] [--latency-tolerance P] [--loss-tolerance P] [--single-ok] "
+	 "OLD NEW",
+	 "line up two reports' cells; exit 7 when one got worse by more than P (3%), 11 when only "
+	 "single trials did",
 	 app_compare_opts},
 	{"agent", cmd_agent, "agent",
 	 "a load client's agent in a test across hosts (the controller starts it, over ssh)",
@@ -76,8 +79,10 @@ const char app_exit_statuses[] =
 	"     application control's blocked application); the cells say so\n"
 	"  9  an output could not be written (stdout, report -o, --stats; each named on\n"
 	"     stderr): the measurement is in the JSON report\n"
-	"  10 compare: none worse, but a repeated cell moved beyond the tolerance within\n"
-	"     its spread: inconclusive, run more repetitions\n";
+	"  10 compare: none worse, but a cell moved beyond the tolerance within its\n"
+	"     repetitions' noise: inconclusive, run the repetitions it names\n"
+	"  11 compare: worse beyond the tolerance, but each side measured once (no noise\n"
+	"     measured): unconfirmed, repeat (--single-ok makes it 7)\n";
 
 void
 app_usage_main(FILE *f)

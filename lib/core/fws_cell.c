@@ -173,28 +173,153 @@ unweighable(const struct fws_cell *o, const struct fws_cell *x)
 	return NULL;
 }
 
-/* Both sides repeated: a change beyond the tolerance counts when the new median left the old
- * repetitions' range and the means' 95 % intervals are apart; else it may be noise. */
-static void
-verdict_repeated(struct fws_cell_cmp *r, double gain, double t, int *worse)
-{
-	const struct fws_stats *o = &r->old->spread, *x = &r->new_->spread;
-	bool outside = x->median < o->min || x->median > o->max;
-	bool apart = x->mean + x->ci95 < o->mean - o->ci95 || x->mean - x->ci95 > o->mean + o->ci95;
+/* A change of exactly the tolerance is within it: 1000 -> 970 at 3 % is -0.030000000000000027
+ * in doubles (issue 52, item 4). */
+#define EDGE 1e-9
+#define Z95 1.644854 /* one-sided 95 % */
+#define Z80 0.841621 /* 80 % power */
+#define REPS_MAX 1000
 
-	if (gain >= -t && gain <= t)
-		return;
-	if (!outside || !apart)
-		r->verdict = FWS_CELL_INCONCLUSIVE;
-	else if (gain < 0) {
+static double
+sq(double v)
+{
+	return v * v;
+}
+
+/* A side's figure: its repetitions' spread (n >= 2), or its one value. */
+struct side {
+	double mean, var; /**< the mean, one repetition's variance */
+	unsigned int n;
+};
+
+static struct side
+side_of(const struct fws_stats *spread, double one)
+{
+	if (spread->n >= 2)
+		return (struct side){spread->mean, sq(spread->stdev), spread->n};
+	return (struct side){one, 0, 1};
+}
+
+/*
+ * Welch's t (issue 52, item 1): the one-sided 95 % half-width of x's mean minus o's, and one
+ * repetition's noise (the sides' pooled standard deviation). With one side measured once the
+ * other side's noise stands for both (its n - 1 degrees of freedom). False when neither
+ * side has repetitions: no noise was measured.
+ */
+static bool
+welch(struct side o, struct side x, double *half, double *noise)
+{
+	double vo, vx, df;
+
+	if (o.n < 2 && x.n < 2)
+		return false;
+	if (o.n < 2 || x.n < 2) { /* the repeated side's noise for both */
+		o.var = x.var = o.n < 2 ? x.var : o.var;
+		df = (o.n < 2 ? x.n : o.n) - 1;
+	}
+	vo = o.var / o.n;
+	vx = x.var / x.n;
+	if (o.n >= 2 && x.n >= 2)
+		df = vo + vx > 0 ? sq(vo + vx) / (sq(vo) / (o.n - 1) + sq(vx) / (x.n - 1))
+				 : o.n + x.n - 2;
+	*half = fws_stats_t95((unsigned int)df) * sqrt(vo + vx);
+	*noise = sqrt((o.var + x.var) / 2);
+	return true;
+}
+
+/* The figure's relative change of means (gain: positive is better), r->half and r->noise
+ * relative to the old mean. */
+static bool
+welch_figure(struct fws_cell_cmp *r, double sign, double *gain)
+{
+	struct side o = side_of(&r->old->spread, fws_cell_figure(r->old));
+	struct side x = side_of(&r->new_->spread, fws_cell_figure(r->new_));
+
+	if (!(o.mean > 0) || !welch(o, x, &r->half, &r->noise))
+		return false;
+	*gain = sign * (x.mean / o.mean - 1);
+	r->half /= o.mean;
+	r->noise /= o.mean;
+	return true;
+}
+
+/* Repetitions per side that would put the one-sided bound past the tolerance 4 times in 5 at
+ * this noise, were the change what it measured; REPS_MAX + 1 when more than REPS_MAX. */
+static unsigned int
+reps_to_resolve(double noise, double gain, double t)
+{
+	double margin = fabs(gain) - t, n;
+
+	if (!(margin > EDGE))
+		return REPS_MAX + 1;
+	n = ceil(2 * sq((Z95 + Z80) * noise / margin));
+	return n > REPS_MAX ? REPS_MAX + 1 : n < 2 ? 2 : (unsigned int)n;
+}
+
+/*
+ * With noise measured (repetitions on a side): WORSE or BETTER when the change is beyond
+ * the tolerance with 95 % confidence (one-sided: under no change WORSE comes at most 5 % of
+ * the time, whatever n); a change within the tolerance is the same; beyond it but not
+ * confidently so, INCONCLUSIVE, with the repetitions that would resolve it.
+ */
+static void
+verdict_tested(struct fws_cell_cmp *r, double gain, double t)
+{
+	if (gain + r->half < -t - EDGE)
 		r->verdict = FWS_CELL_WORSE;
-		(*worse)++;
-	} else
+	else if (gain - r->half > t + EDGE)
+		r->verdict = FWS_CELL_BETTER;
+	else if (fabs(gain) > t + EDGE) {
+		r->verdict = FWS_CELL_INCONCLUSIVE;
+		r->reps_needed = reps_to_resolve(r->noise, gain, t);
+	}
+}
+
+/* No noise measured (one measurement a side, or an old lower bound): the tolerance alone,
+ * the row marked single. */
+static void
+verdict_single(struct fws_cell_cmp *r, double gain, double t)
+{
+	r->single = true;
+	if (gain < -t - EDGE) /* an old lower bound above the new figure: worse for sure */
+		r->verdict = FWS_CELL_WORSE;
+	else if (r->old->generator_limited > 0) {
+		r->verdict = FWS_CELL_SKIPPED;
+		r->why = "tester-limited in the old report: a lower bound the new figure meets";
+	} else if (gain > t + EDGE)
 		r->verdict = FWS_CELL_BETTER;
 }
 
+/* At a fixed rate (run cells) a loss that rose by more than the loss tolerance (points) is
+ * WORSE whatever the throughput says (issue 52, item 3): with repetitions, when it rose so
+ * with 95 % confidence (else the cell is INCONCLUSIVE at most); measured once, by the
+ * tolerance alone. */
 static void
-verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol, int *worse)
+verdict_loss(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol)
+{
+	struct side o = side_of(&r->old->loss_spread, r->old->loss_pct);
+	struct side x = side_of(&r->new_->loss_spread, r->new_->loss_pct);
+	double t = tol->loss * 100, half = 0, noise = 0;
+
+	if (strcmp(r->old->kind, "run") != 0 || r->verdict == FWS_CELL_SKIPPED ||
+	    r->verdict == FWS_CELL_WORSE)
+		return;
+	r->loss_change = x.mean - o.mean;
+	if (!(r->loss_change > t + EDGE))
+		return;
+	if (welch(o, x, &half, &noise) && r->loss_change - half <= t + EDGE) {
+		if (r->verdict != FWS_CELL_INCONCLUSIVE) {
+			r->verdict = FWS_CELL_INCONCLUSIVE;
+			r->reps_needed = reps_to_resolve(noise, r->loss_change, t);
+		}
+		return;
+	}
+	r->verdict = FWS_CELL_WORSE;
+	r->loss_worse = true;
+}
+
+static void
+verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol)
 {
 	const struct fws_cell_measure *m = fws_cell_measure(r->old);
 	double o = m->get(r->old), x = m->get(r->new_);
@@ -206,21 +331,11 @@ verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol, int *worse
 		r->verdict = FWS_CELL_SKIPPED;
 		return;
 	}
-	gain = m->lower_better ? -r->change : r->change;
-	r->single = r->old->reps < 2 || r->new_->reps < 2;
-	if (!r->single && !r->old->generator_limited) {
-		verdict_repeated(r, gain, t, worse);
-		return;
-	}
-	if (gain < -t) { /* an old lower bound above the new figure: worse for sure */
-		r->verdict = FWS_CELL_WORSE;
-		(*worse)++;
-	} else if (r->old->generator_limited > 0) {
-		r->verdict = FWS_CELL_SKIPPED;
-		r->why = "tester-limited in the old report: a lower bound the new figure meets";
-	} else if (gain > t) {
-		r->verdict = FWS_CELL_BETTER;
-	}
+	if (!r->old->generator_limited && welch_figure(r, m->lower_better ? -1 : 1, &gain))
+		verdict_tested(r, gain, t);
+	else
+		verdict_single(r, m->lower_better ? -r->change : r->change, t);
+	verdict_loss(r, tol);
 }
 
 int
@@ -247,7 +362,8 @@ fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_,
 		if (r[n].new_ == NULL)
 			r[n].verdict = FWS_CELL_ONLY_OLD;
 		else
-			verdict(&r[n], tol, &worse);
+			verdict(&r[n], tol);
+		worse += r[n].verdict == FWS_CELL_WORSE;
 		n++;
 	}
 	for (i = 0; i < new_->n; i++) {
@@ -381,6 +497,9 @@ collapse_group(struct fws_cell *const *g, unsigned int n, struct fws_cell *out)
 		if (fws_cell_ok(&c) && !fws_cell_ok(g[i]))
 			strlcpy(c.verdict, g[i]->verdict, sizeof(c.verdict));
 	pool_latency(&c, g, n, tmp);
+	for (i = 0; i < n; i++)
+		tmp[i] = g[i]->loss_pct;
+	fws_stats_of(tmp, n, &c.loss_spread);
 	for (i = 0; i < n; i++)
 		v[i] = tmp[i] = fws_cell_figure(g[i]);
 	fws_stats_of(tmp, n, &c.spread);

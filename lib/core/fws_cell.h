@@ -200,6 +200,9 @@ struct fws_cell {
 	/** Of repetitions with a latency histogram: the spread of their medians (p50_ns each);
 	 * the cell's p50_ns and p99_ns are then the summed histogram's (n 0: none). */
 	struct fws_stats lat_medians;
+	/** Of repetitions: the spread of their loss_pct (n 0: none); compare weighs a run
+	 * cell's loss by it. */
+	struct fws_stats loss_spread;
 };
 
 /** A sweep cell (direction x frame-size entry) whose every trial completed. */
@@ -275,8 +278,8 @@ enum fws_cell_verdict {
 	FWS_CELL_ONLY_OLD, /**< no longer measured */
 	FWS_CELL_ONLY_NEW,
 	FWS_CELL_SKIPPED, /**< not weighed: why says why (tester-limited, no result) */
-	/** Repetitions on both sides, their medians apart by more than the tolerance but
-	 * their confidence intervals overlapping: noise cannot be told from a change. */
+	/** Noise measured (repetitions on a side), the change beyond the tolerance but not
+	 * with 95 % confidence: noise cannot be told from a change. */
 	FWS_CELL_INCONCLUSIVE,
 };
 
@@ -285,13 +288,26 @@ struct fws_cell_cmp {
 	double change; /**< relative change of the measure's figure, new/old - 1 */
 	enum fws_cell_verdict verdict;
 	const char *why; /**< SKIPPED: why the cells were not weighed */
-	bool single;     /**< a side has one measurement: the tolerance alone decided */
+	/** No noise measured (one measurement on each side, or an old lower bound): the
+	 * tolerance alone decided; a weaker verdict. */
+	bool single;
+	/** With noise measured: the one-sided 95 % half-width of the change of means (Welch's
+	 * t, a fraction) and one repetition's noise (the sides' pooled standard deviation over
+	 * the old mean). */
+	double half, noise;
+	/** INCONCLUSIVE: repetitions per side that would resolve it at this noise (more than
+	 * 1000: 1001). */
+	unsigned int reps_needed;
+	double loss_change; /**< run cells: new loss - old loss, percentage points (means of
+			     * the repetitions where measured repeatedly) */
+	bool loss_worse;    /**< WORSE for its loss (beyond the loss tolerance) */
 };
 
 /** How far a figure may move before compare calls it better or worse, per measure: throughput
- * and connections (tolerance), latency (latency, noisier at microseconds). Fractions. */
+ * and connections (tolerance), latency (latency, noisier at microseconds), fractions; loss
+ * at a fixed rate (loss, a fraction of the frames: 0.0001 is 0.01 %). */
 struct fws_cell_tolerance {
-	double tolerance, latency;
+	double tolerance, latency, loss;
 };
 
 /**
@@ -302,12 +318,12 @@ struct fws_cell_tolerance {
 int fws_cells_collapse(struct fws_cells *cells);
 
 /**
- * Line up the cells of two reports by key and weigh each by its measure. With repetitions
- * on both sides (docs/methodology.md): WORSE when the new median is beyond the tolerance,
- * outside the old repetitions' range and the two means' 95 % intervals do not overlap;
- * INCONCLUSIVE when beyond the tolerance without that; BETTER the same way up. With one
- * measurement on a side (single): worse by more than its tolerance is WORSE, better by more
- * is BETTER. A figure that is not the DUT's is not
+ * Line up the cells of two reports by key and weigh each by its measure. With noise measured
+ * (repetitions on a side; docs/methodology.md): WORSE (BETTER) when the change of means is
+ * beyond the tolerance with 95 % confidence (Welch's t, one-sided), INCONCLUSIVE when beyond
+ * it without, same within it (the boundary included). With one measurement on each side
+ * (single): the tolerance alone. A run cell whose loss rose by more than the loss tolerance
+ * is WORSE too. A figure that is not the DUT's is not
  * weighed (SKIPPED): a cell with a verdict (an expectation failed, an interrupted scenario),
  * one above the link speed, and a new generator-limited lower bound; an old lower bound is
  * WORSE only when the new figure is below it. Fills a malloc'd array of rows (the caller frees

@@ -33,4 +33,7 @@ void fws_stats_of(double *v, unsigned int n, struct fws_stats *out);
 /** Student's t at 0.975 for df degrees of freedom (df >= 1). */
 double fws_stats_t975(unsigned int df);
 
+/** Student's t one-sided 95 % quantile, t(0.95, df); infinity for df 0. */
+double fws_stats_t95(unsigned int df);
+
 #endif /* FWS_STATS_H */

@@ -153,8 +153,10 @@ r["cells"][4]["pps"] *= 1.02
 json.dump(r, open(sys.argv[2], "w"))
 PY
 "$FWSTRESS" compare "$WORK/report.json" "$WORK/slower.json" >"$WORK/cmp"; rc=$?
-[ $rc -eq 7 ] && ok "a cell 10 % slower: exit 7" || bad "compare slower: exit $rc"
-[ "$(grep -c 'WORSE' "$WORK/cmp")" -eq 1 ] && grep -q -- "-10.00%  WORSE" "$WORK/cmp" && ok "the slower cell named, -10 %" || bad "compare rows: $(cat "$WORK/cmp")"
+[ $rc -eq 11 ] && ok "a cell 10 % slower, measured once a side: exit 11 (unconfirmed)" || bad "compare slower: exit $rc"
+[ "$(grep -c 'WORSE' "$WORK/cmp")" -eq 1 ] && grep -q -- "-10.00%  WORSE (unconfirmed) (single-trial: no noise measured" "$WORK/cmp" &&
+	grep -q "1 of them measured once on each side (unconfirmed)" "$WORK/cmp" && ok "the slower cell named, -10 %, single trial" || bad "compare rows: $(cat "$WORK/cmp")"
+expect_rc 7 "compare --single-ok: single-trial verdicts gate (exit 7)" "$FWSTRESS" compare --single-ok "$WORK/report.json" "$WORK/slower.json"
 "$FWSTRESS" compare --tolerance 15% "$WORK/report.json" "$WORK/slower.json" >/dev/null; rc=$?
 [ $rc -eq 0 ] && ok "within a 15 % tolerance: exit 0" || bad "tolerance: exit $rc"
 echo '{"not": "a report"}' >"$WORK/junk.json"
@@ -172,9 +174,9 @@ for f in "$OLD"/v1-*.json "$OLD"/v2.0-*.json; do
 		&& ok "report reads $(basename "$f")" || bad "report $(basename "$f"): $(cat "$WORK/err")"
 done
 "$FWSTRESS" compare "$OLD/v1-0.1.0-093bcca.json" "$OLD/v1-0.1.0-64c224f.json" >"$WORK/cmp" 2>"$WORK/err"; rc=$?
-[ $rc -eq 7 ] && grep -q "4 of 4 cells worse" "$WORK/cmp" && ok "compare across schema 1 layouts: 4 cells" || bad "compare v1: $rc $(cat "$WORK/err")"
+[ $rc -eq 11 ] && grep -q "4 of 4 cells worse" "$WORK/cmp" && ok "compare across schema 1 layouts: 4 cells" || bad "compare v1: $rc $(cat "$WORK/err")"
 "$FWSTRESS" compare "$OLD/v1-0.1.0-64c224f.json" "$WORK/report.json" >"$WORK/cmp" 2>"$WORK/err"; rc=$?
-[ $rc -eq 7 ] || [ $rc -eq 0 ] && grep -q "cells worse" "$WORK/cmp" && ok "compare schema 1 with $V" || bad "compare 1/2: $rc $(cat "$WORK/err")"
+[ $rc -eq 11 ] || [ $rc -eq 0 ] && grep -q "cells worse" "$WORK/cmp" && ok "compare schema 1 with $V" || bad "compare 1/2: $rc $(cat "$WORK/err")"
 sed "s#\"fwstress-report/$V\"#\"fwstress-report/2.99\"#" "$WORK/report.json" >"$WORK/minor.json"
 "$FWSTRESS" report "$WORK/minor.json" >/dev/null 2>"$WORK/err" && ok "a newer minor version is read" || bad "minor: $(cat "$WORK/err")"
 sed "s#\"fwstress-report/$V\"#\"fwstress-report/3.0\"#" "$WORK/report.json" >"$WORK/major.json"
