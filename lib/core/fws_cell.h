@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fws_stats.h"
+#include "fws_telem.h"
 
 /*
  * What a report says it is ("schema": "fwstress-report/MAJOR.MINOR"; docs/reference/report-schema.md).
@@ -22,7 +23,7 @@
  */
 #define FWS_REPORT_SCHEMA_NAME "fwstress-report/"
 #define FWS_REPORT_MAJOR 2
-#define FWS_REPORT_MINOR 10
+#define FWS_REPORT_MINOR 11
 #define FWS_REPORT_STR_(x) #x
 #define FWS_REPORT_STR(x) FWS_REPORT_STR_(x)
 #define FWS_REPORT_SCHEMA                                                                          \
@@ -123,8 +124,8 @@ struct fws_cell_bucket {
 	X(unsteady, "unsteady", -1, 0, 1)                                                          \
 	X(worst_second, "worst_second_pct", -1, 0, 1e6)                                            \
 	X(dut_core, "dut_busiest_core_pct", -1, 0, 100)                                            \
-	X(dut_states, "dut_states", -1, 0, 1e12)                                                   \
-	X(dut_drops, "dut_drops", -1, 0, 1e15)
+	X(dut_states, "dut_states", -1, 0, FWS_TELEM_STATES_MAX)                                   \
+	X(dut_drops, "dut_drops", -1, 0, FWS_TELEM_COUNT_MAX)
 /* Written only in a cell of a repeated measurement, read as -1 where absent. */
 #define FWS_CELL_REP_KEY "repetition"
 #define FWS_CELL_HIST_KEY "latency_histogram"

@@ -68,8 +68,8 @@ fws_telem_script(void)
 	       " echo '@fws drops'; netstat -ibdn\n"
 	       " echo '@fws mbuf'; netstat -m\n"
 	       " echo '@fws temperature'; sysctl dev.cpu | grep temperature\n"
-	       " echo '@fws memory'; sysctl hw.physmem hw.pagesize vm.stats.vm.v_free_count "
-	       "vm.stats.vm.v_inactive_count\n"
+	       " echo '@fws memory'; sysctl hw.physmem hw.pagesize vm.stats.vm.v_page_count "
+	       "vm.stats.vm.v_free_count vm.stats.vm.v_inactive_count\n"
 	       "}\n"
 	       "case $(uname -s) in\n"
 	       "Linux) fws_s() { fws_l; } ;;\n"
@@ -79,10 +79,18 @@ fws_telem_script(void)
 	       "echo \"@fws uname $(uname -sr)\"\n";
 }
 
+/* A counter's growth from a to b. One that went back from above 2^31 to below it, by less
+ * than 2^32, is a 32-bit counter that wrapped (FreeBSD's u_long counters on i386 and armv7:
+ * hw.intrcnt at 20,000/s wraps every 2.5 days): counted once round. Any other that went back
+ * (a reboot, a reset): nothing. */
 static uint64_t
 delta(uint64_t a, uint64_t b)
 {
-	return b >= a ? b - a : 0; /* a counter that went back (a reboot, a reset): nothing */
+	const uint64_t wrap = 1ull << 32;
+
+	if (b >= a)
+		return b - a;
+	return a >= wrap / 2 && a < wrap ? b + wrap - a : 0;
 }
 
 static const struct fws_telem_irq *
@@ -111,14 +119,26 @@ if_find(const struct fws_telem_raw *r, unsigned int hint, const char *name)
 	return NULL;
 }
 
+static bool
+has_core(const struct fws_telem_raw *r, unsigned int c)
+{
+	return c < r->n_cpu && (r->cpu_in[c / 64] >> (c % 64)) & 1;
+}
+
+/* The second's CPU: each core in both snapshots by its number (one missing from either is
+ * missing from this second only: NAN), the total over those. */
 static void
 cpu_of(const struct fws_telem_raw *a, const struct fws_telem_raw *b, struct fws_telem_sec *s)
 {
 	uint64_t busy = 0, total = 0, db, dt;
 	unsigned int c;
 
-	s->n_cpu = (uint16_t)(a->n_cpu < b->n_cpu ? a->n_cpu : b->n_cpu);
+	s->n_cpu = (uint16_t)(a->n_cpu > b->n_cpu ? a->n_cpu : b->n_cpu);
 	for (c = 0; c < s->n_cpu; c++) {
+		if (!has_core(a, c) || !has_core(b, c)) {
+			s->core[c] = NAN;
+			continue;
+		}
 		db = delta(a->busy[c], b->busy[c]);
 		dt = delta(a->total[c], b->total[c]);
 		if (db > dt) /* not one core's counters since one boot: nothing */
@@ -283,7 +303,7 @@ sum_drops(struct fws_telem *tm, struct fws_telem_sum *u)
 		for (k = 0; k < 4; k++) {
 			if (v[k] == 0)
 				continue;
-			u->drops += v[k];
+			u->drops = u->drops > UINT64_MAX - v[k] ? UINT64_MAX : u->drops + v[k];
 			if (len < sizeof(u->drops_where) - 1)
 				len += (size_t)snprintf(u->drops_where + len,
 							sizeof(u->drops_where) - len,
@@ -293,6 +313,10 @@ sum_drops(struct fws_telem *tm, struct fws_telem_sum *u)
 	}
 	if (len >= sizeof(u->drops_where))
 		strlcpy(u->drops_where + sizeof(u->drops_where) - 4, "...", 4);
+	if (u->drops > FWS_TELEM_COUNT_MAX) { /* counters that reset and refilled: said */
+		u->drops = (uint64_t)FWS_TELEM_COUNT_MAX;
+		strlcpy(u->drops_where, "over 10^15 in all: clamped", sizeof(u->drops_where));
+	}
 }
 
 static void
@@ -303,7 +327,10 @@ sum_cores(struct fws_telem_sum *u)
 	u->busiest = -1;
 	for (c = 0; c < u->n_cpu; c++) {
 		/* A weighted mean of shares of at most 100 %: never above it by rounding. */
-		u->core_mean[c] = fmin(u->core_mean[c] / u->seconds, 100);
+		u->core_mean[c] =
+			u->core_secs[c] > 0 ? fmin(u->core_mean[c] / u->core_secs[c], 100) : NAN;
+		if (isnan(u->core_mean[c]))
+			continue;
 		if (u->busiest < 0 || u->core_mean[c] > u->busiest_pct) {
 			u->busiest = (int)c;
 			u->busiest_pct = u->core_mean[c];
@@ -321,12 +348,15 @@ sum_second(struct fws_telem_sum *u, const struct fws_telem_sec *s, bool first)
 	u->seconds += s->dt;
 	u->have |= s->have;
 	if (HAS(s, CPU)) {
-		if (u->n_cpu == 0 || s->n_cpu < u->n_cpu)
+		if (s->n_cpu > u->n_cpu)
 			u->n_cpu = s->n_cpu;
 		u->cpu_mean += s->cpu * s->dt;
 		u->cpu_max = fmax(u->cpu_max, s->cpu);
 		for (c = 0; c < s->n_cpu && c < FWS_TELEM_CPUS; c++) {
+			if (isnan(s->core[c])) /* not in this second: its mean is of the others */
+				continue;
 			u->core_mean[c] += s->core[c] * s->dt;
+			u->core_secs[c] += s->dt;
 			u->busiest_max = fmax(u->busiest_max, s->core[c]);
 		}
 	}
@@ -376,9 +406,13 @@ fws_telem_summarize(struct fws_telem *tm)
 	u->states_growth += u->states_end;
 	sum_cores(u);
 	qsort(tm->irq, tm->n_irq, sizeof(tm->irq[0]), irq_cmp);
-	for (i = 0; i < tm->n_irq && u->n_top < FWS_TELEM_TOP_IRQS && tm->irq[i].count; i++) {
+	for (i = 0; i < tm->n_irq && u->n_top < FWS_TELEM_TOP_IRQS; i++) {
+		uint64_t ps = (uint64_t)llround((double)tm->irq[i].count / u->seconds);
+
+		if (ps == 0) /* sorted: the rest are quieter still, none busy */
+			break;
 		u->top[u->n_top] = tm->irq[i];
-		u->top[u->n_top++].count = (uint64_t)llround((double)tm->irq[i].count / u->seconds);
+		u->top[u->n_top++].count = ps;
 	}
 	sum_drops(tm, u);
 }

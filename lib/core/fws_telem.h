@@ -23,6 +23,11 @@
 #define FWS_TELEM_IFS 128
 #define FWS_TELEM_NOTES 4
 #define FWS_TELEM_TOP_IRQS 5
+/* The ranges a DUT's figures are read in, shared with the report's cells (fws_cell.h): a
+ * state count beyond STATES_MAX, or a drop or mbuf counter beyond COUNT_MAX, is no such
+ * figure (the metric is left out, saying so); a trial's drop sum is clamped to COUNT_MAX. */
+#define FWS_TELEM_STATES_MAX 1e12
+#define FWS_TELEM_COUNT_MAX 1e15
 
 /* The metrics: id, the section name the DUT's script prints, what it is. */
 #define FWS_TELEM_METRICS(X)                                                                       \
@@ -65,9 +70,12 @@ struct fws_telem_if {
 
 /** One snapshot, as read (counters since boot). */
 struct fws_telem_raw {
-	uint32_t have; /**< bit per metric parsed */
-	unsigned int n_cpu;
-	uint64_t busy[FWS_TELEM_CPUS], total[FWS_TELEM_CPUS]; /**< ticks */
+	uint32_t have;      /**< bit per metric parsed */
+	unsigned int n_cpu; /**< the highest core number read + 1 */
+	/** Ticks, by the DUT's core number. */
+	uint64_t busy[FWS_TELEM_CPUS], total[FWS_TELEM_CPUS];
+	/** Bit per core number read (Linux: cpuN lines; an offline CPU has none). */
+	uint64_t cpu_in[FWS_TELEM_CPUS / 64];
 	unsigned int n_irq;
 	struct fws_telem_irq irq[FWS_TELEM_IRQS];
 	uint64_t states; /**< current entries */
@@ -97,9 +105,9 @@ struct fws_telem_sec {
 	double t, dt; /**< its start since the trial began, its length, s */
 	uint8_t phase;
 	uint32_t have;
-	float cpu; /**< all cores, % busy */
-	uint16_t n_cpu;
-	float core[FWS_TELEM_CPUS];
+	float cpu;                  /**< all cores, % busy */
+	uint16_t n_cpu;             /**< the highest core number in either snapshot + 1 */
+	float core[FWS_TELEM_CPUS]; /**< NAN: the core is not in both snapshots */
 	float irq_ps;
 	int64_t states0, states; /**< at its start and its end */
 	float inserts_ps, removals_ps;
@@ -114,10 +122,11 @@ struct fws_telem_sum {
 	double seconds;
 	double cpu_mean, cpu_max;
 	unsigned int n_cpu;
-	double core_mean[FWS_TELEM_CPUS];
-	int busiest;        /**< the core of the highest mean, -1: none */
-	double busiest_pct; /**< its mean */
-	double busiest_max; /**< any core's highest second */
+	double core_mean[FWS_TELEM_CPUS]; /**< over the seconds that had the core; NAN: none */
+	double core_secs[FWS_TELEM_CPUS]; /**< the seconds that had it */
+	int busiest;                      /**< the core of the highest mean, -1: none */
+	double busiest_pct;               /**< its mean */
+	double busiest_max;               /**< any core's highest second */
 	double irq_mean, irq_max;
 	unsigned int n_top;
 	struct fws_telem_irq top[FWS_TELEM_TOP_IRQS]; /**< count: per second over the phase */
@@ -126,7 +135,8 @@ struct fws_telem_sum {
 	double states_max;
 	bool state_ops;
 	double inserts_ps, removals_ps;
-	uint64_t drops;       /**< the DUT's own drops and errors, all interfaces */
+	uint64_t drops;       /**< the DUT's own drops and errors, all interfaces (at most
+			       * FWS_TELEM_COUNT_MAX) */
 	char drops_where[96]; /**< the interfaces and counters that had them */
 	uint64_t mbuf_denied;
 	double temp_max, mem_max;

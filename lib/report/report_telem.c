@@ -38,8 +38,8 @@ cpu_json(const struct fws_telem_sum *u)
 	json_t *cores = json_array();
 	unsigned int c;
 
-	for (c = 0; c < u->n_cpu; c++)
-		json_array_append_new(cores, json_real(u->core_mean[c]));
+	for (c = 0; c < u->n_cpu; c++) /* null: a core number the DUT never listed (offline) */
+		json_array_append_new(cores, num_or_null(!isnan(u->core_mean[c]), u->core_mean[c]));
 	return json_pack("{s:f, s:f, s:o, s:{s:i, s:f, s:f}}", "mean_pct", u->cpu_mean, "max_pct",
 			 u->cpu_max, "cores_mean_pct", cores, "busiest_core", "core", u->busiest,
 			 "mean_pct", u->busiest_pct, "max_pct", u->busiest_max);
@@ -104,7 +104,7 @@ series_json(const struct fws_telem *tm)
 		json_array_append_new(ph, json_string(fws_telem_phase_name(s->phase)));
 		json_array_append_new(cpu, num_or_null(HAS(s, CPU), s->cpu));
 		for (c = 0; HAS(s, CPU) && c < s->n_cpu; c++)
-			json_array_append_new(k, json_real(s->core[c]));
+			json_array_append_new(k, num_or_null(!isnan(s->core[c]), s->core[c]));
 		json_array_append_new(cores, k);
 		json_array_append_new(irq, num_or_null(HAS(s, INTR), s->irq_ps));
 		json_array_append_new(st, HAS(s, STATES) ? json_integer(s->states) : json_null());
@@ -150,7 +150,7 @@ text_cpu(FILE *f, const struct fws_telem_sum *u)
 		" cores:",
 		u->cpu_mean, u->cpu_max, u->busiest, u->busiest_pct, u->busiest_max);
 	for (c = 0; c < u->n_cpu && c < 16; c++)
-		fprintf(f, " %.0f", u->core_mean[c]);
+		fprintf(f, isnan(u->core_mean[c]) ? " -" : " %.0f", u->core_mean[c]);
 	fprintf(f, "%s\n", u->n_cpu > 16 ? " ..." : "");
 }
 

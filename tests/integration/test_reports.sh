@@ -166,7 +166,7 @@ echo '{"not": "a report"}' >"$WORK/junk.json"
 # Schema versions (docs/reference/report-schema.md): this one writes $V; report and compare read the
 # stored reports of every earlier version (tests/data/reports: 1 before and after its keys
 # were renamed, 2.0) and refuse a newer major naming both; sweep --resume refuses an older major.
-V=2.10
+V=2.11
 check "schema $V" "r['schema'] == 'fwstress-report/$V'"
 OLD=$HERE/../data/reports
 for f in "$OLD"/v1-*.json "$OLD"/v2.0-*.json; do

@@ -6,6 +6,7 @@
  * snapshots, the measured phase's summary and its notes.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,7 @@ START_TEST(test_telem_full_cores)
 	for (k = 0; k < 4; k++) {
 		r[k].have = 1u << FWS_TELEM_CPU;
 		r[k].n_cpu = 2;
+		r[k].cpu_in[0] = 3;
 		r[k].busy[0] = r[k].total[0] = r[k].busy[1] = r[k].total[1] = 1000 + 337 * k;
 		fws_telem_saw(&tm, &r[k]);
 		if (k)
@@ -338,6 +340,284 @@ START_TEST(test_telem_full_cores)
 	ck_assert(tm.sum.busiest_pct <= 100);
 	fws_telem_free(&tm);
 	free(r);
+}
+END_TEST
+
+/* Text grown by printf pieces (the fixtures of a 256-core DUT are generated here). */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static void __attribute__((format(printf, 2, 3))) put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && t->len + (size_t)n < t->cap)
+			break;
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->p = realloc(t->p, t->cap);
+		ck_assert_ptr_nonnull(t->p);
+	}
+	t->len += (size_t)n;
+}
+
+/* A 256-core FreeBSD DUT (issue 52, item 6): kern.cp_times' one line of 1,280 figures, each
+ * up to 11 digits (10 KB; the old parser kept 64 figures and 1,024 bytes of it), core c
+ * busy 10 + c % 90 of every 100 ticks; every core read, each one's share exact. */
+START_TEST(test_telem_freebsd_256_cores)
+{
+	struct fws_telem_raw *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct fws_telem tm = {.os = FWS_TELEM_OS_FREEBSD};
+	struct text ta = {0}, tb = {0};
+	unsigned int c, busy;
+
+	for (c = 0; c < 256; c++) {
+		busy = 10 + c % 90;
+		put(&ta, "%s10000000000 0 10000000000 0 10000000000", c ? " " : "");
+		/* user + busy - 1, nice 0, sys + 1, intr 0, idle + 100 - busy */
+		put(&tb, "%s%llu 0 10000000001 0 %llu", c ? " " : "", 10000000000ull + busy - 1,
+		    10000000000ull + 100 - busy);
+	}
+	put(&ta, "\n");
+	put(&tb, "\n");
+	ck_assert_uint_gt(ta.len, 10000);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_CPU, ta.p, a), 0);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_CPU, tb.p, b), 0);
+	ck_assert_uint_eq(a->n_cpu, 256);
+	ck_assert_int_eq(fws_telem_add(&tm, a, 0, b, 1, FWS_TELEM_MEASURE), 0);
+	ck_assert_uint_eq(tm.secs[0].n_cpu, 256);
+	for (c = 0; c < 256; c++)
+		ck_assert_msg(fabs(tm.secs[0].core[c] - (10 + c % 90)) < 1e-4, "core %u: %f", c,
+			      tm.secs[0].core[c]);
+	fws_telem_free(&tm);
+	free(ta.p);
+	free(tb.p);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A 256-CPU Linux DUT with CPU 5 offline (issue 52, items 6 and 8): /proc/stat has no cpu5
+ * line and /proc/interrupts no CPU5 column; each core keeps the kernel's number (cpu6 is
+ * core 6, not 5), core 5 is no figure; every interrupt source's 255 counts summed exact
+ * (the old parser kept 63 of them), 1,030 sources of which the first 1,024 are kept. */
+START_TEST(test_telem_linux_256_cpus)
+{
+	struct fws_telem_raw *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct fws_telem tm = {.os = FWS_TELEM_OS_LINUX};
+	struct text sa = {0}, sb = {0}, ia = {0}, ib = {0};
+	unsigned int c, q;
+
+	for (c = 0; c < 256; c++) {
+		if (c == 5)
+			continue;
+		put(&sa, "cpu%u 1000 0 1000 100000 0 0 0 0 0 0\n", c);
+		put(&sb, "cpu%u %u 0 1000 %u 0 0 0 0 0 0\n", c, 1000 + c % 100,
+		    100000 + 100 - c % 100);
+	}
+	for (c = 0; c < 256; c++)
+		if (c != 5)
+			put(&ia, "%sCPU%u", c ? "  " : "           ", c);
+	put(&ia, "\n");
+	ib = (struct text){0};
+	put(&ib, "%s", ia.p);
+	for (q = 0; q < 1030; q++) {
+		put(&ia, "%4u:", 100 + q);
+		put(&ib, "%4u:", 100 + q);
+		for (c = 0; c < 255; c++) {
+			put(&ia, " %10u", 1000000u);
+			put(&ib, " %10u", 1000000u + q % 7);
+		}
+		put(&ia, "  IR-PCI-MSIX-0000:3b:00.0 %u-edge ice-eth0-TxRx-%u\n", q, q);
+		put(&ib, "  IR-PCI-MSIX-0000:3b:00.0 %u-edge ice-eth0-TxRx-%u\n", q, q);
+	}
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_LINUX, FWS_TELEM_CPU, sa.p, a), 0);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_LINUX, FWS_TELEM_CPU, sb.p, b), 0);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_LINUX, FWS_TELEM_INTR, ia.p, a), 0);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_LINUX, FWS_TELEM_INTR, ib.p, b), 0);
+	a->have = b->have = (1u << FWS_TELEM_CPU) | (1u << FWS_TELEM_INTR);
+	ck_assert_uint_eq(a->n_cpu, 256);
+	ck_assert_uint_eq(a->n_irq, FWS_TELEM_IRQS);
+	ck_assert_uint_eq(a->irq[0].count, 255 * 1000000ull);
+	ck_assert_str_eq(a->irq[3].name, "103:ice-eth0-TxRx-3");
+	ck_assert_int_eq(fws_telem_add(&tm, a, 0, b, 1, FWS_TELEM_MEASURE), 0);
+	for (c = 0; c < 256; c++)
+		if (c == 5)
+			ck_assert(isnan(tm.secs[0].core[c]));
+		else
+			ck_assert_msg(fabs(tm.secs[0].core[c] - (double)(c % 100)) < 1e-3,
+				      "cpu%u: %f", c, tm.secs[0].core[c]);
+	/* Of the 1,024 sources kept, source q grew by 255 (q % 7) a second. */
+	for (c = 0, q = 0; q < FWS_TELEM_IRQS; q++)
+		c += 255 * (q % 7);
+	ck_assert(fabs(tm.secs[0].irq_ps - c) < 1e-3);
+	fws_telem_saw(&tm, a);
+	fws_telem_summarize(&tm);
+	ck_assert_uint_eq(tm.sum.n_cpu, 256);
+	ck_assert(isnan(tm.sum.core_mean[5]));
+	ck_assert_int_ne(tm.sum.busiest, 5);
+	fws_telem_free(&tm);
+	free(sa.p);
+	free(sb.p);
+	free(ia.p);
+	free(ib.p);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A line beyond what is read (over 1 MiB) is not read short: the section says it was cut. */
+START_TEST(test_telem_cut_line)
+{
+	struct fws_telem_raw *r = calloc(1, sizeof(*r));
+	struct text t = {0};
+	unsigned int i;
+
+	for (i = 0; i < 120000; i++)
+		put(&t, "%s12345678", i ? " " : "");
+	put(&t, "\n");
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_CPU, t.p, r), -22);
+	ck_assert_str_eq(r->why[FWS_TELEM_CPU], "a line over 1 MiB or 8192 figures: cut, not read");
+	free(t.p);
+	free(r);
+}
+END_TEST
+
+/* One snapshot that lists 3 of 4 cores (issue 52, item 8): core 3 is missing from the two
+ * seconds that snapshot bounds only; its mean is of the others, the total's too. */
+START_TEST(test_telem_core_missing_once)
+{
+	struct fws_telem_raw *r = calloc(5, sizeof(*r));
+	struct fws_telem tm = {.os = FWS_TELEM_OS_FREEBSD};
+	char text[256];
+	unsigned int k, c;
+
+	for (k = 0; k < 5; k++) {
+		/* every core 50 % busy, core 3 at 90 %: +50 (+90) busy of 100 a second */
+		text[0] = '\0';
+		for (c = 0; c < (k == 2 ? 3u : 4u); c++)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%u 0 0 0 %u",
+				 c ? " " : "", (c == 3 ? 90 : 50) * k, (c == 3 ? 10 : 50) * k);
+		strcat(text, "\n");
+		ck_assert_int_eq(
+			fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_CPU, text, &r[k]),
+			0);
+		fws_telem_saw(&tm, &r[k]);
+		if (k)
+			ck_assert_int_eq(
+				fws_telem_add(&tm, &r[k - 1], k - 1, &r[k], k, FWS_TELEM_MEASURE),
+				0);
+	}
+	ck_assert(isnan(tm.secs[1].core[3]) && isnan(tm.secs[2].core[3]));
+	ck_assert(fabs(tm.secs[1].cpu - 50) < 1e-4);
+	fws_telem_summarize(&tm);
+	ck_assert_uint_eq(tm.sum.n_cpu, 4);
+	ck_assert(fabs(tm.sum.core_mean[3] - 90) < 1e-4);
+	ck_assert(fabs(tm.sum.core_mean[0] - 50) < 1e-4);
+	ck_assert_int_eq(tm.sum.busiest, 3);
+	fws_telem_free(&tm);
+	free(r);
+}
+END_TEST
+
+/* FreeBSD's 32-bit counters (i386, armv7: hw.intrcnt is u_long) wrap (issue 52, item 7): a
+ * count that went from above 2^31 to below it is one turn round; a 64-bit one that went
+ * back (a reboot) is nothing. */
+START_TEST(test_telem_wrap)
+{
+	static const char head[] = "interrupt                          total       rate\n";
+	struct fws_telem_raw *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct fws_telem tm = {.os = FWS_TELEM_OS_FREEBSD};
+	char ta[512], tb[512];
+
+	snprintf(ta, sizeof(ta),
+		 "%sirq264: igb0:rxq0  4294957296  20000\nirq265: igb0:rxq1  5000000000  1\n",
+		 head);
+	snprintf(tb, sizeof(tb), "%sirq264: igb0:rxq0  10000  20000\nirq265: igb0:rxq1  100  1\n",
+		 head);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_INTR, ta, a), 0);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_INTR, tb, b), 0);
+	ck_assert_int_eq(fws_telem_add(&tm, a, 0, b, 1, FWS_TELEM_MEASURE), 0);
+	ck_assert(fabs(tm.secs[0].irq_ps - 20000) < 1e-3);
+	fws_telem_free(&tm);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* Figures beyond the report's own ranges (issue 52, item 9) are no figures, said where they
+ * are read: a run never writes a report its reader refuses. */
+START_TEST(test_telem_ranges)
+{
+	struct fws_telem_raw *r = calloc(1, sizeof(*r));
+
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_LINUX, FWS_TELEM_STATES,
+						 "9223372036854775808\n", r),
+			 -22);
+	ck_assert_str_eq(r->why[FWS_TELEM_STATES],
+			 "nf_conntrack_count 9223372036854775808: beyond 10^12");
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_STATES,
+						 "State Table  Total  Rate\n"
+						 "  current entries  10000000000000\n",
+						 r),
+			 -22);
+	ck_assert_str_eq(r->why[FWS_TELEM_STATES],
+			 "pfctl -si: 10000000000000 current entries: beyond 10^12");
+	ck_assert_int_eq(
+		fws_telem_parse_section(FWS_TELEM_OS_LINUX, FWS_TELEM_DROPS,
+					"Inter-|\n face |\n  eth0: 1 2 3 3000000000000000000 "
+					"0 0 0 0 1 2 0 0 0 0 0 0\n",
+					r),
+		-22);
+	ck_assert_str_eq(r->why[FWS_TELEM_DROPS], "eth0: a drop or error counter beyond 10^15");
+	ck_assert(FWS_TELEM_STATES_MAX == 1e12 && FWS_TELEM_COUNT_MAX == 1e15);
+	free(r);
+}
+END_TEST
+
+/* FreeBSD memory in use of the pages the VM manages (v_page_count, the appliance GUI's
+ * basis), hw.physmem's where the DUT does not say it (issue 52, item 10). */
+START_TEST(test_telem_memory_basis)
+{
+	struct fws_telem_raw *r = calloc(1, sizeof(*r));
+
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_MEM,
+						 "hw.physmem: 8465772544\nhw.pagesize: 4096\n"
+						 "vm.stats.vm.v_page_count: 2047000\n"
+						 "vm.stats.vm.v_free_count: 1500000\n"
+						 "vm.stats.vm.v_inactive_count: 200000\n",
+						 r),
+			 0);
+	ck_assert(fabs(r->mem_used_pct - 100.0 * (1 - 1700000.0 / 2047000)) < 1e-9);
+	free(r);
+}
+END_TEST
+
+/* Interrupt sources at 0/s are not among the busiest (issue 52, item 10). */
+START_TEST(test_telem_quiet_sources)
+{
+	static const char head[] = "interrupt                          total       rate\n";
+	struct fws_telem_raw *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct fws_telem tm = {.os = FWS_TELEM_OS_FREEBSD};
+	char ta[512], tb[512];
+
+	snprintf(ta, sizeof(ta), "%sirq1: a  1000  0\nirq2: b  1000  0\nirq3: c 1000 0\n", head);
+	snprintf(tb, sizeof(tb), "%sirq1: a  1100  0\nirq2: b  1000  0\nirq3: c 1001 0\n", head);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_INTR, ta, a), 0);
+	ck_assert_int_eq(fws_telem_parse_section(FWS_TELEM_OS_FREEBSD, FWS_TELEM_INTR, tb, b), 0);
+	ck_assert_int_eq(fws_telem_add(&tm, a, 0, b, 4, FWS_TELEM_MEASURE), 0);
+	fws_telem_summarize(&tm);
+	ck_assert_uint_eq(tm.sum.n_top, 1); /* c's 0.25/s rounds to 0: not busy */
+	ck_assert_str_eq(tm.sum.top[0].name, "irq1: a");
+	fws_telem_free(&tm);
+	free(a);
+	free(b);
 }
 END_TEST
 
@@ -356,6 +636,14 @@ suite_telem(void)
 	tcase_add_test(tc, test_telem_sections);
 	tcase_add_test(tc, test_telem_nothing_measured);
 	tcase_add_test(tc, test_telem_full_cores);
+	tcase_add_test(tc, test_telem_freebsd_256_cores);
+	tcase_add_test(tc, test_telem_linux_256_cpus);
+	tcase_add_test(tc, test_telem_cut_line);
+	tcase_add_test(tc, test_telem_core_missing_once);
+	tcase_add_test(tc, test_telem_wrap);
+	tcase_add_test(tc, test_telem_ranges);
+	tcase_add_test(tc, test_telem_memory_basis);
+	tcase_add_test(tc, test_telem_quiet_sources);
 	suite_add_tcase(s, tc);
 	return s;
 }
