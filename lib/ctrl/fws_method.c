@@ -423,10 +423,11 @@ method_search(struct fws_method *m, struct fws_err *e)
 	return each_size(m, search_cell, e);
 }
 
-/* The fastest active stream's rate in frames/s at full load: from a short probe. */
+/* The fastest active stream's rate in frames/s at full load: from a short probe; *limited
+ * when a stream fell short of its rate there (the tester's limit). */
 static int
 b2b_line_rate(struct fws_method *m, const struct fws_trial_opts *base, unsigned int z,
-	      struct fws_result *r, double *line, struct fws_err *e)
+	      struct fws_result *r, double *line, bool *limited, struct fws_err *e)
 {
 	struct fws_trial_opts o = *base;
 	unsigned int s;
@@ -436,9 +437,11 @@ b2b_line_rate(struct fws_method *m, const struct fws_trial_opts *base, unsigned 
 	rc = measure(m, z, &o, r, e);
 	if (rc < 0)
 		return discard(r, rc);
-	for (s = 0, *line = 0; s < r->n_streams; s++)
+	for (s = 0, *line = 0; s < r->n_streams; s++) {
 		if (r->streams[s].active && r->streams[s].tx_pps > *line)
 			*line = r->streams[s].tx_pps;
+		*limited |= r->streams[s].active && r->streams[s].generator_limited;
+	}
 	fws_result_free(r);
 	return 0;
 }
@@ -515,7 +518,7 @@ back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned i
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
 	snprintf(b->size, sizeof(b->size), "%s", m->cfg->sizes[z].name);
 	b->dir = base->dir;
-	rc = b2b_line_rate(m, base, z, r, &line, e);
+	rc = b2b_line_rate(m, base, z, r, &line, &b->generator_limited, e);
 	b->max_frames = RTE_MAX((uint64_t)llround(line * m->cfg->sweep.b2b_seconds), 2ull);
 	for (rep = 0; rc == 0 && rep < m->cfg->sweep.b2b_repeat && rep < FWS_RUN_MAX_B2B; rep++) {
 		rc = b2b_longest(m, base, z, r, b, &b->bursts[b->n], e);

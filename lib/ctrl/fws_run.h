@@ -33,6 +33,9 @@ struct fws_b2b_summary {
 	char size[32];
 	enum fws_dir dir;
 	uint64_t max_frames; /**< the longest burst tried */
+	/** The line-rate probe the bursts are sized by fell short of the streams' rate: the
+	 * tester's limit, and max_frames with it a lower bound of what the rate would give. */
+	bool generator_limited;
 	unsigned int n, trials;
 	uint64_t bursts[FWS_RUN_MAX_B2B]; /**< longest loss-free burst of each repetition, frames */
 	double avg, min, max, stddev;

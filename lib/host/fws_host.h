@@ -65,6 +65,9 @@ struct fws_host {
 	/* The trial in progress: the NIC counters at its start, the clock at the start of its
 	 * measured phase, the counts its features write as it runs (fws_agent_counts). */
 	struct rte_eth_stats before[FWS_CFG_MAX_PORTS];
+	/** An af_packet port's kernel interface: its rx_packets at the trial's start (-1: not
+	 * such a port, or unreadable); fws_host_kernel_rx. */
+	int64_t before_kernel_rx[FWS_CFG_MAX_PORTS];
 	struct fws_clock_pair clk0;
 	bool measuring;
 	/* Live readings: the last one and its time (ns), for the rates of the next. */
@@ -174,5 +177,14 @@ struct fws_host *fws_agent_local_host(struct fws_agent *a);
  * Returns whether that pass had segments to answer (then call it again at once: it polls
  * without a pause while busy and rests a millisecond when not, leaving the CPU to others). */
 bool fws_agent_local_idle(struct fws_agent *a);
+
+/**
+ * The frames the kernel interface behind an af_packet port (the "iface=" of device, a
+ * net_af_packet vdev) has received, from sysfs (the namespace's, as ip netns exec mounts it);
+ * -1 for any other device, or when it cannot be read. A frame the interface received that
+ * the port's ring did not deliver (the ring full: the receive lcore starved) is the tester's
+ * miss, which the PMD does not count.
+ */
+int64_t fws_host_kernel_rx(const char *device);
 
 #endif /* FWS_HOST_H */

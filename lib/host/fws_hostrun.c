@@ -110,9 +110,11 @@ fws_host_arm(struct fws_host *h, const struct fws_agent_plan *plan, struct fws_e
 		h->rx[i]->cookie = p->cookie;
 		h->rx[i]->warm_cookie = p->warm_cookie;
 	}
-	for (i = 0; i < h->cfg->n_ports; i++)
+	for (i = 0; i < h->cfg->n_ports; i++) {
 		if (rte_eth_stats_get(h->port[i].port_id, &h->before[i]) != 0)
 			memset(&h->before[i], 0, sizeof(h->before[i]));
+		h->before_kernel_rx[i] = fws_host_kernel_rx(h->cfg->ports[i].device);
+	}
 	start = rte_rdtsc();
 	fws_host_features_on(h, FWS_FEATURE_START, start);
 	for (i = 0; i < h->n_tasks; i++) {

@@ -536,11 +536,12 @@ report_back_to_back(const struct fws_run *run)
 		for (k = 0; k < b->n; k++)
 			json_array_append_new(bursts, json_integer((json_int_t)b->bursts[k]));
 		json_array_append_new(
-			bb, json_pack("{s:s, s:s, s:I, s:i, s:o, s:f, s:f, s:f, s:f}", "frame_size",
-				      b->size, "direction", fws_dir_name(b->dir), "max_frames",
-				      (json_int_t)b->max_frames, "trials", b->trials, "bursts",
-				      bursts, "avg", b->avg, "min", b->n ? b->min : 0.0, "max",
-				      b->max, "stddev", b->stddev));
+			bb, json_pack("{s:s, s:s, s:I, s:b, s:i, s:o, s:f, s:f, s:f, s:f}",
+				      "frame_size", b->size, "direction", fws_dir_name(b->dir),
+				      "max_frames", (json_int_t)b->max_frames, "generator_limited",
+				      b->generator_limited, "trials", b->trials, "bursts", bursts,
+				      "avg", b->avg, "min", b->n ? b->min : 0.0, "max", b->max,
+				      "stddev", b->stddev));
 	}
 	return with_carried(run, "back_to_back", bb);
 }

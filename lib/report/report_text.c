@@ -616,6 +616,10 @@ fws_report_text(FILE *f, const struct fws_run *run)
 			"stddev %.1f frames\n",
 			b->size, fws_dir_name(b->dir), b->max_frames, b->n, b->trials, b->avg,
 			b->n ? b->min : 0.0, b->max, b->stddev);
+		if (b->generator_limited)
+			fprintf(f, "  GENERATOR-LIMITED: the tester fell short of the rate in the "
+				   "probe the bursts are sized by: the longest burst tried is its "
+				   "limit, a lower bound\n");
 	}
 	for (i = 0; i < run->n_searches; i++)
 		text_search(f, run, &run->searches[i]);

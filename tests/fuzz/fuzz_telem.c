@@ -45,11 +45,17 @@ check_sum(struct fws_telem *tm)
 
 		if (!(s->cpu >= 0 && s->cpu <= 100.001) || !isfinite(s->irq_ps) || s->irq_ps < 0)
 			abort();
-		for (c = 0; c < s->n_cpu; c++)
-			if (!(s->core[c] >= 0 && s->core[c] <= 100.001))
+		for (c = 0; c < s->n_cpu; c++) /* NAN: a core not in both snapshots */
+			if (!isnan(s->core[c]) && !(s->core[c] >= 0 && s->core[c] <= 100.001))
 				abort();
 	}
 	if (!(tm->sum.cpu_mean >= 0 && tm->sum.cpu_mean <= 100) || !isfinite(tm->sum.irq_mean))
+		abort();
+	for (c = 0; c < tm->sum.n_cpu; c++)
+		if (!isnan(tm->sum.core_mean[c]) &&
+		    !(tm->sum.core_mean[c] >= 0 && tm->sum.core_mean[c] <= 100))
+			abort();
+	if (tm->sum.drops > FWS_TELEM_COUNT_MAX)
 		abort();
 	n = fws_telem_notes(&tm->sum, notes);
 	for (i = 0; i < n; i++)

@@ -16,8 +16,10 @@ check "below the RFC: 3 latency trials of 20, 2 back-to-back repetitions of 50, 
 grep -q "^BELOW THE RFC: latency: 3 trials per point" "$WORK/report.txt" &&
 	ok "the text report says it is below the RFC" || bad "text report: no BELOW THE RFC line"
 check "latency points carry percentiles" 'all(c["latency_p99_ns"] > 0 for c in r["cells"])'
-check "back-to-back: 2 repetitions, the whole burst (0.02 s at 100 kfps) passes a lossless path" \
-	'1980 <= r["back_to_back"][0]["max_frames"] <= 2000 and r["back_to_back"][0]["bursts"] == [r["back_to_back"][0]["max_frames"]] * 2 and r["back_to_back"][0]["stddev"] == 0'
+# The burst is sized by the rate the tester reached in a probe: short of it (a busy machine),
+# the summary says the tester limited it (issue 53, item 8).
+check "back-to-back: 2 repetitions, the whole burst (0.02 s at 100 kfps, or at the rate the tester reached, said) passes a lossless path" \
+	'(1980 <= r["back_to_back"][0]["max_frames"] <= 2000 or (r["back_to_back"][0]["generator_limited"] and r["back_to_back"][0]["max_frames"] < 1980)) and r["back_to_back"][0]["bursts"] == [r["back_to_back"][0]["max_frames"]] * 2 and r["back_to_back"][0]["stddev"] == 0'
 check "only upload streams sent" 'all(c["direction"] == "upload" for c in r["cells"])'
 
 # Resume with a second direction: the upload cells stay as measured, download is added.

@@ -31,6 +31,10 @@ n ip addr add 2001:2:0:2::1/64 dev fwt1 nodad
 n ip link set fwt0 up
 n ip link set fwt1 up
 
+# tapdrops: the frames the kernel dropped on the way to fwstress on both taps (their queue
+# full: TX from the kernel's side), from sysfs in the namespace.
+tapdrops() { n sh -c 'echo $(($(cat /sys/class/net/fwt0/statistics/tx_dropped) + $(cat /sys/class/net/fwt1/statistics/tx_dropped)))'; }
+
 # tap_config NAME L4: two ports on the taps, IPv4 and IPv6 flows both ways, L4 the traffic.
 tap_config() {
 	python3 - "$TOP/config/vm-routing.json" "$2" >"$WORK/$1.json" <<'PY'
@@ -56,12 +60,17 @@ for l4 in udp tcp; do
 		caps="$caps $!"
 	done
 	sleep 2
+	drops0=$(tapdrops)
 	expect_rc 0 "$l4 over net_tap through the kernel" n "$FWSTRESS" run -q -o "$WORK/$l4-r.json" "$WORK/$l4.json"
+	drops=$(($(tapdrops) - drops0))
 	sleep 0.5
 	kill -INT $caps
 	wait $caps 2>/dev/null
-	check "$l4: net_tap ports, checksums offloaded (IPv4, UDP, TCP); every frame of the four streams arrived" \
-		'all(p["driver"] == "net_tap" and p["checksum_offload"] and p["tcp_checksum_offload"] for p in r["ports"]) and len(t[0]["streams"]) == 4 and all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] >= 1000 for s in t[0]["streams"])' "$WORK/$l4-r.json"
+	# Every frame arrived, but for those the kernel dropped at the taps' queues towards
+	# fwstress (net_tap counts no such miss; a busy machine starves its receive lcore): the
+	# loss the checksums are judged by is none.
+	check "$l4: net_tap ports, checksums offloaded (IPv4, UDP, TCP); every frame of the four streams arrived (but for the taps' $drops queue drops)" \
+		'all(p["driver"] == "net_tap" and p["checksum_offload"] and p["tcp_checksum_offload"] for p in r["ports"]) and len(t[0]["streams"]) == 4 and all(s["received"]["distinct_frames"] + s["lost"] == s["offered"]["frames"] >= 1000 for s in t[0]["streams"]) and sum(s["lost"] for s in t[0]["streams"]) <= '"$drops" "$WORK/$l4-r.json"
 	# What fwstress wrote (its MACs: the report's): IP version and each checksum's status
 	# (1 good, 0 bad, empty: not that protocol). A TCP checksum of 0xffff where the sum is
 	# 0x0000 (RFC 1624's other zero of ones' complement, which receivers accept) reads bad in

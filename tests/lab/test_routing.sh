@@ -42,14 +42,19 @@ check "the router asked for our addresses and got answers" \
 	'r["ports"][0]["control"]["arp_requests"] >= 1 and r["ports"][1]["control"]["nd_solicits"] >= 1'
 check "pings answered (3 IPv4 on lan, 3 IPv6 on wan)" \
 	'r["ports"][0]["control"]["echo_requests"] >= 3 and r["ports"][1]["control"]["echo_requests"] >= 3'
+# Every frame delivered, but for what the tester's own receive rings dropped (its af_packet
+# ring full while its lcore waited for one of this machine's 2 cores: the kernel counted
+# them on the tester's interface, the report as receiver_missed), none of them the DUT's.
 for s in 0 1 2 3; do
 	S="t[0][\"streams\"][$s]"
-	check "stream $s: every frame delivered" \
-		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] > 30000 and $S[\"lost\"] == 0"
+	check "stream $s: every frame delivered (but for the tester's own misses)" \
+		"$S[\"received\"][\"distinct_frames\"] == $S[\"received\"][\"total_frames\"] == $S[\"offered\"][\"frames\"] - $S[\"lost\"] > 30000 and $S[\"lost\"] <= $MISSED($S) and $S[\"lost_dut_min\"] == 0"
 done
-# Independent check: the router's kernel counted exactly the frames we did, both ways.
-check "router dut-wan sent == fwstress wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] == $((wan_tx1 - wan_tx0))"
-check "router dut-lan sent == fwstress lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] == $((lan_tx1 - lan_tx0))"
+# Independent check: the router's kernel counted exactly the frames we did, both ways (what
+# we received plus what our rings dropped, in the trial: RING(p)).
+RING='(lambda p: sum(x["ports"][p]["nic"]["imissed"] for x in t))'
+check "router dut-wan sent == fwstress wan received ($((wan_tx1 - wan_tx0)))" "r['ports'][1]['rx_frames_total'] + $RING(1) == $((wan_tx1 - wan_tx0))"
+check "router dut-lan sent == fwstress lan received ($((lan_tx1 - lan_tx0)))" "r['ports'][0]['rx_frames_total'] + $RING(0) == $((lan_tx1 - lan_tx0))"
 check "router dut-lan received == fwstress lan sent ($((lan_rx1 - lan_rx0)))" "r['ports'][0]['tx_frames_total'] == $((lan_rx1 - lan_rx0))"
 check "router dut-wan received == fwstress wan sent ($((wan_rx1 - wan_rx0)))" "r['ports'][1]['tx_frames_total'] == $((wan_rx1 - wan_rx0))"
 check "control frames counted apart from test frames, both ways, on both ports" \
@@ -69,6 +74,26 @@ grep -q "setup: port lan: gateway 198.18.0.99 did not answer 5 ARP requests" "$W
 # wan resolved its own gateway: the router's ARP and ND answers, nothing forwarded.
 [ $((wan_tx1 - wan_tx0)) -le 4 ] && ok "bad gateway: nothing forwarded to wan ($((wan_tx1 - wan_tx0)) control answers)" || bad "bad gateway: router sent $((wan_tx1 - wan_tx0)) frames on wan"
 [ $((lan_rx1 - lan_rx0)) -le 12 ] && ok "bad gateway: only ARP/ND on lan ($((lan_rx1 - lan_rx0)) frames)" || bad "bad gateway: $((lan_rx1 - lan_rx0)) frames reached the router"
+
+# The tester's own limit, said: a receive ring of 16 frames (framecnt=16) while a busy loop at
+# nice -10 shares the receive lcore's cpu: the ring overflows. net_af_packet counts no such
+# drop; fwstress takes it from the kernel's count of the interface: the frames lost are the
+# receiver's misses (lost_dut_min 0: none charged to the router), and what it counts never
+# exceeds what the router sent beyond what fwstress received (its dut-lan counter).
+sed 's/qdisc_bypass=0"/qdisc_bypass=0,framecnt=16"/' "$WORK/lab.json" >"$WORK/ring.json"
+read -r lan_rx0 lan_tx0 <<<"$(counters dut-lan)"
+taskset -c 1 nice -n -10 sh -c 'while :; do :; done' &
+busy=$!
+"$LAB" exec "$FWSTRESS" run -q -o "$WORK/ring-r.json" "$WORK/ring.json" >/dev/null 2>"$WORK/err"
+rc=$?
+kill $busy
+read -r lan_rx1 lan_tx1 <<<"$(counters dut-lan)"
+[ $rc -eq 0 ] && ok "a ring of 16 frames beside a busy loop: exit 0" || bad "small ring: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -3)"
+check "  ... the frames its rings dropped are the receiver's misses, none charged to the DUT" \
+	"$RING(0) + $RING(1) > 0 and all(s['lost'] <= $MISSED(s) and s['lost_dut_min'] == 0 for s in t[0]['streams'])" "$WORK/ring-r.json"
+check "  ... and no more than the router sent beyond what fwstress received ($((lan_tx1 - lan_tx0)))" \
+	"r['ports'][0]['rx_frames_total'] + $RING(0) <= $((lan_tx1 - lan_tx0))" "$WORK/ring-r.json"
+echo "     ring misses: lan $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([x["ports"][0]["nic"]["imissed"] for x in r["trials"]], "wan", [x["ports"][1]["nic"]["imissed"] for x in r["trials"]])' "$WORK/ring-r.json")"
 
 # Namespace files without a namespace behind them (left by a reboot with /run on disk, or by a
 # mount namespace that ended): in a mount namespace of its own with such files, the lab is

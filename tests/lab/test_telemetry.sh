@@ -79,7 +79,13 @@ check "drops: the cell's dut_drops" "r['cells'][0]['dut_drops'] == 6000" "$WORK/
 
 # CPU: without a busy loop, then with one pinned to cpu0.
 sed 's/"duration": 4/"duration": 3/' "$WORK/rt.json" >"$WORK/cpu.json"
+# The idle case's premise, read independently: cpu0's busy share over the run from the
+# kernel's /proc/stat (all namespaces share it), user+nice+system+irq+softirq+steal of all.
+cpu0() { awk '$1 == "cpu0" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r idle_b0 idle_t0 <<<"$(cpu0)"
 "$LAB" exec "$FWSTRESS" run -q -o "$WORK/idle-r.json" "$WORK/cpu.json" >/dev/null 2>&1
+read -r idle_b1 idle_t1 <<<"$(cpu0)"
+idle_cpu0=$((100 * (idle_b1 - idle_b0) / (idle_t1 - idle_t0 > 0 ? idle_t1 - idle_t0 : 1)))
 ip netns exec fwsl-dut taskset -c 0 sh -c 'while :; do :; done' &
 busy=$!
 "$LAB" exec "$FWSTRESS" run -q -o "$WORK/busy-r.json" -t "$WORK/busy-r.txt" "$WORK/cpu.json" >/dev/null 2>&1
@@ -92,8 +98,14 @@ for x in idle busy; do
 		"(lambda c: abs(sum(c['cores_mean_pct']) / len(c['cores_mean_pct']) - c['mean_pct']) < 1.5 and len(c['cores_mean_pct']) == $(nproc))(t[0]['dut_telemetry']['measured']['cpu']) and t[0]['dut_telemetry']['measured']['n'] == 3" "$WORK/$x-r.json"
 	echo "     cpu ($x): measured seconds, total mean, cores' means: $(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["trials"][0]["dut_telemetry"]["measured"]; print(d["n"], d["cpu"]["mean_pct"], d["cpu"]["cores_mean_pct"])' "$WORK/$x-r.json")"
 done
-check "cpu (idle): cpu0 below 50 %, cpu1 (the tester's poll worker) the busiest, the note names it" \
-	"(lambda d: d['measured']['cpu']['cores_mean_pct'][0] < 50 and d['measured']['cpu']['busiest_core']['core'] == 1 and any(n.startswith('one core (cpu1) at') and n.endswith('single-thread bound') for n in d['notes']))(t[0]['dut_telemetry'])" "$WORK/idle-r.json"
+# Without the loop cpu0 is idle only on an otherwise idle machine: where other jobs kept it
+# busy (as /proc/stat says for the run), the idle case is not judged.
+if [ "$idle_cpu0" -lt 35 ]; then
+	check "cpu (idle): cpu0 below 50 % (/proc/stat over the run: $idle_cpu0 %), cpu1 (the tester's poll worker) the busiest, the note names it" \
+		"(lambda d: d['measured']['cpu']['cores_mean_pct'][0] < 50 and d['measured']['cpu']['busiest_core']['core'] == 1 and any(n.startswith('one core (cpu1) at') and n.endswith('single-thread bound') for n in d['notes']))(t[0]['dut_telemetry'])" "$WORK/idle-r.json"
+else
+	unjudged "cpu (idle): cpu0 was $idle_cpu0 % busy over the run by /proc/stat (other jobs on this machine): the idle case needs an idle cpu0"
+fi
 check "cpu (busy loop on cpu0): cpu0 at 90 % or more, no single-thread note" \
 	"(lambda d: d['measured']['cpu']['cores_mean_pct'][0] >= 90 and not any('single-thread' in n for n in d['notes']))(t[0]['dut_telemetry'])" "$WORK/busy-r.json"
 finish
