@@ -253,19 +253,21 @@ usage_compare(void)
 	       "is called worse at most 5 %% of the time), INCONCLUSIVE when beyond it without "
 	       "(the line says how many repetitions would resolve it), same within it. Measured "
 	       "once on each side, the tolerance alone decides and the verdict is marked "
-	       "single-trial, unconfirmed. Exit 0 when none got worse, 7 when one did, 11 when "
-	       "only cells measured once did (7 with --single-ok), 10 when none did but one is "
-	       "inconclusive, 2 when a report cannot be read.\n\nExample: "
+	       "single-trial, unconfirmed. Exit 0 when every old cell was weighed and none got "
+	       "worse, 7 when one did, 11 when only cells measured once did (7 with "
+	       "--single-ok), 10 when none did but one is inconclusive, 12 when none did but an "
+	       "old cell was not compared or is gone, 2 when a report cannot be read.\n\nExample: "
 	       "fwstress compare before.json after.json\n");
 }
 
-/* The rows, one line each, and the tally; returns how many are inconclusive, and in *single
- * how many of the worse ones were measured once on each side. */
+/* The rows, one line each, and the tally; returns how many are inconclusive, in *single how
+ * many of the worse ones were measured once on each side, in *unweighed how many old cells
+ * were not weighed (not compared, or gone). */
 static unsigned int
 compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
-	     const struct fws_cell_tolerance *tol, unsigned int *single)
+	     const struct fws_cell_tolerance *tol, unsigned int *single, unsigned int *unweighed)
 {
-	unsigned int i, skipped = 0, unsure = 0;
+	unsigned int i, skipped = 0, unsure = 0, gone = 0;
 	char key[200];
 
 	printf("%-52s %16s %16s %9s  %s\n", "cell (scenario/result/direction/stream/size)", "old",
@@ -284,8 +286,10 @@ compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
 		printf("\n");
 		skipped += rows[i].verdict == FWS_CELL_SKIPPED;
 		unsure += rows[i].verdict == FWS_CELL_INCONCLUSIVE;
+		gone += rows[i].verdict == FWS_CELL_ONLY_OLD;
 		*single += rows[i].verdict == FWS_CELL_WORSE && rows[i].single;
 	}
+	*unweighed = skipped + gone;
 	printf("%d of %u cells worse than -%.1f %% (latency: +%.1f %%; loss at a fixed rate: "
 	       "+%.3g points)",
 	       worse, n, tol->tolerance * 100, tol->latency * 100, tol->loss * 100);
@@ -293,6 +297,8 @@ compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
 		printf("; %u of them measured once on each side (unconfirmed)", *single);
 	if (skipped)
 		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
+	if (gone)
+		printf("; %u gone (in the old report only: not checked)", gone);
 	if (unsure)
 		printf("; %u inconclusive (the change may be noise: run more repetitions)", unsure);
 	printf("\n");
@@ -315,7 +321,7 @@ cmd_compare(int argc, char **argv)
 	struct fws_cells a, b;
 	struct fws_cell_cmp *rows;
 	struct fws_cell_tolerance tol = {.tolerance = 0.03, .latency = 0.10, .loss = 0.0001};
-	unsigned int n, i, unsure, single = 0;
+	unsigned int n, i, unsure, single = 0, unweighed = 0;
 	bool single_ok = false;
 	char err[600];
 	int c, worse;
@@ -379,11 +385,14 @@ cmd_compare(int argc, char **argv)
 	}
 	compare_side("old", argv[optind], &a);
 	compare_side("new", argv[optind + 1], &b);
-	unsure = compare_rows(rows, n, worse, &tol, &single);
+	unsure = compare_rows(rows, n, worse, &tol, &single, &unweighed);
 	free(rows);
 	fws_cells_free(&a);
 	fws_cells_free(&b);
 	if (worse && (single_ok || (unsigned int)worse > single))
 		return EXIT_WORSE;
-	return worse ? EXIT_WORSE_SINGLE : unsure ? EXIT_INCONCLUSIVE : EXIT_OK;
+	return worse       ? EXIT_WORSE_SINGLE
+	       : unsure    ? EXIT_INCONCLUSIVE
+	       : unweighed ? EXIT_INCOMPLETE
+			   : EXIT_OK;
 }

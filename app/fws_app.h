@@ -27,6 +27,9 @@ enum {
 	/* compare: a cell worse beyond the tolerance, but measured once on each side (no noise
 	 * measured): unconfirmed; 7 with --single-ok */
 	EXIT_WORSE_SINGLE = 11,
+	/* compare: none worse or inconclusive, but not every old cell was weighed (not
+	 * compared, or gone from the new report): the check did not cover them */
+	EXIT_INCOMPLETE = 12,
 };
 
 /** After a write to an output the user asked for: keep the first failure's errno in *err. */

@@ -82,7 +82,9 @@ const char app_exit_statuses[] =
 	"  10 compare: none worse, but a cell moved beyond the tolerance within its\n"
 	"     repetitions' noise: inconclusive, run the repetitions it names\n"
 	"  11 compare: worse beyond the tolerance, but each side measured once (no noise\n"
-	"     measured): unconfirmed, repeat (--single-ok makes it 7)\n";
+	"     measured): unconfirmed, repeat (--single-ok makes it 7)\n"
+	"  12 compare: none worse or inconclusive, but not every old cell was weighed (not\n"
+	"     compared, or gone from the new report): the check does not cover them\n";
 
 void
 app_usage_main(FILE *f)

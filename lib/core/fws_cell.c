@@ -381,10 +381,12 @@ fws_cell_compare(const struct fws_cells *old, const struct fws_cells *new_,
 }
 
 /* Collapsing repetitions: the fields whose worst repetition speaks for the cell (a flag or
- * a limit in any of them holds for the cell), the others' median. */
+ * a limit in any of them holds for the cell), the others' median; a field whose default is -1
+ * ("not measured": the DUT's figures, a connection test's) is the median of the repetitions
+ * that have it, never one with -1 among its values (issue 51, item 6). */
 static const struct {
 	size_t off;
-	bool worst;
+	bool worst, optional;
 } nums[] = {
 #define NUM_FIELD(m, key, dflt, lo, hi)                                                            \
 	{offsetof(struct fws_cell, m),                                                             \
@@ -392,7 +394,8 @@ static const struct {
 		 !strcmp(#m, "rx_missed") || !strcmp(#m, "attack_leaked") ||                       \
 		 !strcmp(#m, "blocked_leaked") || !strcmp(#m, "conn_failed") ||                    \
 		 !strcmp(#m, "flood_passed") || !strcmp(#m, "unsteady") ||                         \
-		 !strcmp(#m, "worst_second") || !strcmp(#m, "dut_drops")},
+		 !strcmp(#m, "worst_second") || !strcmp(#m, "dut_drops"),                          \
+	 (dflt) < 0},
 	FWS_CELL_NUMBERS(NUM_FIELD)
 #undef NUM_FIELD
 };
@@ -488,11 +491,20 @@ collapse_group(struct fws_cell *const *g, unsigned int n, struct fws_cell *out)
 		return -ENOMEM;
 	}
 	for (f = 0; f < sizeof(nums) / sizeof(nums[0]); f++) {
+		unsigned int k = 0;
+
 		for (i = 0; i < n; i++)
-			tmp[i] = FIELD(g[i], f);
-		fws_stats_of(tmp, n, &st);
+			if (!nums[f].optional || FIELD(g[i], f) >= 0)
+				tmp[k++] = FIELD(g[i], f);
+		if (k == 0) { /* none measured it */
+			FIELD(&c, f) = -1;
+			continue;
+		}
+		fws_stats_of(tmp, k, &st);
 		FIELD(&c, f) = nums[f].worst ? st.max : st.median;
 	}
+	for (i = 0, c.dut_reps = 0; i < n; i++)
+		c.dut_reps += g[i]->dut_cpu >= 0;
 	for (i = 0; i < n; i++)
 		if (fws_cell_ok(&c) && !fws_cell_ok(g[i]))
 			strlcpy(c.verdict, g[i]->verdict, sizeof(c.verdict));

@@ -196,6 +196,9 @@ struct fws_cell {
 	 * each the median of theirs (flags: set in any, the histogram their sum), values the
 	 * measure's figure of each (fws_cell_measure, in repetition order), spread theirs. */
 	unsigned int reps;
+	/** Of them, those with the DUT's figures (dut_cpu measured): the DUT's figures are
+	 * their median. */
+	unsigned int dut_reps;
 	double *values;
 	struct fws_stats spread;
 	/** Of repetitions with a latency histogram: the spread of their medians (p50_ns each);

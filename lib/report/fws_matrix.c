@@ -141,6 +141,9 @@ build(struct matrix *m)
 			r->p99[col] = fmax(r->p99[col], c->p99_ns);
 			reps = c->reps > 1 ? c->reps : 1;
 			r->reps[col] = r->reps[col] ? RTE_MIN(r->reps[col], reps) : reps;
+			if (c->reps > 1 && c->dut_cpu >= 0 &&
+			    (r->dut_reps[col] == 0 || c->dut_reps < r->dut_reps[col]))
+				r->dut_reps[col] = c->dut_reps;
 			r->spread[col] = fmax(r->spread[col], c->spread.cov);
 			if (c->unsteady > 0) {
 				r->unsteady[col] = true;

@@ -36,6 +36,9 @@ struct row {
 	/** Cells measured "repeat" times: the fewest repetitions of the column's cells (0 or 1:
 	 * one measurement; figures are medians otherwise) and the widest spread (CoV). */
 	unsigned int reps[MAX_COLS];
+	/** Of the fewest repetitions: those the DUT's figures are the median of (fewer than
+	 * reps: a telemetry session or load command failed in the others). */
+	unsigned int dut_reps[MAX_COLS];
 	double spread[MAX_COLS];
 	/** The widest spread (CoV) of repeated cells' latency medians; 0: none. */
 	double lat_spread[MAX_COLS];

@@ -139,6 +139,10 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 	if (x->flood[c] >= 0)
 		note(n, label, "under a SYN flood of %.0f/s, %.0f SYNs passed", x->flood[c],
 		     x->flood_passed[c]);
+	if (x->reps[c] > 1 && x->dut_reps[c] > 0 && x->dut_reps[c] < x->reps[c])
+		note(n, label,
+		     "DUT figures: the median of the %u of %u repetitions that measured them",
+		     x->dut_reps[c], x->reps[c]);
 	if (x->cpu[c] > 95)
 		note(n, label, "DUT CPU above 95 %%");
 	if (x->core[c] >= FWS_TELEM_SINGLE_CORE && x->cpu[c] >= 0 &&

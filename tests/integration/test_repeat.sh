@@ -105,7 +105,7 @@ variant base '1'
 variant drop '0.9'
 variant noise '[1.01, 0.99, 1.005, 0.995, 1.0][i - 1]'
 variant vague '[1.02, 0.88, 0.95, 0.90, 1.00][i - 1]'
-expect_rc 0 "compare: against itself, unchanged" "$FWSTRESS" compare "$WORK/report.json" "$WORK/report.json"
+expect_rc 0 "compare: against itself, unchanged" "$FWSTRESS" compare "$WORK/base.json" "$WORK/base.json"
 "$FWSTRESS" compare "$WORK/base.json" "$WORK/drop.json" >"$WORK/drop.txt"
 rc=$?
 [ $rc -eq 7 ] && grep -q "/64 .*WORSE (5 and 5 measurements" "$WORK/drop.txt" &&

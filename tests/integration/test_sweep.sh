@@ -73,7 +73,9 @@ grep -q "sweep: upload 128: done in the report, skipped" "$WORK/err" && ok "resu
 check "resume: upload cells carried over unchanged, download measured" \
 	'sorted(set((c["direction"], c["kind"], c.get("carried", False)) for c in r["cells"])) == [("download", "lat10", False), ("download", "lat90", False), ("download", "ndr", False), ("upload", "lat10", True), ("upload", "lat90", True), ("upload", "ndr", True)]'
 "$FWSTRESS" compare "$WORK/first.json" "$WORK/report.json" >"$WORK/cmp"; rc=$?
-[ $rc -eq 0 ] && grep -cE " new( \(|$)" "$WORK/cmp" | grep -q 3 && ok "compare: the carried cells are the same, 3 new" || bad "compare after resume: $rc $(cat "$WORK/cmp")"
+# (exit 12 only where a cell was not compared for the tester's own limit: a busy machine)
+weighed() { [ "$1" -eq 0 ] || { [ "$1" -eq 12 ] && ! grep "not compared" "$WORK/cmp" | grep -qv "tester-limited"; }; }
+weighed $rc && grep -cE " new( \(|$)" "$WORK/cmp" | grep -q 3 && ok "compare: the carried cells are the same, 3 new" || bad "compare after resume: $rc $(cat "$WORK/cmp")"
 check "both sweep cells recorded as done" \
 	'sorted((d["direction"], d["frame_size"]) for d in r["sweep_done"]) == [("download", "128"), ("upload", "128")]'
 check "resume kept the first run's search, back-to-back and trials" \
@@ -156,5 +158,5 @@ check "sweep --repeat 2: two searches, NDR and PDR cells numbered 1 and 2, laten
 	'len(r["search"]) == 2 and sorted((c["kind"], c["repetition"]) for c in r["cells"] if c["kind"] in ("ndr", "pdr")) in ([("ndr", 1), ("ndr", 2)], [("ndr", 1), ("ndr", 2), ("pdr", 1), ("pdr", 2)]) and [round(c["pps"] / 1000) for c in r["cells"] if c["kind"] == "lat50"] == [50, 50] and "below_rfc" in r' \
 	"$WORK/rep-r.json"
 "$FWSTRESS" compare "$WORK/rep-r.json" "$WORK/rep-r.json" >"$WORK/cmp"; rc=$?
-[ $rc -eq 0 ] && grep -q "2 and 2 measurements" "$WORK/cmp" && ok "sweep repetitions compared as medians" || bad "compare sweep repetitions: $rc $(head -5 "$WORK/cmp")"
+weighed $rc && grep -q "2 and 2 measurements" "$WORK/cmp" && ok "sweep repetitions compared as medians" || bad "compare sweep repetitions: $rc $(head -5 "$WORK/cmp")"
 finish

@@ -17,7 +17,9 @@ check "5 cells of one key, numbered 1-5, none lost" \
 	'[c["repetition"] for c in r["cells"]] == [1, 2, 3, 4, 5] and all(x["streams"][0]["lost"] == 0 for x in t)' "$WORK/base1.json"
 "$FWSTRESS" compare "$WORK/base1.json" "$WORK/base2.json" >"$WORK/noise.txt"
 rc=$?
-[ $rc -eq 0 ] || [ $rc -eq 10 ] && ok "the same router measured twice: no cell worse (exit $rc)" ||
+# (12: a cell not compared, for the tester's own limit only: a busy machine)
+{ [ $rc -eq 0 ] || [ $rc -eq 10 ] || { [ $rc -eq 12 ] && ! grep "not compared" "$WORK/noise.txt" | grep -qv "tester-limited"; }; } &&
+	ok "the same router measured twice: no cell worse (exit $rc)" ||
 	bad "noise: exit $rc: $(grep -E 'WORSE|INCONCL' "$WORK/noise.txt")"
 
 # Noise: a drop rate that changes between the repetitions (0, 8, 4, 6 and 0 % of each

@@ -121,6 +121,45 @@ START_TEST(test_cell_collapse)
 }
 END_TEST
 
+/* A DUT figure some repetitions lack (a telemetry session failed in them: -1) is the median
+ * of those that have it, never pulled down by the -1 (issue 51, item 6): 32 % CPU and a 98 %
+ * busiest core over two repetitions of which one measured them stay 32 and 98; of three,
+ * 30 and 34 give 32; none measured: -1. */
+START_TEST(test_cell_collapse_dut)
+{
+	static const double v[] = {1000, 1000, 1000};
+	struct fws_cells x = {0}, y = {0}, z = {0};
+	unsigned int i;
+
+	repeated(&x, v, 2);
+	repeated(&y, v, 3);
+	repeated(&z, v, 2);
+	for (i = 0; i < 2; i++) {
+		bool has = x.c[i].repetition == 1;
+
+		x.c[i].dut_cpu = has ? 32 : -1;
+		x.c[i].dut_core = has ? 98 : -1;
+		z.c[i].dut_cpu = z.c[i].dut_core = z.c[i].dut_states = -1;
+	}
+	for (i = 0; i < 3; i++)
+		y.c[i].dut_cpu = y.c[i].repetition == 1 ? 30 : y.c[i].repetition == 2 ? -1 : 34;
+	ck_assert_int_eq(fws_cells_collapse(&x) | fws_cells_collapse(&y) | fws_cells_collapse(&z),
+			 0);
+	ck_assert_double_eq(x.c[0].dut_cpu, 32);
+	ck_assert_double_eq(x.c[0].dut_core, 98);
+	ck_assert_uint_eq(x.c[0].dut_reps, 1);
+	ck_assert_uint_eq(x.c[0].reps, 2);
+	ck_assert_double_eq(y.c[0].dut_cpu, 32);
+	ck_assert_uint_eq(y.c[0].dut_reps, 2);
+	ck_assert_double_eq(z.c[0].dut_cpu, -1);
+	ck_assert_double_eq(z.c[0].dut_states, -1);
+	ck_assert_uint_eq(z.c[0].dut_reps, 0);
+	fws_cells_free(&x);
+	fws_cells_free(&y);
+	fws_cells_free(&z);
+}
+END_TEST
+
 /* With repetitions on both sides: noise is not a verdict; a 10 % drop beyond the old range
  * with intervals apart is WORSE; a 5 % drop in noise as wide is INCONCLUSIVE. */
 START_TEST(test_cell_compare_repeated)
@@ -522,6 +561,7 @@ suite_cell(void)
 	tcase_add_test(tc, test_cell_compare);
 	tcase_add_test(tc, test_cell_compare_kinds);
 	tcase_add_test(tc, test_cell_collapse);
+	tcase_add_test(tc, test_cell_collapse_dut);
 	tcase_add_test(tc, test_cell_compare_repeated);
 	tcase_add_test(tc, test_cell_compare_single);
 	tcase_add_test(tc, test_cell_compare_loss);
