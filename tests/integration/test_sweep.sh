@@ -9,8 +9,10 @@ rc=$?
 [ $rc -eq 0 ] && ok "sweep: exit 0" || bad "sweep: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | tail -3)"
 check "one cell searched: NDR at the full rate of a lossless path" \
 	'len(r["search"]) == 1 and r["search"][0]["ndr"]["found"] and r["search"][0]["ndr"]["load"] == 1.0'
+# At those rates within 2 % (a busy machine's generator falls a little short, below the 1 %
+# that marks it generator-limited; beyond, it must say so).
 check "latency at 10 % and 90 % of NDR, at those rates, 3 trials each (repetitions 1-3)" \
-	'[(c["kind"], round(c["pps"] / 1000), c["repetition"]) for c in r["cells"] if c["kind"].startswith("lat")] == [(k, p, i) for k, p in (("lat10", 10), ("lat90", 90)) for i in (1, 2, 3)]'
+	'[(c["kind"], c["repetition"]) for c in r["cells"] if c["kind"].startswith("lat")] == [(k, i) for k in ("lat10", "lat90") for i in (1, 2, 3)] and all(abs(c["pps"] / 1000 - int(c["kind"][3:])) <= 0.02 * int(c["kind"][3:]) or c["generator_limited"] for c in r["cells"] if c["kind"].startswith("lat"))'
 check "below the RFC: 3 latency trials of 20, 2 back-to-back repetitions of 50, said" \
 	'len(r["below_rfc"]) == 2 and "3 trials per point, below the 20 of RFC 2544 26.2" in r["below_rfc"][0] and "2 repetitions, below the 50" in r["below_rfc"][1]'
 grep -q "^BELOW THE RFC: latency: 3 trials per point" "$WORK/report.txt" &&
