@@ -416,6 +416,7 @@ static void
 csv_spread(FILE *f, const struct fws_cell *c)
 {
 	const struct fws_stats *x = &c->spread;
+	const double stats[] = {x->median, x->min, x->max, x->mean, x->ci95, x->cov * 100};
 	unsigned int i;
 
 	if (c->reps < 2) {
@@ -423,17 +424,25 @@ csv_spread(FILE *f, const struct fws_cell *c)
 		return;
 	}
 	fprintf(f, ",%u,", c->reps);
-	for (i = 0; i < c->reps; i++)
-		fprintf(f, "%s%.17g", i ? " " : "", c->values[i]);
-	fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,", x->median, x->min, x->max, x->mean,
-		x->ci95, x->cov * 100);
-	if (x->has_pct) /* RFC 8219's, from 20 repetitions */
-		fprintf(f, "%.17g,%.17g", x->p1, x->p99);
-	else
+	for (i = 0; i < c->reps; i++) {
+		if (i)
+			fputc(' ', f);
+		csv_num(f, c->values[i]);
+	}
+	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+		fputc(',', f);
+		csv_num(f, stats[i]);
+	}
+	fputc(',', f);
+	if (x->has_pct) { /* RFC 8219's, from 20 repetitions */
+		csv_num(f, x->p1);
+		fputc(',', f);
+		csv_num(f, x->p99);
+	} else
 		fputc(',', f);
 	fputc(',', f);
 	if (c->lat_medians.n > 1)
-		fprintf(f, "%.17g", c->lat_medians.cov * 100);
+		csv_num(f, c->lat_medians.cov * 100);
 }
 
 /* Every cell of every report, one line each: the appliance, the cell schema's keys, the
