@@ -24,10 +24,22 @@ v_mpps(const struct row *x, unsigned int c, char *buf, size_t len)
 	snprintf(buf, len, "%.4f", x->pps[c] / 1e6);
 }
 
+/* The derived iperf figure means something only where the frames are the MTU-size ones iperf
+ * sends (1500 to 1522 bytes, a VLAN tag included; issue 51, item 4): 64-byte frames at that
+ * L1 rate are no iperf run's. A measured TCP payload rate is shown at any size. */
+static bool
+iperf_row(const struct row *x, unsigned int c)
+{
+	return x->measured[c] || (x->first->avg_frame >= 1500 && x->first->avg_frame <= 1522);
+}
+
 static void
 v_iperf(const struct row *x, unsigned int c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.1f", x->goodput[c] / 1e6);
+	if (iperf_row(x, c))
+		snprintf(buf, len, "%.1f", x->goodput[c] / 1e6);
+	else
+		snprintf(buf, len, "-");
 }
 
 static void
@@ -117,7 +129,8 @@ const char *
 matrix_fig_text(const struct row *x, unsigned int c, const struct matrix_fig *fg, bool html,
 		char *buf, size_t len)
 {
-	bool bound = fg->bound && (x->limited[c] || x->missed[c] > 0);
+	bool bound = fg->bound && (x->limited[c] || x->missed[c] > 0) &&
+		     (fg->value != v_iperf || iperf_row(x, c));
 	char v[48];
 
 	fg->value(x, c, v, sizeof(v));

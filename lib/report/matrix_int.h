@@ -142,7 +142,8 @@ void matrix_html(FILE *f, const struct matrix *m);
 #define GOODPUT_NOTE                                                                               \
 	"* iperf Mbit/s: the TCP goodput iperf reports at MTU 1500 for that L1 rate, derived "     \
 	"(not measured): L1 x 1448 / 1538 (1448 payload bytes per 1538-byte slot on the wire, "    \
-	"TCP timestamps on). Where a note says so, TCP test traffic was measured and the "         \
-	"column gives its payload rate instead."
+	"TCP timestamps on), given for MTU-size frames only (1500 to 1522 bytes: \"-\" at "        \
+	"other sizes, where no iperf run would show it). Where a note says so, TCP test traffic "  \
+	"was measured and the column gives its payload rate instead, at any size."
 
 #endif /* FWS_MATRIX_INT_H */
