@@ -466,6 +466,61 @@ not_continuable(const struct fws_cells *c, enum fws_method_mode mode)
 	return NULL;
 }
 
+/* A config's value of key as one short line (null when absent). */
+static void
+short_json(const json_t *v, char *buf, size_t len)
+{
+	char *d =
+		v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(12)) : NULL;
+
+	snprintf(buf, len, "%s%s", d ? (strlen(d) > 60 ? "" : d) : "null",
+		 d && strlen(d) > 60 ? "(a longer value)" : "");
+	free(d);
+}
+
+/*
+ * What of the measurement the report at path was made with differs from cfg's (issue 51, item
+ * 7: resumed repetitions at 10 kpps and one at 20 kpps would be one median): NULL when
+ * nothing does, else why in buf. The repetitions and a sweep's directions may differ (resume
+ * adds them); everything a cell's figure depends on may not.
+ */
+static const char *
+config_differs(const char *path, const struct fws_cfg *cfg, char *buf, size_t len)
+{
+	static const char *const keys[] = {"streams", "frame_size", "duration",   "warmup",
+					   "drain",   "rate_layer", "burst",      "l4",
+					   "search",  "sweep",      "seq_window", "dut"};
+	json_t *rep = json_load_file(path, 0, NULL), *now = fws_config_to_json(cfg);
+	json_t *was = json_object_get(rep, "config");
+	const char *why = NULL;
+	char a[96], b[96];
+	unsigned int i;
+
+	for (i = 0; was && now && why == NULL && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *x = json_deep_copy(json_object_get(was, keys[i]));
+		json_t *y = json_deep_copy(json_object_get(now, keys[i]));
+
+		if (!strcmp(keys[i], "sweep")) { /* resume may add directions */
+			json_object_del(x, "directions");
+			json_object_del(y, "directions");
+		}
+		if (!(x == NULL && y == NULL) && !json_equal(x, y)) {
+			short_json(x, a, sizeof(a));
+			short_json(y, b, sizeof(b));
+			snprintf(buf, len,
+				 "it was measured with \"%s\": %s, this config has %s: resume with "
+				 "the config it was measured with",
+				 keys[i], a, b);
+			why = buf;
+		}
+		json_decref(x);
+		json_decref(y);
+	}
+	json_decref(rep);
+	json_decref(now);
+	return why;
+}
+
 /* With EAL up: the trial, the run, the reports. Returns the exit status. */
 static int
 run_with_eal(struct fws_cfg *cfg, struct run_args *a)
@@ -502,7 +557,8 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
-		if ((why = not_continuable(&carried, a->mode)) != NULL) {
+		if ((why = not_continuable(&carried, a->mode)) != NULL ||
+		    (why = config_differs(cfg->json_out, cfg, err, sizeof(err))) != NULL) {
 			fprintf(stderr,
 				"fwstress: %s --resume: %s: %s; remove it or give another -o\n",
 				mode_name(a->mode), cfg->json_out, why);
