@@ -368,6 +368,9 @@ static void
 text_steady(FILE *f, const struct fws_result *r)
 {
 	const struct fws_steady *y = &r->steady;
+	/* One second, or only the tester's dips: no "steady within" it did not measure (issue
+	 * 51, item 9). */
+	bool judged = y->n >= 2 && y->limited < y->n;
 
 	if (y->n == 0)
 		return;
@@ -375,11 +378,15 @@ text_steady(FILE *f, const struct fws_result *r)
 		"  seconds: %u measured, receive rate mean %.0f pps; worst second %u: %.0f pps "
 		"(%+.1f %% of the mean%s); %s",
 		y->n, y->mean_rx_pps, y->worst, y->worst_rx_pps, y->worst_dev * 100,
-		y->worst_limited ? ", generator-limited" : "", y->unsteady ? "UNSTEADY" : "steady");
+		y->worst_limited ? ", generator-limited" : "",
+		y->unsteady          ? "UNSTEADY"
+		: y->n < 2           ? "steadiness not judged (one second)"
+		: y->limited >= y->n ? "steadiness not judged (every second generator-limited)"
+				     : "steady");
 	if (y->unsteady)
 		fprintf(f, ": %u second%s outside +/-%.3g %%", y->outside,
 			y->outside == 1 ? "" : "s", y->band * 100);
-	else
+	else if (judged)
 		fprintf(f, " within +/-%.3g %%", y->band * 100);
 	if (y->limited)
 		fprintf(f,

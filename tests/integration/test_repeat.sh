@@ -170,4 +170,9 @@ grep -q '^fwstress: run --resume: .*other.json: it was measured with "duration":
 	cmp -s "$WORK/res.json" "$WORK/other.json" && ok "  ... names the duration, the report left as it was" || bad "changed resume: $(cat "$WORK/err")"
 expect_rc 1 "--repeat 0 refused" "$FWSTRESS" run --repeat 0 "$HERE/loopback-test.json"
 expect_rc 1 "--repeat 1001 refused" "$FWSTRESS" sweep --repeat 1001 "$HERE/loopback-test.json"
+# One measured second is no steadiness (issue 51, item 9): the text does not say "steady
+# within" a band it could not measure.
+"$FWSTRESS" run -q -d 1.5 -o "$WORK/one-s.json" -t "$WORK/one-s.txt" "$HERE/loopback-test.json" 2>/dev/null
+grep -q "seconds: 1 measured, .*steadiness not judged (one second)" "$WORK/one-s.txt" && ! grep -q "within +/-" "$WORK/one-s.txt" &&
+	ok "one measured second: steadiness not judged, said" || bad "one second: $(grep 'seconds:' "$WORK/one-s.txt")"
 finish
