@@ -84,6 +84,20 @@ counters() {
 	ip netns exec fwsl-dut cat "/sys/class/net/$1/statistics/rx_packets" "/sys/class/net/$1/statistics/tx_packets" | paste -sd ' '
 }
 
+# kernel_drops: the frames this machine's kernel counted as dropped anywhere in the lab: the
+# backlog drops of /proc/net/softnet_stat (every cpu, column 2, hex) and every interface's
+# rx_dropped and tx_dropped in the lab's namespaces. On a busy machine the namespace DUT is
+# starved too and drops what it cannot forward: its loss, counted by it, not a miscount.
+kernel_drops() {
+	local n=0 ns a b rest
+	while read -r a b rest; do n=$((n + 0x$b)); done </proc/net/softnet_stat
+	for ns in fwsl-dut fwsl-tester fwsl-tester2; do
+		ip netns exec "$ns" true 2>/dev/null || continue
+		n=$((n + $(ip netns exec "$ns" sh -c 'cat /sys/class/net/*/statistics/rx_dropped /sys/class/net/*/statistics/tx_dropped' 2>/dev/null | awk '{ n += $1 } END { print n + 0 }')))
+	done
+	echo "$n"
+}
+
 # snmp NS GROUP KEY: the kernel's counter KEY of GROUP (Ip, Icmp, ...) in /proc/net/snmp of NS.
 snmp() {
 	ip netns exec "$1" awk -v g="$2:" -v k="$3" '$1 == g && $2 !~ /^[0-9]/ { for (i = 2; i <= NF; i++) n[$i] = i; next }

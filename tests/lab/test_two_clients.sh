@@ -236,14 +236,18 @@ json.dump(c, open(sys.argv[4], "w"))
 PY
 sleep 2
 ip netns exec fwsl-dut conntrack -F >/dev/null 2>&1
+kd0=$(kernel_drops)
 "$FWSTRESS" run -q -o "$WORK/fw-r.json" "$WORK/fw.json" 2>"$WORK/err"
 rc=$?
+kd=$(($(kernel_drops) - kd0))
 [ $rc -eq 0 ] && ok "firewall, two hosts: exit 0" || bad "firewall, two hosts: exit $rc: $(grep -v 'EAL\|TELEMETRY\|^\[' "$WORK/err" | head -3)"
-check "firewall, two hosts: both ways through NAT, every frame, translations as expected" \
-	'all(s["lost"] == 0 and s["received"]["distinct_frames"] == s["offered"]["frames"] > 10000 and s["nat"]["ok"] and s["nat"]["flows_seen"] == 64 for s in t[0]["streams"]) and [s["name"] for s in t[0]["streams"]] == ["upload", "download"]' "$WORK/fw-r.json"
+# Every frame, but for the tester's own misses and what this machine's kernel counted as
+# dropped (a busy machine starves the namespace firewall too: its loss, counted by it).
+check "firewall, two hosts: both ways through NAT, every frame (but for $kd the kernel counted dropped), translations as expected" \
+	'all(s["received"]["distinct_frames"] + s["lost"] == s["offered"]["frames"] > 10000 and s["lost"] <= '"$MISSED"'(s) + '"$kd"' and s["nat"]["ok"] and s["nat"]["flows_seen"] == 64 for s in t[0]["streams"]) and [s["name"] for s in t[0]["streams"]] == ["upload", "download"]' "$WORK/fw-r.json"
 python3 -c 'import json, sys
 for s in json.load(open(sys.argv[1]))["trials"][0]["streams"]:
-    print("   ", s["name"], "sent", s["offered"]["frames"], "distinct", s["received"]["distinct_frames"], "lost", s["lost"], "nat", s["nat"]["ok"], s["nat"]["flows_seen"], s["nat"].get("reason", ""))' "$WORK/fw-r.json"
+    print("   ", s["name"], "sent", s["offered"]["frames"], "distinct", s["received"]["distinct_frames"], "lost", s["lost"], "receiver missed", s["receiver_missed"], "nat", s["nat"]["ok"], s["nat"]["flows_seen"], s["nat"].get("reason", ""))' "$WORK/fw-r.json"
 conntrack_matches "$WORK/fw-r.json" && ok "firewall, two hosts: conntrack -L holds the 64 translations the download was aimed at" || bad "firewall, two hosts: conntrack differs: $(head -c 300 "$WORK/cmp")"
 [ "$(agents)" -eq 0 ] && ok "firewall, two hosts: no agent left" || bad "firewall: $(agents) agents left"
 finish
