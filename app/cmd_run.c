@@ -587,8 +587,13 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 		if (write_reports(cfg, &run, a->quiet || e.kind == FWS_ERR_PATH) < 0 &&
 		    code == EXIT_OK)
 			code = fws_err_exit_code(FWS_ERR_FAULT);
-		if (e.kind == FWS_ERR_INTERRUPTED)
-			fprintf(stderr, "fwstress: interrupted: the report is partial\n");
+		if (e.kind == FWS_ERR_INTERRUPTED) /* and how to go on (issue 51, item 15) */
+			fprintf(stderr,
+				"fwstress: interrupted: the report is partial; fwstress %s "
+				"--resume "
+				"-o %s%s%s (with the same options) continues it\n",
+				mode_name(a->mode), cfg->json_out, a->config ? " " : "",
+				a->config ? a->config : "");
 		if (code == EXIT_OK)
 			code = expectations(&run);
 	}

@@ -3,13 +3,16 @@
 # (d) SIGINT mid-run: exit status 4 and a JSON report marked partial with what was measured.
 . "$(dirname "$0")/lib.sh"
 
-"$FWSTRESS" run -q -o "$WORK/report.json" -d 60 "$HERE/loopback-test.json" &
+"$FWSTRESS" run -q -o "$WORK/report.json" -d 60 "$HERE/loopback-test.json" 2>"$WORK/int.err" &
 pid=$!
 sleep 4
 kill -INT $pid
 wait $pid
 rc=$?
 [ $rc -eq 4 ] && ok "exit status 4 (interrupted)" || bad "exit status $rc, want 4"
+# The line says how to go on (issue 51, item 15).
+grep -q "^fwstress: interrupted: the report is partial; fwstress run --resume -o $WORK/report.json $HERE/loopback-test.json (with the same options) continues it$" "$WORK/int.err" &&
+	ok "the interrupted line names --resume" || bad "interrupted line: $(grep interrupted "$WORK/int.err")"
 check "status interrupted, partial" 'r["status"] == "interrupted" and r["partial"] is True'
 check "the trial is marked partial" 'len(t) == 1 and t[0]["partial"] is True'
 check "it measured something" 't[0]["streams"][0]["offered"]["frames"] > 10000'
