@@ -521,6 +521,25 @@ config_differs(const char *path, const struct fws_cfg *cfg, char *buf, size_t le
 	return why;
 }
 
+/* A default sweep leaves out the directions its streams do not go (issue 51, item 15): one
+ * line says which, and what would sweep them. */
+static void
+say_skipped_dirs(const struct fws_cfg *cfg)
+{
+	static const enum fws_dir dirs[] = {FWS_DIR_UPLOAD, FWS_DIR_DOWNLOAD, FWS_DIR_BIDIR};
+	char list[64] = "";
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(dirs); i++)
+		if (cfg->sweep.dirs_skipped & (1u << dirs[i]))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? " and " : "", fws_dir_name(dirs[i]));
+	fprintf(stderr,
+		"fwstress sweep: %s not swept: no stream goes that way (streams each way, or "
+		"\"direction\": \"bidir\", sweep them)\n",
+		list);
+}
+
 /* With EAL up: the trial, the run, the reports. Returns the exit status. */
 static int
 run_with_eal(struct fws_cfg *cfg, struct run_args *a)
@@ -538,6 +557,8 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 	const char *why;
 	int code = EXIT_OK;
 
+	if (a->mode == FWS_METHOD_SWEEP && cfg->sweep.dirs_skipped)
+		say_skipped_dirs(cfg);
 	pctx.est_s = fws_campaign_estimate(cfg, as_cmd[a->mode], &pctx.n);
 	if (pctx.line && a->mode != FWS_METHOD_RUN)
 		fprintf(stderr,

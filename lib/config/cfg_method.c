@@ -175,13 +175,16 @@ cfg_sweep_fit(struct cfg_ctx *c, struct fws_cfg *cfg)
 		w->n_dirs = 0;
 		return 0;
 	}
+	w->dirs_skipped = 0;
 	for (i = 0; i < w->n_dirs; i++) {
 		if (sweep_dir_fits(cfg, w->dirs[i])) {
 			w->dirs[n++] = w->dirs[i];
 			continue;
 		}
-		if (!w->dirs_given)
+		if (!w->dirs_given) {
+			w->dirs_skipped |= 1u << w->dirs[i];
 			continue;
+		}
 		cfg_push_key(c, "sweep");
 		cfg_push_key(c, "directions");
 		cfg_push_idx(c, i);

@@ -283,7 +283,10 @@ struct fws_cfg_sweep {
 	unsigned int n_dirs;
 	enum fws_dir dirs[3]; /**< upload, download, bidir */
 	bool dirs_given;      /**< "directions" named: each must have its streams */
-	bool search;          /**< search NDR/PDR per cell; false: one trial at the rate */
+	/** Default directions left out for want of streams: bit (1 << enum fws_dir); the
+	 * sweep says so in one line. */
+	unsigned int dirs_skipped;
+	bool search; /**< search NDR/PDR per cell; false: one trial at the rate */
 	unsigned int n_lat;
 	double lat[8];           /**< latency trials at these fractions of NDR */
 	unsigned int lat_repeat; /**< trials per latency point (RFC 2544 26.2: at least 20) */

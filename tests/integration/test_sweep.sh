@@ -161,4 +161,10 @@ check "sweep --repeat 2: two searches, NDR and PDR cells numbered 1 and 2, laten
 	"$WORK/rep-r.json"
 "$FWSTRESS" compare "$WORK/rep-r.json" "$WORK/rep-r.json" >"$WORK/cmp"; rc=$?
 weighed $rc && grep -q "2 and 2 measurements" "$WORK/cmp" && ok "sweep repetitions compared as medians" || bad "compare sweep repetitions: $rc $(head -5 "$WORK/cmp")"
+# A default sweep over streams that go one way says which directions it leaves out (issue 51,
+# item 15), in one line.
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c.update(direction="upload", duration=0.3, sweep={"mode": "fixed"}); print(json.dumps(c))' "$HERE/sweep.json" >"$WORK/oneway.json"
+"$FWSTRESS" sweep -q -o "$WORK/oneway-r.json" "$WORK/oneway.json" 2>"$WORK/err"
+grep -q '^fwstress sweep: download and bidir not swept: no stream goes that way' "$WORK/err" &&
+	ok "a default sweep of upload streams says download and bidir are not swept" || bad "one-way sweep: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -3)"
 finish
