@@ -466,7 +466,7 @@ not_continuable(const struct fws_cells *c, enum fws_method_mode mode)
 	return NULL;
 }
 
-/* A config's value of key as one short line (null when absent). */
+/* A config's value as one short line (null when absent). */
 static void
 short_json(const json_t *v, char *buf, size_t len)
 {
@@ -478,11 +478,54 @@ short_json(const json_t *v, char *buf, size_t len)
 	free(d);
 }
 
+/* Down to the first place where x and y differ: its path appended to path, *x and *y its
+ * two values (NULL: absent on that side). */
+static void
+first_difference(const json_t **x, const json_t **y, char *path, size_t len)
+{
+	size_t i, n = strlen(path);
+	const char *k;
+	json_t *v;
+
+	if (json_is_object(*x) && json_is_object(*y)) {
+		const json_t *sides[2] = {*x, *y};
+
+		for (i = 0; i < 2; i++)
+			json_object_foreach((json_t *)sides[i], k, v)
+			{
+				const json_t *a = json_object_get(*x, k),
+					     *b = json_object_get(*y, k);
+
+				if (json_equal(a, b))
+					continue;
+				snprintf(path + n, len - n, ".%s", k);
+				*x = a;
+				*y = b;
+				first_difference(x, y, path, len);
+				return;
+			}
+	}
+	if (json_is_array(*x) && json_is_array(*y)) {
+		for (i = 0; i < json_array_size(*x) || i < json_array_size(*y); i++) {
+			const json_t *a = json_array_get(*x, i), *b = json_array_get(*y, i);
+
+			if (json_equal(a, b))
+				continue;
+			snprintf(path + n, len - n, "[%zu]", i);
+			*x = a;
+			*y = b;
+			first_difference(x, y, path, len);
+			return;
+		}
+	}
+}
+
 /*
  * What of the measurement the report at path was made with differs from cfg's (issue 51, item
  * 7: resumed repetitions at 10 kpps and one at 20 kpps would be one median): NULL when
- * nothing does, else why in buf. The repetitions and a sweep's directions may differ (resume
- * adds them); everything a cell's figure depends on may not.
+ * nothing does, else why in buf, naming the first key that differs and both values. The
+ * repetitions and a sweep's directions may differ (resume adds them); everything a cell's
+ * figure depends on may not.
  */
 static const char *
 config_differs(const char *path, const struct fws_cfg *cfg, char *buf, size_t len)
@@ -493,24 +536,27 @@ config_differs(const char *path, const struct fws_cfg *cfg, char *buf, size_t le
 	json_t *rep = json_load_file(path, 0, NULL), *now = fws_config_to_json(cfg);
 	json_t *was = json_object_get(rep, "config");
 	const char *why = NULL;
-	char a[96], b[96];
+	char a[96], b[96], at[128];
 	unsigned int i;
 
 	for (i = 0; was && now && why == NULL && i < sizeof(keys) / sizeof(keys[0]); i++) {
 		json_t *x = json_deep_copy(json_object_get(was, keys[i]));
 		json_t *y = json_deep_copy(json_object_get(now, keys[i]));
+		const json_t *dx = x, *dy = y;
 
 		if (!strcmp(keys[i], "sweep")) { /* resume may add directions */
 			json_object_del(x, "directions");
 			json_object_del(y, "directions");
 		}
 		if (!(x == NULL && y == NULL) && !json_equal(x, y)) {
-			short_json(x, a, sizeof(a));
-			short_json(y, b, sizeof(b));
+			snprintf(at, sizeof(at), "%s", keys[i]);
+			first_difference(&dx, &dy, at, sizeof(at));
+			short_json(dx, a, sizeof(a));
+			short_json(dy, b, sizeof(b));
 			snprintf(buf, len,
 				 "it was measured with \"%s\": %s, this config has %s: resume with "
 				 "the config it was measured with",
-				 keys[i], a, b);
+				 at, a, b);
 			why = buf;
 		}
 		json_decref(x);
@@ -578,8 +624,7 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
-		if ((why = not_continuable(&carried, a->mode)) != NULL ||
-		    (why = config_differs(cfg->json_out, cfg, err, sizeof(err))) != NULL) {
+		if ((why = not_continuable(&carried, a->mode)) != NULL) {
 			fprintf(stderr,
 				"fwstress: %s --resume: %s: %s; remove it or give another -o\n",
 				mode_name(a->mode), cfg->json_out, why);
@@ -592,6 +637,15 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 			fws_report_carried_json(cfg->json_out, &carried, err, sizeof(err));
 		if (run.carried_json == NULL) {
 			fprintf(stderr, "fwstress: %s --resume: %s\n", mode_name(a->mode), err);
+			fws_cells_free(&carried);
+			fws_trial_destroy(run.trial);
+			return fws_err_exit_code(FWS_ERR_CONFIG);
+		}
+		if ((why = config_differs(cfg->json_out, cfg, err, sizeof(err))) != NULL) {
+			fprintf(stderr,
+				"fwstress: %s --resume: %s: %s; remove it or give another -o\n",
+				mode_name(a->mode), cfg->json_out, why);
+			json_decref(run.carried_json);
 			fws_cells_free(&carried);
 			fws_trial_destroy(run.trial);
 			return fws_err_exit_code(FWS_ERR_CONFIG);
