@@ -75,12 +75,15 @@ grep -q "^repetition 3 of 3:" "$WORK/rr.txt" && ok "repeated: the text report gi
 import csv, json, statistics, sys
 rows = list(csv.DictReader(sys.stdin))
 v = [c["connections"] for c in json.load(open(sys.argv[1]))["cells"]]
-assert len(rows) == 1 and rows[0]["repetitions"] == "3" and [float(x) for x in rows[0]["values"].split()] == v, rows
-assert float(rows[0]["median"]) == statistics.median(v), rows
+close = lambda a, b: abs(float(a) - b) <= 1e-9 * max(abs(b), 1)  # ten significant digits
+assert len(rows) == 1 and rows[0]["repetitions"] == "3" and all(close(x, y) for x, y in zip(rows[0]["values"].split(), v)) and len(v) == 3, rows
+assert close(rows[0]["median"], statistics.median(v)), rows
 assert abs(float(rows[0]["connections"]) / statistics.median(v) - 1) < 1e-9, rows' "$WORK/rr.json" &&
 	ok "repeated: read back, one cell: the median of the three, each value kept" || bad "repeated csv"
-"$FWSTRESS" compare "$WORK/rr.json" "$WORK/rr.json" | grep -q "3 and 3 measurements" &&
-	ok "repeated: compared as medians" || bad "repeated compare"
+# (on a busy machine the cell may be the tester's limit: not compared, and it says so)
+"$FWSTRESS" compare "$WORK/rr.json" "$WORK/rr.json" >"$WORK/rr-cmp"
+grep -q "3 and 3 measurements" "$WORK/rr-cmp" || grep -q "not compared: tester-limited" "$WORK/rr-cmp" &&
+	ok "repeated: compared as medians (or tester-limited, said)" || bad "repeated compare: $(cat "$WORK/rr-cmp")"
 
 cfg cap tcp capacity 100000 '{"rate": 200000, "aging": 0, "iterations": 2}'
 expect_rc 0 "capacity of 100000 at 200000/s, twice" "$FWSTRESS" connections -q -o "$WORK/c.json" "$WORK/cap.json"
