@@ -363,6 +363,37 @@ text_search(FILE *f, const struct fws_run *run, const struct fws_search_summary 
 		text_goal(f, run, s, g);
 }
 
+/* Senders that fell behind their schedule and caught up in a burst: one line for the trial,
+ * naming them, the furthest behind (not the same line per stream; issue 51, item 9). */
+static void
+text_stalled(FILE *f, const struct fws_result *r)
+{
+	char names[160] = "";
+	double ms = 0;
+	uint64_t behind = 0;
+	unsigned int s;
+
+	for (s = 0; s < r->n_streams; s++) {
+		const struct fws_stream_result *x = &r->streams[s];
+
+		if (!fws_report_stalled(x))
+			continue;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 names[0] ? ", " : "", x->name);
+		if (x->tx_behind > behind)
+			behind = x->tx_behind;
+		if ((double)x->tx_behind * 1e3 / x->req_pps > ms)
+			ms = (double)x->tx_behind * 1e3 / x->req_pps;
+	}
+	if (names[0])
+		fprintf(f,
+			"  note: GENERATOR STALLED (%s): fell behind the schedule by up to %" PRIu64
+			" frames (%.1f ms at the rate asked) and sent them back to back: a burst "
+			"above the constant rate (a busy machine: give the transmit cores to "
+			"fwstress alone)\n",
+			names, behind, ms);
+}
+
 /* The measured phase's seconds against the steady band: the worst named. */
 static void
 text_steady(FILE *f, const struct fws_result *r)
@@ -479,20 +510,12 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_tcp(f, r);
 	text_blocked(f, r);
 	fws_report_dut_text(f, r);
+	text_stalled(f, r);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
 		if (*fws_report_rate_note(x, r->partial, note, sizeof(note)))
 			fprintf(f, "  note: %s: %s\n", x->name, note);
-		if (fws_report_stalled(x))
-			fprintf(f,
-				"  note: %s: GENERATOR STALLED: it fell behind its schedule by up "
-				"to "
-				"%" PRIu64
-				" frames (%.1f ms at the rate asked) and sent them back to "
-				"back: a burst above the constant rate (a busy machine: give the "
-				"transmit cores to fwstress alone)\n",
-				x->name, x->tx_behind, (double)x->tx_behind * 1e3 / x->req_pps);
 		if (x->rx_missed && x->rx.lost)
 			fprintf(f,
 				"  note: %s: TESTER-LIMITED: its receiving port %s missed %" PRIu64

@@ -213,6 +213,34 @@ START_TEST(test_report_text)
 }
 END_TEST
 
+/* Senders that stalled: one line for the trial naming them, the furthest behind, not the same
+ * line per stream (issue 51, item 9). */
+START_TEST(test_report_stalled_once)
+{
+	struct fixture fx;
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f;
+	unsigned int k;
+
+	fixture_init(&fx);
+	stream(&fx.res[0], "download", 1e6, 1e6, NULL);
+	for (k = 0; k < 2; k++) {
+		fx.res[0].streams[k].req_pps = 1e6;
+		fx.res[0].streams[k].tx_behind = k ? 5000 : 2000;
+	}
+	f = open_memstream(&buf, &len);
+	fws_report_text(f, &fx.run);
+	fclose(f);
+	ck_assert_ptr_nonnull(
+		p = strstr(buf, "note: GENERATOR STALLED (upload, download): fell behind the "
+				"schedule by up to 5000 frames (5.0 ms at the rate asked)"));
+	ck_assert_ptr_null(strstr(p + strlen("note: GENERATOR STALLED"), "GENERATOR STALLED"));
+	free(buf);
+	fixture_fini(&fx);
+}
+END_TEST
+
 /* A report that cannot be written says why and leaves nothing half-written behind. */
 /* Links seen down: listed in JSON (null up for one still down) and in the text report. */
 START_TEST(test_report_link_events)
@@ -381,6 +409,7 @@ suite_report(void)
 	tcase_add_test(tc, test_report_cells_hostile_strings);
 	tcase_add_test(tc, test_report_cells_edited_by_hand);
 	tcase_add_test(tc, test_report_text);
+	tcase_add_test(tc, test_report_stalled_once);
 	tcase_add_test(tc, test_report_link_events);
 	tcase_add_test(tc, test_report_write_fails_cleanly);
 	suite_add_tcase(s, tc);
