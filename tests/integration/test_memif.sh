@@ -34,19 +34,26 @@ grep -q "^fwstress: .*port net_memif0.*: start failed: no memif server answered 
 "$FWSTRESS" run -q -o "$WORK/report.json" "$WORK/client.json" >"$WORK/out" 2>"$WORK/err" &
 fws=$!
 sleep 1.5
-dpdk-testpmd -l 0,1 --no-pci --in-memory --log-level=notice \
+stdbuf -oL dpdk-testpmd -l 0,1 --no-pci --in-memory --log-level=notice \
 	"--vdev=net_memif1,role=server,socket=$WORK/m.sock,id=0" -- \
 	--forward-mode=macswap --auto-start --stats-period 1 </dev/null >"$WORK/testpmd.out" 2>&1 &
 tp=$!
 wait $fws
 rc=$?
-kill -INT $tp 2>/dev/null
-sleep 0.5
+kill -INT $tp 2>/dev/null # it prints its forward statistics as it quits
+for _ in $(seq 30); do kill -0 $tp 2>/dev/null || break; sleep 0.1; done
 kill -KILL $tp 2>/dev/null
 wait $tp 2>/dev/null
 [ $rc -eq 0 ] && grep -q "no memif server yet: waiting up to 5000 ms" "$WORK/err" &&
 	ok "a server 1.5 s late: fwstress waited for it, exit 0" ||
 	bad "late server: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | tail -3); testpmd: $(tail -3 "$WORK/testpmd.out")"
-check "through the late server: every frame back, none lost" \
-	'(lambda s: s["offered"]["frames"] > 10000 and s["received"]["distinct_frames"] == s["offered"]["frames"] and s["lost"] == 0)(t[0]["streams"][0])'
+# Every frame back, but for what the server itself counted as dropped (its forward statistics
+# at exit: RX- and TX-dropped): on a busy or cold machine testpmd, polling the same 2 cores,
+# drops what it cannot hand back; that loss is its own, counted by it (issue 53, item 8).
+tpdrop=$(awk '/Accumulated forward statistics/ { acc = 1 }
+	acc { for (i = 1; i < NF; i++) if ($i == "RX-dropped:" || $i == "TX-dropped:") n += $(i + 1) }
+	END { print n + 0 }' "$WORK/testpmd.out")
+check "through the late server: every frame back, none lost (but for the $tpdrop the server counted dropped)" \
+	'(lambda s: s["offered"]["frames"] > 10000 and s["received"]["distinct_frames"] + s["lost"] == s["offered"]["frames"] and s["lost"] <= s["receiver_missed"] + '"$tpdrop"')(t[0]["streams"][0])'
+grep -q "Accumulated forward statistics" "$WORK/testpmd.out" && ok "  ... the server's own count read" || bad "testpmd's forward statistics: $(tail -5 "$WORK/testpmd.out")"
 finish
