@@ -59,6 +59,13 @@ START_TEST(test_stats_small)
 	ck_assert_double_eq_tol(fws_stats_t975(31), 2.0395, 1e-3);
 	ck_assert_double_eq_tol(fws_stats_t975(120), 1.9799, 1e-3);
 	ck_assert(fws_stats_t975(1000) < fws_stats_t975(100));
+	/* The one-sided 95 % quantile compare's verdict uses (scipy.stats.t.ppf(0.95, df)). */
+	ck_assert(isinf(fws_stats_t95(0)));
+	ck_assert_double_eq_tol(fws_stats_t95(4), 2.1318, 1e-4);
+	ck_assert_double_eq_tol(fws_stats_t95(30), 1.6973, 1e-4);
+	ck_assert_double_eq_tol(fws_stats_t95(40), 1.6839, 1e-3);
+	ck_assert_double_eq_tol(fws_stats_t95(120), 1.6577, 1e-3);
+	ck_assert(fws_stats_t95(1000) < fws_stats_t95(100) && fws_stats_t95(1000) > 1.6448);
 }
 END_TEST
 
