@@ -68,9 +68,10 @@ for l4 in udp tcp; do
 	wait $caps 2>/dev/null
 	# Every frame arrived, but for those the kernel dropped at the taps' queues towards
 	# fwstress (net_tap counts no such miss; a busy machine starves its receive lcore): the
-	# loss the checksums are judged by is none.
+	# loss the checksums are judged by is none. About 1000 frames a stream (1 kpps, 1 s; a
+	# TCP stream's first after its handshake: 999 seen in CI).
 	check "$l4: net_tap ports, checksums offloaded (IPv4, UDP, TCP); every frame of the four streams arrived (but for the taps' $drops queue drops)" \
-		'all(p["driver"] == "net_tap" and p["checksum_offload"] and p["tcp_checksum_offload"] for p in r["ports"]) and len(t[0]["streams"]) == 4 and all(s["received"]["distinct_frames"] + s["lost"] == s["offered"]["frames"] >= 1000 for s in t[0]["streams"]) and sum(s["lost"] for s in t[0]["streams"]) <= '"$drops" "$WORK/$l4-r.json"
+		'all(p["driver"] == "net_tap" and p["checksum_offload"] and p["tcp_checksum_offload"] for p in r["ports"]) and len(t[0]["streams"]) == 4 and all(s["received"]["distinct_frames"] + s["lost"] == s["offered"]["frames"] > 900 for s in t[0]["streams"]) and sum(s["lost"] for s in t[0]["streams"]) <= '"$drops" "$WORK/$l4-r.json"
 	# What fwstress wrote (its MACs: the report's): IP version and each checksum's status
 	# (1 good, 0 bad, empty: not that protocol). A TCP checksum of 0xffff where the sum is
 	# 0x0000 (RFC 1624's other zero of ones' complement, which receivers accept) reads bad in
