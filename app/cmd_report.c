@@ -48,7 +48,7 @@ load_sets(char **paths, int n, struct fws_cells *sets)
 static void
 report_usage(void)
 {
-	printf("Usage: fwstress report [--format md|wiki|csv|html] [--columns LIST] [-o OUT] "
+	printf("Usage: fwstress report [--format md|wiki|csv|html|hdr] [--columns LIST] [-o OUT] "
 	       "REPORT.json [REPORT.json ...]\n\nRenders the cells of run, search, sweep or "
 	       "campaign reports as a qualification matrix (rows: scenario, frame size, result; "
 	       "per direction its figures, as --columns chooses them: l1 (Mbit/s at L1), mpps, "
@@ -58,9 +58,13 @@ report_usage(void)
 	       "Notes are derived from the measurements. html is one self-contained page with "
 	       "SVG charts: throughput against frame size in Mpps and Mbit/s with the "
 	       "theoretical line rate per port speed, the appliances' grouped bars, and "
-	       "latency histograms.\n\nExamples:\n"
+	       "latency histograms. hdr is the cells' latency histograms as a HdrHistogram log "
+	       "(format 1.3, ns, 0.1 %% buckets), a line per cell tagged "
+	       "scenario/kind/direction/stream/size, which HdrHistogram's tools read.\n\n"
+	       "Examples:\n"
 	       "  fwstress report --format html -o matrix.html dec740.json dec4280.json\n"
-	       "  fwstress report --columns l1,loss,p99 lab-campaign.json\n",
+	       "  fwstress report --columns l1,loss,p99 lab-campaign.json\n"
+	       "  fwstress report --format hdr -o latency.hlog dec740.json\n",
 	       FWS_MATRIX_COLUMNS);
 }
 
@@ -80,6 +84,7 @@ cmd_report(int argc, char **argv)
 	char err[200];
 	struct fws_cells *sets;
 	int fmt = FWS_MATRIX_MARKDOWN, c, rc, n, i;
+	bool hdr = false;
 	FILE *f = stdout;
 
 	optind = 1;
@@ -93,11 +98,12 @@ cmd_report(int argc, char **argv)
 			columns = optarg;
 			break;
 		case 'f':
-			fmt = fws_matrix_format(optarg);
+			hdr = !strcmp(optarg, "hdr") || !strcmp(optarg, "hlog");
+			fmt = hdr ? FWS_MATRIX_MARKDOWN : fws_matrix_format(optarg);
 			if (fmt < 0) {
 				fprintf(stderr,
-					"fwstress: report: --format \"%s\": md, wiki, csv or "
-					"html\n",
+					"fwstress: report: --format \"%s\": md, wiki, csv, html "
+					"or hdr\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -127,9 +133,14 @@ cmd_report(int argc, char **argv)
 	if (out && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
 		rc = -EIO;
+	} else if (hdr && (rc = fws_matrix_hdr(f, sets, (unsigned int)n, err, sizeof(err))) < 0) {
+		fprintf(stderr, "fwstress: report: %s\n", err);
+		if (out)
+			fclose(f);
 	} else {
-		rc = fws_matrix_render_columns(f, sets, (unsigned int)n,
-					       (enum fws_matrix_format)fmt, columns);
+		rc = hdr ? 0
+			 : fws_matrix_render_columns(f, sets, (unsigned int)n,
+						     (enum fws_matrix_format)fmt, columns);
 		if (rc < 0)
 			fprintf(stderr, "fwstress: report: %s: %s\n", out ? out : "standard output",
 				strerror(-rc));

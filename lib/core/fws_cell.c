@@ -10,6 +10,7 @@
 
 #include "fws_cell.h"
 #include "fws_compat.h"
+#include "fws_hist.h"
 
 void
 fws_cells_free(struct fws_cells *cells)
@@ -402,37 +403,38 @@ static const struct {
 
 #define FIELD(c, i) (*(double *)((char *)(c) + nums[i].off))
 
-/* Buckets of the repetitions' histograms, summed by their lower edge. */
-static int
-sum_hists(struct fws_cell *into, struct fws_cell *const *g, unsigned int n)
-{
-	unsigned int i, j, k, total = 0;
-	struct fws_cell_bucket *b;
-
-	for (i = 0; i < n; i++)
-		total += g[i]->n_hist;
-	if ((b = calloc(total + 1, sizeof(*b))) == NULL)
-		return -ENOMEM;
-	into->n_hist = 0;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < g[i]->n_hist; j++) {
-			for (k = 0; k < into->n_hist && b[k].lo != g[i]->hist[j].lo; k++)
-				;
-			if (k == into->n_hist)
-				b[into->n_hist++] = g[i]->hist[j];
-			else
-				b[k].count += g[i]->hist[j].count;
-		}
-	into->hist = b;
-	return 0;
-}
-
 static int
 by_lo(const void *a, const void *b)
 {
 	const struct fws_cell_bucket *x = a, *y = b;
 
 	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Buckets of the repetitions' histograms, summed by their lower edge (sorted, then equal
+ * edges folded: a 0.1 % histogram has thousands of buckets per repetition). */
+static int
+sum_hists(struct fws_cell *into, struct fws_cell *const *g, unsigned int n)
+{
+	unsigned int i, j, k = 0, total = 0;
+	struct fws_cell_bucket *b;
+
+	for (i = 0; i < n; i++)
+		total += g[i]->n_hist;
+	if ((b = calloc(total + 1, sizeof(*b))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < g[i]->n_hist; j++)
+			b[k++] = g[i]->hist[j];
+	qsort(b, total, sizeof(*b), by_lo);
+	into->n_hist = 0;
+	for (i = 0; i < total; i++)
+		if (into->n_hist && b[into->n_hist - 1].lo == b[i].lo)
+			b[into->n_hist - 1].count += b[i].count;
+		else
+			b[into->n_hist++] = b[i];
+	into->hist = b;
+	return 0;
 }
 
 double
@@ -455,7 +457,9 @@ fws_cell_hist_quantile(const struct fws_cell *c, double q)
 		if (seen >= rank)
 			break;
 	}
-	return (double)(c->hist[i].lo + (c->hist[i].width - 1) / 2);
+	return floor(fws_hist_in_bucket(c->hist[i].lo, c->hist[i].width, c->hist[i].count,
+					seen - c->hist[i].count, rank) +
+		     0.5); /* whole ns, as fws_hist_quantile */
 }
 
 /* A cell's latency over its repetitions: the percentiles of their summed histogram (every
@@ -468,7 +472,6 @@ pool_latency(struct fws_cell *c, struct fws_cell *const *g, unsigned int n, doub
 
 	if (c->n_hist == 0)
 		return;
-	qsort(c->hist, c->n_hist, sizeof(*c->hist), by_lo);
 	for (i = 0; i < n; i++)
 		tmp[i] = g[i]->p50_ns;
 	fws_stats_of(tmp, n, &c->lat_medians);

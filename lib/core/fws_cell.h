@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fws_hist.h"
 #include "fws_stats.h"
 #include "fws_telem.h"
 
@@ -23,7 +24,7 @@
  */
 #define FWS_REPORT_SCHEMA_NAME "fwstress-report/"
 #define FWS_REPORT_MAJOR 2
-#define FWS_REPORT_MINOR 11
+#define FWS_REPORT_MINOR 12
 #define FWS_REPORT_STR_(x) #x
 #define FWS_REPORT_STR(x) FWS_REPORT_STR_(x)
 #define FWS_REPORT_SCHEMA                                                                          \
@@ -78,10 +79,6 @@ double fws_cell_hist_quantile(const struct fws_cell *c, double q);
 
 /** What compare weighs: the cell's measure's figure. */
 double fws_cell_figure(const struct fws_cell *c);
-
-struct fws_cell_bucket {
-	uint64_t lo, width, count;
-};
 
 /*
  * The cell schema: member and report key, once, for the writer (lib/report) and the reader

@@ -47,6 +47,15 @@ fws_hist_bucket_width(unsigned int i)
 	return 1ull << (i / FWS_HIST_SUB - 1);
 }
 
+double
+fws_hist_in_bucket(uint64_t lo, uint64_t width, uint64_t count, uint64_t before, uint64_t rank)
+{
+	if (width <= 1 || count == 0)
+		return (double)lo;
+	/* The rank-th value sits in the middle of its 1/count share of the bucket. */
+	return (double)lo + (double)width * ((double)(rank - before) - 0.5) / (double)count;
+}
+
 uint64_t
 fws_hist_quantile(const struct fws_hist *h, double q)
 {
@@ -69,7 +78,9 @@ fws_hist_quantile(const struct fws_hist *h, double q)
 	}
 	if (i == FWS_HIST_NB)
 		return h->max;
-	v = fws_hist_bucket_lo(i) + (fws_hist_bucket_width(i) - 1) / 2;
+	v = (uint64_t)(fws_hist_in_bucket(fws_hist_bucket_lo(i), fws_hist_bucket_width(i), h->b[i],
+					  seen - h->b[i], rank) +
+		       0.5);
 	if (v < h->min)
 		v = h->min;
 	if (v > h->max)

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Log-linear latency histogram in nanoseconds. Values below 2^FWS_HIST_SUB_BITS are counted
- * exactly; above, every power of two is split into 2^FWS_HIST_SUB_BITS equal buckets, so a
- * bucket is at most 1/32 (3.1 %) of its value wide. Values from 2^FWS_HIST_MAX_BITS ns (about
- * 4.9 hours) up are counted in the last bucket. One writer; merge to combine lcores.
+ * Log-linear latency histogram in nanoseconds, HdrHistogram's layout at 3 significant digits
+ * (lowest discernible value 1 ns): values below 2^(FWS_HIST_SUB_BITS + 1) are counted exactly;
+ * above, every power of two is split into 2^FWS_HIST_SUB_BITS equal buckets, so a bucket is at
+ * most 1/1024 (0.098 %) of its value wide. Bucket i is HdrHistogram's counts index i, so the
+ * export (fws_hdr.h) copies the counts as they are. Values from 2^FWS_HIST_MAX_BITS ns (17.2 s)
+ * up are counted in the last bucket. 200 KiB; one writer; merge to combine lcores.
  */
 #ifndef FWS_HIST_H
 #define FWS_HIST_H
 
 #include <stdint.h>
 
-#define FWS_HIST_SUB_BITS 5
+#define FWS_HIST_SUB_BITS 10
 #define FWS_HIST_SUB (1u << FWS_HIST_SUB_BITS)
-#define FWS_HIST_MAX_BITS 44
+#define FWS_HIST_MAX_BITS 34
 #define FWS_HIST_NB ((FWS_HIST_MAX_BITS - FWS_HIST_SUB_BITS + 1) * FWS_HIST_SUB)
 
 /** Histogram with exact count, sum, min and max beside the buckets. */
@@ -64,6 +66,11 @@ fws_hist_add_n(struct fws_hist *h, uint64_t v, uint64_t n)
 		h->max = v;
 }
 
+/** A non-empty bucket as results and reports keep a histogram: [lo, lo + width), count. */
+struct fws_cell_bucket {
+	uint64_t lo, width, count;
+};
+
 /** Empty histogram (min starts at UINT64_MAX). */
 void fws_hist_reset(struct fws_hist *h);
 
@@ -74,9 +81,16 @@ void fws_hist_merge(struct fws_hist *dst, const struct fws_hist *src);
 uint64_t fws_hist_bucket_lo(unsigned int i);
 uint64_t fws_hist_bucket_width(unsigned int i);
 
+/** The value at rank (1-based) of a bucket [lo, lo + width) that holds count values of
+ * which before came before it: lo when 1 wide, else linear in the rank's place. */
+double fws_hist_in_bucket(uint64_t lo, uint64_t width, uint64_t count, uint64_t before,
+			  uint64_t rank);
+
 /**
- * Value at quantile q (0 < q <= 1), nearest-rank: the middle of the bucket that holds the
- * ceil(q * count)-th smallest value, clamped to [min, max]. 0 when empty.
+ * Value at quantile q (0 < q <= 1), nearest-rank: in the bucket that holds the
+ * ceil(q * count)-th smallest value, at that rank's place among the bucket's count (linear
+ * inside a bucket wider than 1 ns: a bucket of one value gives its middle), clamped to
+ * [min, max]. 0 when empty.
  */
 uint64_t fws_hist_quantile(const struct fws_hist *h, double q);
 

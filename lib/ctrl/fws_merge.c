@@ -13,10 +13,8 @@
 #include "fws_trial_int.h"
 
 static void
-summarize_latency(struct fws_stream_result *sr, double jitter)
+summarize_latency(struct fws_stream_result *sr, const struct fws_hist *h, double jitter)
 {
-	const struct fws_hist *h = sr->hist;
-
 	sr->lat.count = h->count;
 	sr->lat.min = h->count ? h->min : 0;
 	sr->lat.max = h->max;
@@ -54,11 +52,33 @@ add_icmp(struct fws_icmp_tally *into, const struct fws_icmp_tally *o)
 	into->mtu_max = RTE_MAX(into->mtu_max, o->mtu_max);
 }
 
-/* The receiving side of a stream from one agent; jitter weighted by frames. */
-static void
-add_rx(struct fws_stream_result *sr, const struct fws_agent_stream *as, double *jitter_sum)
+/* The histogram's non-empty buckets, rising, for the result to keep: a whole histogram is
+ * 200 KiB, and a sweep keeps hundreds of results. 0 or -ENOMEM. */
+static int
+keep_buckets(struct fws_stream_result *sr, const struct fws_hist *h)
 {
-	fws_hist_merge(sr->hist, &as->hist);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < FWS_HIST_NB; i++)
+		n += h->b[i] != 0;
+	sr->n_hist = 0;
+	if (n == 0)
+		return 0;
+	if ((sr->hist = malloc(n * sizeof(*sr->hist))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < FWS_HIST_NB; i++)
+		if (h->b[i])
+			sr->hist[sr->n_hist++] = (struct fws_cell_bucket){
+				fws_hist_bucket_lo(i), fws_hist_bucket_width(i), h->b[i]};
+	return 0;
+}
+
+/* The receiving side of a stream from one agent into h; jitter weighted by frames. */
+static void
+add_rx(struct fws_stream_result *sr, struct fws_hist *h, const struct fws_agent_stream *as,
+       double *jitter_sum)
+{
+	fws_hist_merge(h, &as->hist);
 	*jitter_sum += as->jitter_ns * (double)as->hist.count;
 	sr->lat.skewed += as->skewed;
 	sr->lat.skew_max_ns = RTE_MAX(sr->lat.skew_max_ns, as->skew_max_ns);
@@ -158,6 +178,7 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	     struct fws_agent_counts *const *counts, struct fws_stream_result *sr)
 {
 	struct account x = {NULL, sr};
+	struct fws_hist *h;
 	double jitter_sum = 0;
 	struct fws_agent *a;
 	unsigned int k;
@@ -166,9 +187,9 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 
 	x.apart = fws_features_apart(t, s, &n_apart);
 	stream_head(t, s, req_pps, sr);
-	if ((sr->hist = calloc(1, sizeof(*sr->hist))) == NULL)
+	if ((h = malloc(sizeof(*h))) == NULL)
 		return -ENOMEM;
-	fws_hist_reset(sr->hist);
+	fws_hist_reset(h);
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
 		unsigned int roles = (((a->tx_streams >> s) & 1) ? FWS_FD_TX : 0) |
@@ -177,7 +198,7 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 		if (roles & FWS_FD_TX)
 			add_tx(sr, &counts[k]->streams[s]);
 		if (roles & FWS_FD_RX)
-			add_rx(sr, &counts[k]->streams[s], &jitter_sum);
+			add_rx(sr, h, &counts[k]->streams[s], &jitter_sum);
 		add_icmp(&sr->icmp, &counts[k]->streams[s].icmp);
 		if (roles)
 			fws_fd_merge(&t->fd, sr->fd, counts[k]->streams[s].fd, roles);
@@ -189,7 +210,10 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 			"stream %s: per-flow sequence counts (%" PRIu64
 			") disagree with the transmit counter (%" PRIu64 ")",
 			sr->name, sr->rx.tx + sr->blk.tx, sr->tx_frames);
-	summarize_latency(sr, sr->hist->count ? jitter_sum / (double)sr->hist->count : 0);
+	summarize_latency(sr, h, h->count ? jitter_sum / (double)h->count : 0);
+	if (keep_buckets(sr, h) < 0 && rc == 0)
+		rc = -ENOMEM;
+	free(h);
 	stream_rates(sr);
 	return rc;
 }

@@ -119,7 +119,9 @@ struct fws_stream_result {
 	struct fws_sender_result senders[FWS_CFG_MAX_PORTS];
 	bool blk_ok;
 	char blk_reason[160];
-	struct fws_hist *hist; /**< owned by the result */
+	/** Latency: the histogram's non-empty buckets, rising (owned by the result). */
+	struct fws_cell_bucket *hist;
+	unsigned int n_hist;
 	/** The features' own result blocks (fws_featdata.h: the result's layout, fd). */
 	_Alignas(8) unsigned char fd[FWS_FD_RESULT_BYTES];
 };

@@ -42,6 +42,15 @@ int fws_matrix_render(FILE *f, const struct fws_cells *sets, unsigned int n_sets
 int fws_matrix_render_columns(FILE *f, const struct fws_cells *sets, unsigned int n_sets,
 			      enum fws_matrix_format fmt, const char *columns);
 
+/**
+ * The latency histograms of the cells of n_sets reports as a HdrHistogram log (format 1.3,
+ * fws_hdr.h): a line per cell with a histogram, tagged with its key (after its appliance
+ * when there are several). 0, or -errno with why in err: -ENODATA when no cell has a
+ * histogram at 0.1 % (an older report's cells are named in a comment line, not exported).
+ */
+int fws_matrix_hdr(FILE *f, const struct fws_cells *sets, unsigned int n_sets, char *err,
+		   size_t errlen);
+
 /** A --columns list is one the renderer takes: 0, or -EINVAL with why in err. */
 int fws_matrix_columns(const char *list, char *err, size_t errlen);
 

@@ -35,12 +35,10 @@ lat_json(const struct fws_stream_result *x)
 	json_object_set_new(o, "clock_skew", json_integer((json_int_t)x->lat.skewed));
 	json_object_set_new(o, "clock_skew_max", json_real(x->lat.skew_max_ns));
 	h = json_array();
-	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
-		if (x->hist->b[i])
-			json_array_append_new(h, json_pack("[I, I, I]",
-							   (json_int_t)fws_hist_bucket_lo(i),
-							   (json_int_t)fws_hist_bucket_width(i),
-							   (json_int_t)x->hist->b[i]));
+	for (i = 0; i < x->n_hist; i++)
+		json_array_append_new(h, json_pack("[I, I, I]", (json_int_t)x->hist[i].lo,
+						   (json_int_t)x->hist[i].width,
+						   (json_int_t)x->hist[i].count));
 	json_object_set_new(o, "histogram", h);
 	return o;
 }

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "matrix_int.h"
@@ -467,26 +468,60 @@ outliers(FILE *f, const struct plot *p, const struct fws_cell *c, uint64_t n, do
 		(double)(last->lo + last->width) / 1e3);
 }
 
+/* The bars of a histogram's first end buckets: 0.1 % buckets drawn one by one would be
+ * thousands of hair-thin bars of a few frames each, so every power of two is drawn as 32 bars
+ * (at most 3.1 % wide), each the sum of the buckets it covers. Into b (end of them at most):
+ * how many. */
+static unsigned int
+hist_bars(const struct fws_cell *c, unsigned int end, struct fws_cell_bucket *b)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < end; i++) {
+		uint64_t lo = c->hist[i].lo, w = 1;
+
+		if (lo >= 32) {
+			w = 1ull << (63 - __builtin_clzll(lo) - 5);
+			lo &= ~(w - 1);
+		}
+		if (n && b[n - 1].lo == lo) {
+			b[n - 1].count += c->hist[i].count;
+			b[n - 1].width = c->hist[i].lo + c->hist[i].width - lo;
+		} else {
+			b[n++] = (struct fws_cell_bucket){
+				.lo = lo,
+				.width = w > c->hist[i].width ? w : c->hist[i].width,
+				.count = c->hist[i].count};
+		}
+	}
+	return n;
+}
+
 /* Latency histogram of one cell: bars over log-spaced buckets, axes, p50 and p99. */
 static void
 chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fws_cell *c,
 	      unsigned int idx)
 {
 	struct plot p = {.xmin = 0, .xmax = 1, .w = W, .h = 240};
-	unsigned int i, end = hist_end(c);
+	unsigned int i, end = hist_end(c), n_bars;
+	struct fws_cell_bucket *bars;
 	uint64_t beyond = 0;
 	double lmin, lmax, lend;
 	char name[80], dir[64];
 
-	for (i = 0; i < c->n_hist; i++)
-		if (i < end)
-			p.ymax = fmax(p.ymax, (double)c->hist[i].count);
-		else
-			beyond += c->hist[i].count;
+	if (end == 0 || (bars = malloc(end * sizeof(*bars))) == NULL)
+		return; /* no histogram (or no memory for its bars): no chart */
+	n_bars = hist_bars(c, end, bars);
+	for (i = 0; i < n_bars; i++)
+		p.ymax = fmax(p.ymax, (double)bars[i].count);
+	for (i = end; i < c->n_hist; i++)
+		beyond += c->hist[i].count;
 	p.ymax = fmax(p.ymax, (double)beyond);
-	if (c->n_hist == 0 || p.ymax == 0)
+	if (p.ymax == 0) {
+		free(bars);
 		return; /* nothing counted: no bars to scale */
-	lmin = log10((double)c->hist[0].lo + 1);
+	}
+	lmin = log10((double)bars[0].lo + 1);
 	lend = log10((double)(c->hist[end - 1].lo + c->hist[end - 1].width) + 1);
 	if (lend <= lmin)
 		lend = lmin + 1;
@@ -515,18 +550,20 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 		idx, W, p.h);
 	axes(f, &p, 1, "frames", "latency (us, log scale)");
 	log_ticks(f, lmin, lend, lmax, p.h);
-	for (i = 0; i < end; i++) {
-		double x0 = (log10((double)c->hist[i].lo + 1) - lmin) / (lmax - lmin);
-		double x1 = (log10((double)(c->hist[i].lo + c->hist[i].width) + 1) - lmin) /
-			    (lmax - lmin);
-		double y = py(&p, (double)c->hist[i].count);
+	for (i = 0; i < n_bars; i++) {
+		double x0 = (log10((double)bars[i].lo + 1) - lmin) / (lmax - lmin);
+		double x1 =
+			(log10((double)(bars[i].lo + bars[i].width) + 1) - lmin) / (lmax - lmin);
+		double y = py(&p, (double)bars[i].count);
 
 		fprintf(f,
 			"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"#1f77b4\" data-lo=\"%llu\" data-count=\"%llu\"/>\n",
-			px(&p, x0), y, fmax(px(&p, x1) - px(&p, x0), 1), p.h - MB - y,
-			(unsigned long long)c->hist[i].lo, (unsigned long long)c->hist[i].count);
+			px(&p, fmax(x0, 0)), y, fmax(px(&p, x1) - px(&p, fmax(x0, 0)), 1),
+			p.h - MB - y, (unsigned long long)bars[i].lo,
+			(unsigned long long)bars[i].count);
 	}
+	free(bars);
 	if (beyond)
 		outliers(f, &p, c, beyond, (lend - lmin) / (lmax - lmin));
 	percentiles(f, c, lmin, lmax, p.h);

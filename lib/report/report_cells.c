@@ -107,13 +107,12 @@ fws_report_goal_figs(const struct fws_run *run, const struct fws_search_summary 
 	out->upper_pps = !x->generator_limited && x->upper < 1 ? x->upper * s->max_pps : 0;
 }
 
-/* The cell of one stream of a trial; its histogram buckets go into b. */
+/* The cell of one stream of a trial (its histogram the result's). */
 static void
 cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_stream_result *x,
-	const struct fws_cfg_stream *cs, struct fws_cell *c, struct fws_cell_bucket *b)
+	const struct fws_cfg_stream *cs, struct fws_cell *c)
 {
 	bool goal = r->kind == FWS_RESULT_NDR || r->kind == FWS_RESULT_PDR;
-	unsigned int i;
 
 	memset(c, 0, sizeof(*c));
 	c->connections = c->conn_failed = c->flood_pps = c->flood_passed = -1;
@@ -153,12 +152,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->worst_second = r->steady.n ? fabs(r->steady.worst_dev) * 100 : -1;
 	c->generator_limited =
 		(goal ? r->lower_bound && !r->tester_missed : x->generator_limited) ? 1 : 0;
-	c->hist = b;
-	for (i = 0; x->hist && i < FWS_HIST_NB; i++)
-		if (x->hist->b[i])
-			b[c->n_hist++] = (struct fws_cell_bucket){.lo = fws_hist_bucket_lo(i),
-								  .width = fws_hist_bucket_width(i),
-								  .count = x->hist->b[i]};
+	c->hist = x->hist;
+	c->n_hist = x->n_hist;
 }
 
 /* The DUT's own figures over the measured phase (dut.telemetry); its CPU column from them
@@ -260,7 +255,6 @@ cell_flood(const struct fws_run *run, const struct fws_result *r, struct fws_cel
 static void
 cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 {
-	struct fws_cell_bucket b[FWS_HIST_NB]; /* 30 KiB */
 	struct fws_cell c;
 	unsigned int s;
 
@@ -269,7 +263,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 		    run->cfg->streams[s].l4 == FWS_L4_SYN ||
 		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
 			continue;
-		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c, b);
+		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c);
 		cell_proof(r, &c);
 		cell_telem(r, &c);
 		cell_flood(run, r, &c);

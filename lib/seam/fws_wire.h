@@ -23,7 +23,7 @@
 #include "fws_featdata.h"
 
 #define FWS_WIRE_MAJOR 2
-#define FWS_WIRE_MINOR 2
+#define FWS_WIRE_MINOR 3
 
 /** An agent whose workers run and that hears no request for this long stops them and
  * exits: the controller polls every few milliseconds while they run, so silence means its

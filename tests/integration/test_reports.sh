@@ -19,6 +19,51 @@ check "cells carry throughput, line rate and a latency histogram" \
 "$FWSTRESS" report --format wiki "$WORK/report.json" | grep -q '^{| class="wikitable"' && ok "mediawiki table" || bad "mediawiki"
 [ "$("$FWSTRESS" report --format csv "$WORK/report.json" | wc -l)" -eq 7 ] && ok "csv: header + 6 cells" || bad "csv"
 "$FWSTRESS" report --format pdf "$WORK/report.json" 2>/dev/null; [ $? -eq 1 ] && ok "unknown format: exit 1" || bad "unknown format"
+
+# The latency export, read by HdrHistogram's own tool (Java, Debian's libhdrhistogram-java):
+# for every cell, its whole distribution as HdrHistogram decodes it (at each value it lists,
+# the count at or below it) equals the cell's buckets in the report, and the report's p50 and
+# p99 lie where HdrHistogram's percentile walk brackets them.
+HDRJAR=/usr/share/java/hdrhistogram.jar
+if "$FWSTRESS" report --format hdr -o "$WORK/lat.hlog" "$WORK/report.json"; then
+	ok "hdr: latency log written"
+else
+	bad "hdr: report --format hdr"
+fi
+if command -v java >/dev/null && [ -f "$HDRJAR" ]; then
+	python3 - "$WORK/report.json" "$WORK/lat.hlog" "$HDRJAR" <<'PY' && ok "hdr: HdrHistogram's HistogramLogProcessor reads every cell's distribution as the report's" || bad "hdr: HdrHistogram's reading differs"
+import json, math, subprocess, sys
+r = json.load(open(sys.argv[1]))
+tags = [l.split(",")[0][4:] for l in open(sys.argv[2]) if l.startswith("Tag=")]
+cells = [c for c in r["cells"] if c["latency_histogram"]]
+assert len(tags) == len(cells) == 6, (len(tags), len(cells))
+for c in cells:
+    tag = "/".join([c["scenario"], c["kind"], c["direction"], c["stream"], c["frame_size"]])
+    assert tag in tags, tag
+    out = subprocess.run(["java", "-cp", sys.argv[3], "org.HdrHistogram.HistogramLogProcessor",
+                          "-i", sys.argv[2], "-tag", tag, "-outputValueUnitRatio", "1", "-csv"],
+                         capture_output=True, text=True, check=True).stdout
+    rows = [l.split(",") for l in out.splitlines()[1:] if l and l[0].isdigit()]
+    rows = [(float(v), float(p), int(n)) for v, p, n, _ in rows]
+    h = c["latency_histogram"]
+    total = sum(n for _, _, n in h)
+    assert rows and rows[-1][2] == total, (tag, rows[-1], total)
+    for v, _, n in rows:
+        mine = sum(k for lo, w, k in h if lo <= v)
+        assert mine == n, (tag, v, n, mine)
+    for q, mine in ((0.5, c["latency_p50_ns"]), (0.99, c["latency_p99_ns"])):
+        rank = math.ceil(q * total)
+        above = min(v for v, _, n in rows if n >= rank)
+        below = max([v for v, _, n in rows if n < rank] + [0])
+        assert below < mine <= above, (tag, q, below, mine, above)
+PY
+else
+	bad "hdr: java or $HDRJAR missing (tools/setup installs default-jre-headless and libhdrhistogram-java)"
+fi
+"$FWSTRESS" report --format hdr -o "$WORK/none.hlog" "$HERE/reports.json" 2>"$WORK/hdr.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "fwstress: report: " "$WORK/hdr.err" && ok "hdr: not a report: exit $rc, one line" \
+	|| bad "hdr: not a report: exit $rc, $(cat "$WORK/hdr.err")"
 "$FWSTRESS" report --format html -o "$WORK/r.html" "$WORK/report.json" && ok "html written" || bad "html"
 
 # The page in a real browser: parse the DOM Chromium built, and take a screenshot.
@@ -172,7 +217,7 @@ echo '{"not": "a report"}' >"$WORK/junk.json"
 # Schema versions (docs/reference/report-schema.md): this one writes $V; report and compare read the
 # stored reports of every earlier version (tests/data/reports: 1 before and after its keys
 # were renamed, 2.0) and refuse a newer major naming both; sweep --resume refuses an older major.
-V=2.11
+V=2.12
 check "schema $V" "r['schema'] == 'fwstress-report/$V'"
 OLD=$HERE/../data/reports
 for f in "$OLD"/v1-*.json "$OLD"/v2.0-*.json; do

@@ -346,6 +346,78 @@ START_TEST(test_matrix_latency_outlier)
 }
 END_TEST
 
+/* 0.1 % buckets are drawn 32 to a power of two: a thousand thin buckets of one frame each
+ * between 1 and 2 ms are 32 bars of 32 frames, every frame in one. */
+START_TEST(test_matrix_latency_bars)
+{
+	struct fws_cell c[] = {cell("routing", "run", "upload", "upload", 1000)};
+	struct fws_cell_bucket *b = calloc(1024, sizeof(*b));
+	struct fws_cells cells = {.n = 1, .c = c};
+	unsigned int i, bars = 0, frames = 0;
+	const char *p;
+	char *out;
+
+	for (i = 0; i < 1024; i++)
+		b[i] = (struct fws_cell_bucket){
+			.lo = (1u << 20) + 1024 * i, .width = 1024, .count = 1};
+	strcpy(c[0].stream_dir, "upload");
+	c[0].hist = b;
+	c[0].n_hist = 1024;
+	c[0].p50_ns = 1.5e6;
+	c[0].p99_ns = 2.08e6;
+	out = render(&cells, FWS_MATRIX_HTML);
+	for (p = out; (p = strstr(p, "class=\"bar\"")) != NULL; p++, bars++)
+		frames += (unsigned int)atoi(strstr(p, "data-count=\"") + 12);
+	ck_assert_uint_eq(bars, 32);
+	ck_assert_uint_eq(frames, 1024);
+	ck_assert_ptr_nonnull(strstr(out, "data-lo=\"1048576\" data-count=\"32\""));
+	free(out);
+	free(b);
+}
+END_TEST
+
+/* The HdrHistogram log: a line per cell with 0.1 % buckets, tagged after its appliance when
+ * there are several (no space, no comma in a tag); a cell of an older report (3.1 % buckets)
+ * named in a comment, not exported; no histogram at all is an error. */
+START_TEST(test_matrix_hdr)
+{
+	struct fws_cell a[] = {cell("routing", "run", "bidir", "upload", 1000)},
+			o[] = {cell("routing", "run", "bidir", "upload", 1000)},
+			none[] = {cell("routing", "run", "bidir", "upload", 1000)};
+	struct fws_cell_bucket fine[] = {{.lo = 2000, .width = 1, .count = 5},
+					 {.lo = 4096, .width = 4, .count = 7}};
+	struct fws_cell_bucket coarse[] = {{.lo = 4096, .width = 128, .count = 7}};
+	struct fws_cells sets[2] = {{.n = 1, .c = a}, {.n = 1, .c = o}},
+			 empty = {.n = 1, .c = none};
+	char *out = NULL, err[200];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	strcpy(sets[0].dut, "dec740");
+	strcpy(sets[0].firmware, "24.7");
+	strcpy(sets[1].dut, "dec 850");
+	a[0].hist = fine;
+	a[0].n_hist = 2;
+	o[0].hist = coarse;
+	o[0].n_hist = 1;
+	ck_assert_int_eq(fws_matrix_hdr(f, sets, 2, err, sizeof(err)), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(out, "#[Histogram log format version 1.3]\n"));
+	ck_assert_ptr_nonnull(strstr(out,
+				     "\nTag=dec740@24.7/routing/run/bidir/upload/64,0.000,0.000,"
+				     "0.004099,HISTFAAAA"));
+	ck_assert_ptr_nonnull(strstr(out, "\n#fwstress: not exported: dec_850/routing/run/bidir/"
+					  "upload/64: its buckets are not 0.1 % wide"));
+	ck_assert_uint_eq(count(out, "\nTag="), 1);
+	free(out);
+	f = open_memstream(&out, &len);
+	ck_assert_int_eq(fws_matrix_hdr(f, &empty, 1, err, sizeof(err)), -ENODATA);
+	fclose(f);
+	ck_assert_str_eq(err, "no cell with a 0.1 % latency histogram in this report");
+	free(out);
+}
+END_TEST
+
 /* Rates so small the tick step underflows (a report's denormals, issue 39): the page ends,
  * with a handful of ticks, not 17 GB of identical ones. */
 START_TEST(test_matrix_denormal_rates)
@@ -605,6 +677,8 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_tester_limited);
 	tcase_add_test(tc, test_matrix_columns);
 	tcase_add_test(tc, test_matrix_latency_outlier);
+	tcase_add_test(tc, test_matrix_latency_bars);
+	tcase_add_test(tc, test_matrix_hdr);
 	tcase_add_test(tc, test_matrix_denormal_rates);
 	suite_add_tcase(s, tc);
 	return s;

@@ -27,12 +27,13 @@ struct fixture {
 	struct fws_cfg *cfg;
 	struct fws_run run;
 	struct fws_result res[4];
-	struct fws_hist hist;
+	struct fws_cell_bucket hist[2]; /**< a result keeps its histogram's non-empty buckets */
 	char path[64];
 };
 
 static void
-stream(struct fws_result *r, const char *name, double tx_pps, double rx_pps, struct fws_hist *h)
+stream(struct fws_result *r, const char *name, double tx_pps, double rx_pps,
+       struct fws_cell_bucket *h)
 {
 	struct fws_stream_result *x = &r->streams[r->n_streams++];
 
@@ -51,6 +52,7 @@ stream(struct fws_result *r, const char *name, double tx_pps, double rx_pps, str
 	x->lat.p50 = 12000;
 	x->lat.p99 = 25000;
 	x->hist = h;
+	x->n_hist = h ? 2 : 0;
 }
 
 /* A run of four results: a fixed-rate trial, an NDR goal, a partial trial, a burst. */
@@ -63,9 +65,10 @@ fixture_init(struct fixture *fx)
 	memset(fx, 0, sizeof(*fx));
 	fx->cfg = fws_config_parse(cfg_json, strlen(cfg_json), err, sizeof(err));
 	ck_assert_msg(fx->cfg != NULL, "%s", err);
-	fws_hist_reset(&fx->hist);
-	fws_hist_add_n(&fx->hist, 12000, 2);
-	fws_hist_add(&fx->hist, 25000);
+	fx->hist[0] = (struct fws_cell_bucket){fws_hist_bucket_lo(fws_hist_index(12000)),
+					       fws_hist_bucket_width(fws_hist_index(12000)), 2};
+	fx->hist[1] = (struct fws_cell_bucket){fws_hist_bucket_lo(fws_hist_index(25000)),
+					       fws_hist_bucket_width(fws_hist_index(25000)), 1};
 	fx->run.cfg = fx->cfg;
 	fx->run.status = FWS_RUN_COMPLETED;
 	fx->run.n_ports = 2;
@@ -80,7 +83,7 @@ fixture_init(struct fixture *fx)
 		r->n_ports = 2;
 		strcpy(r->ports[0].name, "lan");
 		strcpy(r->ports[1].name, "wan");
-		stream(r, "upload", 1e6, i == 0 ? 9e5 : 1e6, i == 1 ? &fx->hist : NULL);
+		stream(r, "upload", 1e6, i == 0 ? 9e5 : 1e6, i == 1 ? fx->hist : NULL);
 	}
 	fx->res[1].kind = FWS_RESULT_NDR;
 	fx->res[1].dut_probed = true;

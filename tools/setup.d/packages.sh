@@ -8,11 +8,13 @@ FWS_PKG_MAIN="build-essential meson ninja-build pkg-config python3 dpdk dpdk-dev
 	libjansson-dev libbsd-dev"
 # README's test command: Check, the namespace labs' routers and peers, captures, the
 # two-load-client tests' sshd and Ansible, clang for the fuzzers (libFuzzer: by version, below),
-# groff for the man page's check and a browser for the HTML report's.
+# groff for the man page's check, a browser for the HTML report's, and HdrHistogram's own
+# reader (Java) for the latency export's.
 FWS_PKG_TESTS="check iproute2 iputils-ping procps groff-base clang tshark iptables nftables
 	conntrack libnetfilter-queue-dev wireguard-go wireguard-tools openvpn openssl
 	strongswan-charon strongswan-swanctl libcharon-extra-plugins libstrongswan-standard-plugins
-	openssh-client openssh-server ansible-core linuxptp"
+	openssh-client openssh-server ansible-core linuxptp default-jre-headless
+	libhdrhistogram-java"
 # tools/vm: QEMU, busybox for the guest's initramfs, lspci for dpdk-devbind.py (the kernel is
 # added by the caller: only where /boot has none with its modules).
 FWS_PKG_VM="qemu-system-x86 busybox-static pciutils"
