@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "fws_app.h"
 #include "fws_cell.h"
 #include "fws_err.h"
@@ -307,7 +309,9 @@ compare_rows(const struct fws_cell_cmp *rows, unsigned int n, int worse,
 	if (*single)
 		printf("; %u of them measured once on each side (unconfirmed)", *single);
 	if (skipped)
-		printf("; %u not compared (no result, above the link or tester-limited)", skipped);
+		printf("; %u not compared (no result, above the link, tester-limited or capped by "
+		       "the config)",
+		       skipped);
 	if (gone)
 		printf("; %u gone (in the old report only: not checked)", gone);
 	if (unsure)
@@ -325,6 +329,34 @@ const struct option app_compare_opts[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+
+/* Whether the two reports measured alike (issue 51, item 1): a line for each section of their
+ * configs that differs (the first place in it), since a figure that depends on it is not like
+ * for like: a cap of 2 Gbit/s against one of 1.84 is no regression. */
+static void
+compare_configs(const char *old_path, const char *new_path)
+{
+	static const char *const keys[] = {"streams", "frame_size", "duration",  "warmup",
+					   "drain",   "rate_layer", "burst",     "l4",
+					   "search",  "sweep",      "seq_window"};
+	json_t *o = json_load_file(old_path, 0, NULL), *x = json_load_file(new_path, 0, NULL);
+	const json_t *co = json_object_get(o, "config"), *cx = json_object_get(x, "config");
+	char at[160], a[96], b[96];
+	unsigned int i;
+
+	if (json_object_get(o, "campaign") || json_object_get(x, "campaign"))
+		printf("configs: not compared (a campaign report: its scenarios' configs are "
+		       "files)\n");
+	else if (co == NULL || cx == NULL)
+		printf("configs: not compared (%s keeps no config)\n", co ? new_path : old_path);
+	for (i = 0; co && cx && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (fws_report_config_diff(co, cx, keys[i], NULL, at, sizeof(at), a, b, sizeof(a)))
+			printf("WARNING: the configs differ in \"%s\": old %s, new %s (a figure "
+			       "that depends on it is not like for like)\n",
+			       at, a, b);
+	json_decref(o);
+	json_decref(x);
+}
 
 int
 cmd_compare(int argc, char **argv)
@@ -396,6 +428,7 @@ cmd_compare(int argc, char **argv)
 	}
 	compare_side("old", argv[optind], &a);
 	compare_side("new", argv[optind + 1], &b);
+	compare_configs(argv[optind], argv[optind + 1]);
 	unsure = compare_rows(rows, n, worse, &tol, &single, &unweighed);
 	free(rows);
 	fws_cells_free(&a);

@@ -466,60 +466,6 @@ not_continuable(const struct fws_cells *c, enum fws_method_mode mode)
 	return NULL;
 }
 
-/* A config's value as one short line (null when absent). */
-static void
-short_json(const json_t *v, char *buf, size_t len)
-{
-	char *d =
-		v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(12)) : NULL;
-
-	snprintf(buf, len, "%s%s", d ? (strlen(d) > 60 ? "" : d) : "null",
-		 d && strlen(d) > 60 ? "(a longer value)" : "");
-	free(d);
-}
-
-/* Down to the first place where x and y differ: its path appended to path, *x and *y its
- * two values (NULL: absent on that side). */
-static void
-first_difference(const json_t **x, const json_t **y, char *path, size_t len)
-{
-	size_t i, n = strlen(path);
-	const char *k;
-	json_t *v;
-
-	if (json_is_object(*x) && json_is_object(*y)) {
-		const json_t *sides[2] = {*x, *y};
-
-		for (i = 0; i < 2; i++)
-			json_object_foreach((json_t *)sides[i], k, v)
-			{
-				const json_t *a = json_object_get(*x, k),
-					     *b = json_object_get(*y, k);
-
-				if (json_equal(a, b))
-					continue;
-				snprintf(path + n, len - n, ".%s", k);
-				*x = a;
-				*y = b;
-				first_difference(x, y, path, len);
-				return;
-			}
-	}
-	if (json_is_array(*x) && json_is_array(*y)) {
-		for (i = 0; i < json_array_size(*x) || i < json_array_size(*y); i++) {
-			const json_t *a = json_array_get(*x, i), *b = json_array_get(*y, i);
-
-			if (json_equal(a, b))
-				continue;
-			snprintf(path + n, len - n, "[%zu]", i);
-			*x = a;
-			*y = b;
-			first_difference(x, y, path, len);
-			return;
-		}
-	}
-}
-
 /*
  * What of the measurement the report at path was made with differs from cfg's (issue 51, item
  * 7: resumed repetitions at 10 kpps and one at 20 kpps would be one median): NULL when
@@ -539,29 +485,15 @@ config_differs(const char *path, const struct fws_cfg *cfg, char *buf, size_t le
 	char a[96], b[96], at[128];
 	unsigned int i;
 
-	for (i = 0; was && now && why == NULL && i < sizeof(keys) / sizeof(keys[0]); i++) {
-		json_t *x = json_deep_copy(json_object_get(was, keys[i]));
-		json_t *y = json_deep_copy(json_object_get(now, keys[i]));
-		const json_t *dx = x, *dy = y;
-
-		if (!strcmp(keys[i], "sweep")) { /* resume may add directions */
-			json_object_del(x, "directions");
-			json_object_del(y, "directions");
-		}
-		if (!(x == NULL && y == NULL) && !json_equal(x, y)) {
-			snprintf(at, sizeof(at), "%s", keys[i]);
-			first_difference(&dx, &dy, at, sizeof(at));
-			short_json(dx, a, sizeof(a));
-			short_json(dy, b, sizeof(b));
+	for (i = 0; was && now && why == NULL && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (fws_report_config_diff(was, now, keys[i], "directions", at, sizeof(at), a, b,
+					   sizeof(a))) { /* resume may add directions */
 			snprintf(buf, len,
 				 "it was measured with \"%s\": %s, this config has %s: resume with "
 				 "the config it was measured with",
 				 at, a, b);
 			why = buf;
 		}
-		json_decref(x);
-		json_decref(y);
-	}
 	json_decref(rep);
 	json_decref(now);
 	return why;

@@ -169,6 +169,9 @@ unweighable(const struct fws_cell *o, const struct fws_cell *x)
 		return "above the link speed: a virtual device, not a wire rate";
 	if (x->generator_limited > 0)
 		return "tester-limited in the new report: a lower bound, not the DUT's figure";
+	if (x->capped > 0)
+		return "capped by the config in the new report: its configured maximum passed, a "
+		       "lower bound, not the DUT's figure";
 	if (o->rx_missed > 0 || x->rx_missed > 0)
 		return "tester-limited: a receiving port missed frames, its loss is not the DUT's";
 	return NULL;
@@ -287,6 +290,10 @@ verdict_single(struct fws_cell_cmp *r, double gain, double t)
 	else if (r->old->generator_limited > 0) {
 		r->verdict = FWS_CELL_SKIPPED;
 		r->why = "tester-limited in the old report: a lower bound the new figure meets";
+	} else if (r->old->capped > 0) {
+		r->verdict = FWS_CELL_SKIPPED;
+		r->why = "capped by the config in the old report: a lower bound the new figure "
+			 "meets";
 	} else if (gain > t + EDGE)
 		r->verdict = FWS_CELL_BETTER;
 }
@@ -332,7 +339,8 @@ verdict(struct fws_cell_cmp *r, const struct fws_cell_tolerance *tol)
 		r->verdict = FWS_CELL_SKIPPED;
 		return;
 	}
-	if (!r->old->generator_limited && welch_figure(r, m->lower_better ? -1 : 1, &gain))
+	if (!r->old->generator_limited && !r->old->capped &&
+	    welch_figure(r, m->lower_better ? -1 : 1, &gain))
 		verdict_tested(r, gain, t);
 	else
 		verdict_single(r, m->lower_better ? -r->change : r->change, t);
@@ -391,7 +399,7 @@ static const struct {
 } nums[] = {
 #define NUM_FIELD(m, key, dflt, lo, hi)                                                            \
 	{offsetof(struct fws_cell, m),                                                             \
-	 !strcmp(#m, "generator_limited") || !strcmp(#m, "above_link") ||                          \
+	 !strcmp(#m, "generator_limited") || !strcmp(#m, "above_link") || !strcmp(#m, "capped") || \
 		 !strcmp(#m, "rx_missed") || !strcmp(#m, "attack_leaked") ||                       \
 		 !strcmp(#m, "blocked_leaked") || !strcmp(#m, "conn_failed") ||                    \
 		 !strcmp(#m, "flood_passed") || !strcmp(#m, "unsteady") ||                         \

@@ -122,7 +122,8 @@ double fws_cell_figure(const struct fws_cell *c);
 	X(worst_second, "worst_second_pct", -1, 0, 1e6)                                            \
 	X(dut_core, "dut_busiest_core_pct", -1, 0, 100)                                            \
 	X(dut_states, "dut_states", -1, 0, FWS_TELEM_STATES_MAX)                                   \
-	X(dut_drops, "dut_drops", -1, 0, FWS_TELEM_COUNT_MAX)
+	X(dut_drops, "dut_drops", -1, 0, FWS_TELEM_COUNT_MAX)                                      \
+	X(capped, "capped_by_config", 0, 0, 1)
 /* Written only in a cell of a repeated measurement, read as -1 where absent. */
 #define FWS_CELL_REP_KEY "repetition"
 #define FWS_CELL_HIST_KEY "latency_histogram"
@@ -156,6 +157,9 @@ struct fws_cell {
 	 * (no trial lost frames: the generator's ceiling, not the DUT's); a run cell's load
 	 * fell short of the requested rate. */
 	double generator_limited;
+	/** 1: an ndr/pdr cell whose search never found a load that failed its goal: the
+	 * configured maximum passed, so the figure is the config's cap (a lower bound). */
+	double capped;
 	double goodput_bps; /**< derived: fws_goodput_derived(l1_bps); TCP: measured */
 	/** 1: a TCP stream's cell: goodput_bps is its data segments' payload rate, measured. */
 	double goodput_measured;

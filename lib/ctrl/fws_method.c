@@ -368,6 +368,9 @@ keep_goals(struct fws_method *m, struct fws_search *s, struct slots *sl,
 		run->results[run->n_results].kind = g ? FWS_RESULT_PDR : FWS_RESULT_NDR;
 		run->results[run->n_results].lower_bound =
 			sum->goal[g].generator_limited || sum->goal[g].tester_limited;
+		run->results[run->n_results].capped =
+			sum->goal[g].found && sum->goal[g].upper >= 1 &&
+			!sum->goal[g].generator_limited && !sum->goal[g].tester_limited;
 		run->results[run->n_results].tester_missed =
 			sum->goal[g].tester_limited ? sum->goal[g].missed : 0;
 		sl->trial[r - sl->res] = -1; /* its histograms moved with it */

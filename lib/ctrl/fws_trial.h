@@ -155,6 +155,9 @@ struct fws_result {
 	double warmup, drain;
 	bool partial;     /**< interrupted: counts are what was measured until then */
 	bool lower_bound; /**< a search goal the generator or receiver limited (fws_search_goal) */
+	/** A search goal no trial failed, the generator reaching every load: the configured
+	 * maximum rate passed, so the goal is the config's cap, a lower bound of the DUT's. */
+	bool capped;
 	/** A goal the receiver limited: the frames the failing trial's receiving ports missed. */
 	uint64_t tester_missed;
 	double tsc_hz;     /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */

@@ -135,6 +135,7 @@ build(struct matrix *m)
 			r->core[col] = c->dut_core;
 			r->dut_drops[col] = c->dut_drops;
 			r->limited[col] |= c->generator_limited != 0;
+			r->capped[col] |= c->capped != 0;
 			r->loss[col] = fmax(r->loss[col], c->loss_pct);
 			r->missed[col] = fmax(r->missed[col], c->rx_missed);
 			r->p50[col] = fmax(r->p50[col], c->p50_ns);

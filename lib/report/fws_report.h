@@ -42,6 +42,16 @@ void fws_report_text(FILE *f, const struct fws_run *run);
 /** JSON report. */
 struct json_t *fws_report_json(const struct fws_run *run);
 
+/**
+ * Whether section key of two configs (a report's "config" objects) differs, leaving out its
+ * member ignore (NULL: none): if so, the path of the first place it does in at
+ * ("streams[0].rate") and both values as short JSON text in a and b (vlen each; "null"
+ * where absent).
+ */
+bool fws_report_config_diff(const struct json_t *was, const struct json_t *now, const char *key,
+			    const char *ignore, char *at, size_t atlen, char *a, char *b,
+			    size_t vlen);
+
 /** Write text or JSON to path atomically. Returns 0 or -errno. */
 int fws_report_write_json(const char *path, const struct fws_run *run);
 int fws_report_write_text(const char *path, const struct fws_run *run);

@@ -129,7 +129,7 @@ const char *
 matrix_fig_text(const struct row *x, unsigned int c, const struct matrix_fig *fg, bool html,
 		char *buf, size_t len)
 {
-	bool bound = fg->bound && (x->limited[c] || x->missed[c] > 0) &&
+	bool bound = fg->bound && (x->limited[c] || x->capped[c] || x->missed[c] > 0) &&
 		     (fg->value != v_iperf || iperf_row(x, c));
 	char v[48];
 

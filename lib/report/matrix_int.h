@@ -27,7 +27,8 @@ struct row {
 	double goodput[MAX_COLS]; /**< derived from L1, or TCP's measured payload rate */
 	bool measured[MAX_COLS];  /**< a cell of it measured its goodput (TCP) */
 	bool has[MAX_COLS];
-	bool limited[MAX_COLS];                         /**< a cell of it was generator-limited */
+	bool limited[MAX_COLS]; /**< a cell of it was generator-limited */
+	bool capped[MAX_COLS];  /**< a goal cell of it passed the configured maximum */
 	double conn[MAX_COLS], conn_failed[MAX_COLS];   /**< connection tests' figures */
 	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
 	double loss[MAX_COLS];                          /**< %, the column's worst stream */

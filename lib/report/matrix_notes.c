@@ -123,6 +123,10 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 		note(n, label, "%s",
 		     goal ? "generator-limited, a lower bound (no trial lost frames)"
 			  : "generator-limited");
+	if (x->capped[c])
+		note(n, label,
+		     "CAPPED BY THE CONFIG: its maximum rate passed, a lower bound (raise the "
+		     "rate to find the DUT's)");
 	if (matrix_above_link(x, c))
 		note(n, label,
 		     "ABOVE LINK SPEED (%.4f Mpps at most): a virtual device, unpaced: not a wire "

@@ -150,6 +150,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->repetition = r->repetition ? (double)r->repetition : -1;
 	c->unsteady = r->steady.n ? r->steady.unsteady : -1;
 	c->worst_second = r->steady.n ? fabs(r->steady.worst_dev) * 100 : -1;
+	c->capped = goal && r->capped ? 1 : 0;
 	c->generator_limited =
 		(goal ? r->lower_bound && !r->tester_missed : x->generator_limited) ? 1 : 0;
 	c->hist = x->hist;

@@ -342,7 +342,8 @@ text_goal(FILE *f, const struct fws_run *run, const struct fws_search_summary *s
 	if (v.upper_pps > 0)
 		snprintf(up, sizeof(up), "%.4f Mpps asked lost more", v.upper_pps / 1e6);
 	else
-		snprintf(up, sizeof(up), "the configured maximum passed");
+		snprintf(up, sizeof(up),
+			 "the configured maximum passed: CAPPED BY THE CONFIG, a lower bound");
 	fprintf(f,
 		"  %s: %.4f Mpps, %.2f Mbit/s L1 (%s), loss %.4f %%: asked %.4f Mpps (%s); "
 		"conditional throughput %.4f Mpps; %u trials at or below it exceeded the goal; "

@@ -26,4 +26,37 @@ done
 # (on the loopback it is also above the link speed: either reason keeps it out of the verdict)
 grep -q ">=" "$WORK/cmp" && grep -q "not compared: " "$WORK/cmp" && grep -q "^0 of 1 cells worse .* 1 not compared" "$WORK/cmp" &&
 	ok "compare: lower bounds marked, not compared" || bad "compare: $(cat "$WORK/cmp")"
+
+# A search whose configured maximum passes (20 kpps, which the loopback carries whole): the
+# NDR is the config's cap, not the DUT's (issue 51, item 1). Every format says so, and a
+# compare of two caps (18 against 20 kpps) is no regression: not compared, the configs'
+# difference named.
+for k in 20 18; do
+	sed -e "s/\"400Mpps\"/\"${k}kpps\"/" "$HERE/lower-bound.json" >"$WORK/cap$k.json"
+	"$FWSTRESS" search -q -o "$WORK/cap$k.report.json" --text "$WORK/cap$k.txt" "$WORK/cap$k.json" >"$WORK/out" 2>&1 ||
+		bad "search at ${k} kpps: $(tail -3 "$WORK/out")"
+done
+REPORT=$WORK/cap20.report.json
+check "capped: the generator reached every load, no trial lost a frame" \
+	'all(x["offered_load"] > 0.98 * x["load"] and x["lost"] == 0 for x in r["search"][0]["trials"])' "$REPORT"
+check "capped: cells flagged capped_by_config, not generator-limited" \
+	'len(r["cells"]) >= 1 and all(c["capped_by_config"] == 1 and c["generator_limited"] == 0 for c in r["cells"])' "$REPORT"
+grep -q "the configured maximum passed" "$WORK/cap20.txt" && ok "capped: text says the maximum passed" || bad "capped: text"
+for fmt in md wiki html; do
+	"$FWSTRESS" report --format $fmt "$REPORT" >"$WORK/cap.$fmt"
+	grep -q "CAPPED BY THE CONFIG" "$WORK/cap.$fmt" && grep -q "&ge; \|>= " "$WORK/cap.$fmt" &&
+		ok "capped: report $fmt marks a lower bound and says why" || bad "capped: report $fmt: $(grep -m2 "ndr" "$WORK/cap.$fmt")"
+done
+"$FWSTRESS" report --format csv "$REPORT" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+sys.exit(0 if rows and all(x["capped_by_config"] == "1" for x in rows) else 1)' &&
+	ok "capped: csv column capped_by_config = 1" || bad "capped: csv"
+"$FWSTRESS" compare "$REPORT" "$WORK/cap18.report.json" >"$WORK/cmp"
+rc=$?
+grep -q 'WARNING: the configs differ in "streams\[0\].rate' "$WORK/cmp" &&
+	grep -q "not compared: capped by the config" "$WORK/cmp" && ! grep -q "WORSE" "$WORK/cmp" && [ $rc -ne 11 ] && [ $rc -ne 7 ] &&
+	ok "capped: compare of two caps: no verdict (exit $rc), the rate's difference named" || bad "capped: compare (exit $rc): $(cat "$WORK/cmp")"
+"$FWSTRESS" compare "$REPORT" "$REPORT" >"$WORK/cmp"
+! grep -q "WARNING" "$WORK/cmp" && ok "compare: the same config, no warning" || bad "compare same: $(cat "$WORK/cmp")"
 finish

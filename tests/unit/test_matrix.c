@@ -167,7 +167,8 @@ START_TEST(test_matrix_csv)
 		"loss_pct,latency_p50_ns,latency_p99_ns,line_pps,dut_cpu_pct,generator_limited,"
 		"attack_frames,attack_leaked,blocked_leaked,goodput_measured,connections,"
 		"connections_failed,syn_flood_pps,syn_flood_passed,above_link,receiver_missed,"
-		"unsteady,worst_second_pct,dut_busiest_core_pct,dut_states,dut_drops,repetitions,"
+		"unsteady,worst_second_pct,dut_busiest_core_pct,dut_states,dut_drops,"
+		"capped_by_config,repetitions,"
 		"values,"
 		"median,min,max,mean,ci95,cov_pct,p1,"
 		"p99,"
@@ -175,8 +176,8 @@ START_TEST(test_matrix_csv)
 	ck_assert_ptr_nonnull(strstr(csv,
 				     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,\"fw, nat\",ndr,upload,"
 				     "\"up\"\"1\"\"\",64,,,64,1000,672000,512000,632676.2029,0,"
-				     "0,0,1488095.2,,0,,,,0,,,,,0,0,,,,,,1,,,,,,,,,,\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0,,,,,,1,,,,,,,,,,\n"));
+				     "0,0,1488095.2,,0,,,,0,,,,,0,0,,,,,,0,1,,,,,,,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0,,,,,,0,1,,,,,,,,,,\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
 }
