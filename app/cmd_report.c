@@ -10,6 +10,7 @@
 
 #include "fws_app.h"
 #include "fws_cell.h"
+#include "fws_compat.h"
 #include "fws_err.h"
 #include "fws_matrix.h"
 #include "fws_report.h"
@@ -50,13 +51,17 @@ load_sets(char **paths, int n, struct fws_cells *sets)
 static void
 report_usage(void)
 {
-	printf("Usage: fwstress report [--format md|wiki|csv|html|hdr] [--columns LIST] [-o OUT] "
+	printf("Usage: fwstress report [--format md|wiki|csv|html|hdr] [--columns LIST] [--label "
+	       "NAME "
+	       "...] [-o OUT] "
 	       "REPORT.json [REPORT.json ...]\n\nRenders the cells of run, search, sweep or "
 	       "campaign reports as a qualification matrix (rows: scenario, frame size, result; "
 	       "per direction its figures, as --columns chooses them: l1 (Mbit/s at L1), mpps, "
 	       "iperf (the TCP goodput iperf would report), loss (%%), p50 and p99 (latency, "
 	       "us), cpu (the DUT's); default %s). Several reports, one per appliance, are "
-	       "laid side by side: a column group per appliance (DUT name, firmware, date). "
+	       "laid side by side: a column group per appliance, headed by its --label (one per "
+	       "report, in their order), else its DUT name, and where two name the same DUT "
+	       "by what tells them apart (firmware, else date). "
 	       "Notes are derived from the measurements. html is one self-contained page with "
 	       "SVG charts: throughput against frame size in Mpps and Mbit/s with the "
 	       "theoretical line rate per port speed, the appliances' grouped bars, and "
@@ -72,11 +77,9 @@ report_usage(void)
 
 /* report's options. */
 const struct option app_report_opts[] = {
-	{"format", required_argument, NULL, 'f'},
-	{"columns", required_argument, NULL, 'c'},
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+	{"format", required_argument, NULL, 'f'}, {"columns", required_argument, NULL, 'c'},
+	{"label", required_argument, NULL, 'L'},  {"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 };
 
 int
@@ -86,6 +89,8 @@ cmd_report(int argc, char **argv)
 	char err[200];
 	struct fws_cells *sets;
 	int fmt = FWS_MATRIX_MARKDOWN, c, rc, n, i;
+	const char *labels[64];
+	unsigned int n_labels = 0;
 	bool hdr = false;
 	FILE *f = stdout;
 
@@ -113,6 +118,18 @@ cmd_report(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'L':
+			if (n_labels == sizeof(labels) / sizeof(labels[0]) ||
+			    strlen(optarg) >= sizeof(((struct fws_cells *)NULL)->label) ||
+			    !optarg[0]) {
+				fprintf(stderr,
+					"fwstress: report: --label \"%s\": 1 to 63 characters, at "
+					"most 64 labels\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			labels[n_labels++] = optarg;
+			break;
 		case 'h':
 			report_usage();
 			return EXIT_OK;
@@ -125,6 +142,13 @@ cmd_report(int argc, char **argv)
 		fprintf(stderr, "fwstress: report: give one or more report files\n");
 		return EXIT_USAGE;
 	}
+	if (n_labels > (unsigned int)n) {
+		fprintf(stderr,
+			"fwstress: report: %u labels for %d report%s: one --label per report, "
+			"in their order\n",
+			n_labels, n, n == 1 ? "" : "s");
+		return EXIT_USAGE;
+	}
 	sets = calloc((size_t)n, sizeof(*sets));
 	if (sets == NULL)
 		return fws_err_exit_code(FWS_ERR_FAULT);
@@ -132,6 +156,8 @@ cmd_report(int argc, char **argv)
 		free(sets);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
+	for (i = 0; i < (int)n_labels; i++)
+		strlcpy(sets[i].label, labels[i], sizeof(sets[i].label));
 	if (out && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
 		rc = -EIO;

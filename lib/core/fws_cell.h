@@ -240,6 +240,8 @@ struct fws_timeline {
 
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
+	/** What the user calls it (report --label): heads its column group; "" none. */
+	char label[64];
 	char tool[128]; /**< what wrote it: "fwstress 0.1.0 (commit C, DPDK 22.11.11)" */
 	/** The run ended before its end (interrupted, a fault): its "partial", and its
 	 * "status" when it said one. */

@@ -25,12 +25,45 @@ fws_matrix_format(const char *name)
 	return -EINVAL;
 }
 
+/* What the user called a report (report --label), else its DUT's name, else its place. */
+static void
+set_base(const struct matrix *m, unsigned int set, char *buf, size_t len)
+{
+	const struct fws_cells *x = &m->sets[set];
+
+	if (x->label[0] || x->dut[0])
+		snprintf(buf, len, "%s", x->label[0] ? x->label : x->dut);
+	else
+		snprintf(buf, len, "report %u", set + 1);
+}
+
 const char *
 matrix_set_name(const struct matrix *m, unsigned int set, char *buf, size_t len)
 {
-	if (m->sets[set].dut[0])
-		return m->sets[set].dut;
-	snprintf(buf, len, "report %u", set + 1);
+	const struct fws_cells *x = &m->sets[set];
+	bool same = false, fw = false, date = false;
+	char base[96], other[96];
+	unsigned int o;
+
+	set_base(m, set, base, sizeof(base));
+	for (o = 0; o < m->n_sets; o++) {
+		set_base(m, o, other, sizeof(other));
+		if (o == set || strcmp(base, other))
+			continue;
+		same = true;
+		fw |= strcmp(x->firmware, m->sets[o].firmware) != 0;
+		date |= strcmp(x->started, m->sets[o].started) != 0;
+	}
+	/* Two reports of one appliance (firmware before and after): the groups are headed by
+	 * what tells them apart (issue 51, item 2). */
+	if (same && fw && x->firmware[0])
+		snprintf(buf, len, "%s %s", base, x->firmware);
+	else if (same && !fw && date && x->started[0])
+		snprintf(buf, len, "%s %s", base, x->started);
+	else if (same)
+		snprintf(buf, len, "%s (report %u)", base, set + 1);
+	else
+		snprintf(buf, len, "%s", base);
 	return buf;
 }
 

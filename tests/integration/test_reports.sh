@@ -20,6 +20,15 @@ check "cells carry throughput, line rate and a latency histogram" \
 [ "$("$FWSTRESS" report --format csv "$WORK/report.json" | wc -l)" -eq 7 ] && ok "csv: header + 6 cells" || bad "csv"
 "$FWSTRESS" report --format pdf "$WORK/report.json" 2>/dev/null; [ $? -eq 1 ] && ok "unknown format: exit 1" || bad "unknown format"
 
+# Two reports of one appliance: column groups headed by what tells them apart, or --label.
+"$FWSTRESS" report --columns l1 --label before --label after "$WORK/report.json" "$WORK/report.json" >"$WORK/lab.md" &&
+	grep -q "| before bidir upload Mbit/s (L1) | before bidir download Mbit/s (L1) | after bidir upload Mbit/s (L1) |" "$WORK/lab.md" &&
+	ok "report --label heads each report's columns" || bad "report --label: $(grep -m1 Scenario "$WORK/lab.md")"
+"$FWSTRESS" report --label a --label b "$WORK/report.json" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "2 labels for 1 report" "$WORK/err" && ok "report: more labels than reports: exit 1, said" ||
+	bad "report labels: exit $rc: $(cat "$WORK/err")"
+
 # The latency export, read by HdrHistogram's own tool (Java, Debian's libhdrhistogram-java):
 # for every cell, its whole distribution as HdrHistogram decodes it (at each value it lists,
 # the count at or below it) equals the cell's buckets in the report, and the report's p50 and

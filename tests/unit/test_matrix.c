@@ -544,6 +544,49 @@ START_TEST(test_matrix_appliances)
 }
 END_TEST
 
+/* One appliance before and after a firmware upgrade: the column groups are headed by what
+ * tells the reports apart (issue 51, item 2): the firmware, else the date, else their place;
+ * a label the user gives heads its group instead. */
+START_TEST(test_matrix_same_dut)
+{
+	struct fws_cell a[] = {cell("firewall", "run", "upload", "upload", 100000)};
+	struct fws_cell b[] = {cell("firewall", "run", "upload", "upload", 90000)};
+	struct fws_cells sets[] = {{.dut = "netns firewall",
+				    .firmware = "24.7",
+				    .started = "2026-11-01",
+				    .n = 1,
+				    .c = a},
+				   {.dut = "netns firewall",
+				    .firmware = "25.1",
+				    .started = "2026-11-30",
+				    .n = 1,
+				    .c = b}};
+	char *out;
+
+	out = render_n(sets, 2, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(out, "| netns firewall 24.7 upload Mbit/s (L1) |"));
+	ck_assert_ptr_nonnull(strstr(out, "| netns firewall 25.1 upload Mbit/s (L1) |"));
+	free(out);
+	strcpy(sets[1].firmware, "24.7");
+	out = render_n(sets, 2, FWS_MATRIX_HTML);
+	ck_assert_ptr_nonnull(strstr(out, ">netns firewall 2026-11-01</th>"));
+	ck_assert_ptr_nonnull(strstr(out, ">netns firewall 2026-11-30</th>"));
+	free(out);
+	strcpy(sets[1].started, "2026-11-01");
+	out = render_n(sets, 2, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(out, "| netns firewall (report 1) upload Mpps |"));
+	ck_assert_ptr_nonnull(strstr(out, "| netns firewall (report 2) upload Mpps |"));
+	free(out);
+	strcpy(sets[0].label, "before");
+	strcpy(sets[1].label, "after");
+	out = render_n(sets, 2, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(out, "| before upload Mpps |"));
+	ck_assert_ptr_nonnull(strstr(out, "| after upload Mpps |"));
+	ck_assert_ptr_nonnull(strstr(out, "Appliances: before (firmware 24.7"));
+	free(out);
+}
+END_TEST
+
 /* Notes appear exactly where their conditions hold. */
 START_TEST(test_matrix_notes)
 {
@@ -669,6 +712,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_html_escapes);
 	tcase_add_test(tc, test_matrix_left_out);
 	tcase_add_test(tc, test_matrix_appliances);
+	tcase_add_test(tc, test_matrix_same_dut);
 	tcase_add_test(tc, test_matrix_notes);
 	tcase_add_test(tc, test_matrix_tcp_goodput);
 	tcase_add_test(tc, test_matrix_latency_point);
