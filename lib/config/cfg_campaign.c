@@ -374,11 +374,15 @@ merge(json_t *dst, json_t *src)
 	}
 }
 
-/* A relative blocklist file starts at the config's directory, wherever the copy goes. */
+/* A relative blocklist file starts at the config's directory, wherever the copy goes: made
+ * absolute, since the copy is read from the campaign's own folder (a plan named by a relative
+ * path gave "config/drop.txt", which the child then read under its copy's folder: issue 51,
+ * item 11). */
 static void
-absolute_blocklists(json_t *root, const char *dir)
+absolute_blocklists(json_t *root, const char *config_dir)
 {
 	json_t *b = json_object_get(root, "blocklist"), *a;
+	char *dir = realpath(config_dir, NULL);
 	size_t i;
 
 	if (json_is_string(b)) {
@@ -387,6 +391,7 @@ absolute_blocklists(json_t *root, const char *dir)
 	} else if (json_is_array(b)) {
 		a = json_deep_copy(b);
 	} else {
+		free(dir);
 		return;
 	}
 	for (i = 0; i < json_array_size(a); i++) {
@@ -395,10 +400,11 @@ absolute_blocklists(json_t *root, const char *dir)
 
 		if (s == NULL || s[0] == '/')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, s);
+		snprintf(path, sizeof(path), "%s/%s", dir ? dir : config_dir, s);
 		json_array_set_new(a, i, json_string(path));
 	}
 	json_object_set_new(root, "blocklist", a);
+	free(dir);
 }
 
 /* The plan's DUT over the config's. */

@@ -185,6 +185,17 @@ START_TEST(test_campaign_config_merge)
 	ck_assert_ptr_nonnull(strstr(err, "scenario b ("));
 	ck_assert_ptr_nonnull(strstr(err, "config: rate: "));
 	fws_campaign_free(&p);
+	/* A plan named by a relative path (issue 51, item 11: "config/campaign-lab.json"): the
+	 * blocklist still absolute, not relative to where the run started, since the copy is
+	 * read from the campaign's folder. */
+	ck_assert_int_eq(chdir(d.path), 0);
+	ck_assert_int_eq(chdir(".."), 0);
+	ck_assert_int_eq(parse(plan, strrchr(d.path, '/') + 1, &p, err, sizeof(err)), 0);
+	text = fws_campaign_config_text(&p, 0, err, sizeof(err));
+	ck_assert_msg(text != NULL, "%s", err);
+	ck_assert_msg(strstr(text, want) != NULL, "no %s in %s", want, text);
+	free(text);
+	fws_campaign_free(&p);
 	remove_dir(&d);
 }
 END_TEST
