@@ -246,7 +246,7 @@ struct fws_cells {
 	/** The run ended before its end (interrupted, a fault): its "partial", and its
 	 * "status" when it said one. */
 	bool partial;
-	char status[32];
+	char status[400];
 	unsigned int major, minor; /**< the report's schema version */
 	unsigned int n;
 	struct fws_cell *c;

@@ -373,7 +373,7 @@ table(FILE *f, const struct matrix *m, bool wiki)
 {
 	unsigned int r;
 
-	char banner[512];
+	char banner[1024];
 
 	matrix_partial_banner(m, banner, sizeof(banner));
 	if (banner[0]) {

@@ -43,6 +43,13 @@ void fws_report_text(FILE *f, const struct fws_run *run);
 struct json_t *fws_report_json(const struct fws_run *run);
 
 /**
+ * The streams whose configured rate (pps or bit/s) is above what their transmit links carry
+ * at one of the configured frame sizes (issue 51, item 9: "25Gbit" on a 10G port): a line
+ * each on f after prefix, before the run and in the text report. How many.
+ */
+unsigned int fws_report_above_link(FILE *f, const char *prefix, const struct fws_run *run);
+
+/**
  * Whether section key of two configs (a report's "config" objects) differs, leaving out its
  * member ignore (NULL: none): if so, the path of the first place it does in at
  * ("streams[0].rate") and both values as short JSON text in a and b (vlen each; "null"

@@ -642,7 +642,7 @@ static void
 page_head(FILE *f, const struct matrix *m)
 {
 	unsigned int s;
-	char name[80], banner[512];
+	char name[80], banner[1024];
 
 	fprintf(f,
 		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -676,8 +676,10 @@ page_head(FILE *f, const struct matrix *m)
 			fprintf(f, ". ");
 		}
 		fprintf(f, "Started ");
-		matrix_html_escape(f, m->sets[s].started);
-		fprintf(f, ".</p>\n");
+		matrix_html_escape(f, m->sets[s].started[0] ? m->sets[s].started : "(not given)");
+		fprintf(f, ". Measured by <span class=\"tool\">");
+		matrix_html_escape(f, m->sets[s].tool[0] ? m->sets[s].tool : "(not named)");
+		fprintf(f, "</span>.</p>\n");
 	}
 	fprintf(f, "<p>Rates at L1 (frame + 20 bytes preamble and gap).</p>\n");
 }

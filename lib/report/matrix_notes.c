@@ -41,6 +41,15 @@ matrix_partial_banner(const struct matrix *m, char *buf, size_t len)
 
 		if (!x->partial)
 			continue;
+		if (x->status[0] >= '1' && x->status[0] <= '9') { /* a campaign's failures */
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%sPARTIAL REPORT: %s: %s; their rows say so, "
+						 "every other cell was measured.",
+						 used ? " " : "",
+						 matrix_set_name(m, s, name, sizeof(name)),
+						 x->status);
+			continue;
+		}
 		used += (size_t)snprintf(
 			buf + used, len - used,
 			"%sPARTIAL REPORT: %s ended before its end (%s): the cells it completed "

@@ -6,7 +6,9 @@
 #include <time.h>
 
 #include <jansson.h>
+#include <rte_version.h>
 
+#include "fws_build.h"
 #include "fws_campaign.h"
 #include "fws_compat.h"
 #include "fws_report.h"
@@ -63,6 +65,85 @@ add_cells(json_t *a, const struct fws_campaign_scenario *s, const struct fws_cel
 	}
 }
 
+/* A scenario that measured nothing (it failed, its setup failed, it was interrupted or not
+ * run) keeps its row (issue 51, item 3): one cell without figures whose verdict says what
+ * became of it, in the first direction the campaign's other cells have (so it sits in their
+ * column), of the kind its command gives. */
+static void
+add_placeholder(json_t *a, const struct fws_campaign_scenario *s, const struct fws_cells *all,
+		unsigned int n)
+{
+	static const char *const kinds[] = {[FWS_CAMPAIGN_RUN] = "run",
+					    [FWS_CAMPAIGN_SEARCH] = "ndr",
+					    [FWS_CAMPAIGN_SWEEP] = "ndr",
+					    [FWS_CAMPAIGN_CONNECTIONS] = "cps"};
+	struct fws_cell c;
+	unsigned int i;
+
+	memset(&c, 0, sizeof(c));
+	c.dut_cpu = c.dut_core = c.dut_states = c.dut_drops = -1;
+	c.attack_frames = c.attack_leaked = c.blocked_leaked = -1;
+	c.connections = c.conn_failed = c.flood_pps = c.flood_passed = -1;
+	c.unsteady = c.worst_second = c.repetition = -1;
+	strlcpy(c.scenario, s->name, sizeof(c.scenario));
+	strlcpy(c.kind,
+		(unsigned int)s->cmd < sizeof(kinds) / sizeof(kinds[0]) && kinds[s->cmd]
+			? kinds[s->cmd]
+			: "run",
+		sizeof(c.kind));
+	strlcpy(c.direction, "upload", sizeof(c.direction));
+	for (i = 0; i < n; i++)
+		if (all[i].n) {
+			strlcpy(c.direction, all[i].c[0].direction, sizeof(c.direction));
+			strlcpy(c.stream_dir, all[i].c[0].stream_dir, sizeof(c.stream_dir));
+			break;
+		}
+	strlcpy(c.stream, "-", sizeof(c.stream));
+	strlcpy(c.size, "-", sizeof(c.size));
+	{
+		char v[sizeof(s->reason) + 32]; /* cut at the cell's length, as add_cells does */
+
+		snprintf(v, sizeof(v), "%s%s%s",
+			 s->status == FWS_CAMPAIGN_ST_PENDING ? "not run"
+							      : fws_campaign_status_name(s->status),
+			 s->reason[0] ? ": " : "", s->reason);
+		strlcpy(c.verdict, v, sizeof(c.verdict));
+	}
+	json_array_append_new(a, fws_report_cell_json(&c));
+}
+
+/* What became of the campaign, for the banner: "completed", "interrupted" (a scenario was, or
+ * is still to run), or the scenarios that failed with why. */
+static json_t *
+campaign_status(const struct fws_campaign *p)
+{
+	char buf[1024] = "";
+	size_t used = 0;
+	unsigned int i, failed = 0;
+
+	for (i = 0; i < p->n; i++)
+		if (p->s[i].status == FWS_CAMPAIGN_ST_PENDING ||
+		    p->s[i].status == FWS_CAMPAIGN_ST_INTERRUPTED)
+			return json_string("interrupted");
+	for (i = 0; i < p->n && used < sizeof(buf); i++) {
+		if (p->s[i].status != FWS_CAMPAIGN_ST_FAILED &&
+		    p->s[i].status != FWS_CAMPAIGN_ST_SETUP_FAILED)
+			continue;
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s (%s%s%s)",
+					 failed++ ? ", " : "", p->s[i].name,
+					 fws_campaign_status_name(p->s[i].status),
+					 p->s[i].reason[0] ? ": " : "", p->s[i].reason);
+	}
+	if (failed == 0)
+		return json_string("completed");
+	{
+		char out[1100];
+
+		snprintf(out, sizeof(out), "%u of %u scenarios failed: %s", failed, p->n, buf);
+		return json_string(out);
+	}
+}
+
 static json_t *
 campaign_json(const struct campaign_report *r)
 {
@@ -75,6 +156,8 @@ campaign_json(const struct campaign_report *r)
 	for (i = 0; i < p->n; i++) {
 		json_array_append_new(sc, scenario_json(&p->s[i], r->cells[i].n));
 		add_cells(cells, &p->s[i], &r->cells[i]);
+		if (r->cells[i].n == 0 && p->s[i].status != FWS_CAMPAIGN_ST_DONE)
+			add_placeholder(cells, &p->s[i], r->cells, p->n);
 	}
 	/* The DUT: the plan's, else the first scenario that measured names it. */
 	for (i = 0; i < p->n && !p->dut_name[0] && !r->cells[i].dut[0]; i++)
@@ -87,10 +170,14 @@ campaign_json(const struct campaign_report *r)
 			    json_string(p->dut_firmware[0] ? p->dut_firmware
 					: i < p->n         ? r->cells[i].firmware
 							   : ""));
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:{s:o}, s:{s:s, s:o}, s:o}", "schema",
-			 FWS_REPORT_SCHEMA, "kind", "campaign", "started", r->started, "finished",
-			 now, "partial", r->partial, "config", "dut", dut, "campaign", "workdir",
-			 p->workdir, "scenarios", sc, "cells", cells);
+	/* What measured it: the build, as a run's report names it. */
+	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:o, s:{s:o}, "
+			 "s:{s:s, s:o}, s:o}",
+			 "schema", FWS_REPORT_SCHEMA, "kind", "campaign", "tool", "name",
+			 "fwstress", "version", FWS_VERSION, "commit", FWS_COMMIT, "dpdk",
+			 rte_version(), "started", r->started, "finished", now, "partial",
+			 r->partial, "status", campaign_status(p), "config", "dut", dut, "campaign",
+			 "workdir", p->workdir, "scenarios", sc, "cells", cells);
 }
 
 static int

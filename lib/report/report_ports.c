@@ -4,6 +4,8 @@
 #include <jansson.h>
 
 #include "fws_hwstamp.h"
+#include "fws_rate.h"
+#include "fws_size.h"
 #include "fws_report.h"
 #include "report_int.h"
 
@@ -96,4 +98,46 @@ fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+unsigned int
+fws_report_above_link(FILE *f, const char *prefix, const struct fws_run *run)
+{
+	const struct fws_cfg *cfg = run->cfg;
+	unsigned int s, z, n = 0;
+
+	for (s = 0; s < cfg->n_streams; s++) {
+		const struct fws_cfg_stream *cs = &cfg->streams[s];
+		char rate[48], ports[FWS_CFG_SENDERS_NAME_LEN];
+		double worst = 0, line = 0, avg = 0;
+
+		if (cs->rate.kind != FWS_RATE_PPS && cs->rate.kind != FWS_RATE_BPS)
+			continue; /* line, a share of it, max: never above it by themselves */
+		for (z = 0; z < cfg->n_sizes; z++) {
+			double a = fws_size_avg(&cfg->sizes[z]),
+			       l = fws_report_line_pps(run, cs, a);
+			double want = fws_rate_pps(&cs->rate, 0, a);
+
+			if (l > 0 && want > 1.001 * l && want / l > worst) {
+				worst = want / l;
+				line = l;
+				avg = a;
+			}
+		}
+		if (worst == 0)
+			continue;
+		if (cs->rate.kind == FWS_RATE_BPS)
+			snprintf(rate, sizeof(rate), "%.6g Gbit/s", cs->rate.value / 1e9);
+		else
+			snprintf(rate, sizeof(rate), "%.6g Mpps", cs->rate.value / 1e6);
+		fprintf(f,
+			"%sstream %s asks %s, %.2f times what its link carries at %.0f-byte frames "
+			"(%.4f Mpps on port %s): no wire carries that; a NIC sends at most its "
+			"line "
+			"rate, a virtual port's figures are above the link\n",
+			prefix, cs->name, rate, worst, avg, line / 1e6,
+			fws_cfg_senders_name(cfg, cs, ports, sizeof(ports)));
+		n++;
+	}
+	return n;
 }

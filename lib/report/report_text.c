@@ -623,6 +623,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 				fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp, p->stamp_rx_used));
 		fputc('\n', f);
 	}
+	fws_report_above_link(f, "WARNING: ", run);
 	for (i = 0; i < run->n_paths; i++)
 		if (run->paths[i].skipped)
 			fprintf(f, "path check %-12s skipped: every flow is expected blocked\n",

@@ -67,4 +67,13 @@ grep -Eq '^\[ +[0-9.]+/[0-9.]+ s\] trial 2 of ~2 \(imix\) measure TX +[0-9.]+ Mp
 	ok "progress: trial of how many, frame size, phase, L1, the time left" || bad "progress: $(grep -v '^EAL\|^TELEM' "$WORK/progress" | head -3)"
 awk '/trial 1 of ~2 \(64\) warm-up TX/ { if ($13 + 0 > 0) ok = 1 } END { exit !ok }' "$WORK/progress" &&
 	ok "progress: the warm-up's Gbit/s is not 0" || bad "progress warm-up: $(grep warm-up "$WORK/progress" | head -1)"
+
+# A rate above what the link carries (25 Gbit/s on the rings' 10 Gbit/s; issue 51, item 9):
+# said before the run, per stream, and in the text report.
+sed -e 's/"20kpps"/"25Gbit"/' "$HERE/loopback-test.json" >"$WORK/above.json"
+"$FWSTRESS" run -o "$WORK/above.r.json" -t "$WORK/above.txt" -d 0.3 "$WORK/above.json" >/dev/null 2>"$WORK/above.err"
+[ "$(grep -c '^fwstress: WARNING: stream [a-z]* asks 25 Gbit/s, 2.50 times what its link carries at 64-byte frames (14.8810 Mpps on port [a-z]*): no wire carries that' "$WORK/above.err")" -eq 2 ] &&
+	[ "$(grep -c '^WARNING: stream .* asks 25 Gbit/s, 2.50 times' "$WORK/above.txt")" -eq 2 ] &&
+	ok "a rate above the link: said before the run and in the text, per stream" || bad "above the link: $(grep -v '^EAL\|^TELEM' "$WORK/above.err" | head -3)"
+grep -q WARNING "$WORK/report.txt" && bad "a rate within the link warned of" || ok "a rate within the link: no warning"
 finish

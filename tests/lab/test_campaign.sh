@@ -52,8 +52,8 @@ pid=$!
 for _ in $(seq 1 300); do grep -q "^campaign 2/2 firewall: trial 2" "$WORK/cut.err" && break; sleep 0.1; done
 kill -9 $pid
 wait $pid 2>/dev/null
-check "killed: the report holds the first scenario, partial" \
-	'r["partial"] is True and [s["status"] for s in r["campaign"]["scenarios"]][0] == "done" and {c["scenario"] for c in r["cells"]} == {"routing"}' "$WORK/cut.json"
+check "killed: the report holds the first scenario, partial, the second's row not run" \
+	'r["partial"] is True and [s["status"] for s in r["campaign"]["scenarios"]][0] == "done" and {c["scenario"] for c in r["cells"] if c["verdict"] == "ok"} == {"routing"} and [c["verdict"] for c in r["cells"] if c["scenario"] == "firewall"] in (["not run"], ["interrupted"]) and r["status"] == "interrupted"' "$WORK/cut.json"
 "$FWSTRESS" campaign --resume -o "$WORK/cut.json" "$WORK/plan.json" >"$WORK/resume.out" 2>"$WORK/resume.err"
 rc=$?
 [ $rc -eq 0 ] && ! grep -q "campaign 1/2" "$WORK/resume.err" && ok "resumed: exit 0, the first scenario not measured again" ||
@@ -90,5 +90,15 @@ rc=$?
 [ $rc -eq 3 ] && grep -q 'campaign: scenario firewall: setup ".*" exited with status 3: no route to the firewall' "$WORK/bad.err" &&
 	ok "failed setup: exit 3, the scenario and the reason named" || bad "failed setup: exit $rc: $(cat "$WORK/bad.err")"
 check "failed setup: the first scenario's cells stay, the second marked" \
-	'{c["scenario"] for c in r["cells"]} == {"routing"} and r["campaign"]["scenarios"][1]["status"] == "setup failed" and r["partial"] is True' "$WORK/bad-r.json"
+	'{c["scenario"] for c in r["cells"] if c["verdict"] == "ok"} == {"routing"} and r["campaign"]["scenarios"][1]["status"] == "setup failed" and r["partial"] is True' "$WORK/bad-r.json"
+# ... and keeps its row, the banner naming what happened, every format the build (issue 51,
+# item 3).
+check "failed setup: its row (one cell, no figures, its verdict the reason), the status, the build" \
+	'[c["verdict"] for c in r["cells"] if c["scenario"] == "firewall"] == ["setup failed: " + r["campaign"]["scenarios"][1]["reason"]] and r["status"].startswith("1 of 2 scenarios failed: firewall (setup failed: ") and r["tool"]["name"] == "fwstress" and r["dpdk"]' "$WORK/bad-r.json"
+"$FWSTRESS" report "$WORK/bad-r.json" >"$WORK/bad.md"
+grep -q "^| firewall | - | fixed rate | setup failed |" "$WORK/bad.md" && grep -q "PARTIAL REPORT: .*1 of 2 scenarios failed: firewall" "$WORK/bad.md" &&
+	grep -q "measured by fwstress $(awk -F"'" '/version:/ {print $2; exit}' "$TOP/meson.build") (commit" "$WORK/bad.md" &&
+	ok "failed setup: the matrix keeps its row, says why and names the build" || bad "failed setup matrix: $(cat "$WORK/bad.md")"
+"$FWSTRESS" report --format html "$WORK/bad-r.json" | grep -q '<span class="tool">fwstress .*(commit' &&
+	ok "failed setup: the html names the build" || bad "failed setup: html names no build"
 finish
