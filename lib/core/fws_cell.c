@@ -31,6 +31,9 @@ fws_cells_free(struct fws_cells *cells)
 	free(cells->timelines);
 	cells->timelines = NULL;
 	cells->n_timelines = 0;
+	free(cells->b2b);
+	cells->b2b = NULL;
+	cells->n_b2b = 0;
 	free(cells->c);
 	free(cells->done);
 	cells->c = NULL;

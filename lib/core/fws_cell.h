@@ -238,6 +238,16 @@ struct fws_timeline {
 	double *load; /**< per measured second from m0: frames/s received */
 };
 
+/** A sweep's back-to-back result of one frame size and direction (RFC 2544 26.4): the
+ * longest burst at line rate that passed without loss, over its repetitions. */
+struct fws_cell_b2b {
+	char size[32], direction[32];
+	double avg, min, max; /**< frames */
+	double max_frames;    /**< the longest burst tried (-1: not said) */
+	unsigned int trials;  /**< repetitions */
+	bool generator_limited;
+};
+
 struct fws_cells {
 	char dut[64], firmware[64], started[32];
 	/** What the user calls it (report --label): heads its column group; "" none. */
@@ -258,6 +268,11 @@ struct fws_cells {
 	/** Trials with DUT telemetry: their timelines (at most FWS_TIMELINES_MAX). */
 	unsigned int n_timelines;
 	struct fws_timeline *timelines;
+	/** A sweep's back-to-back results (its "back_to_back"), and what it measured fewer
+	 * times than RFC 2544 asks (its "below_rfc" lines, joined by "; "; "" none). */
+	unsigned int n_b2b;
+	struct fws_cell_b2b *b2b;
+	char below_rfc[512];
 };
 
 /** The cell's figures are the scenario's result: no verdict against them. */

@@ -382,6 +382,7 @@ table(FILE *f, const struct matrix *m, bool wiki)
 		fputs(wiki ? "'''\n\n" : "**\n\n", f);
 	}
 	appliances(f, m, wiki);
+	matrix_below_rfc(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
 	table_head(f, m, wiki);
 	for (r = 0; r < m->n_rows; r++)
 		table_row(f, m, &m->rows[r], wiki);
@@ -390,6 +391,7 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	if (matrix_shows(m, "iperf"))
 		fprintf(f, "\n%s\n", GOODPUT_NOTE);
 	matrix_conn_table(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
+	matrix_b2b_table(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
 	if (m->left_out)
 		fprintf(f,
 			"\n%u cells beyond the first %d columns (appliance and direction) are not "
@@ -648,5 +650,99 @@ matrix_conn_table(FILE *f, const struct matrix *m, int fmt)
 		}
 		fputs(conn_fmt[fmt].row_end, f);
 	}
+	fputs(conn_fmt[fmt].end, f);
+}
+
+void
+matrix_below_rfc(FILE *f, const struct matrix *m, int fmt)
+{
+	unsigned int s;
+	char name[80];
+
+	for (s = 0; s < m->n_sets; s++) {
+		if (!m->sets[s].below_rfc[0])
+			continue;
+		fputs(fmt == FWS_MATRIX_HTML        ? "<p class=\"below-rfc\"><strong>"
+		      : fmt == FWS_MATRIX_MEDIAWIKI ? "'''"
+						    : "**",
+		      f);
+		fputs("BELOW RFC 2544", f);
+		if (m->n_sets > 1) {
+			fputs(" (", f);
+			conn_text(f, matrix_set_name(m, s, name, sizeof(name)), fmt);
+			fputc(')', f);
+		}
+		fputs(fmt == FWS_MATRIX_HTML        ? ":</strong> "
+		      : fmt == FWS_MATRIX_MEDIAWIKI ? ":''' "
+						    : ":** ",
+		      f);
+		conn_text(f, m->sets[s].below_rfc, fmt);
+		fputs(fmt == FWS_MATRIX_HTML ? "</p>\n" : "\n\n", f);
+	}
+}
+
+/* One back-to-back result's figures: the longest burst that passed (frames) over its
+ * repetitions, and whether the generator limited it. */
+static void
+b2b_row(FILE *f, const struct matrix *m, unsigned int s, const struct fws_cell_b2b *b, int fmt)
+{
+	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
+	char name[80];
+
+	fputs(html ? "<tr><td>" : md ? "| " : "|-\n| ", f);
+	conn_text(f, m->sets[s].n ? m->sets[s].c[0].scenario : "-", fmt);
+	if (m->n_sets > 1) {
+		fputs(conn_fmt[fmt].cell, f);
+		conn_text(f, matrix_set_name(m, s, name, sizeof(name)), fmt);
+	}
+	fputs(conn_fmt[fmt].cell, f);
+	conn_text(f, b->size, fmt);
+	fputs(conn_fmt[fmt].cell, f);
+	conn_text(f, b->direction, fmt);
+	bool capped = !b->generator_limited && b->max_frames > 0 && b->min >= b->max_frames;
+	bool bound = b->generator_limited || capped;
+
+	fprintf(f, "%s%s%.0f%s%.0f%s%.0f%s%u%s%s", conn_fmt[fmt].cell,
+		bound ? (html ? "&ge; " : ">= ") : "", b->avg, conn_fmt[fmt].cell, b->min,
+		conn_fmt[fmt].cell, b->max, conn_fmt[fmt].cell, b->trials, conn_fmt[fmt].cell,
+		b->generator_limited ? "generator-limited: the longest burst the generator sent "
+				       "passed, a lower bound"
+		: capped ? "every burst passed the longest tried (sweep.back_to_back.seconds): a "
+			   "lower bound"
+			 : "");
+	fputs(conn_fmt[fmt].row_end, f);
+}
+
+void
+matrix_b2b_table(FILE *f, const struct matrix *m, int fmt)
+{
+	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
+	unsigned int s, i, n = 0;
+
+	for (s = 0; s < m->n_sets; s++)
+		n += m->sets[s].n_b2b;
+	if (n == 0)
+		return;
+	fprintf(f, html ? "<h2>Back-to-back bursts (RFC 2544 26.4)</h2>\n"
+			: "\nBack-to-back bursts (RFC 2544 26.4): the longest burst at line rate "
+			  "that passed without loss, in frames, over its repetitions:\n\n");
+	fputs(html ? "<table><tr><th>Scenario"
+	      : md ? "| Scenario"
+		   : "{| class=\"wikitable\"\n! "
+		     "Scenario",
+	      f);
+	fprintf(f, "%s%s%sFrame size%sDirection%savg%smin%smax%srepetitions%sNotes%s",
+		m->n_sets > 1 ? conn_fmt[fmt].sep : "", m->n_sets > 1 ? "Appliance" : "",
+		conn_fmt[fmt].sep, conn_fmt[fmt].sep, conn_fmt[fmt].sep, conn_fmt[fmt].sep,
+		conn_fmt[fmt].sep, conn_fmt[fmt].sep, conn_fmt[fmt].sep,
+		html ? "</th></tr>\n"
+		: md ? " |\n"
+		     : "\n");
+	if (md)
+		fprintf(f, "|---%s|---|---|---:|---:|---:|---:|---|\n",
+			m->n_sets > 1 ? "|---" : "");
+	for (s = 0; s < m->n_sets; s++)
+		for (i = 0; i < m->sets[s].n_b2b; i++)
+			b2b_row(f, m, s, &m->sets[s].b2b[i], fmt);
 	fputs(conn_fmt[fmt].end, f);
 }

@@ -664,6 +664,7 @@ page_head(FILE *f, const struct matrix *m)
 		matrix_html_escape(f, banner);
 		fprintf(f, "</strong></p>\n");
 	}
+	matrix_below_rfc(f, m, FWS_MATRIX_HTML);
 	for (s = 0; s < m->n_sets; s++) {
 		fprintf(f, "<p class=\"appliance\">");
 		if (m->n_sets > 1) {
@@ -773,6 +774,7 @@ matrix_html(FILE *f, const struct matrix *m)
 	if (matrix_shows(m, "iperf"))
 		fprintf(f, "<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
 	matrix_conn_table(f, m, FWS_MATRIX_HTML);
+	matrix_b2b_table(f, m, FWS_MATRIX_HTML);
 	fprintf(f, "<h2>Throughput against frame size</h2>\n");
 	chart_throughput(f, m, false);
 	chart_throughput(f, m, true);

@@ -113,6 +113,14 @@ const char *matrix_fig_text(const struct row *x, unsigned int c, const struct ma
 /** The connection tests' table, when the reports have any: Markdown, MediaWiki or HTML. */
 void matrix_conn_table(FILE *f, const struct matrix *m, int fmt);
 
+/** A sweep's back-to-back results, a row per report, frame size and direction, in format
+ * fmt (markdown, mediawiki, html); nothing when no report has any. */
+void matrix_b2b_table(FILE *f, const struct matrix *m, int fmt);
+
+/** Each report's "BELOW RFC 2544" lines (a sweep measured fewer times than it asks), one
+ * note each, in format fmt. */
+void matrix_below_rfc(FILE *f, const struct matrix *m, int fmt);
+
 /** An appliance's name: its DUT name, or "report N" (1-based) when the report has none. */
 const char *matrix_set_name(const struct matrix *m, unsigned int set, char *buf, size_t len);
 

@@ -485,6 +485,59 @@ structure(const struct fws_cells *cells, char *err, size_t errlen)
 	return rc == 0 ? done_without_cells(cells, err, errlen) : rc;
 }
 
+/* A number within [0, 1e15] (what a count of frames can be), else -1. */
+static double
+frames_of(const json_t *v)
+{
+	double x = json_number_value(v);
+
+	return json_is_number(v) && x >= 0 && x <= 1e15 ? x : -1;
+}
+
+/* A sweep's back-to-back results and its "below RFC" lines, for the matrix (issue 51, item
+ * 5); an entry that is not one (a hand-edited report) is left out. */
+static void
+read_sweep_extras(const json_t *root, struct fws_cells *cells)
+{
+	const json_t *a = json_object_get(root, "back_to_back"), *v;
+	size_t i, used = 0;
+
+	if (json_is_array(a) && json_array_size(a) > 0 && json_array_size(a) <= 4096)
+		cells->b2b = calloc(json_array_size(a), sizeof(*cells->b2b));
+	for (i = 0; cells->b2b && i < json_array_size(a); i++) {
+		const json_t *o = json_array_get(a, i);
+		struct fws_cell_b2b *b = &cells->b2b[cells->n_b2b];
+
+		take_text(b->size, sizeof(b->size), json_object_get(o, "frame_size"));
+		take_text(b->direction, sizeof(b->direction), json_object_get(o, "direction"));
+		b->avg = frames_of(json_object_get(o, "avg"));
+		b->min = frames_of(json_object_get(o, "min"));
+		b->max = frames_of(json_object_get(o, "max"));
+		b->max_frames = frames_of(json_object_get(o, "max_frames"));
+		b->trials =
+			(unsigned int)(json_is_integer(json_object_get(o, "trials")) &&
+						       json_integer_value(
+							       json_object_get(o, "trials")) > 0 &&
+						       json_integer_value(json_object_get(
+							       o, "trials")) < 100000
+					       ? json_integer_value(json_object_get(o, "trials"))
+					       : 0);
+		b->generator_limited = json_is_true(json_object_get(o, "generator_limited"));
+		if (b->size[0] && b->direction[0] && b->avg >= 0 && b->min >= 0 && b->max >= 0)
+			cells->n_b2b++;
+	}
+	json_array_foreach(json_object_get(root, "below_rfc"), i, v)
+	{
+		char line[256] = "";
+
+		take_text(line, sizeof(line), v);
+		if (line[0] && used < sizeof(cells->below_rfc))
+			used += (size_t)snprintf(cells->below_rfc + used,
+						 sizeof(cells->below_rfc) - used, "%s%s",
+						 used ? "; " : "", line);
+	}
+}
+
 int
 fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
 		       char *err, size_t errlen)
@@ -553,6 +606,8 @@ fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws
 		older_cells(root, cells);
 	if (rc == 0)
 		fws_report_read_timelines(root, cells);
+	if (rc == 0)
+		read_sweep_extras(root, cells);
 	json_decref(root);
 	if (rc < 0) {
 		cfg_one_line(err);
