@@ -139,15 +139,9 @@ has_arg(char **v, int n, const char *prefix)
 static int
 eal_defaults(char **argv, int argc)
 {
-	static char inmem[] = "--in-memory", noshconf[] = "--no-shconf", unlink[] = "--huge-unlink",
-		    notelem[] = "--no-telemetry";
+	static char inmem[] = "--in-memory", noshconf[] = "--no-shconf", unlink[] = "--huge-unlink";
 	bool nohuge = has_arg(argv, argc, "--no-huge");
 
-	/* fwstress reads nothing over DPDK's telemetry socket, whose start printed a line on
-	 * every command ("TELEMETRY: No legacy callbacks ...", issue 51, item 15): off unless
-	 * asked for (--telemetry). */
-	if (!has_arg(argv, argc, "--telemetry") && !has_arg(argv, argc, "--no-telemetry"))
-		argv[argc++] = notelem;
 	if (has_arg(argv, argc, "--in-memory") || has_arg(argv, argc, "--proc-type"))
 		return argc;
 	if (!has_arg(argv, argc, "--file-prefix")) {
@@ -177,7 +171,7 @@ app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 	argv[argc++] = (char *)"fwstress";
 	for (i = 0; cfg && i < (int)cfg->n_eal; i++)
 		argv[argc++] = cfg->eal[i];
-	for (i = 0; !cfg && i < n_cli_eal && argc < (int)RTE_DIM(argv) - 6; i++)
+	for (i = 0; !cfg && i < n_cli_eal && argc < (int)RTE_DIM(argv) - 4; i++)
 		argv[argc++] = cli_eal[i];
 	for (i = 1; i < argc; i++) {
 		const char *why =
