@@ -6,6 +6,7 @@
 
 #include "fws_hdr.h"
 #include "fws_hist.h"
+#include "fws_text.h"
 
 #define HDR_HEADER 40    /* cookie, length, offset, digits: 4 bytes each; 3 x 8 */
 #define HDR_DIGITS 3     /* significant digits: 2^FWS_HIST_SUB_BITS sub-buckets per octave */
@@ -126,28 +127,6 @@ zlib_stored(const uint8_t *s, size_t n, uint8_t *d)
 	return (size_t)(o - d);
 }
 
-static char *
-base64(const uint8_t *s, size_t n)
-{
-	static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
-	size_t i;
-
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i < n; i += 3) {
-		uint32_t x = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0) |
-			     (i + 2 < n ? s[i + 2] : 0);
-
-		*o++ = t[x >> 18];
-		*o++ = t[(x >> 12) & 63];
-		*o++ = i + 1 < n ? t[(x >> 6) & 63] : '=';
-		*o++ = i + 2 < n ? t[x & 63] : '=';
-	}
-	*o = '\0';
-	return out;
-}
-
 char *
 fws_hdr_base64(const uint64_t *counts)
 {
@@ -165,7 +144,7 @@ fws_hdr_base64(const uint64_t *counts)
 	m = zlib_stored(enc, n, c + 8);
 	put_be(c, FWS_HDR_COOKIE_COMPRESSED, 4);
 	put_be(c + 4, m, 4);
-	s = base64(c, 8 + m);
+	s = fws_base64(c, 8 + m);
 	free(enc);
 	free(c);
 	return s;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fws_text.h"
@@ -46,4 +48,27 @@ fws_text_clean(char *s, size_t len)
 
 	fws_text_safe(tmp, len, s, len);
 	memcpy(s, tmp, strlen(tmp) + 1);
+}
+
+char *
+fws_base64(const void *p, size_t n)
+{
+	static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const uint8_t *s = p;
+	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
+	size_t i;
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i += 3) {
+		uint32_t x = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0) |
+			     (i + 2 < n ? s[i + 2] : 0);
+
+		*o++ = t[x >> 18];
+		*o++ = t[(x >> 12) & 63];
+		*o++ = i + 1 < n ? t[(x >> 6) & 63] : '=';
+		*o++ = i + 2 < n ? t[x & 63] : '=';
+	}
+	*o = '\0';
+	return out;
 }

@@ -29,4 +29,8 @@ char *fws_text_safe(char *out, size_t len, const char *in, size_t n);
 /** In place: s (its size len) made safe as fws_text_safe makes it. */
 void fws_text_clean(char *s, size_t len);
 
+/** n bytes at p in base64 (RFC 4648, padded), malloc'd and NUL-terminated; NULL when out of
+ * memory. */
+char *fws_base64(const void *p, size_t n);
+
 #endif /* FWS_TEXT_H */

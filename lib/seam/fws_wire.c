@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fws_agent.h"
+#include "fws_text.h"
 #include "fws_wire.h"
 
 #define LINE_MAX_BYTES (256u << 20) /* a chunk of flows is far below; a runaway peer is not */
@@ -22,30 +23,12 @@ static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 json_t *
 fws_wire_blob(const void *p, size_t n)
 {
-	const uint8_t *s = p;
-	size_t i, o = 0;
-	char *out = malloc((n + 2) / 3 * 4 + 1);
+	char *out = fws_base64(p, n);
 	json_t *v;
 
 	if (out == NULL)
 		return NULL;
-	for (i = 0; i + 2 < n; i += 3) {
-		uint32_t x = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
-
-		out[o++] = b64[x >> 18];
-		out[o++] = b64[(x >> 12) & 63];
-		out[o++] = b64[(x >> 6) & 63];
-		out[o++] = b64[x & 63];
-	}
-	if (i < n) {
-		uint32_t x = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0);
-
-		out[o++] = b64[x >> 18];
-		out[o++] = b64[(x >> 12) & 63];
-		out[o++] = i + 1 < n ? b64[(x >> 6) & 63] : '=';
-		out[o++] = '=';
-	}
-	v = json_stringn(out, o);
+	v = json_string(out);
 	free(out);
 	return v;
 }
