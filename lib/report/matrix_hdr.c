@@ -14,20 +14,41 @@
 #include "fws_hist.h"
 #include "fws_matrix.h"
 
-/* A tag names a cell, as compare keys it ("scenario/kind/direction/stream/size"), after its
- * appliance when there are several; a log's tag ends at a comma and holds no space. */
+/* What names report s in its cells' tags: its --label, else its DUT and firmware. */
 static void
-cell_tag(const struct fws_cells *set, const struct fws_cell *c, bool several, char *buf, size_t len)
+set_prefix(const struct fws_cells *set, char *buf, size_t len)
 {
-	char key[256];
+	if (set->label[0])
+		snprintf(buf, len, "%s", set->label);
+	else
+		snprintf(buf, len, "%s%s%s", set->dut[0] ? set->dut : "report",
+			 set->firmware[0] ? "@" : "", set->firmware);
+}
+
+/* A tag names a cell, as compare keys it ("scenario/kind/direction/stream/size"), after its
+ * report when there are several (its place added where two would read the same: one tag
+ * would merge them); a log's tag ends at a comma and holds no space. */
+static void
+cell_tag(const struct fws_cells *sets, unsigned int n_sets, unsigned int s,
+	 const struct fws_cell *c, char *buf, size_t len)
+{
+	char key[256], me[160], other[160];
+	bool same = false;
+	unsigned int o;
 	size_t i;
 
 	fws_cell_key(c, key, sizeof(key));
-	if (several)
-		snprintf(buf, len, "%s%s%s/%s", set->dut[0] ? set->dut : "report",
-			 set->firmware[0] ? "@" : "", set->firmware, key);
-	else
+	set_prefix(&sets[s], me, sizeof(me));
+	for (o = 0; o < n_sets; o++) {
+		set_prefix(&sets[o], other, sizeof(other));
+		same |= o != s && !strcmp(me, other);
+	}
+	if (n_sets < 2)
 		strlcpy(buf, key, len);
+	else if (same)
+		snprintf(buf, len, "%s(report%u)/%s", me, s + 1, key);
+	else
+		snprintf(buf, len, "%s/%s", me, key);
 	for (i = 0; buf[i]; i++)
 		if (buf[i] == ',' || buf[i] == ' ' || buf[i] == '\t' || buf[i] == '"')
 			buf[i] = '_';
@@ -61,7 +82,7 @@ fws_matrix_hdr(FILE *f, const struct fws_cells *sets, unsigned int n_sets, char 
 {
 	uint64_t *counts = malloc(FWS_HIST_NB * sizeof(*counts));
 	unsigned int s, i, lines = 0;
-	char tag[400];
+	char tag[512];
 	int rc = 0;
 
 	if (counts == NULL) {
@@ -82,7 +103,7 @@ fws_matrix_hdr(FILE *f, const struct fws_cells *sets, unsigned int n_sets, char 
 		for (i = 0; i < sets[s].n && rc >= 0; i++) {
 			if (sets[s].c[i].n_hist == 0)
 				continue;
-			cell_tag(&sets[s], &sets[s].c[i], n_sets > 1, tag, sizeof(tag));
+			cell_tag(sets, n_sets, s, &sets[s].c[i], tag, sizeof(tag));
 			if ((rc = cell_line(f, tag, &sets[s].c[i], counts)) > 0)
 				lines++;
 		}

@@ -416,6 +416,25 @@ START_TEST(test_matrix_hdr)
 	fclose(f);
 	ck_assert_str_eq(err, "no cell with a 0.1 % latency histogram in this report");
 	free(out);
+	/* Two reports of one DUT and firmware: their place tells their tags apart; a label
+	 * names its report's. */
+	strcpy(sets[1].dut, "dec740");
+	strcpy(sets[1].firmware, "24.7");
+	o[0].hist = fine;
+	o[0].n_hist = 2;
+	f = open_memstream(&out, &len);
+	ck_assert_int_eq(fws_matrix_hdr(f, sets, 2, err, sizeof(err)), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(out, "\nTag=dec740@24.7(report1)/routing/"));
+	ck_assert_ptr_nonnull(strstr(out, "\nTag=dec740@24.7(report2)/routing/"));
+	free(out);
+	strcpy(sets[1].label, "after");
+	f = open_memstream(&out, &len);
+	ck_assert_int_eq(fws_matrix_hdr(f, sets, 2, err, sizeof(err)), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(out, "\nTag=dec740@24.7/routing/"));
+	ck_assert_ptr_nonnull(strstr(out, "\nTag=after/routing/"));
+	free(out);
 }
 END_TEST
 
