@@ -17,8 +17,10 @@
 #include "fws_agent.h"
 #include "fws_agent_remote.h"
 #include "fws_app.h"
+#include "fws_campaign.h"
 #include "fws_compat.h"
 #include "fws_names.h"
+#include "fws_pace.h"
 #include "fws_spawn.h"
 
 bool
@@ -369,4 +371,23 @@ app_expand_outputs(struct fws_cfg *cfg, const char *command)
 		}
 	}
 	return 0;
+}
+
+char *
+app_estimate_text(char *buf, size_t len, const struct fws_estimate *e, unsigned int cells)
+{
+	unsigned int n = cells * e->cell_min_trials, m = cells * e->cell_trials;
+	char lo[32], hi[32], trials[48];
+
+	fws_pace_fmt(lo, sizeof(lo), e->fixed_s + cells * e->cell_min_s);
+	fws_pace_fmt(hi, sizeof(hi), e->fixed_s + cells * e->cell_s);
+	if (n == m)
+		snprintf(trials, sizeof(trials), "%u trial%s", n, n == 1 ? "" : "s");
+	else
+		snprintf(trials, sizeof(trials), "%u to %u trials", n, m);
+	if (strcmp(lo, hi) == 0)
+		snprintf(buf, len, "%s, %s", trials, lo);
+	else
+		snprintf(buf, len, "%s, %s to %s", trials, lo, hi);
+	return buf;
 }

@@ -24,6 +24,7 @@
 #include "fws_campaign.h"
 #include "fws_cell.h"
 #include "fws_compat.h"
+#include "fws_pace.h"
 #include "fws_report.h"
 #include "fws_spawn.h"
 
@@ -52,8 +53,8 @@ struct campaign {
 	struct fws_campaign p;
 	struct where on[FWS_CAMPAIGN_MAX_SCENARIOS][2]; /**< its setup's, its teardown's */
 	struct fws_cells cells[FWS_CAMPAIGN_MAX_SCENARIOS];
-	double est[FWS_CAMPAIGN_MAX_SCENARIOS]; /**< seconds, from the configs */
-	unsigned int trials[FWS_CAMPAIGN_MAX_SCENARIOS];
+	struct fws_estimate e[FWS_CAMPAIGN_MAX_SCENARIOS]; /**< from the configs */
+	double est[FWS_CAMPAIGN_MAX_SCENARIOS];            /**< seconds, at most */
 	double done_est, done_s; /**< estimate and time of the scenarios measured here */
 	char started[32];
 	char exe[FWS_CFG_PATH_LEN];
@@ -223,6 +224,7 @@ struct progress {
 	const char *stats_path;
 	FILE *stats;
 	unsigned int trials_done;
+	struct fws_pace pace; /**< its cells as they begin */
 	struct fws_live_brief last;
 	int printed; /**< the trial whose start was printed; -1 none */
 };
@@ -231,7 +233,7 @@ struct progress {
 static void
 read_stats(struct progress *g)
 {
-	char line[1 << 16];
+	char line[1 << 16], key[96];
 
 	if (g->stats == NULL && (g->stats = fopen(g->stats_path, "r")) == NULL)
 		return;
@@ -249,29 +251,32 @@ read_stats(struct progress *g)
 		}
 		if (fws_campaign_live_brief(line, n, &b) < 0)
 			continue;
+		snprintf(key, sizeof(key), "%s %s", b.frame_size, b.direction);
+		fws_pace_trial(&g->pace, key, g->trials_done, now_s());
 		g->trials_done += b.result;
 		g->last = b;
 	}
 	clearerr(g->stats);
 }
 
-/* Seconds left for the whole campaign: the configs' estimates, scaled by how long what was
- * measured here took against its estimate. */
+/* Seconds left for the whole campaign: the scenario's own pace once a cell of it finished,
+ * else its estimate scaled by how long the scenarios measured here took against theirs; the
+ * scenarios after it so scaled (or by the scenario's own pace when none finished yet). */
 static double
 left_s(const struct progress *g, double elapsed)
 {
 	const struct campaign *c = g->c;
-	double ratio = 1, cur, left;
+	double ratio = 1, left;
 	unsigned int j;
 
 	if (c->done_est > 0)
 		ratio = c->done_s / c->done_est;
-	else if (g->trials_done && c->est[g->i] > 0)
-		ratio = elapsed / (c->est[g->i] * g->trials_done / RTE_MAX(c->trials[g->i], 1u));
-	cur = g->trials_done
-		      ? elapsed / g->trials_done * RTE_MAX(c->trials[g->i], g->trials_done + 1)
-		      : c->est[g->i] * ratio;
-	left = RTE_MAX(cur - elapsed, 0.0);
+	if (g->pace.begun > 1 || c->done_est <= 0)
+		left = fws_pace_left(&g->pace, now_s(), false);
+	else
+		left = RTE_MAX(c->est[g->i] * ratio - elapsed, 0.0);
+	if (c->done_est <= 0 && g->pace.begun > 1 && c->est[g->i] > 0)
+		ratio = (elapsed + left) / c->est[g->i];
 	for (j = g->i + 1; j < c->p.n; j++)
 		if (c->p.s[j].status != FWS_CAMPAIGN_ST_DONE &&
 		    c->p.s[j].status != FWS_CAMPAIGN_ST_EXPECT_FAILED)
@@ -284,16 +289,15 @@ print_progress(struct progress *g, bool line_end)
 {
 	const struct campaign *c = g->c;
 	double elapsed = now_s() - g->t0, left = left_s(g, elapsed);
-	char detail[96] = "";
+	char detail[96] = "", t[32];
 
 	if (g->last.phase[0] && !g->last.result)
 		snprintf(detail, sizeof(detail), " (%.24s%s%.15s, %.15s)", g->last.frame_size,
 			 g->last.direction[0] ? " " : "", g->last.direction, g->last.phase);
-	fprintf(stderr,
-		"%scampaign %u/%u %s: trial %u of ~%u%s, %.0f s in; about %ld min %02ld s left%s",
+	fprintf(stderr, "%scampaign %u/%u %s: trial %u of ~%u%s, %.0f s in; about %s left%s",
 		c->tty ? "\r\033[K" : "", g->i + 1, c->p.n, c->p.s[g->i].name, g->trials_done + 1,
-		RTE_MAX(c->trials[g->i], g->trials_done + 1), detail, elapsed, (long)left / 60,
-		(long)left % 60, line_end ? "\n" : "");
+		fws_pace_trials(&g->pace, g->trials_done), detail, elapsed,
+		fws_pace_fmt(t, sizeof(t), left), line_end ? "\n" : "");
 	g->last_print = now_s();
 }
 
@@ -362,6 +366,9 @@ measure(struct campaign *c, unsigned int i, bool resume)
 	char stats[FWS_CFG_PATH_LEN + 32];
 	char *argv[FWS_CAMPAIGN_MAX_WRAP + 16];
 	struct progress g = {.c = c, .i = i, .t0 = now_s(), .stats_path = stats, .printed = -1};
+
+	fws_pace_start(&g.pace, c->e[i].cells, c->e[i].cell_min_s, c->e[i].cell_s,
+		       c->e[i].cell_trials);
 	int st;
 
 	work_file(c, i, "config.json", config, sizeof(config));
@@ -491,7 +498,8 @@ prepare(struct campaign *c, bool dry)
 		}
 		if (c->repeat)
 			cfg->repeat = c->repeat;
-		c->est[i] = fws_campaign_estimate(cfg, c->p.s[i].cmd, &c->trials[i]);
+		fws_campaign_estimate_cells(cfg, c->p.s[i].cmd, &c->e[i]);
+		c->est[i] = c->e[i].fixed_s + c->e[i].cells * c->e[i].cell_s;
 		fws_config_free(cfg);
 		c->p.s[i].exit_code = -1;
 	}
@@ -650,20 +658,26 @@ usage_campaign(FILE *f)
 static void
 dry_run(const struct campaign *c)
 {
-	double total = 0;
+	double lo = 0, hi = 0;
+	char a[32], b[32], t[120];
 	unsigned int i;
 
-	for (i = 0; i < c->p.n; i++)
-		total += c->est[i];
-	printf("campaign: %u scenarios, about %.0f min %.0f s; report %s (each scenario's "
+	for (i = 0; i < c->p.n; i++) {
+		lo += c->e[i].fixed_s + c->e[i].cells * c->e[i].cell_min_s;
+		hi += c->est[i];
+	}
+	printf("campaign: %u scenarios, %s to %s (an estimate); report %s (each scenario's "
 	       "files in %s/)\n",
-	       c->p.n, floor(total / 60), fmod(total, 60), c->p.output, c->p.workdir);
+	       c->p.n, fws_pace_fmt(a, sizeof(a), lo), fws_pace_fmt(b, sizeof(b), hi), c->p.output,
+	       c->p.workdir);
 	for (i = 0; i < c->p.n; i++) {
 		const struct fws_campaign_scenario *s = &c->p.s[i];
+		const struct fws_estimate *e = &c->e[i];
 
-		printf("%2u. %-20s fwstress %-11s %s%s: %u trials, about %.0f s\n", i + 1, s->name,
+		printf("%2u. %-20s fwstress %-11s %s%s: %s\n", i + 1, s->name,
 		       fws_campaign_cmd_name(s->cmd), s->config,
-		       s->overrides ? " (with overrides)" : "", c->trials[i], c->est[i]);
+		       s->overrides ? " (with overrides)" : "",
+		       app_estimate_text(t, sizeof(t), e, e->cells));
 		if (s->setup[0])
 			printf("    setup%s%s: %s\n", s->setup_host[0] ? " on " : "", s->setup_host,
 			       s->setup);

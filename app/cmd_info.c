@@ -16,6 +16,7 @@
 #include "fws_campaign.h"
 #include "fws_compat.h"
 #include "fws_hwstamp.h"
+#include "fws_pace.h"
 #include "fws_port.h"
 #include "fws_text.h"
 
@@ -245,11 +246,33 @@ list_unusable(bool eal_up)
 		printf("no PCI network device left out\n");
 }
 
+/* How long run, search and sweep of cfg take: the estimate they print before they start. */
+static void
+say_estimates(const struct fws_cfg *cfg)
+{
+	static const enum fws_campaign_cmd cmds[] = {FWS_CAMPAIGN_RUN, FWS_CAMPAIGN_SEARCH,
+						     FWS_CAMPAIGN_SWEEP};
+	char line[400], one[120];
+	size_t at = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cmds) && at < sizeof(line); i++) {
+		struct fws_estimate e;
+
+		fws_campaign_estimate_cells(cfg, cmds[i], &e);
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s %s", i ? "; " : "",
+				       fws_campaign_cmd_name(cmds[i]),
+				       app_estimate_text(one, sizeof(one), &e, e.cells));
+	}
+	fprintf(stderr, "fwstress: estimate: %s\n", line);
+}
+
 int
 cmd_validate(int argc, char **argv)
 {
 	struct fws_cfg *cfg;
 	char err[700];
+	int out_err = 0;
 	json_t *j;
 	char *s;
 
@@ -281,6 +304,9 @@ cmd_validate(int argc, char **argv)
 	j = fws_config_to_json(cfg);
 	s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	printf("%s\n", s);
+	app_out_check(stdout, &out_err);
+	if (out_err == 0) /* else the failed write is the one line to give, at the end */
+		say_estimates(cfg);
 	if (fws_config_scenario_is_label(cfg))
 		fprintf(stderr,
 			"fwstress: note: scenario \"%s\" is a label only: no preset applies "

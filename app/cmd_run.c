@@ -20,6 +20,7 @@
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_method.h"
+#include "fws_pace.h"
 #include "fws_report.h"
 
 /* Per command: what it does, its own options, the config sections it reads beyond the
@@ -122,9 +123,7 @@ usage_run(FILE *f, enum fws_method_mode mode)
 struct progress_ctx {
 	bool line;
 	struct app_live live;
-	double t0;      /**< the command's start, s (CLOCK_MONOTONIC) */
-	double est_s;   /**< its expected length (fws_campaign_estimate) */
-	unsigned int n; /**< and trials */
+	struct fws_pace pace; /**< the time left, cell by cell */
 };
 
 static double
@@ -136,26 +135,33 @@ mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The time left: the estimate before a trial ended, then what the trials done took each. */
-static double
-left_s(const struct progress_ctx *x)
-{
-	double elapsed = mono_s() - x->t0, done = x->live.trial, all = x->n, left;
-
-	if (all < done + 1)
-		all = done + 1;
-	left = done == 0 ? x->est_s - elapsed : elapsed / done * all - elapsed;
-	return left > 0 ? left : 0;
-}
-
 static void
 progress_cb(void *arg, const struct fws_progress *p)
 {
 	struct progress_ctx *x = arg;
+	char key[96];
 
+	snprintf(key, sizeof(key), "%s %s", p->frame_size ? p->frame_size : "",
+		 p->direction ? p->direction : "");
+	fws_pace_trial(&x->pace, key, x->live.trial, mono_s());
 	if (x->line)
-		fws_report_progress(stderr, p, x->live.trial + 1, x->n, left_s(x));
+		fws_report_progress(stderr, p, x->live.trial + 1,
+				    fws_pace_trials(&x->pace, x->live.trial),
+				    fws_pace_left(&x->pace, mono_s(), true),
+				    fws_pace_left(&x->pace, mono_s(), false));
 	app_live_progress(&x->live, p);
+}
+
+/* Before a search or sweep: its cells, and how long they take at least and at most. */
+static void
+say_estimate(const struct fws_estimate *e, unsigned int cells, const char *cmd)
+{
+	char t[120];
+
+	fprintf(stderr,
+		"fwstress %s: %u cell%s, %s (an estimate; once a cell is measured, from its "
+		"time)\n",
+		cmd, cells, cells == 1 ? "" : "s", app_estimate_text(t, sizeof(t), e, cells));
 }
 
 /* The command line of run, search and sweep. */
@@ -525,23 +531,19 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 	static const enum fws_campaign_cmd as_cmd[] = {[FWS_METHOD_RUN] = FWS_CAMPAIGN_RUN,
 						       [FWS_METHOD_SEARCH] = FWS_CAMPAIGN_SEARCH,
 						       [FWS_METHOD_SWEEP] = FWS_CAMPAIGN_SWEEP};
-	struct progress_ctx pctx = {
-		.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}, .t0 = mono_s()};
+	struct progress_ctx pctx = {.line = a->progress > 0, .live = {.cfg = cfg, .f = a->stats_f}};
 	struct fws_trial_opts topts = {.stop = &app_stop_requests, .progress_arg = &pctx};
 	struct fws_cells carried = {0};
 	struct fws_run run = {.cfg = cfg, .started = time(NULL), .status = FWS_RUN_RUNNING};
 	struct fws_err e = {0};
+	struct fws_estimate est;
 	char err[FWS_ERR_LEN];
+	unsigned int cells;
 	const char *why;
 	int code = EXIT_OK;
 
 	if (a->mode == FWS_METHOD_SWEEP && cfg->sweep.dirs_skipped)
 		say_skipped_dirs(cfg);
-	pctx.est_s = fws_campaign_estimate(cfg, as_cmd[a->mode], &pctx.n);
-	if (pctx.line && a->mode != FWS_METHOD_RUN)
-		fprintf(stderr,
-			"fwstress %s: about %u trials, about %.0f min %02.0f s (an estimate)\n",
-			mode_name(a->mode), pctx.n, floor(pctx.est_s / 60), fmod(pctx.est_s, 60));
 	run.trial = fws_trial_create(cfg, &e);
 	if (run.trial == NULL) {
 		fprintf(stderr, "fwstress: %s\n", e.msg);
@@ -583,6 +585,11 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
 	}
+	fws_campaign_estimate_cells(cfg, as_cmd[a->mode], &est);
+	cells = fws_method_cells_left(cfg, a->mode, run.carried);
+	fws_pace_start(&pctx.pace, cells, est.cell_min_s, est.cell_s, est.cell_trials);
+	if (pctx.line && a->mode != FWS_METHOD_RUN)
+		say_estimate(&est, cells, mode_name(a->mode));
 	run.n_ports = fws_trial_ports(run.trial, run.ports);
 	fws_report_above_link(stderr, "fwstress: WARNING: ", &run);
 	if (fws_run_alloc(&run, cfg, a->mode) < 0) {

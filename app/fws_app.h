@@ -102,6 +102,10 @@ int app_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
  * line said. */
 int app_repeat_arg(const char *cmd, const char *val, unsigned int *out);
 
+struct fws_estimate;
+/** cells cells of estimate e as "N to M trials, A to B" (one figure where both agree). */
+char *app_estimate_text(char *buf, size_t len, const struct fws_estimate *e, unsigned int cells);
+
 int cmd_run(int argc, char **argv);
 int cmd_search(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

@@ -90,7 +90,7 @@ live_line(struct app_live *l, const struct fws_progress *p, double t)
 
 /* A trial's end: its totals per stream, as the report gives them. */
 static json_t *
-result_line(struct app_live *l, const struct fws_result *r, double t)
+result_line(struct app_live *l, const struct fws_result *r, const char *dir, double t)
 {
 	json_t *a = json_array();
 	unsigned int s;
@@ -109,9 +109,10 @@ result_line(struct app_live *l, const struct fws_result *r, double t)
 					     x->lat.max)));
 	}
 	fws_result_label(r->kind, r->lat_frac, kind, sizeof(kind));
-	return json_pack("{s:f, s:i, s:s, s:s, s:s, s:b, s:o}", "time", t, "trial", (int)l->trial,
-			 "phase", "result", "kind", kind, "frame_size", r->size.name, "partial",
-			 r->partial, "streams", a);
+	return json_pack("{s:f, s:i, s:s, s:s, s:s, s:o, s:b, s:o}", "time", t, "trial",
+			 (int)l->trial, "phase", "result", "kind", kind, "frame_size", r->size.name,
+			 "direction", dir ? json_string(dir) : json_null(), "partial", r->partial,
+			 "streams", a);
 }
 
 static void
@@ -142,7 +143,7 @@ app_live_progress(struct app_live *l, const struct fws_progress *p)
 		snapshot(l, p);
 	if (l->f == NULL)
 		goto done;
-	j = p->result ? result_line(l, p->result, t) : live_line(l, p, t);
+	j = p->result ? result_line(l, p->result, p->direction, t) : live_line(l, p, t);
 	if (json_dumpf(j, l->f, JSON_COMPACT) == 0)
 		fputc('\n', l->f);
 	app_out_check(l->f, &l->err);

@@ -536,16 +536,19 @@ trial_s(const struct fws_cfg *cfg, double d)
 	return cfg->warmup + d + cfg->drain + 1.0;
 }
 
-/* A search of one frame size: the narrowing trials, then NDR and PDR confirmed. */
-static double
-search_s(const struct fws_cfg *cfg, unsigned int *trials)
+/* A search of one frame size: at most the narrowing trials, then NDR and PDR confirmed; at
+ * least one short trial at the maximum that passes and its confirmation. */
+static void
+search_s(const struct fws_cfg *cfg, struct fws_estimate *e)
 {
 	unsigned int n = (unsigned int)ceil(log2(1.0 / fmax(cfg->search.width, 1e-6))) + 2;
 
 	if (cfg->search.max_trials && n > cfg->search.max_trials)
 		n = cfg->search.max_trials;
-	*trials += n + 2;
-	return n * trial_s(cfg, cfg->search.short_s) + 2 * trial_s(cfg, cfg->search.final_s);
+	e->cell_trials += n + 2;
+	e->cell_s += n * trial_s(cfg, cfg->search.short_s) + 2 * trial_s(cfg, cfg->search.final_s);
+	e->cell_min_trials += 2;
+	e->cell_min_s += trial_s(cfg, cfg->search.short_s) + trial_s(cfg, cfg->search.final_s);
 }
 
 /* A connection test: every iteration opens every connection at the rate, waits out the
@@ -571,52 +574,68 @@ conn_s(const struct fws_cfg *cfg, unsigned int *trials)
 }
 
 /* A sweep cell's latency points (each "latency_repeat" trials) and back-to-back
- * repetitions (a short probe, then a bisection of about 10 bursts each: to 0.1 %). */
-static double
-sweep_extra_s(const struct fws_cfg *cfg, unsigned int *trials)
+ * repetitions (a short probe, then a bisection of about 10 bursts each, to 0.1 %; one
+ * burst when the longest passes at once). */
+static void
+sweep_extra_s(const struct fws_cfg *cfg, struct fws_estimate *e)
 {
 	const struct fws_cfg_sweep *w = &cfg->sweep;
 	unsigned int lat = w->search ? w->n_lat * w->lat_repeat : 0;
-	double s = lat * trial_s(cfg, cfg->duration);
+	double s = lat * trial_s(cfg, cfg->duration), burst = w->b2b_seconds + cfg->drain + 1.0;
 
-	*trials += lat;
+	e->cell_trials += lat;
+	e->cell_min_trials += lat;
+	e->cell_s += s;
+	e->cell_min_s += s;
 	if (w->b2b_repeat) {
-		*trials += 1 + 10 * w->b2b_repeat;
-		s += trial_s(cfg, 0.2) + 10.0 * w->b2b_repeat * (w->b2b_seconds + cfg->drain + 1.0);
+		e->cell_trials += 1 + 10 * w->b2b_repeat;
+		e->cell_min_trials += 1 + w->b2b_repeat;
+		e->cell_s += trial_s(cfg, 0.2) + 10.0 * w->b2b_repeat * burst;
+		e->cell_min_s += trial_s(cfg, 0.2) + w->b2b_repeat * burst;
 	}
-	return s;
+}
+
+void
+fws_campaign_estimate_cells(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd,
+			    struct fws_estimate *e)
+{
+	unsigned int r, reps = cfg->repeat > 1 ? cfg->repeat : 1;
+
+	memset(e, 0, sizeof(*e));
+	e->fixed_s = 2.0; /* EAL, gateways, path check */
+	e->cells = cfg->n_sizes;
+	if (cmd == FWS_CAMPAIGN_CONNECTIONS) { /* the whole test "repeat" times, one cell */
+		e->cells = 1;
+		for (r = 0; r < reps; r++)
+			e->cell_s += conn_s(cfg, &e->cell_trials);
+		e->cell_min_s = e->cell_s;
+		e->cell_min_trials = e->cell_trials;
+		return;
+	}
+	if (cmd == FWS_CAMPAIGN_SWEEP)
+		e->cells *= cfg->sweep.n_dirs ? cfg->sweep.n_dirs : 1;
+	for (r = 0; r < reps; r++) { /* "repeat" times */
+		if (cmd == FWS_CAMPAIGN_RUN || (cmd == FWS_CAMPAIGN_SWEEP && !cfg->sweep.search)) {
+			e->cell_s += trial_s(cfg, cfg->duration);
+			e->cell_min_s += trial_s(cfg, cfg->duration);
+			e->cell_trials++;
+			e->cell_min_trials++;
+		} else {
+			search_s(cfg, e);
+		}
+	}
+	if (cmd == FWS_CAMPAIGN_SWEEP)
+		sweep_extra_s(cfg, e);
 }
 
 double
 fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd, unsigned int *trials)
 {
-	unsigned int cells = cfg->n_sizes, k;
-	double s = 2.0; /* EAL, gateways, path check */
+	struct fws_estimate e;
 
-	*trials = 0;
-	if (cmd == FWS_CAMPAIGN_CONNECTIONS) { /* the whole test "repeat" times */
-		for (k = 0; k < (cfg->repeat > 1 ? cfg->repeat : 1); k++)
-			s += conn_s(cfg, trials);
-		return s;
-	}
-	if (cmd == FWS_CAMPAIGN_SWEEP)
-		cells *= cfg->sweep.n_dirs ? cfg->sweep.n_dirs : 1;
-	for (k = 0; k < cells; k++) {
-		unsigned int r;
-
-		for (r = 0; r < (cfg->repeat > 1 ? cfg->repeat : 1); r++) { /* "repeat" times */
-			if (cmd == FWS_CAMPAIGN_RUN ||
-			    (cmd == FWS_CAMPAIGN_SWEEP && !cfg->sweep.search)) {
-				s += trial_s(cfg, cfg->duration);
-				++*trials;
-			} else {
-				s += search_s(cfg, trials);
-			}
-		}
-		if (cmd == FWS_CAMPAIGN_SWEEP)
-			s += sweep_extra_s(cfg, trials);
-	}
-	return s;
+	fws_campaign_estimate_cells(cfg, cmd, &e);
+	*trials = e.cells * e.cell_trials;
+	return e.fixed_s + e.cells * e.cell_s;
 }
 
 int

@@ -673,6 +673,28 @@ method_sweep(struct fws_method *m, struct fws_err *e)
 	return rc;
 }
 
+unsigned int
+fws_method_cells_left(const struct fws_cfg *cfg, enum fws_method_mode mode,
+		      const struct fws_cells *carried)
+{
+	const struct fws_cfg_sweep *w = &cfg->sweep;
+	const enum fws_dir as_is[] = {FWS_DIR_CUSTOM};
+	const enum fws_dir *dirs = w->n_dirs ? w->dirs : as_is;
+	unsigned int z, d, k, n = 0, reps = RTE_MAX(cfg->repeat, 1u);
+
+	for (z = 0; z < cfg->n_sizes; z++) {
+		if (mode == FWS_METHOD_SWEEP) {
+			for (d = 0; d < RTE_MAX(w->n_dirs, 1u); d++)
+				n += !cell_done(carried, dirs[d], cfg->sizes[z].name);
+			continue;
+		}
+		for (k = 0; k < reps && fws_cells_rep_done(carried, cfg->sizes[z].name, k + 1); k++)
+			;
+		n += k < reps;
+	}
+	return n;
+}
+
 static int (*const methods[])(struct fws_method *m, struct fws_err *e) = {
 	[FWS_METHOD_RUN] = method_run,
 	[FWS_METHOD_SEARCH] = method_search,

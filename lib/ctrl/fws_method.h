@@ -51,6 +51,13 @@ void fws_run_free(struct fws_run *run);
  */
 int fws_method_execute(struct fws_method *m, enum fws_method_mode mode, struct fws_err *e);
 
+/**
+ * The cells mode measures of cfg, less those carried (a resumed report) holds complete: frame
+ * sizes for run and search, sizes x directions for sweep. carried may be NULL.
+ */
+unsigned int fws_method_cells_left(const struct fws_cfg *cfg, enum fws_method_mode mode,
+				   const struct fws_cells *carried);
+
 /** The measurer of a real run: fws_trial_run on arg, a struct fws_trial. */
 int fws_method_measure_trial(void *arg, unsigned int size_idx, const struct fws_trial_opts *o,
 			     struct fws_result *res, struct fws_err *e);

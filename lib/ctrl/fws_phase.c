@@ -694,7 +694,10 @@ finish(struct trial_run *r, struct fws_err *e)
 		r->res->number = ++r->t->n_runs;
 	steadiness(r);
 	if (r->o && r->o->progress && !r->pr) {
-		struct fws_progress p = {.phase = "result", .result = r->res};
+		struct fws_progress p = {.phase = "result",
+					 .result = r->res,
+					 .frame_size = r->res->size.name,
+					 .direction = r->o->dir ? fws_dir_name(r->o->dir) : NULL};
 
 		r->o->progress(r->o->progress_arg, &p);
 	}

@@ -15,6 +15,7 @@
 
 #include "fws_build.h"
 #include "fws_cell.h"
+#include "fws_pace.h"
 #include "fws_rate.h"
 
 #include "fws_clock.h"
@@ -702,9 +703,9 @@ fws_report_write_text(const char *path, const struct fws_run *run)
 
 void
 fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, unsigned int of,
-		    double left_s)
+		    double least_s, double left_s)
 {
-	char trials[32] = "", left[48] = "";
+	char trials[32] = "", left[80] = "", t[32], u[32];
 	double loss = p->tx_frames > p->rx_frames && p->tx_frames
 			      ? (double)(p->tx_frames - p->rx_frames) * 100.0 / (double)p->tx_frames
 			      : 0;
@@ -713,9 +714,11 @@ fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, u
 		return; /* the trial's end: the report says it */
 	if (of)
 		snprintf(trials, sizeof(trials), " of ~%u", RTE_MAX(of, trial));
-	if (left_s >= 0)
-		snprintf(left, sizeof(left), " | about %.0f min %02.0f s left", floor(left_s / 60),
-			 fmod(left_s, 60));
+	if (left_s >= 0 &&
+	    strcmp(fws_pace_fmt(t, sizeof(t), left_s), fws_pace_fmt(u, sizeof(u), least_s)) != 0)
+		snprintf(left, sizeof(left), " | %s to %s left", u, t); /* no cell finished yet */
+	else if (left_s >= 0)
+		snprintf(left, sizeof(left), " | about %s left", t);
 	/* The phase's clock stops at its length: the last tick may come after it. */
 	fprintf(f,
 		"[%6.1f/%.1f s] trial %u%s (%s%s%s) %-7s TX %9.4f Mpps %8.3f Gbit/s L1 | RX %9.4f "

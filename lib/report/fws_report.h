@@ -69,10 +69,12 @@ int fws_report_write_text(const char *path, const struct fws_run *run);
  */
 int fws_report_check_path(const char *path);
 
-/** One progress line (stderr while running). */
-/** The live line on f: trial (1-based), frame size, direction, phase, rates in L1. */
+/**
+ * The live line on f: trial (1-based) of about of, frame size, direction, phase, rates in L1,
+ * and the time left (least_s to left_s; one figure when they agree; none when left_s < 0).
+ */
 void fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, unsigned int of,
-			 double left_s);
+			 double least_s, double left_s);
 
 struct fws_connrun;
 

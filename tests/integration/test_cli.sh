@@ -17,6 +17,8 @@ expect_rc 1 "bad --duration" "$FWSTRESS" run -d -5
 expect_rc 0 "validate embedded default" "$FWSTRESS" validate
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["streams"][1]["name"] == "download" and c["drain"] == 1' "$WORK/out" \
 	&& ok "validate prints the normalised default" || bad "validate output"
+grep -Eq '^fwstress: estimate: run [0-9]+ trials?, [0-9]+ min [0-9]{2} s; search [0-9]+ to [0-9]+ trials, [0-9]+ min [0-9]{2} s to [0-9]+ min [0-9]{2} s; sweep [0-9]+ to [0-9]+ trials, .* to .*$' "$WORK/err" &&
+	ok "validate says how long run, search and sweep would take (issue 51, item 14)" || bad "validate estimate: $(grep estimate "$WORK/err")"
 "$FWSTRESS" validate >"$WORK/norm.json" && expect_rc 0 "normalised config validates again" "$FWSTRESS" validate "$WORK/norm.json"
 # (A hardware template names PCI addresses this machine may not have: validate says so.)
 expect_rc 0 "validate every shipped config" bash -c "for f in '$HERE'/../../config/*.json; do '$FWSTRESS' validate \"\$f\" >/dev/null 2>'$WORK/v.err' || grep -q 'no PCI device .* on this host' '$WORK/v.err' || exit 1; done"
@@ -196,7 +198,7 @@ print(json.dumps({"output": sys.argv[2] + "/dry.json", "scenarios": [
     {"name": "two", "command": "search", "config": sys.argv[1], "overrides": {"frame_size": [128]}}]}))
 PY
 expect_rc 0 "campaign --dry-run" "$FWSTRESS" campaign --dry-run "$WORK/plan.json"
-grep -q "^campaign: 2 scenarios, about " "$WORK/out" && grep -q "^ 2. two .*fwstress search .*(with overrides): [0-9]* trials" "$WORK/out" &&
+grep -q "^campaign: 2 scenarios, [0-9]* min [0-9]* s to [0-9]* min [0-9]* s (an estimate)" "$WORK/out" && grep -q "^ 2. two .*fwstress search .*(with overrides): [0-9]* to [0-9]* trials, [0-9]* min [0-9]* s to [0-9]* min [0-9]* s$" "$WORK/out" &&
 	[ ! -e "$WORK/ran" ] && [ ! -e "$WORK/dry.json" ] && [ ! -e "$WORK/dry.json.d" ] &&
 	ok "dry run: every scenario, its command and time; nothing run or written" || bad "dry run: $(cat "$WORK/out"; ls "$WORK")"
 expect_rc 0 "validate of a plan" "$FWSTRESS" validate "$WORK/plan.json"

@@ -179,4 +179,46 @@ python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c.update(direction=
 "$FWSTRESS" sweep -q -o "$WORK/oneway-r.json" "$WORK/oneway.json" 2>"$WORK/err"
 grep -q '^fwstress sweep: download and bidir not swept: no stream goes that way' "$WORK/err" &&
 	ok "a default sweep of upload streams says download and bidir are not swept" || bad "one-way sweep: $(grep -v '^EAL\|^TELEMETRY' "$WORK/err" | head -3)"
+# Time left (issue 51, item 14): before the sweep its range (every search passing its maximum
+# at once, or narrowing to its width); once a cell is measured, the progress line's estimate
+# comes from its time: checked against the sweep's own end (the median of the lines after the
+# first cell within 30 %, timed by this script as each line arrives). --resume counts only what
+# is left.
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c.update(frame_size=[64, 1518], sweep={"directions": ["upload", "download"], "latency_at": ["50%"], "latency_repeat": 1, "back_to_back": {"repeat": 1, "seconds": 0.02}}); print(json.dumps(c))' "$HERE/sweep.json" >"$WORK/pace.json"
+cat >"$WORK/pace.py" <<'PY'
+import re, subprocess, sys, time
+t0 = time.monotonic()
+p = subprocess.Popen(sys.argv[2:], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+seen = [(time.monotonic() - t0, l) for l in p.stderr]
+p.wait()
+end = time.monotonic() - t0
+open(sys.argv[1], "w").write("".join(l for _, l in seen))
+lines = [(t, l) for t, l in seen if l.startswith("[")]
+cells = []
+for t, l in lines:
+    cell = re.search(r"trial \d+ of ~\d+ \(([^)]*)\)", l)
+    if cell and (not cells or cells[-1] != cell.group(1)):
+        cells.append(cell.group(1))
+    m = re.search(r"\| about (\d+) min (\d+) s left$", l)
+    if len(cells) >= 2 and m:
+        print("%.2f" % ((t + int(m.group(1)) * 60 + int(m.group(2))) / end))
+sys.exit(p.returncode)
+PY
+python3 "$WORK/pace.py" "$WORK/pace.err" "$FWSTRESS" sweep --progress -o "$WORK/pace-r.json" "$WORK/pace.json" >"$WORK/pace.ratios"
+rc=$?
+[ $rc -eq 0 ] && ok "sweep --progress of 4 cells: exit 0" || bad "pace sweep: exit $rc: $(grep -v '^EAL\|^TELEMETRY' "$WORK/pace.err" | tail -2)"
+grep -Eq '^fwstress sweep: 4 cells, [0-9]+ to [0-9]+ trials, [0-9]+ min [0-9]{2} s to [0-9]+ min [0-9]{2} s \(an estimate; once a cell is measured, from its time\)$' "$WORK/pace.err" &&
+	ok "before the sweep: 4 cells, the trials and time at least and at most" || bad "pace: $(grep '^fwstress sweep' "$WORK/pace.err")"
+grep -q '^\[.*(64, upload).* | [0-9]* min [0-9]* s to [0-9]* min [0-9]* s left$' "$WORK/pace.err" &&
+	ok "during the first cell: the range left" || bad "first cell: $(grep '^\[' "$WORK/pace.err" | head -2)"
+python3 - "$WORK/pace.ratios" <<'PY' && ok "after the first cell, the time left ends the sweep within 30 % of its real end ($(tr '\n' ' ' <"$WORK/pace.ratios"))" || bad "time left: elapsed + left over the real end: $(tr '\n' ' ' <"$WORK/pace.ratios")"
+import statistics, sys
+r = [float(x) for x in open(sys.argv[1])]
+assert len(r) >= 3, r
+assert abs(statistics.median(r) - 1) <= 0.3, r
+PY
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["sweep"]["directions"].append("bidir"); print(json.dumps(c))' "$WORK/pace.json" >"$WORK/pace2.json"
+"$FWSTRESS" sweep --progress --resume -o "$WORK/pace-r.json" "$WORK/pace2.json" >/dev/null 2>"$WORK/err"
+grep -Eq '^fwstress sweep: 2 cells, ' "$WORK/err" && ! grep -q '(64, upload)' "$WORK/err" &&
+	ok "--resume: the estimate counts the 2 cells left, not the 4 measured" || bad "resume estimate: $(grep '^fwstress sweep' "$WORK/err")"
 finish

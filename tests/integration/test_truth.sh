@@ -182,7 +182,7 @@ cfg "$WORK/line.json" 'rate="line"' 'frame_size=[1518]' 'direction="upload"' 'se
 # Progress (item 7): the search says its estimate first; a progress line's clock never passes
 # its phase's length, names the trial of how many and the time left; the text report's trial
 # numbers are the progress lines' and the search log's.
-grep -q "^fwstress search: about [0-9]* trials, about [0-9]* min [0-9]* s (an estimate)" "$WORK/err" &&
+grep -q "^fwstress search: 1 cell, [0-9]* to [0-9]* trials, [0-9]* min [0-9]* s to [0-9]* min [0-9]* s (an estimate; once a cell is measured, from its time)" "$WORK/err" &&
 	ok "search: its estimate first" || bad "no estimate: $(head -3 "$WORK/err")"
 "$FWSTRESS" run --progress -o "" -d 2.2 "$WORK/bidir.json" >/dev/null 2>"$WORK/prog.err"
 python3 - "$WORK/err" "$WORK/line.txt" "$WORK/prog.err" <<'PY' && ok "progress lines: never past the phase, trial N of ~M, the time left; trial numbers as the report's" || bad "progress: $(grep '^\[' "$WORK/prog.err" | head -3)"

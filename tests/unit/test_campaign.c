@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fws_campaign.h"
+#include "fws_pace.h"
 #include "unit.h"
 
 static int
@@ -234,9 +235,43 @@ START_TEST(test_campaign_resume)
 }
 END_TEST
 
+/* The time left: the model's range until a cell finished, then the cells' measured mean;
+ * the trials likewise; whole seconds rounded, hours to the minute. */
+START_TEST(test_pace)
+{
+	struct fws_pace p;
+	char buf[32];
+
+	fws_pace_start(&p, 4, 2, 10, 8);
+	ck_assert_double_eq_tol(fws_pace_left(&p, 0, false), 40, 1e-9);
+	ck_assert_double_eq_tol(fws_pace_left(&p, 0, true), 8, 1e-9);
+	fws_pace_trial(&p, "64 upload", 0, 100);
+	fws_pace_trial(&p, "64 upload", 1, 101); /* the same cell */
+	ck_assert_double_eq_tol(fws_pace_left(&p, 103, false), 7 + 3 * 10, 1e-9);
+	ck_assert_double_eq_tol(fws_pace_left(&p, 103, true), 0 + 3 * 2, 1e-9);
+	ck_assert_uint_eq(fws_pace_trials(&p, 1), 32);
+	fws_pace_trial(&p, "64 download", 3, 105); /* the first cell took 5 s and 3 trials */
+	ck_assert_double_eq_tol(fws_pace_left(&p, 106, false), 4 + 2 * 5, 1e-9);
+	ck_assert_double_eq_tol(fws_pace_left(&p, 106, true), 4 + 2 * 5, 1e-9);
+	ck_assert_uint_eq(fws_pace_trials(&p, 3), 3 + 3 * 3);
+	/* A cell longer than the mean: nothing left of it, no sign how much. */
+	ck_assert_double_eq_tol(fws_pace_left(&p, 125, false), 2 * 5, 1e-9);
+	fws_pace_trial(&p, "1518 upload", 9, 115); /* two cells, 15 s, 9 trials */
+	ck_assert_double_eq_tol(fws_pace_left(&p, 115, false), 7.5 + 7.5, 1e-9);
+	ck_assert_uint_eq(fws_pace_trials(&p, 9), 9 + 9); /* 4.5 a cell, for the 2 left */
+	ck_assert_uint_eq(fws_pace_trials(&p, 30), 31);   /* never below the trial running */
+	ck_assert_str_eq(fws_pace_fmt(buf, sizeof(buf), 59.6), "1 min 00 s");
+	ck_assert_str_eq(fws_pace_fmt(buf, sizeof(buf), 119.4), "1 min 59 s");
+	ck_assert_str_eq(fws_pace_fmt(buf, sizeof(buf), -3), "0 min 00 s");
+	ck_assert_str_eq(fws_pace_fmt(buf, sizeof(buf), 3629), "1 h 00 min");
+	ck_assert_str_eq(fws_pace_fmt(buf, sizeof(buf), 3630), "1 h 01 min");
+}
+END_TEST
+
 /* The estimate: trials per command from sizes, directions and the search settings. */
 START_TEST(test_campaign_estimate)
 {
+	struct fws_estimate e;
 	struct fws_cfg cfg;
 	unsigned int trials;
 	double s;
@@ -285,6 +320,13 @@ START_TEST(test_campaign_estimate)
 	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
 	ck_assert_uint_eq(trials, 6 * (6 + 20 + 1 + 500));
 	ck_assert_double_eq_tol(s, 2 + 6 * (4 * 5 + 2 * 9 + 20 * 14 + 4.2 + 500 * 5), 1e-9);
+	/* At least: each search passes its maximum at once (a short trial and its final), each
+	 * back-to-back repetition's first burst passes. */
+	fws_campaign_estimate_cells(&cfg, FWS_CAMPAIGN_SWEEP, &e);
+	ck_assert_uint_eq(e.cells, 6);
+	ck_assert_uint_eq(e.cell_min_trials, 2 + 20 + 1 + 50);
+	ck_assert_double_eq_tol(e.cell_min_s, 5 + 9 + 20 * 14 + 4.2 + 50 * 5, 1e-9);
+	ck_assert_double_eq_tol(e.fixed_s + e.cells * e.cell_s, s, 1e-9);
 	cfg.sweep.b2b_repeat = 0;
 	/* Connections: 2 x 1000 at 500/s, 3 tries 1 s apart, 2 s aging, 1 s around each. */
 	cfg.n_streams = 2;
@@ -342,6 +384,7 @@ suite_campaign(void)
 	tcase_add_test(tc, test_campaign_config_merge);
 	tcase_add_test(tc, test_campaign_resume);
 	tcase_add_test(tc, test_campaign_estimate);
+	tcase_add_test(tc, test_pace);
 	tcase_add_test(tc, test_campaign_live_brief);
 	suite_add_tcase(s, tc);
 	return s;
