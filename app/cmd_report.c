@@ -51,17 +51,20 @@ load_sets(char **paths, int n, struct fws_cells *sets)
 static void
 report_usage(void)
 {
-	printf("Usage: fwstress report [--format md|wiki|csv|html|hdr] [--columns LIST] [--label "
-	       "NAME "
-	       "...] [-o OUT] "
-	       "REPORT.json [REPORT.json ...]\n\nRenders the cells of run, search, sweep or "
+	printf("Usage: fwstress report [--format md|wiki|csv|html|hdr] [--columns LIST] [--only "
+	       "KINDS] [--directions DIRS] [--label NAME ...] [-o OUT] REPORT.json [REPORT.json "
+	       "...]\n\nRenders the cells of run, search, sweep or "
 	       "campaign reports as a qualification matrix (rows: scenario, frame size, result; "
 	       "per direction its figures, as --columns chooses them: l1 (Mbit/s at L1), mpps, "
 	       "iperf (the TCP goodput iperf would report), loss (%%), p50 and p99 (latency, "
 	       "us), cpu (the DUT's); default %s). Several reports, one per appliance, are "
 	       "laid side by side: a column group per appliance, headed by its --label (one per "
 	       "report, in their order), else its DUT name, and where two name the same DUT "
-	       "by what tells them apart (firmware, else date). "
+	       "by what tells them apart (firmware, else date). --only chooses the rows by result "
+	       "(ndr, pdr, lat for every latency point or latNN for one, run, b2b, and the "
+	       "connection tests' cps, cps-fixed, sessions, teardown, teardown-fixed), "
+	       "--directions the directions (upload, download, bidir, custom), each a comma "
+	       "list. "
 	       "Notes are derived from the measurements. html is one self-contained page with "
 	       "SVG charts: throughput against frame size in Mpps and Mbit/s with the "
 	       "theoretical line rate per port speed, the appliances' grouped bars, and "
@@ -71,6 +74,8 @@ report_usage(void)
 	       "Examples:\n"
 	       "  fwstress report --format html -o matrix.html dec740.json dec4280.json\n"
 	       "  fwstress report --columns l1,loss,p99 lab-campaign.json\n"
+	       "  fwstress report --format html --only ndr,lat50 --directions upload,download "
+	       "-o ndr.html dec740.json dec4280.json\n"
 	       "  fwstress report --format hdr -o latency.hlog dec740.json\n",
 	       FWS_MATRIX_COLUMNS);
 }
@@ -79,13 +84,37 @@ report_usage(void)
 const struct option app_report_opts[] = {
 	{"format", required_argument, NULL, 'f'}, {"columns", required_argument, NULL, 'c'},
 	{"label", required_argument, NULL, 'L'},  {"output", required_argument, NULL, 'o'},
+	{"only", required_argument, NULL, 'O'},   {"directions", required_argument, NULL, 'D'},
 	{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 };
+
+/* --only and --directions: each report keeps the rows and directions asked for; true (and
+ * said) when none is left of any. */
+static bool
+picked_none(struct fws_cells *sets, int n, const char *only, const char *dirs)
+{
+	unsigned int left = 0;
+	int i;
+
+	if (only == NULL && dirs == NULL)
+		return false;
+	for (i = 0; i < n; i++) {
+		fws_cells_pick(&sets[i], only, dirs);
+		left += sets[i].n + sets[i].n_b2b;
+	}
+	if (left == 0)
+		fprintf(stderr,
+			"fwstress: report: nothing to show: no cell of the report%s is "
+			"of%s%s%s%s\n",
+			n == 1 ? "" : "s", only ? " --only " : "", only ? only : "",
+			dirs ? " --directions " : "", dirs ? dirs : "");
+	return left == 0;
+}
 
 int
 cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *columns = NULL;
+	const char *out = NULL, *columns = NULL, *only = NULL, *dirs = NULL;
 	char err[200];
 	struct fws_cells *sets;
 	int fmt = FWS_MATRIX_MARKDOWN, c, rc, n, i;
@@ -118,6 +147,12 @@ cmd_report(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'O':
+			only = optarg;
+			break;
+		case 'D':
+			dirs = optarg;
+			break;
 		case 'L':
 			if (n_labels == sizeof(labels) / sizeof(labels[0]) ||
 			    strlen(optarg) >= sizeof(((struct fws_cells *)NULL)->label) ||
@@ -142,6 +177,10 @@ cmd_report(int argc, char **argv)
 		fprintf(stderr, "fwstress: report: give one or more report files\n");
 		return EXIT_USAGE;
 	}
+	if (fws_cells_pick_check(only, dirs, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fwstress: report: %s\n", err);
+		return EXIT_USAGE;
+	}
 	if (n_labels > (unsigned int)n) {
 		fprintf(stderr,
 			"fwstress: report: %u labels for %d report%s: one --label per report, "
@@ -158,6 +197,10 @@ cmd_report(int argc, char **argv)
 	}
 	for (i = 0; i < (int)n_labels; i++)
 		strlcpy(sets[i].label, labels[i], sizeof(sets[i].label));
+	if (picked_none(sets, n, only, dirs)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (out && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
 		rc = -EIO;
@@ -175,10 +218,12 @@ cmd_report(int argc, char **argv)
 		else if (app_out_close(f, "report", out ? out : "standard output", 0) < 0)
 			rc = -EIO;
 	}
+	rc = rc < 0 ? EXIT_OUTPUT : EXIT_OK;
+out:
 	for (i = 0; i < n; i++)
 		fws_cells_free(&sets[i]);
 	free(sets);
-	return rc < 0 ? EXIT_OUTPUT : EXIT_OK;
+	return rc;
 }
 
 static const char *const verdict_names[] = {

@@ -41,6 +41,125 @@ fws_cells_free(struct fws_cells *cells)
 	cells->n = cells->n_done = 0;
 }
 
+/* Whether the comma list has word w (NULL: every word); "lat" names every latNN. */
+static bool
+listed(const char *list, const char *w)
+{
+	size_t n;
+
+	if (list == NULL)
+		return true;
+	for (; *list; list += n + (list[n] == ',')) {
+		n = strcspn(list, ",");
+		if ((strlen(w) == n && strncmp(list, w, n) == 0) ||
+		    (n == 3 && strncmp(list, "lat", 3) == 0 && strncmp(w, "lat", 3) == 0 &&
+		     w[3] >= '0' && w[3] <= '9'))
+			return true;
+	}
+	return false;
+}
+
+/* Word w (n bytes) is one of words, or with lat_pct a latency point latNN (1-100). */
+static bool
+word_ok(const char *w, size_t n, const char *const *words, bool lat_pct)
+{
+	unsigned int pct;
+	char buf[24], tail;
+
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	for (; *words; words++)
+		if (strcmp(buf, *words) == 0)
+			return true;
+	return lat_pct && sscanf(buf, "lat%u%c", &pct, &tail) == 1 && pct >= 1 && pct <= 100 &&
+	       buf[3] >= '1' && buf[3] <= '9';
+}
+
+static int
+list_check(const char *opt, const char *list, const char *const *words, bool lat_pct,
+	   const char *say, char *err, size_t len)
+{
+	size_t n;
+
+	if (list == NULL)
+		return 0;
+	if (*list == '\0') {
+		snprintf(err, len, "%s: an empty list (give one or more of %s)", opt, say);
+		return -EINVAL;
+	}
+	for (; *list; list += n + (list[n] == ',')) {
+		n = strcspn(list, ",");
+		if (n == 0 || (list[n] == ',' && list[n + 1] == '\0')) {
+			snprintf(err, len, "%s: an empty entry in the list (a comma too many)",
+				 opt);
+			return -EINVAL;
+		}
+		if (word_ok(list, n, words, lat_pct))
+			continue;
+		snprintf(err, len, "%s: \"%.*s\" is none of %s", opt, (int)RTE_MIN(n, (size_t)40),
+			 list, say);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+fws_cells_pick_check(const char *only, const char *dirs, char *err, size_t len)
+{
+	static const char *const kinds[] = {
+		"ndr", "pdr",       "lat",      "run",      "b2b",
+		"cps", "cps-fixed", "sessions", "teardown", "teardown-fixed",
+		NULL};
+	static const char *const ways[] = {"upload", "download", "bidir", "custom", NULL};
+
+	if (list_check("--only", only, kinds, true,
+		       "ndr, pdr, lat, latNN, run, b2b, cps, cps-fixed, sessions, teardown, "
+		       "teardown-fixed",
+		       err, len) < 0)
+		return -EINVAL;
+	return list_check("--directions", dirs, ways, false, "upload, download, bidir, custom", err,
+			  len);
+}
+
+void
+fws_cells_pick(struct fws_cells *cells, const char *only, const char *dirs)
+{
+	unsigned int i, k;
+
+	for (i = k = 0; i < cells->n; i++) {
+		struct fws_cell *c = &cells->c[i];
+
+		if (listed(only, c->kind) && listed(dirs, c->direction)) {
+			cells->c[k++] = *c;
+			continue;
+		}
+		free(c->hist);
+		free(c->values);
+	}
+	cells->n = k;
+	for (i = k = 0; i < cells->n_b2b; i++)
+		if (listed(only, "b2b") && listed(dirs, cells->b2b[i].direction))
+			cells->b2b[k++] = cells->b2b[i];
+	cells->n_b2b = k;
+	for (i = k = 0; i < cells->n_timelines; i++) {
+		struct fws_timeline *t = &cells->timelines[i];
+
+		if (listed(only, t->kind[0] ? t->kind : "run") &&
+		    (t->direction[0] == '\0' || listed(dirs, t->direction))) {
+			cells->timelines[k++] = *t;
+			continue;
+		}
+		free(t->t);
+		free(t->dt);
+		free(t->cpu);
+		free(t->cores);
+		free(t->load);
+	}
+	cells->n_timelines = k;
+}
+
 bool
 fws_cells_done(const struct fws_cells *cells, const char *direction, const char *size)
 {

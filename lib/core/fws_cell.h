@@ -229,6 +229,8 @@ struct fws_cell_done {
 struct fws_timeline {
 	unsigned int trial; /**< its index among the report's trials (0 first) */
 	char size[32];      /**< its frame size */
+	char direction[32]; /**< a sweep cell's direction; "" none */
+	char kind[16];      /**< what the trial was for ("ndr", "lat50", ...); "" a plain trial */
 	unsigned int n, n_cpu;
 	double *t, *dt, *cpu; /**< n each: a second's start (s since the trial began), its
 			       * length, % busy */
@@ -241,6 +243,7 @@ struct fws_timeline {
 /** A sweep's back-to-back result of one frame size and direction (RFC 2544 26.4): the
  * longest burst at line rate that passed without loss, over its repetitions. */
 struct fws_cell_b2b {
+	char scenario[32]; /**< the report's scenario; "" not said */
 	char size[32], direction[32];
 	double avg, min, max; /**< frames */
 	double max_frames;    /**< the longest burst tried (-1: not said) */
@@ -289,6 +292,18 @@ bool fws_cells_done(const struct fws_cells *cells, const char *direction, const 
 bool fws_cells_rep_done(const struct fws_cells *cells, const char *size, unsigned int rep);
 
 void fws_cells_free(struct fws_cells *cells);
+
+/**
+ * Whether only and dirs are lists fws_cells_pick takes (report --only, --directions): comma
+ * lists of result kinds (ndr, pdr, lat: every latency point, latNN, run, b2b, and the
+ * connection tests' cps, cps-fixed, sessions, teardown, teardown-fixed) and of directions
+ * (upload, download, bidir: both halves, custom); NULL: any. 0, or -EINVAL with why in err.
+ */
+int fws_cells_pick_check(const char *only, const char *dirs, char *err, size_t len);
+
+/** Keep of cells only the cells, back-to-back results and DUT timelines of a kind in only
+ * and a direction in dirs (lists fws_cells_pick_check took; NULL: any). */
+void fws_cells_pick(struct fws_cells *cells, const char *only, const char *dirs);
 
 /** "scenario/kind/direction/stream/size": how compare lines cells up. */
 void fws_cell_key(const struct fws_cell *c, char *buf, size_t len);

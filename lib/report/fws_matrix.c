@@ -383,13 +383,15 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	}
 	appliances(f, m, wiki);
 	matrix_below_rfc(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
-	table_head(f, m, wiki);
-	for (r = 0; r < m->n_rows; r++)
-		table_row(f, m, &m->rows[r], wiki);
-	if (wiki)
-		fprintf(f, "|}\n");
-	if (matrix_shows(m, "iperf"))
-		fprintf(f, "\n%s\n", GOODPUT_NOTE);
+	if (m->n_rows) { /* (report --only b2b: the bursts' table alone) */
+		table_head(f, m, wiki);
+		for (r = 0; r < m->n_rows; r++)
+			table_row(f, m, &m->rows[r], wiki);
+		if (wiki)
+			fprintf(f, "|}\n");
+		if (matrix_shows(m, "iperf"))
+			fprintf(f, "\n%s\n", GOODPUT_NOTE);
+	}
 	matrix_conn_table(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
 	matrix_b2b_table(f, m, wiki ? FWS_MATRIX_MEDIAWIKI : FWS_MATRIX_MARKDOWN);
 	if (m->left_out)
@@ -687,10 +689,16 @@ static void
 b2b_row(FILE *f, const struct matrix *m, unsigned int s, const struct fws_cell_b2b *b, int fmt)
 {
 	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
+	bool capped = !b->generator_limited && b->max_frames > 0 && b->min >= b->max_frames;
+	bool bound = b->generator_limited || capped;
 	char name[80];
 
 	fputs(html ? "<tr><td>" : md ? "| " : "|-\n| ", f);
-	conn_text(f, m->sets[s].n ? m->sets[s].c[0].scenario : "-", fmt);
+	conn_text(f,
+		  b->scenario[0] ? b->scenario
+		  : m->sets[s].n ? m->sets[s].c[0].scenario
+				 : "-",
+		  fmt);
 	if (m->n_sets > 1) {
 		fputs(conn_fmt[fmt].cell, f);
 		conn_text(f, matrix_set_name(m, s, name, sizeof(name)), fmt);
@@ -699,12 +707,10 @@ b2b_row(FILE *f, const struct matrix *m, unsigned int s, const struct fws_cell_b
 	conn_text(f, b->size, fmt);
 	fputs(conn_fmt[fmt].cell, f);
 	conn_text(f, b->direction, fmt);
-	bool capped = !b->generator_limited && b->max_frames > 0 && b->min >= b->max_frames;
-	bool bound = b->generator_limited || capped;
-
 	fprintf(f, "%s%s%.0f%s%.0f%s%.0f%s%u%s%s", conn_fmt[fmt].cell,
 		bound ? (html ? "&ge; " : ">= ") : "", b->avg, conn_fmt[fmt].cell, b->min,
-		conn_fmt[fmt].cell, b->max, conn_fmt[fmt].cell, b->trials, conn_fmt[fmt].cell,
+		conn_fmt[fmt].cell, b->max, conn_fmt[fmt].cell, b->trials,
+		html ? "</td><td class=\"notes\">" : conn_fmt[fmt].cell,
 		b->generator_limited ? "generator-limited: the longest burst the generator sent "
 				       "passed, a lower bound"
 		: capped ? "every burst passed the longest tried (sweep.back_to_back.seconds): a "

@@ -311,6 +311,14 @@ error_bar(FILE *f, const struct plot *p, const struct fws_cell *c, unsigned int 
 		py(p, hi), x + 4, py(p, hi), x - 4, py(p, lo), x + 4, py(p, lo));
 }
 
+/* A cell's figure is a lower bound of the DUT's (the table's ">="): the generator, the
+ * config's maximum or the receiver limited it. */
+static int
+lower_bound(const struct fws_cell *c)
+{
+	return c->generator_limited != 0 || c->capped != 0 || c->rx_missed > 0;
+}
+
 /* Throughput against frame size: Mpps (id "throughput", markers "pt") or L1 Mbit/s
  * (id "throughput-mbps", markers "pt-bps"); a repeated cell's marker is its median, with
  * its repetitions' range as an error bar. */
@@ -362,20 +370,44 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 					 c->reps, c->spread.cov * 100);
 			if (snprintf(attrs, sizeof(attrs),
 				     "class=\"%s\" data-series=\"%s\" data-size=\"%s\" "
-				     "data-%s=\"%.1f\"><title>%s "
-				     "%s: %.4f %s%s</title",
+				     "data-%s=\"%.1f\" data-lower=\"%d\"><title>%s "
+				     "%s: %s%.4f %s%s</title",
 				     mbps ? "pt-bps" : "pt", ser.name[k], size,
-				     mbps ? "bps" : "pps", v, ser.name[k], size, v / 1e6,
+				     mbps ? "bps" : "pps", v, lower_bound(c), ser.name[k], size,
+				     lower_bound(c) ? "at least " : "", v / 1e6,
 				     mbps ? "Mbit/s" : "Mpps", reps) >= (int)sizeof(attrs))
 				continue; /* cannot happen: names are escaped into 200 bytes */
 			/* Series side by side: coinciding points stay visible. */
 			x = px(&p, c->avg_frame) + ((double)(k % 5) - 2) * 3;
 			error_bar(f, &p, c, k, x, mbps);
 			marker(f, k, x, py(&p, v), attrs);
+			if (lower_bound(c)) /* the DUT's figure lies at or above: an arrow up */
+				fprintf(f,
+					"<path class=\"lower\" d=\"M%.1f %.1f V%.1f M%.1f %.1f "
+					"L%.1f %.1f L%.1f %.1f\" fill=\"none\" stroke=\"%s\"/>",
+					x, py(&p, v) - 6, py(&p, v) - 18, x - 4, py(&p, v) - 14, x,
+					py(&p, v) - 18, x + 4, py(&p, v) - 14,
+					matrix_colours[k % MATRIX_COLOURS]);
 			fputc('\n', f);
 		}
 	legend(f, &p, &ser);
 	fprintf(f, "</svg>\n");
+}
+
+/* A decade of nanoseconds as a reader writes it: 100 ns, 1 us, 10 ms, 1 s. */
+static const char *
+ns_label(double ns, char *buf, size_t len)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} u[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+	unsigned int i;
+
+	for (i = 0; i + 1 < sizeof(u) / sizeof(u[0]) && ns < u[i].div * (1 - 1e-9); i++)
+		;
+	snprintf(buf, len, "%.0f %s", ns / u[i].div, u[i].unit);
+	return buf;
 }
 
 /* Decade ticks of a log axis from lmin to lend, on an axis that runs to lmax (log10 of ns +
@@ -386,7 +418,8 @@ log_ticks(FILE *f, double lmin, double lend, double lmax, int h)
 	double d;
 
 	for (d = floor(lmin); d <= ceil(lend); d++) {
-		double x = ML + (d - lmin) / (lmax - lmin) * (W - ML - MR), us = pow(10, d) / 1e3;
+		double x = ML + (d - lmin) / (lmax - lmin) * (W - ML - MR), ns = pow(10, d);
+		char label[16];
 
 		if (d < lmin || d > lend)
 			continue;
@@ -394,8 +427,8 @@ log_ticks(FILE *f, double lmin, double lend, double lmax, int h)
 			x, h - MB, x, h - MB + 4);
 		fprintf(f,
 			"<text class=\"xtick\" x=\"%.1f\" y=\"%d\" font-size=\"11\" "
-			"text-anchor=\"middle\">%g</text>\n",
-			x, h - MB + 16, us);
+			"text-anchor=\"middle\" data-ns=\"%.0f\">%s</text>\n",
+			x, h - MB + 16, ns, ns_label(ns, label, sizeof(label)));
 	}
 }
 
@@ -533,12 +566,16 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 	}
 	matrix_cell_dir(c, dir, sizeof(dir));
 	matrix_html_escape(f, dir);
-	fputs(", ", f);
-	matrix_html_escape(f, c->stream);
-	fprintf(f, ", ");
+	if (strcmp(dir, c->stream) != 0 && /* a stream named other than its direction */
+	    strcmp(c->stream, c->stream_dir[0] ? c->stream_dir : c->direction) != 0) {
+		fputs(" (stream ", f);
+		matrix_html_escape(f, c->stream);
+		fputs(")", f);
+	}
+	fprintf(f, ", frame size ");
 	matrix_html_escape(f, c->size);
 	fprintf(f, ", ");
-	matrix_html_escape(f, c->kind);
+	matrix_html_escape(f, matrix_kind_name(c->kind));
 	if (!fws_cell_ok(c)) {
 		fprintf(f, " (");
 		matrix_html_escape(f, c->verdict);
@@ -548,7 +585,7 @@ chart_latency(FILE *f, const struct matrix *m, unsigned int set, const struct fw
 		"</h3>\n<svg class=\"latency\" id=\"latency-%u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
 		idx, W, p.h);
-	axes(f, &p, 1, "frames", "latency (us, log scale)");
+	axes(f, &p, 1, "frames", "latency (log scale)");
 	log_ticks(f, lmin, lend, lmax, p.h);
 	for (i = 0; i < n_bars; i++) {
 		double x0 = (log10((double)bars[i].lo + 1) - lmin) / (lmax - lmin);
@@ -644,15 +681,18 @@ page_head(FILE *f, const struct matrix *m)
 	unsigned int s;
 	char name[80], banner[1024];
 
-	fprintf(f,
-		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		"<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
-		"2em}.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border:1px "
-		"solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}"
-		"td.notes{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
-		"td.figs{line-height:1.3;font-size:0.9em}.fig-l1{font-size:1.2em;font-weight:bold}"
-		"small{color:#666}"
-		"th{background:#eee}</style></head><body>\n<h1>fwstress: ");
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		   "<title>fwstress report</title>\n<style>body{font-family:sans-serif;margin:"
+		   "2em}.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border:1px "
+		   "solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}"
+		   "td.notes{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
+		   "td.figs{line-height:1.25;font-size:0.85em}.fig-l1{font-size:1.25em;font-weight:"
+		   "bold}"
+		   "td.kind{white-space:normal;max-width:7em}sup.refs{font-size:0.8em}"
+		   "td.appliance{text-align:left;font-weight:bold}tr.first td{border-top:2px solid "
+		   "#888}"
+		   "small{color:#666}"
+		   "th{background:#eee}</style></head><body>\n<h1>fwstress: ");
 	if (m->n_sets == 1)
 		matrix_html_escape(f, m->sets[0].dut[0] ? m->sets[0].dut : "report");
 	else
@@ -685,37 +725,150 @@ page_head(FILE *f, const struct matrix *m)
 	fprintf(f, "<p>Rates at L1 (frame + 20 bytes preamble and gap).</p>\n");
 }
 
-static void
-page_table_head(FILE *f, const struct matrix *m)
+/* Every row of one scenario: named once above the table, not in a column. */
+static bool
+one_scenario(const struct matrix *m)
 {
-	unsigned int s, c, first, n;
-	char name[80];
+	unsigned int r;
 
-	fprintf(f, "<div class=\"wide\"><table id=\"matrix\">");
-	if (m->n_sets > 1) {
-		fprintf(f, "<tr><th colspan=\"3\"></th>");
-		for (s = 0; s < m->n_sets; s++) {
-			n = matrix_set_cols(m, s, &first);
-			if (n == 0)
-				continue;
-			fprintf(f, "<th class=\"group\" colspan=\"%u\">", n);
-			matrix_html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
-			fprintf(f, "</th>");
-		}
-		fprintf(f, "<th></th></tr>\n");
-	}
-	fprintf(f, "<tr><th>Scenario</th><th>Frame size</th><th>Result</th>");
-	for (c = 0; c < m->n_cols; c++) {
-		char col[400];
-
-		fprintf(f, "<th>%s</th>", matrix_esc(m->cols[c].dir, col, sizeof(col)));
-	}
-	fprintf(f, "<th>Notes</th></tr>\n");
+	for (r = 1; r < m->n_rows; r++)
+		if (strcmp(m->rows[r].first->scenario, m->rows[0].first->scenario))
+			return false;
+	return m->n_rows > 0;
 }
 
-/* One direction's figures in one cell, each with its label: the first, throughput, large. */
+/* The table's direction columns: each direction once, in order of first appearance; an
+ * appliance's figures of it in its own row (the width does not grow with appliances). */
+struct page_dirs {
+	unsigned int n;
+	const char *dir[MAX_COLS];
+};
+
 static void
-page_figs(FILE *f, const struct matrix *m, const struct row *x, unsigned int c)
+page_dirs_of(const struct matrix *m, struct page_dirs *d)
+{
+	unsigned int c, k;
+
+	d->n = 0;
+	for (c = 0; c < m->n_cols; c++) {
+		for (k = 0; k < d->n && strcmp(d->dir[k], m->cols[c].dir); k++)
+			;
+		if (k == d->n)
+			d->dir[d->n++] = m->cols[c].dir;
+	}
+}
+
+/* The column of set's figures in direction dir; -1: the set has none. */
+static int
+page_col(const struct matrix *m, unsigned int set, const char *dir)
+{
+	unsigned int c;
+
+	for (c = 0; c < m->n_cols; c++)
+		if (m->cols[c].set == set && strcmp(m->cols[c].dir, dir) == 0)
+			return (int)c;
+	return -1;
+}
+
+static void
+page_table_head(FILE *f, const struct matrix *m, const struct page_dirs *d)
+{
+	bool one = one_scenario(m);
+	unsigned int k;
+	char col[400];
+
+	if (one) {
+		fprintf(f, "<p class=\"scenario\">Scenario: <strong>");
+		matrix_html_escape(f, m->rows[0].first->scenario);
+		fprintf(f, "</strong></p>\n");
+	}
+	fprintf(f, "<div class=\"wide\"><table id=\"matrix\">");
+	fprintf(f, "<tr>%s<th>Frame size</th><th>Result</th>%s", one ? "" : "<th>Scenario</th>",
+		m->n_sets > 1 ? "<th>Appliance</th>" : "");
+	for (k = 0; k < d->n; k++)
+		fprintf(f, "<th>%s</th>", matrix_esc(d->dir[k], col, sizeof(col)));
+	fprintf(f, "</tr>\n");
+}
+
+/* The page's notes: each text once, numbered from 1 in order of first use; the cells refer
+ * to them by number and the list under the table gives them. */
+struct page_notes {
+	char **text;
+	unsigned int n, cap;
+	unsigned int cell[32]; /**< the numbers of the cell being drawn */
+	unsigned int n_cell;
+};
+
+static void
+page_note(void *arg, const char *text)
+{
+	struct page_notes *pn = arg;
+	unsigned int k, i;
+
+	for (k = 0; k < pn->n && strcmp(pn->text[k], text); k++)
+		;
+	if (k == pn->n) {
+		if (pn->n == pn->cap) {
+			unsigned int cap = pn->cap ? 2 * pn->cap : 64;
+			char **t = realloc(pn->text, cap * sizeof(*t));
+
+			if (t == NULL)
+				return;
+			pn->text = t;
+			pn->cap = cap;
+		}
+		if ((pn->text[pn->n] = strdup(text)) == NULL)
+			return;
+		pn->n++;
+	}
+	for (i = 0; i < pn->n_cell && pn->cell[i] != k + 1; i++)
+		;
+	if (i == pn->n_cell && pn->n_cell < sizeof(pn->cell) / sizeof(pn->cell[0]))
+		pn->cell[pn->n_cell++] = k + 1;
+}
+
+/* The cell's references to the notes under the table. */
+static void
+page_refs(FILE *f, const struct matrix *m, const struct row *x, unsigned int c,
+	  struct page_notes *pn)
+{
+	unsigned int i;
+
+	pn->n_cell = 0;
+	matrix_col_notes(m, x, c, page_note, pn);
+	if (pn->n_cell == 0)
+		return;
+	fputs(" <sup class=\"refs\">", f);
+	for (i = 0; i < pn->n_cell; i++)
+		fprintf(f, "%s<a href=\"#note-%u\">%u</a>", i ? "," : "", pn->cell[i], pn->cell[i]);
+	fputs("</sup>", f);
+}
+
+/* The notes the cells refer to, numbered, under the table. */
+static void
+page_notes_list(FILE *f, struct page_notes *pn)
+{
+	unsigned int k;
+
+	if (pn->n)
+		fprintf(f, "<ol class=\"notes\" id=\"notes\">\n");
+	for (k = 0; k < pn->n; k++) {
+		fprintf(f, "<li id=\"note-%u\">", k + 1);
+		matrix_html_escape(f, pn->text[k]);
+		fprintf(f, "</li>\n");
+		free(pn->text[k]);
+	}
+	if (pn->n)
+		fprintf(f, "</ol>\n");
+	free(pn->text);
+	memset(pn, 0, sizeof(*pn));
+}
+
+/* One direction's figures in one cell, each with its label: the first, throughput, large,
+ * with the numbers of its notes. */
+static void
+page_figs(FILE *f, const struct matrix *m, const struct row *x, unsigned int c,
+	  struct page_notes *pn)
 {
 	unsigned int k;
 	char v[96];
@@ -727,60 +880,104 @@ page_figs(FILE *f, const struct matrix *m, const struct row *x, unsigned int c)
 	if (x->verdict[c]) {
 		fprintf(f, "<td class=\"verdict\">");
 		matrix_html_escape(f, matrix_verdict_word(x->verdict[c], v, sizeof(v)));
+		page_refs(f, m, x, c, pn);
 		fprintf(f, "</td>");
 		return;
 	}
 	/* The first alone on its line, the others two a line: a row stays a few lines tall. */
 	fprintf(f, "<td class=\"figs\">");
-	for (k = 0; k < m->n_figs; k++)
-		fprintf(f, "<span class=\"fig fig-%s\">%s <small>%s</small></span>%s",
+	for (k = 0; k < m->n_figs; k++) {
+		fprintf(f, "<span class=\"fig fig-%s\">%s <small>%s</small></span>",
 			m->figs[k]->key, matrix_fig_text(x, c, m->figs[k], true, v, sizeof(v)),
-			m->figs[k]->label,
-			k + 1 == m->n_figs     ? ""
-			: k == 0 || k % 2 == 0 ? "<br>"
-					       : " &middot; ");
+			m->figs[k]->label);
+		if (k == 0)
+			page_refs(f, m, x, c, pn);
+		fputs(k + 1 == m->n_figs ? "" : k == 0 || k % 2 == 0 ? "<br>" : " &middot; ", f);
+	}
 	fprintf(f, "</td>");
 }
 
-static void
-page_row(FILE *f, const struct matrix *m, const struct row *x)
+/* Whether set measured anything of row x. */
+static bool
+page_set_in(const struct matrix *m, const struct row *x, unsigned int set)
 {
 	unsigned int c;
-	char notes[1024];
 
-	fprintf(f, "<tr><td>");
-	matrix_html_escape(f, x->first->scenario);
-	fprintf(f, "</td><td>");
-	matrix_html_escape(f, x->first->size);
-	fprintf(f, "</td><td>%s</td>", matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++)
-		page_figs(f, m, x, c);
-	matrix_row_notes(m, x, notes, sizeof(notes));
-	fprintf(f, "<td class=\"notes\">");
-	matrix_html_escape(f, notes);
-	fprintf(f, "</td></tr>\n");
+		if (m->cols[c].set == set && x->has[c])
+			return true;
+	return false;
+}
+
+/* A matrix row: a table row per appliance that measured it, its size and result once. */
+static void
+page_row(FILE *f, const struct matrix *m, const struct row *x, const struct page_dirs *d,
+	 struct page_notes *pn)
+{
+	unsigned int s, k, n = 0, done = 0;
+	char name[80];
+
+	for (s = 0; s < m->n_sets; s++)
+		n += page_set_in(m, x, s);
+	for (s = 0; s < m->n_sets; s++) {
+		if (!page_set_in(m, x, s))
+			continue;
+		fprintf(f, "<tr%s>", done ? "" : " class=\"first\"");
+		if (done++ == 0) {
+			if (!one_scenario(m)) {
+				fprintf(f, "<td rowspan=\"%u\">", n);
+				matrix_html_escape(f, x->first->scenario);
+				fprintf(f, "</td>");
+			}
+			fprintf(f, "<td rowspan=\"%u\">", n);
+			matrix_html_escape(f, x->first->size);
+			fprintf(f, "</td><td class=\"kind\" rowspan=\"%u\">%s</td>", n,
+				matrix_kind_name(x->first->kind));
+		}
+		if (m->n_sets > 1) {
+			fprintf(f, "<td class=\"appliance\">");
+			matrix_html_escape(f, matrix_set_name(m, s, name, sizeof(name)));
+			fprintf(f, "</td>");
+		}
+		for (k = 0; k < d->n; k++) {
+			int c = page_col(m, s, d->dir[k]);
+
+			if (c < 0)
+				fprintf(f, "<td></td>");
+			else
+				page_figs(f, m, x, (unsigned int)c, pn);
+		}
+		fprintf(f, "</tr>\n");
+	}
 }
 
 void
 matrix_html(FILE *f, const struct matrix *m)
 {
+	struct page_notes pn = {0};
+	struct page_dirs dirs;
 	unsigned int s, i, r, idx = 0;
 
+	page_dirs_of(m, &dirs);
 	page_head(f, m);
-	page_table_head(f, m);
-	for (r = 0; r < m->n_rows; r++)
-		page_row(f, m, &m->rows[r]);
-	fprintf(f, "</table></div>\n");
-	if (matrix_shows(m, "iperf"))
-		fprintf(f, "<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
+	if (m->n_rows) { /* (report --only b2b: the bursts' table alone) */
+		page_table_head(f, m, &dirs);
+		for (r = 0; r < m->n_rows; r++)
+			page_row(f, m, &m->rows[r], &dirs, &pn);
+		fprintf(f, "</table></div>\n");
+		page_notes_list(f, &pn);
+		if (matrix_shows(m, "iperf"))
+			fprintf(f, "<p class=\"note\">%s</p>\n", GOODPUT_NOTE);
+	}
 	matrix_conn_table(f, m, FWS_MATRIX_HTML);
 	matrix_b2b_table(f, m, FWS_MATRIX_HTML);
 	fprintf(f, "<h2>Throughput against frame size</h2>\n");
 	chart_throughput(f, m, false);
 	chart_throughput(f, m, true);
 	if (m->n_sets > 1) {
-		fprintf(f, "<h2>Appliances side by side</h2>\n");
+		fprintf(f, "<h2>Appliances side by side</h2>\n<div class=\"wide\">");
 		chart_appliances(f, m);
+		fprintf(f, "</div>\n");
 	}
 	matrix_html_timelines(f, m);
 	fprintf(f, "<h2>Latency histograms</h2>\n");

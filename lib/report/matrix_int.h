@@ -130,6 +130,10 @@ const char *matrix_kind_name(const char *kind);
 /** The notes of a row, derived from its cells' measurements. */
 void matrix_row_notes(const struct matrix *m, const struct row *x, char *notes, size_t len);
 
+/** Each note of column c of row x alone (no column label), one call of emit each. */
+void matrix_col_notes(const struct matrix *m, const struct row *x, unsigned int c,
+		      void (*emit)(void *arg, const char *text), void *arg);
+
 /** Columns of set (first index and count). */
 unsigned int matrix_set_cols(const struct matrix *m, unsigned int set, unsigned int *first);
 

@@ -63,6 +63,8 @@ struct notes {
 	char *buf;
 	size_t len, used;
 	bool col_open;
+	void (*emit)(void *arg, const char *text); /**< each note alone, instead of buf */
+	void *arg;
 };
 
 /* One note of a column; the first of the column names it. */
@@ -71,6 +73,15 @@ note(struct notes *n, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (n->emit) {
+		char one[512];
+
+		va_start(ap, fmt);
+		vsnprintf(one, sizeof(one), fmt, ap);
+		va_end(ap);
+		n->emit(n->arg, one);
+		return;
+	}
 	if (n->used >= n->len)
 		return;
 	if (n->col_open)
@@ -181,10 +192,27 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 		     "DUT's alerts)");
 }
 
+/* A row of a search goal: loss is not its result but its condition. */
+static bool
+goal_row(const struct row *x)
+{
+	return strcmp(x->first->kind, "ndr") == 0 || strcmp(x->first->kind, "pdr") == 0;
+}
+
+void
+matrix_col_notes(const struct matrix *m, const struct row *x, unsigned int c,
+		 void (*emit)(void *arg, const char *text), void *arg)
+{
+	struct notes n = {.emit = emit, .arg = arg};
+
+	if (x->has[c])
+		col_notes(&n, m, x, c, m->cols[c].label, goal_row(x));
+}
+
 void
 matrix_row_notes(const struct matrix *m, const struct row *x, char *buf, size_t len)
 {
-	bool goal = strcmp(x->first->kind, "ndr") == 0 || strcmp(x->first->kind, "pdr") == 0;
+	bool goal = goal_row(x);
 	struct notes n = {.buf = buf, .len = len};
 	unsigned int c;
 

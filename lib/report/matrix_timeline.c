@@ -139,6 +139,14 @@ timeline(FILE *f, const struct fws_timeline *tl, const char *set, unsigned int i
 	}
 	fprintf(f, "trial %u, frame size ", tl->trial + 1);
 	matrix_html_escape(f, tl->size);
+	if (tl->direction[0]) {
+		fputs(", ", f);
+		matrix_html_escape(f, tl->direction);
+	}
+	if (tl->kind[0]) {
+		fputs(", ", f);
+		matrix_html_escape(f, matrix_kind_name(tl->kind));
+	}
 	fprintf(f,
 		"</h3>\n<svg class=\"timeline\" id=\"timeline-%u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",

@@ -508,6 +508,8 @@ read_sweep_extras(const json_t *root, struct fws_cells *cells)
 		const json_t *o = json_array_get(a, i);
 		struct fws_cell_b2b *b = &cells->b2b[cells->n_b2b];
 
+		take_text(b->scenario, sizeof(b->scenario),
+			  json_object_get(json_object_get(root, "config"), "scenario"));
 		take_text(b->size, sizeof(b->size), json_object_get(o, "frame_size"));
 		take_text(b->direction, sizeof(b->direction), json_object_get(o, "direction"));
 		b->avg = frames_of(json_object_get(o, "avg"));

@@ -96,6 +96,14 @@ read_one(const json_t *tr, size_t idx, struct fws_cells *cells)
 	if (json_is_string(json_object_get(tr, "frame_size")))
 		strlcpy(tl->size, json_string_value(json_object_get(tr, "frame_size")),
 			sizeof(tl->size));
+	if (json_is_string(json_object_get(json_object_get(tr, "sweep_cell"), "direction")))
+		strlcpy(tl->direction,
+			json_string_value(
+				json_object_get(json_object_get(tr, "sweep_cell"), "direction")),
+			sizeof(tl->direction));
+	if (json_is_string(json_object_get(tr, "search_goal")))
+		strlcpy(tl->kind, json_string_value(json_object_get(tr, "search_goal")),
+			sizeof(tl->kind));
 	if (alloc_seconds(tl, n, tl->n_cpu, n_load) < 0) {
 		free(tl->t);
 		free(tl->dt);

@@ -88,3 +88,46 @@ finish() {
 	[ "$ran" -gt 0 ] || { echo "not ok  no check ran"; return 1; }
 	[ "$FAILED" -eq 0 ]
 }
+
+# Chromium for the HTML checks: CHROME (empty: none, or Ubuntu's chromium, a snap, which
+# tools/setup does not install) and flags, its headless flags.
+chrome_init() {
+	CHROME=$(command -v chromium || command -v chromium-browser || true)
+	case "$CHROME" in /snap/*) CHROME="" ;; esac
+	flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+		--disable-background-networking --disable-component-update --disable-sync
+		--user-data-dir=$WORK/chrome"
+}
+
+# No browser: on Ubuntu the browser checks skip, saying so; everywhere else that fails.
+chrome_missing() {
+	if grep -q '^ID=ubuntu' /etc/os-release 2>/dev/null; then
+		echo "skip the browser checks: Ubuntu's chromium is a snap (tools/setup --tests installs no browser there)"
+	else
+		bad "chromium is not installed (tools/setup --tests installs it)"
+	fi
+}
+
+# The page FILE laid out by Chromium at 1400 px, measured by a script added to a copy: a JSON
+# object on stdout (win, page: the document's width, table: the matrix's, row: its tallest
+# row, refs and lost: note references and those without a note, notes, lower: lower-bound
+# points and their arrows, xticks: the histograms' tick labels).
+chrome_layout() {
+	local page=$1
+	python3 - "$page" "$page.measure.html" <<'PY'
+import sys
+js = """<script>addEventListener("load", function () {
+var t = document.getElementById("matrix"), h = 0, lost = 0, refs = t.querySelectorAll("sup.refs a");
+t.querySelectorAll("tr").forEach(function (r) { h = Math.max(h, r.getBoundingClientRect().height); });
+refs.forEach(function (a) { if (!document.getElementById(a.getAttribute("href").slice(1))) lost++; });
+var ticks = []; document.querySelectorAll("svg.latency text.xtick").forEach(function (x) { ticks.push(x.textContent); });
+document.body.setAttribute("data-layout", JSON.stringify({win: innerWidth, page: document.documentElement.scrollWidth,
+  table: t.getBoundingClientRect().width, row: h, refs: refs.length, lost: lost,
+  notes: document.querySelectorAll("ol.notes li").length,
+  lower: document.querySelectorAll('[data-lower="1"]').length, arrows: document.querySelectorAll("path.lower").length,
+  xticks: ticks})); });</script></body>"""
+open(sys.argv[2], "w").write(open(sys.argv[1]).read().replace("</body>", js))
+PY
+	timeout 60 "$CHROME" $flags --window-size=1400,900 --virtual-time-budget=2000 --dump-dom "file://$page.measure.html" 2>>"$WORK/chrome.err" |
+		python3 -c 'import html, re, sys; m = re.search(r"data-layout=\"([^\"]*)\"", sys.stdin.read()); print(html.unescape(m.group(1)) if m else "{}")'
+}

@@ -221,4 +221,52 @@ python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["sweep"]["directi
 "$FWSTRESS" sweep --progress --resume -o "$WORK/pace-r.json" "$WORK/pace2.json" >/dev/null 2>"$WORK/err"
 grep -Eq '^fwstress sweep: 2 cells, ' "$WORK/err" && ! grep -q '(64, upload)' "$WORK/err" &&
 	ok "--resume: the estimate counts the 2 cells left, not the 4 measured" || bad "resume estimate: $(grep '^fwstress sweep' "$WORK/err")"
+# The page of a bidir sweep beside a second appliance (issue 51, item 13), laid out by Chromium
+# at 1400 px: it fits the window, a row per appliance, no row taller than 100 px, every note a
+# cell refers to listed under the table, every lower bound an arrow in both charts, the
+# histograms' ticks in ns, us or ms.
+python3 - "$WORK/pace-r.json" "$WORK/pace-b.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["dut"] = {"name": "second box", "firmware": "25.1"}
+for c in r["cells"]:
+    c["pps"] *= 2; c["l1_bps"] *= 2
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$FWSTRESS" report --format html -o "$WORK/two.html" "$WORK/pace-r.json" "$WORK/pace-b.json" || bad "report html of two sweeps"
+chrome_init
+if [ -n "$CHROME" ]; then
+	chrome_layout "$WORK/two.html" >"$WORK/two.layout"
+	python3 - "$WORK/two.layout" "$WORK/pace-r.json" <<'PY' && ok "two appliances' bidir sweep at 1400 px: fits, rows of 100 px at most, notes numbered, lower bounds marked, ticks with units ($(cut -c1-160 "$WORK/two.layout"))" || bad "two sweeps' page: $(cat "$WORK/two.layout")"
+import json, re, sys
+l = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+lower = 2 * 2 * sum(1 for c in r["cells"] if c["generator_limited"] or c["capped_by_config"] or c["receiver_missed"])
+assert l["page"] <= l["win"] and l["table"] <= l["win"] - 40 and l["row"] <= 100, l
+assert l["refs"] > 0 and l["lost"] == 0 and l["notes"] >= 1, l
+assert lower > 0 and l["lower"] == lower and l["arrows"] == lower, (l, lower)
+assert l["xticks"] and all(re.fullmatch(r"\d+ (ns|us|ms|s)", x) for x in l["xticks"]), l["xticks"]
+PY
+else
+	chrome_missing
+fi
+# Rows and directions chosen (report --only, --directions): the bidir NDRs alone, in md and
+# html; a word neither knows is refused in one line (exit 1).
+"$FWSTRESS" report --only ndr --directions bidir "$WORK/pace-r.json" >"$WORK/only.md"
+"$FWSTRESS" report --format html --only ndr --directions bidir "$WORK/pace-r.json" >"$WORK/only.html"
+python3 - "$WORK/only.md" "$WORK/only.html" "$WORK/pace-r.json" <<'PY' && ok "--only ndr --directions bidir: the bidir halves' NDR rows alone, md and html" || bad "--only: $(head -c 600 "$WORK/only.md")"
+import json, re, sys
+md, page, r = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+head = next(l for l in md.splitlines() if l.startswith("| Scenario"))
+rows = [l for l in md.splitlines() if l.startswith("| routing")]
+assert "bidir upload Mbit/s" in head and "bidir download Mbit/s" in head and "| upload Mbit/s" not in head, head
+assert len(rows) == len({c["frame_size"] for c in r["cells"] if c["kind"] == "ndr" and c["direction"] == "bidir"}) > 0, rows
+assert all("| NDR (0 loss) |" in l for l in rows), rows
+assert "Back-to-back" not in md and "Back-to-back" not in page
+assert re.findall(r"<th>([^<]*)</th>", page)[:4] == ["Frame size", "Result", "bidir upload", "bidir download"], re.findall(r"<th>([^<]*)</th>", page)[:6]
+PY
+"$FWSTRESS" report --only ndr --directions sideways "$WORK/pace-r.json" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$WORK/err")" = 'fwstress: report: --directions: "sideways" is none of upload, download, bidir, custom' ] &&
+	ok "--directions sideways: refused in one line, exit 1" || bad "--directions sideways: exit $rc, $(cat "$WORK/err")"
 finish

@@ -61,8 +61,9 @@ formats "$WORK/nat-r.json"
 grep -q '^| firewall | 512 | fixed rate | expectation failed | - | - |' "$WORK/m.md" && grep -q 'NOT A RESULT' "$WORK/m.md" \
 	&& ok "md: 'expectation failed' in place of the figures, NOT A RESULT in the notes" || bad "md: $(grep firewall "$WORK/m.md")"
 grep -q '^| firewall || 512 || fixed rate || expectation failed || - || -' "$WORK/m.wiki" && ok "wiki: the same" || bad "wiki: $(grep firewall "$WORK/m.wiki")"
-grep -q '<td class="verdict">expectation failed</td>' "$WORK/m.html" && ! grep -q 'class="pt"' "$WORK/m.html" \
-	&& ok "html: the verdict in the table, no point in the charts" || bad "html: verdict or a point"
+grep -q '<td class="verdict">expectation failed <sup class="refs"><a href="#note-1">1</a></sup></td>' "$WORK/m.html" &&
+	grep -q '<li id="note-1">expectation failed: stream upload: NAT: .*NOT A RESULT</li>' "$WORK/m.html" && ! grep -q 'class="pt"' "$WORK/m.html" \
+	&& ok "html: the verdict in the table, why in its note, no point in the charts" || bad "html: verdict or a point"
 grep -q ',expectation failed: stream upload: NAT: ' "$WORK/m.csv" && ok "csv: the verdict column" || bad "csv: $(tail -1 "$WORK/m.csv")"
 grep -l 'line rate reached' "$WORK"/m.* && bad "a failed cell reads 'line rate reached'" || ok "no format says 'line rate reached' of it"
 

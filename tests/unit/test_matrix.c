@@ -199,7 +199,12 @@ START_TEST(test_matrix_lower_bound)
 	free(md);
 	md = render(&cells, FWS_MATRIX_HTML);
 	ck_assert_ptr_nonnull(strstr(md, "&ge; 1.0000 <small>Mpps</small>"));
-	ck_assert_ptr_nonnull(strstr(md, "upload: generator-limited, a lower bound"));
+	/* The note under the table, the cell its number; the charts' point an arrow up. */
+	ck_assert_ptr_nonnull(strstr(md, "<li id=\"note-1\">generator-limited, a lower bound"));
+	ck_assert_uint_eq(count(md, "<a href=\"#note-1\">1</a>"), 1);
+	ck_assert_uint_eq(count(md, "data-lower=\"1\""), 2);
+	ck_assert_uint_eq(count(md, "class=\"lower\""), 2);
+	ck_assert_ptr_nonnull(strstr(md, "<title>upload ndr 64: at least 1.0000 Mpps</title>"));
 	free(md);
 }
 END_TEST
@@ -240,7 +245,9 @@ START_TEST(test_matrix_truth)
 	free(out);
 	out = render(&cells, FWS_MATRIX_HTML);
 	ck_assert_ptr_nonnull(strstr(out, "<p class=\"partial\"><strong>PARTIAL REPORT"));
-	ck_assert_ptr_nonnull(strstr(out, "<td class=\"verdict\">expectation failed</td>"));
+	ck_assert_ptr_nonnull(strstr(out, "<td class=\"verdict\">expectation failed <sup "
+					  "class=\"refs\"><a href=\"#note-"));
+	ck_assert_ptr_nonnull(strstr(out, "flows: NOT A RESULT</li>"));
 	ck_assert_uint_eq(count(out, "class=\"pt\""), 4); /* every cell but the failed one */
 	free(out);
 	out = render(&cells, FWS_MATRIX_CSV);
@@ -312,7 +319,7 @@ START_TEST(test_matrix_columns)
 	f = open_memstream(&out, &len);
 	ck_assert_int_eq(fws_matrix_render(f, &cells, 1, FWS_MATRIX_HTML), 0);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(out, "<th>upload</th><th>Notes</th>"));
+	ck_assert_ptr_nonnull(strstr(out, "<th>upload</th></tr>"));
 	ck_assert_ptr_nonnull(
 		strstr(out, "<span class=\"fig fig-p99\">12.3 <small>us p99</small>"));
 	free(out);
@@ -339,7 +346,10 @@ START_TEST(test_matrix_latency_outlier)
 	c[0].hist = b;
 	c[0].n_hist = 3;
 	out = render(&cells, FWS_MATRIX_HTML);
-	ck_assert_ptr_nonnull(strstr(out, "<h3>Latency: bidir upload, upload, 64, run</h3>"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "<h3>Latency: bidir upload, frame size 64, fixed rate</h3>"));
+	/* Decade ticks as a reader writes them (issue 51, item 13). */
+	ck_assert_ptr_nonnull(strstr(out, "data-ns=\"1000\">1 us</text>"));
 	ck_assert_uint_eq(count(out, "class=\"bar\""), 2);
 	ck_assert_ptr_nonnull(strstr(out, "class=\"bar beyond\""));
 	ck_assert_ptr_nonnull(strstr(out, ">1 beyond, up to 1114.1 us</text>"));
@@ -374,6 +384,70 @@ START_TEST(test_matrix_latency_bars)
 	ck_assert_ptr_nonnull(strstr(out, "data-lo=\"1048576\" data-count=\"32\""));
 	free(out);
 	free(b);
+}
+END_TEST
+
+/* report --only and --directions (issue 51, item 13): the rows and directions asked for stay,
+ * with their back-to-back results and DUT timelines; a list with a word it does not know is
+ * refused naming it. */
+START_TEST(test_matrix_pick)
+{
+	struct fws_cell *c = calloc(5, sizeof(*c));
+	struct fws_cell_b2b *b = calloc(2, sizeof(*b));
+	struct fws_timeline *tl = calloc(2, sizeof(*tl));
+	struct fws_cells cells = {
+		.n = 5, .c = c, .n_b2b = 2, .b2b = b, .n_timelines = 2, .timelines = tl};
+	char err[200];
+
+	c[0] = cell("routing", "ndr", "upload", "upload", 1000);
+	c[1] = cell("routing", "lat50", "upload", "upload", 500);
+	c[2] = cell("routing", "ndr", "bidir", "upload", 900);
+	c[3] = cell("routing", "ndr", "bidir", "download", 900);
+	c[4] = cell("routing", "pdr", "download", "download", 1100);
+	strcpy(b[0].direction, "upload");
+	strcpy(b[1].direction, "bidir");
+	strcpy(tl[0].direction, "bidir");
+	strcpy(tl[0].kind, "ndr");
+	strcpy(tl[1].direction, "upload");
+	strcpy(tl[1].kind, "lat50");
+	ck_assert_int_eq(fws_cells_pick_check("ndr,lat", "bidir,upload", err, sizeof(err)), 0);
+	ck_assert_int_eq(fws_cells_pick_check("lat90,b2b,cps-fixed", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(fws_cells_pick_check("ndr,nrd", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "--only: \"nrd\" is none of ndr, pdr, lat, latNN, run, b2b, cps, "
+			      "cps-fixed, sessions, teardown, teardown-fixed");
+	ck_assert_int_eq(fws_cells_pick_check("lat0", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(fws_cells_pick_check("lat101", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(fws_cells_pick_check(NULL, "up", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "--directions: \"up\" is none of upload, download, bidir, custom");
+	ck_assert_int_eq(fws_cells_pick_check("ndr,", NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(fws_cells_pick_check(NULL, "", err, sizeof(err)), -EINVAL);
+	fws_cells_pick(&cells, "ndr,lat", "bidir");
+	ck_assert_uint_eq(cells.n, 2); /* both halves of the bidir NDR */
+	ck_assert_str_eq(cells.c[0].stream, "upload");
+	ck_assert_str_eq(cells.c[1].stream, "download");
+	ck_assert_uint_eq(cells.n_b2b, 0); /* b2b not asked for */
+	ck_assert_uint_eq(cells.n_timelines, 1);
+	ck_assert_str_eq(cells.timelines[0].kind, "ndr");
+	fws_cells_free(&cells);
+}
+END_TEST
+
+/* A DUT timeline's heading names its trial's direction and what it measured. */
+START_TEST(test_matrix_timeline_heading)
+{
+	struct fws_cell c[] = {cell("routing", "lat50", "download", "download", 1000)};
+	double t[] = {0, 1}, dt[] = {1, 1}, cpu[] = {10, 20};
+	struct fws_timeline tl = {.trial = 2, .n = 2, .t = t, .dt = dt, .cpu = cpu, .m0 = -1};
+	struct fws_cells cells = {.n = 1, .c = c, .n_timelines = 1, .timelines = &tl};
+	char *out;
+
+	strcpy(tl.size, "64");
+	strcpy(tl.direction, "download");
+	strcpy(tl.kind, "lat50");
+	out = render(&cells, FWS_MATRIX_HTML);
+	ck_assert_ptr_nonnull(strstr(out, "<h3>DUT timeline: trial 3, frame size 64, download, "
+					  "latency at 50 % of NDR</h3>"));
+	free(out);
 }
 END_TEST
 
@@ -555,8 +629,14 @@ START_TEST(test_matrix_appliances)
 	ck_assert_uint_eq(count(out, "\n"), 1 + 5);
 	free(out);
 	out = render_n(sets, 2, FWS_MATRIX_HTML);
-	ck_assert_ptr_nonnull(strstr(out, "<th class=\"group\" colspan=\"2\">DEC740</th>"
-					  "<th class=\"group\" colspan=\"1\">DEC4280</th>"));
+	/* A row per appliance under each scenario, size and result; a column per direction
+	 * (issue 51, item 13: the width does not grow with the appliances). */
+	ck_assert_ptr_nonnull(strstr(out,
+				     "<th>Scenario</th><th>Frame size</th><th>Result</th>"
+				     "<th>Appliance</th><th>upload</th><th>download</th></tr>"));
+	ck_assert_ptr_nonnull(strstr(out, "<tr class=\"first\"><td rowspan=\"2\">routing</td>"));
+	ck_assert_uint_eq(count(out, "<td class=\"appliance\">DEC740</td>"), 2);
+	ck_assert_uint_eq(count(out, "<td class=\"appliance\">DEC4280</td>"), 2);
 	ck_assert_ptr_nonnull(strstr(out, "<svg id=\"appliances\""));
 	ck_assert_uint_eq(count(out, "class=\"gbar\""), 5);
 	free(out);
@@ -588,8 +668,8 @@ START_TEST(test_matrix_same_dut)
 	free(out);
 	strcpy(sets[1].firmware, "24.7");
 	out = render_n(sets, 2, FWS_MATRIX_HTML);
-	ck_assert_ptr_nonnull(strstr(out, ">netns firewall 2026-11-01</th>"));
-	ck_assert_ptr_nonnull(strstr(out, ">netns firewall 2026-11-30</th>"));
+	ck_assert_ptr_nonnull(strstr(out, ">netns firewall 2026-11-01</td>"));
+	ck_assert_ptr_nonnull(strstr(out, ">netns firewall 2026-11-30</td>"));
 	free(out);
 	strcpy(sets[1].started, "2026-11-01");
 	out = render_n(sets, 2, FWS_MATRIX_MARKDOWN);
@@ -743,6 +823,8 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_latency_outlier);
 	tcase_add_test(tc, test_matrix_latency_bars);
 	tcase_add_test(tc, test_matrix_hdr);
+	tcase_add_test(tc, test_matrix_pick);
+	tcase_add_test(tc, test_matrix_timeline_heading);
 	tcase_add_test(tc, test_matrix_denormal_rates);
 	suite_add_tcase(s, tc);
 	return s;
