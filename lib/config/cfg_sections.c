@@ -129,7 +129,8 @@ static const struct cfg_keydoc sweep_keys[] = {
 	{"directions", "which of upload, download and bidir are swept (default the three the "
 		       "streams allow)"},
 	{"mode", "\"search\" (NDR/PDR per cell, default) or \"fixed\" (one trial at the rate)"},
-	{"latency_at", "latency trials at these fractions of NDR, e.g. [\"10%\", \"90%\"]"},
+	{"latency_at", "latency trials at these fractions of the NDR published (the rate its trial "
+		       "offered), e.g. [\"10%\", \"90%\"]"},
 	{"latency_repeat", "trials per latency point (default 20, RFC 2544 26.2's minimum; "
 			   "fewer are said in the report)"},
 	{"back_to_back", "{repeat, seconds}: back-to-back bursts (RFC 2544 26.4) repeated "

@@ -93,15 +93,14 @@ matrix_cell_dir(const struct fws_cell *c, char *buf, size_t len)
 		snprintf(buf, len, "bidir (both directions summed)");
 }
 
-/* The column of a cell of set, added on first sight; -1 when the table is full. */
+/* The column of direction dir of set, added on first sight; -1 when the table is full. */
 static int
-col_of(struct matrix *m, unsigned int set, const struct fws_cell *cell)
+col_named(struct matrix *m, unsigned int set, const char *dir)
 {
 	struct col *k;
 	unsigned int c;
-	char name[80], dir[sizeof(k->dir)];
+	char name[80];
 
-	matrix_cell_dir(cell, dir, sizeof(dir));
 	for (c = 0; c < m->n_cols; c++)
 		if (m->cols[c].set == set && !strcmp(m->cols[c].dir, dir))
 			return (int)c;
@@ -118,6 +117,113 @@ col_of(struct matrix *m, unsigned int set, const struct fws_cell *cell)
 	return (int)m->n_cols++;
 }
 
+static int
+col_of(struct matrix *m, unsigned int set, const struct fws_cell *cell)
+{
+	char dir[sizeof(m->cols[0].dir)];
+
+	matrix_cell_dir(cell, dir, sizeof(dir));
+	return col_named(m, set, dir);
+}
+
+/* Where a direction's column stands: upload, download, bidir (its halves, then a sum an
+ * older report gives), custom, anything else. */
+static int
+dir_rank(const char *dir)
+{
+	static const char *const order[] = {"upload",
+					    "download",
+					    "bidir upload",
+					    "bidir download",
+					    "bidir (both directions summed)",
+					    "custom"};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (strcmp(dir, order[i]) == 0)
+			return (int)i;
+	return (int)i;
+}
+
+/* Every report's columns in the fixed order, whatever order its cells came in (a resumed
+ * sweep appends what it measured later). */
+static void
+make_cols(struct matrix *m)
+{
+	char dirs[MAX_COLS][sizeof(m->cols[0].dir)];
+	unsigned int s, i, k, n;
+
+	for (s = 0; s < m->n_sets; s++) {
+		for (n = 0, i = 0; i < m->sets[s].n; i++) {
+			char d[sizeof(dirs[0])];
+
+			matrix_cell_dir(&m->sets[s].c[i], d, sizeof(d));
+			for (k = 0; k < n && strcmp(dirs[k], d); k++)
+				;
+			if (k < n || n == MAX_COLS)
+				continue;
+			/* insertion in rank order, ties in order of appearance */
+			for (k = n; k > 0 && dir_rank(dirs[k - 1]) > dir_rank(d); k--)
+				memcpy(dirs[k], dirs[k - 1], sizeof(dirs[k]));
+			memcpy(dirs[k], d, sizeof(dirs[k]));
+			n++;
+		}
+		for (k = 0; k < n; k++)
+			col_named(m, s, dirs[k]);
+	}
+}
+
+/* Where a result stands in a frame size's rows: NDR, PDR, latency points by load, fixed
+ * rate, the connection tests', anything else. */
+static double
+kind_rank(const char *kind)
+{
+	static const char *const order[] = {"ndr",      "pdr",      "lat",
+					    "run",      "cps",      "cps-fixed",
+					    "sessions", "teardown", "teardown-fixed"};
+	unsigned int i, pct;
+
+	if (sscanf(kind, "lat%u", &pct) == 1)
+		return 2 + pct / 1000.0;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (strcmp(kind, order[i]) == 0)
+			return i;
+	return i;
+}
+
+/* Rows in the fixed order: scenario (as the reports give them), frame size ascending,
+ * result (issue 51, item 8). */
+static int
+row_cmp(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	double ka = kind_rank(a->first->kind), kb = kind_rank(b->first->kind);
+	int d;
+
+	if (a->scn != b->scn)
+		return a->scn < b->scn ? -1 : 1;
+	if (a->first->avg_frame != b->first->avg_frame)
+		return a->first->avg_frame < b->first->avg_frame ? -1 : 1;
+	if ((d = strcmp(a->first->size, b->first->size)) != 0)
+		return d;
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return strcmp(a->first->kind, b->first->kind);
+}
+
+static void
+sort_rows(struct row *rows, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(rows[j].first->scenario, rows[i].first->scenario); j++)
+			;
+		rows[i].scn = j < i ? rows[j].scn : i;
+	}
+	qsort(rows, n, sizeof(*rows), row_cmp);
+}
+
 static struct row *
 row_of(struct row *rows, unsigned int *n, const struct fws_cell *c)
 {
@@ -132,6 +238,19 @@ row_of(struct row *rows, unsigned int *n, const struct fws_cell *c)
 	}
 	rows[*n].first = c;
 	return &rows[(*n)++];
+}
+
+/* One more stream in column col of r: counted, named (the first few). */
+static void
+add_stream(struct row *r, int col, const char *stream)
+{
+	size_t used = strlen(r->streams[col]);
+
+	if (r->n_streams[col]++ && used + 2 < sizeof(r->streams[col]))
+		used += (size_t)snprintf(r->streams[col] + used, sizeof(r->streams[col]) - used,
+					 ", ");
+	if (used < sizeof(r->streams[col]))
+		snprintf(r->streams[col] + used, sizeof(r->streams[col]) - used, "%s", stream);
 }
 
 static void
@@ -155,6 +274,7 @@ build(struct matrix *m)
 			else
 				r = row_of(m->rows, &m->n_rows, c);
 			r->has[col] = true;
+			add_stream(r, col, c->stream);
 			r->conn[col] = c->connections;
 			r->conn_failed[col] = c->conn_failed;
 			r->flood[col] = c->flood_pps;
@@ -485,6 +605,61 @@ csv_spread(FILE *f, const struct fws_cell *c)
 
 /* Every cell of every report, one line each: the appliance, the cell schema's keys, the
  * repetitions' spread. */
+/* A row's report: its DUT, firmware, start and whether it ended early. */
+static void
+csv_set(FILE *f, const struct fws_cells *set)
+{
+	csv_str(f, set->dut);
+	fputc(',', f);
+	csv_str(f, set->firmware);
+	fputc(',', f);
+	csv_str(f, set->started);
+	fprintf(f, ",%d", set->partial);
+}
+
+/*
+ * A sweep's back-to-back result as a row of kind "b2b" (issue 51, item 5): scenario,
+ * direction and frame size in the cells' columns, a lower bound flagged as a cell's is
+ * (generator_limited, capped_by_config: every burst passed the longest tried), the
+ * repetitions, and the bursts in frames in the b2b columns; no cell figure.
+ */
+static void
+csv_b2b(FILE *f, const struct fws_cells *set, const struct fws_cell_b2b *b)
+{
+	bool capped = !b->generator_limited && b->max_frames > 0 && b->min >= b->max_frames;
+	const struct {
+		const char *name;
+		double v;
+	} flags[] = {{"generator_limited", b->generator_limited}, {"capped_by_config", capped}};
+	const double frames[] = {b->avg, b->min, b->max, b->max_frames};
+	unsigned int i;
+
+	csv_set(f, set);
+	fputc(',', f);
+	csv_str(f, b->scenario[0] ? b->scenario : set->n ? set->c[0].scenario : "");
+	fputs(",b2b,", f);
+	csv_str(f, b->direction);
+	fputs(",,", f);
+	csv_str(f, b->size);
+	fputs(",,", f); /* stream_direction, verdict */
+#define B2B_NUM(mb, key, dflt, lo, hi)                                                             \
+	fputc(',', f);                                                                             \
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)                                     \
+		if (strcmp(key, flags[i].name) == 0)                                               \
+			fputc(flags[i].v ? '1' : '0', f);
+	FWS_CELL_NUMBERS(B2B_NUM)
+#undef B2B_NUM
+	fprintf(f, ",%u,,,,,,,,,,", b->trials);
+	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++) {
+		fputc(',', f);
+		if (frames[i] >= 0)
+			csv_num(f, frames[i]);
+	}
+	fputc(',', f);
+	csv_str(f, set->below_rfc);
+	fputc('\n', f);
+}
+
 static void
 csv(FILE *f, const struct matrix *m)
 {
@@ -496,18 +671,13 @@ csv(FILE *f, const struct matrix *m)
 #define HEAD_NUM(mb, key, dflt, lo, hi) HEAD_STR(mb, key, 0)
 	FWS_CELL_STRINGS(HEAD_STR)
 	FWS_CELL_NUMBERS(HEAD_NUM)
-	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct,p1,p99,latency_p50_cov_pct\n",
-	      f);
+	fputs(",repetitions,values,median,min,max,mean,ci95,cov_pct,p1,p99,latency_p50_cov_pct", f);
+	fputs(",b2b_frames_avg,b2b_frames_min,b2b_frames_max,b2b_frames_tried,below_rfc\n", f);
 	for (s = 0; s < m->n_sets; s++) {
 		for (i = 0; i < m->sets[s].n; i++) {
 			const struct fws_cell *c = &m->sets[s].c[i];
 
-			csv_str(f, m->sets[s].dut);
-			fputc(',', f);
-			csv_str(f, m->sets[s].firmware);
-			fputc(',', f);
-			csv_str(f, m->sets[s].started);
-			fprintf(f, ",%d", m->sets[s].partial);
+			csv_set(f, &m->sets[s]);
 #define ROW_STR(mb, key, req) fputs(sep, f), csv_str(f, c->mb);
 #define ROW_NUM(mb, key, dflt, lo, hi)                                                             \
 	fputs(sep, f);                                                                             \
@@ -516,8 +686,12 @@ csv(FILE *f, const struct matrix *m)
 			FWS_CELL_STRINGS(ROW_STR)
 			FWS_CELL_NUMBERS(ROW_NUM)
 			csv_spread(f, c);
+			fputs(",,,,,", f);
+			csv_str(f, m->sets[s].below_rfc);
 			fputc('\n', f);
 		}
+		for (i = 0; i < m->sets[s].n_b2b; i++)
+			csv_b2b(f, &m->sets[s], &m->sets[s].b2b[i]);
 	}
 #undef HEAD_STR
 #undef HEAD_NUM
@@ -567,7 +741,10 @@ fws_matrix_render_columns(FILE *f, const struct fws_cells *sets, unsigned int n_
 		free(m);
 		return -EINVAL;
 	}
+	make_cols(m);
 	build(m);
+	sort_rows(m->rows, m->n_rows);
+	sort_rows(m->crows, m->n_crows);
 	switch (fmt) {
 	case FWS_MATRIX_MARKDOWN:
 		table(f, m, false);

@@ -366,7 +366,8 @@ chart_throughput(FILE *f, const struct matrix *m, bool mbps)
 			k = series_of(&ser, m, s, c);
 			matrix_esc(c->size, size, sizeof(size));
 			if (c->reps > 1)
-				snprintf(reps, sizeof(reps), " (median of %u, spread +/-%.1f %%)",
+				snprintf(reps, sizeof(reps),
+					 " (median of %u repetitions, their spread +/-%.1f %%)",
 					 c->reps, c->spread.cov * 100);
 			if (snprintf(attrs, sizeof(attrs),
 				     "class=\"%s\" data-series=\"%s\" data-size=\"%s\" "

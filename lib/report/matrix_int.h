@@ -20,6 +20,7 @@
 /* A matrix row; per column the summed throughput and the trial's proof figures. */
 struct row {
 	const struct fws_cell *first;
+	unsigned int scn; /**< its scenario's place: the first row of it, in the reports' order */
 	double pps[MAX_COLS], l1[MAX_COLS], line[MAX_COLS], cpu[MAX_COLS];
 	/** DUT telemetry (-1: none): the busiest core's mean, its own drops in the phase. */
 	double core[MAX_COLS], dut_drops[MAX_COLS];
@@ -32,6 +33,10 @@ struct row {
 	double conn[MAX_COLS], conn_failed[MAX_COLS];   /**< connection tests' figures */
 	double flood[MAX_COLS], flood_passed[MAX_COLS]; /**< a SYN flood in the trial, -1: none */
 	double loss[MAX_COLS];                          /**< %, the column's worst stream */
+	/** The streams the column's cells are: more than one, their figures are summed and its
+	 * loss and latency the worst stream's (issue 51, item 8); their names, ", " apart. */
+	unsigned int n_streams[MAX_COLS];
+	char streams[MAX_COLS][72];
 	double missed[MAX_COLS]; /**< frames the receiving ports missed (the tester's loss) */
 	double p50[MAX_COLS], p99[MAX_COLS]; /**< ns, the worst stream's; 0: none */
 	/** Cells measured "repeat" times: the fewest repetitions of the column's cells (0 or 1:

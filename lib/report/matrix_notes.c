@@ -126,13 +126,17 @@ col_notes(struct notes *n, const struct matrix *m, const struct row *x, unsigned
 		note(n, label, "loss %.4g %%", x->loss[c]);
 	if (x->p50[c] > 0 && !matrix_shows(m, "p50") && !matrix_shows(m, "p99"))
 		note(n, label, "latency p50 %.1f / p99 %.1f us", x->p50[c] / 1e3, x->p99[c] / 1e3);
+	if (x->n_streams[c] > 1)
+		note(n, label, "%u streams summed (%s); loss and latency the worst stream's",
+		     x->n_streams[c], x->streams[c]);
 	if (x->reps[c] > 1)
-		note(n, label, "median of %u, spread %s%.1f %%%s", x->reps[c],
+		note(n, label, "median of %u repetitions, their spread %s%.1f %%%s", x->reps[c],
 		     x->spread[c] > SPREAD_MARK ? "~" : "+/-", x->spread[c] * 100,
-		     x->spread[c] > SPREAD_WARN ? " (UNSTEADY: above 5 %, the median may mislead)"
-						: "");
+		     x->spread[c] > SPREAD_WARN
+			     ? " (REPETITIONS DISAGREE: above 5 %, the median may mislead)"
+			     : "");
 	if (x->reps[c] > 1 && x->lat_spread[c] > 0)
-		note(n, label, "latency of all repetitions pooled, their medians %s%.1f %%",
+		note(n, label, "latency of all repetitions pooled, their medians' spread %s%.1f %%",
 		     x->lat_spread[c] > SPREAD_MARK ? "~" : "+/-", x->lat_spread[c] * 100);
 	if (x->unsteady[c])
 		note(n, label,

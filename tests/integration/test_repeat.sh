@@ -34,7 +34,7 @@ for row in rows:
     assert close(row["cov_pct"], 100 * st.stdev(v) / st.mean(v)), row
     assert close(row["min"], min(v)) and close(row["max"], max(v)), row
 PY
-"$FWSTRESS" report "$WORK/report.json" | grep -q "median of 5, spread" && ok "matrix: median of 5 with its spread" || bad "matrix spread note"
+"$FWSTRESS" report "$WORK/report.json" | grep -q "median of 5 repetitions, their spread" && ok "matrix: median of 5 with its spread" || bad "matrix spread note"
 # From 20 repetitions on, the 1st and 99th percentiles (RFC 8219): a copy of the report with
 # 23 repetitions of each cell (the 5 measured ones, scaled) against Python's quantiles.
 python3 - "$WORK/report.json" "$WORK/r23.json" <<'PY'
@@ -78,7 +78,7 @@ for c in r["cells"]:
     want.setdefault((c["stream"], c["frame_size"]), []).append(c["pps"])
 want = sorted((round(min(v), 1), round(max(v), 1)) for v in want.values())
 assert len(bars) == 4 and all(abs(a - x) <= 0.06 and abs(b - y) <= 0.06 for (a, b), (x, y) in zip(bars, want)), (bars, want)
-assert "(median of 5, spread +/-" in chart
+assert "(median of 5 repetitions, their spread +/-" in chart
 PY
 
 # Copies of the report with each repetition's figures set: the statistics are the point, so

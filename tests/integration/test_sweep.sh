@@ -28,6 +28,24 @@ grep -q '^\*\*BELOW RFC 2544:\*\* latency: 3 trials per point, below the 20 of R
 	grep -q '<p class="below-rfc"><strong>BELOW RFC 2544:</strong> latency: 3 trials' "$WORK/b2b.html" &&
 	grep -q '<h2>Back-to-back bursts (RFC 2544 26.4)</h2>' "$WORK/b2b.html" &&
 	ok "md, wiki, html: the below-RFC note and the back-to-back results ($B)" || bad "matrix b2b: $(grep -i 'below\|back-to-back\|^| routing | 128 | up' "$WORK/b2b.md")"
+# ... and CSV: a row of kind b2b per back-to-back result, its bursts in frames, a lower bound
+# flagged as a cell's; every row names what was below the RFC.
+"$FWSTRESS" report --format csv "$WORK/report.json" >"$WORK/b2b.csv"
+python3 - "$WORK/b2b.csv" "$WORK/report.json" <<'PY' && ok "csv: the back-to-back rows (kind b2b, frames, repetitions) and below_rfc on every row" || bad "csv b2b: $(grep ',b2b,' "$WORK/b2b.csv" | head -2)"
+import csv, json, sys
+raw = list(csv.reader(open(sys.argv[1])))
+assert len({len(r) for r in raw}) == 1, "rows of different lengths"
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = json.load(open(sys.argv[2]))
+b2b = [x for x in rows if x["kind"] == "b2b"]
+assert len(b2b) == len(r["back_to_back"]) == 1, b2b
+b, x = r["back_to_back"][0], b2b[0]
+assert (x["scenario"], x["direction"], x["frame_size"]) == ("routing", b["direction"], b["frame_size"]), x
+assert [float(x[k]) for k in ("b2b_frames_avg", "b2b_frames_min", "b2b_frames_max", "b2b_frames_tried")] == [b["avg"], b["min"], b["max"], b["max_frames"]], x
+assert int(x["repetitions"]) == b["trials"] == 2 and x["pps"] == "" and x["l1_bps"] == ""
+assert x["capped_by_config"] == ("1" if not b["generator_limited"] and b["min"] >= b["max_frames"] else "0")
+assert all(y["below_rfc"].startswith("latency: 3 trials per point") for y in rows), rows[0]["below_rfc"]
+PY
 check "latency points carry percentiles" 'all(c["latency_p99_ns"] > 0 for c in r["cells"])'
 # The burst is sized by the rate the tester reached in a probe: short of it (a busy machine),
 # the summary says the tester limited it (issue 53, item 8).

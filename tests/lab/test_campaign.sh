@@ -80,7 +80,7 @@ grep -q "repetition [12]: done in the report, skipped" "$WORK/rep.json.d/"*firew
 check "repeat 3: every cell (8: routing 4 streams, firewall 2 x 2 sizes) measured three times (repetitions 1-3 once each)" \
 	'(lambda g: len(g) == 8 and all(sorted(v) == [1, 2, 3] for v in g.values()))({k: [c["repetition"] for c in r["cells"] if "/".join((c["scenario"], c["kind"], c["direction"], c["stream"], c["frame_size"])) == k] for k in {"/".join((c["scenario"], c["kind"], c["direction"], c["stream"], c["frame_size"])) for c in r["cells"]}})' "$WORK/rep.json"
 "$FWSTRESS" report "$WORK/rep.json" >"$WORK/rep.md"
-[ "$(grep -c 'median of 3, spread' "$WORK/rep.md")" -ge 3 ] && ok "the campaign's matrix: each cell the median of 3 with its spread" ||
+[ "$(grep -c 'median of 3 repetitions, their spread' "$WORK/rep.md")" -ge 3 ] && ok "the campaign's matrix: each cell the median of 3 with its spread" ||
 	bad "repeat matrix: $(cat "$WORK/rep.md")"
 
 # A failing setup: the campaign stops, names the scenario, keeps the first one's cells.

@@ -38,7 +38,8 @@ cell(const char *scenario, const char *kind, const char *dir, const char *stream
 	return c;
 }
 
-static char *
+/* (not inlined: GCC 12 then takes the memstream's buffer for the local that names it) */
+static __attribute__((noinline)) char *
 render_n(const struct fws_cells *sets, unsigned int n, enum fws_matrix_format fmt)
 {
 	char *buf = NULL;
@@ -56,6 +57,15 @@ static char *
 render(const struct fws_cells *cells, enum fws_matrix_format fmt)
 {
 	return render_n(cells, 1, fmt);
+}
+
+/* Where what first stands in s; -1: nowhere. */
+static long
+place(const char *s, const char *what)
+{
+	const char *p = strstr(s, what);
+
+	return p ? (long)(p - s) : -1;
 }
 
 static unsigned int
@@ -95,9 +105,11 @@ START_TEST(test_matrix_markdown)
 					 "upload Mpps | upload iperf Mbit/s* | upload DUT CPU | "
 					 "download Mbit/s (L1)"));
 	/* iperf goodput derived from L1 only for MTU-size frames: "-" at 64 bytes (issue 51, item 4) */
+	/* Two upload streams in one column: summed, and the note says so (issue 51, item 8). */
 	ck_assert_ptr_nonnull(strstr(md, "| firewall | 64 | NDR (0 loss) | 1001.3 | 1.4900 | - | "
-					 "- | 336.0 | 0.5000 | - | 97 % | upload: line rate "
-					 "reached; download: DUT CPU above 95 % |"));
+					 "- | 336.0 | 0.5000 | - | 97 % | upload: 2 streams summed "
+					 "(upload, upload6); loss and latency the worst stream's, "
+					 "line rate reached; download: DUT CPU above 95 % |"));
 	ck_assert_ptr_nonnull(
 		strstr(md, "| firewall | 64 | fixed rate | 67.2 | 0.1000 | - | - | | | | | upload: "
 			   "loss 0 % |"));
@@ -172,14 +184,38 @@ START_TEST(test_matrix_csv)
 		"values,"
 		"median,min,max,mean,ci95,cov_pct,p1,"
 		"p99,"
-		"latency_p50_cov_pct\n"));
+		"latency_p50_cov_pct,b2b_frames_avg,b2b_frames_min,b2b_frames_max,"
+		"b2b_frames_tried,below_rfc\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 				     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,\"fw, nat\",ndr,upload,"
 				     "\"up\"\"1\"\"\",64,,,64,1000,672000,512000,632676.2029,0,"
-				     "0,0,1488095.2,,0,,,,0,,,,,0,0,,,,,,0,1,,,,,,,,,,\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0,,,,,,0,1,,,,,,,,,,\n"));
+				     "0,0,1488095.2,,0,,,,0,,,,,0,0,,,,,,0,1,,,,,,,,,,,,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",12.5,0,,,,0,,,,,0,0,,,,,,0,1,,,,,,,,,,,,,,,\n"));
 	ck_assert_uint_eq(count(csv, "\n"), 3);
 	free(csv);
+	/* A back-to-back result: a row of kind b2b, its bursts in frames (issue 51, item 5). */
+	{
+		struct fws_cell_b2b b = {.scenario = "routing",
+					 .size = "64",
+					 .direction = "upload",
+					 .avg = 1500,
+					 .min = 1000,
+					 .max = 2000,
+					 .max_frames = 2000,
+					 .trials = 3};
+
+		cells.b2b = &b;
+		cells.n_b2b = 1;
+		strcpy(cells.below_rfc, "back-to-back: 3 repetitions");
+		csv = render(&cells, FWS_MATRIX_CSV);
+		ck_assert_ptr_nonnull(strstr(csv,
+					     "\n\"opn \"\"a\"\"\",\"24.7, b\",,0,routing,b2b,"
+					     "upload,,64,,,,,,,,,,,,,0,,,,,,,,,,,,,,,,0,3,,,,,,,,,,"
+					     ",1500,1000,2000,2000,back-to-back: 3 repetitions\n"));
+		ck_assert_uint_eq(count(csv, "\n"), 4);
+		free(csv);
+		cells.n_b2b = 0;
+	}
 }
 END_TEST
 
@@ -234,8 +270,11 @@ START_TEST(test_matrix_truth)
 	ck_assert_ptr_nonnull(strstr(out, "| bidir upload Mbit/s (L1) |"));
 	ck_assert_ptr_nonnull(strstr(out, "| bidir download Mbit/s (L1) |"));
 	ck_assert_ptr_nonnull(strstr(out, "| bidir (both directions summed) Mbit/s (L1) |"));
-	ck_assert_ptr_nonnull(strstr(out, "| fw | 64 | fixed rate | | | | | | | | | expectation "
-					  "failed | - | - | - |"));
+	/* Columns in the fixed order, whatever order the cells came in (issue 51, item 8). */
+	ck_assert_ptr_nonnull(strstr(out, "| Result | upload Mbit/s (L1) | upload Mpps | upload "
+					  "iperf Mbit/s* | upload DUT CPU | bidir upload Mbit/s"));
+	ck_assert_ptr_nonnull(strstr(out, "| fw | 64 | fixed rate | expectation failed | - | - | - "
+					  "| | | | | | | | | | | | |"));
 	ck_assert_ptr_nonnull(strstr(out,
 				     "upload: expectation failed: stream upload: NAT: 16 of 16 "
 				     "flows: NOT A RESULT"));
@@ -448,6 +487,41 @@ START_TEST(test_matrix_timeline_heading)
 	ck_assert_ptr_nonnull(strstr(out, "<h3>DUT timeline: trial 3, frame size 64, download, "
 					  "latency at 50 % of NDR</h3>"));
 	free(out);
+}
+END_TEST
+
+/* The matrix's order is fixed whatever order the cells came in (a resumed sweep appends):
+ * scenarios as the report gives them, sizes ascending, NDR, PDR, latency points by load,
+ * fixed rate; columns upload, download, bidir's halves (issue 51, item 8). */
+START_TEST(test_matrix_order)
+{
+	struct fws_cell c[] = {cell("routing", "lat90", "download", "download", 900),
+			       cell("routing", "ndr", "download", "download", 1000),
+			       cell("routing", "lat10", "upload", "upload", 100),
+			       cell("routing", "ndr", "bidir", "upload", 1000),
+			       cell("routing", "ndr", "upload", "upload", 1000),
+			       cell("firewall", "ndr", "upload", "upload", 1000)};
+	struct fws_cells cells = {.n = 6, .c = c};
+	const char *want[] = {
+		"| routing | 64 | NDR (0 loss) |", "| routing | 64 | latency at 10 % of NDR |",
+		"| routing | 1518 | latency at 90 % of NDR |", "| firewall | 64 | NDR (0 loss) |"};
+	long at, prev = -1;
+	unsigned int i;
+	char *md;
+
+	strcpy(c[3].stream_dir, "upload");
+	strcpy(c[0].size, "1518"); /* the first cell: the last row of its scenario */
+	c[0].avg_frame = 1518;
+	md = render(&cells, FWS_MATRIX_MARKDOWN);
+	ck_assert_ptr_nonnull(strstr(md,
+				     "| Result | upload Mbit/s (L1) | upload Mpps | upload "
+				     "iperf Mbit/s* | upload DUT CPU | download Mbit/s (L1) |"));
+	ck_assert_ptr_nonnull(strstr(md, "| download DUT CPU | bidir upload Mbit/s (L1) |"));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++, prev = at) {
+		at = place(md, want[i]);
+		ck_assert_msg(at > prev, "row %u (%s) missing or out of order", i, want[i]);
+	}
+	free(md);
 }
 END_TEST
 
@@ -824,6 +898,7 @@ suite_matrix(void)
 	tcase_add_test(tc, test_matrix_latency_bars);
 	tcase_add_test(tc, test_matrix_hdr);
 	tcase_add_test(tc, test_matrix_pick);
+	tcase_add_test(tc, test_matrix_order);
 	tcase_add_test(tc, test_matrix_timeline_heading);
 	tcase_add_test(tc, test_matrix_denormal_rates);
 	suite_add_tcase(s, tc);

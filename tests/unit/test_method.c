@@ -227,6 +227,28 @@ START_TEST(test_method_sweep_repeated)
 }
 END_TEST
 
+/* Latency at 50 % of NDR is at half the NDR published, the load the NDR's trial offered,
+ * not half the load it asked for: a generator that reaches 40 % of the maximum asks 20 %. */
+START_TEST(test_method_latency_of_published_ndr)
+{
+	struct fws_err e = {0};
+	unsigned int i, lat = 0;
+
+	md.capacity = 1;
+	md.generator = 0.4;
+	ck_assert_int_eq(fws_run_alloc(&run, cfg, FWS_METHOD_SWEEP), 0);
+	ck_assert_int_eq(fws_method_execute(&m, FWS_METHOD_SWEEP, &e), 0);
+	for (i = 0; i < run.n_results; i++) {
+		if (run.results[i].kind != FWS_RESULT_LAT)
+			continue;
+		ck_assert_double_eq_tol(run.results[i].streams[0].req_pps, 0.5 * 0.4 * MAX_PPS,
+					1e-6 * MAX_PPS);
+		lat++;
+	}
+	ck_assert_uint_eq(lat, 4 * 2);
+}
+END_TEST
+
 /* A generator that cannot reach the load: the search still ends (offered is what counts). */
 START_TEST(test_method_search_generator_limited)
 {
@@ -302,6 +324,7 @@ suite_method(void)
 	tcase_add_test(tc, test_method_sweep_cells);
 	tcase_add_test(tc, test_method_sweep_repeated);
 	tcase_add_test(tc, test_method_search_generator_limited);
+	tcase_add_test(tc, test_method_latency_of_published_ndr);
 	tcase_add_test(tc, test_method_search_dut_below_generator);
 	tcase_add_test(tc, test_method_interrupted);
 	tcase_add_test(tc, test_method_search_interrupted);
