@@ -162,6 +162,9 @@ app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 {
 	static char *argv[FWS_CFG_MAX_EAL * 2 + 8];
 	static char level[] = "--log-level=notice";
+	/* Telemetry's socket stays (/fwstress/streams); its WARNING that no legacy callback is
+	 * registered, on every command, goes (DPDK 22.11-24.11: log type lib.telemetry). */
+	static char telemetry_level[] = "--log-level=lib.telemetry:error";
 	int argc = 0, i;
 	char err[200];
 
@@ -185,8 +188,10 @@ app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 		}
 	}
 	argc = eal_defaults(argv, argc);
-	if (!has_arg(argv, argc, "--log-level"))
+	if (!has_arg(argv, argc, "--log-level")) {
 		argv[argc++] = level;
+		argv[argc++] = telemetry_level;
+	}
 	argv[argc] = NULL;
 	if (rte_eal_init(argc, argv) < 0) {
 		fprintf(stderr,
@@ -215,6 +220,44 @@ app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal)
 			return;
 		}
 	}
+}
+
+/* Whether arg is one of opts' long options ("--name" or "--name=value"). */
+static bool
+long_opt(const char *arg, const struct option *opts)
+{
+	size_t n = strcspn(arg + 2, "=");
+
+	for (; opts->name; opts++)
+		if (strlen(opts->name) == n && strncmp(arg + 2, opts->name, n) == 0)
+			return true;
+	return false;
+}
+
+bool
+app_eal_misplaced(const char *cmd, char **eal, int n, const char *shortopts,
+		  const struct option *opts)
+{
+	static const char eal_short[] = "abcdhlmnrsv"; /* EAL's own: they stay EAL's */
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *a = eal[i];
+		bool mine = a[0] == '-' && a[1] == '-' && a[2] ? long_opt(a, opts)
+			    : a[0] == '-' && a[1] && a[1] != '-' && a[1] != ':'
+				    ? strchr(shortopts, a[1]) && !strchr(eal_short, a[1])
+				    : false;
+
+		if (mine) {
+			fprintf(stderr,
+				"fwstress: %s: \"%s\" is an option of fwstress %s: give it after "
+				"\"--\" (before it go DPDK's EAL arguments: fwstress %s [EAL ARGS "
+				"--] [OPTIONS] [CONFIG])\n",
+				cmd, a, cmd, cmd);
+			return true;
+		}
+	}
+	return false;
 }
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};

@@ -71,6 +71,7 @@ struct saver {
 };
 
 /* connections' options */
+#define CONN_SHORTOPTS "o:qh"
 const struct option app_conn_opts[] = {
 	{"json", required_argument, NULL, 'o'},
 	{"at", required_argument, NULL, 'A'},
@@ -91,7 +92,7 @@ parse_conn_args(int argc, char **argv, struct conn_args *a, int *code)
 
 	*code = EXIT_USAGE;
 	optind = 1;
-	while ((c = app_getopt("connections", argc, argv, "o:qh", app_conn_opts)) != -1) {
+	while ((c = app_getopt("connections", argc, argv, CONN_SHORTOPTS, app_conn_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			a->json = optarg;
@@ -228,6 +229,8 @@ cmd_connections(int argc, char **argv)
 	int code;
 
 	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
+	if (app_eal_misplaced("connections", a.cli_eal, a.n_cli_eal, CONN_SHORTOPTS, app_conn_opts))
+		return EXIT_USAGE;
 	if (parse_conn_args(argc, argv, &a, &code) < 0)
 		return code;
 	if ((cfg = app_load_local_config(a.config)) == NULL)

@@ -213,6 +213,7 @@ not_here(enum fws_method_mode mode, const char *opt)
 }
 
 /* run, search and sweep's options (fwstress help --bash-completion lists them too). */
+#define RUN_SHORTOPTS "o:t:d:qh"
 const struct option app_run_opts[] = {
 	{"json", required_argument, NULL, 'o'},
 	{"text", required_argument, NULL, 't'},
@@ -237,8 +238,8 @@ parse_run_args(int argc, char **argv, struct run_args *a, int *code)
 
 	*code = EXIT_USAGE;
 	optind = 1;
-	while (rc == 0 &&
-	       (c = app_getopt(mode_name(a->mode), argc, argv, "o:t:d:qh", app_run_opts)) != -1) {
+	while (rc == 0 && (c = app_getopt(mode_name(a->mode), argc, argv, RUN_SHORTOPTS,
+					  app_run_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			a->json = optarg;
@@ -643,6 +644,8 @@ run_mode(int argc, char **argv, enum fws_method_mode mode)
 	int code;
 
 	app_split_eal(&argc, &argv, &a.cli_eal, &a.n_cli_eal);
+	if (app_eal_misplaced(mode_name(mode), a.cli_eal, a.n_cli_eal, RUN_SHORTOPTS, app_run_opts))
+		return EXIT_USAGE;
 	if (parse_run_args(argc, argv, &a, &code) < 0)
 		return code;
 	cfg = app_load_local_config(a.config);

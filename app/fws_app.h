@@ -73,6 +73,14 @@ int app_expand_outputs(struct fws_cfg *cfg, const char *command);
 /** Split "SUBCOMMAND [EAL ARGS --] REST": EAL args out, argv/argc left with REST. */
 void app_split_eal(int *argc, char ***argv, char ***cli_eal, int *n_cli_eal);
 
+/**
+ * An option of command cmd (shortopts, opts: its getopt lists) given before "--", where
+ * EAL's arguments go: said in one line, naming the option and where it goes; true. Short
+ * options EAL has too (-d, -h) are EAL's there.
+ */
+bool app_eal_misplaced(const char *cmd, char **eal, int n, const char *shortopts,
+		       const struct option *opts);
+
 /** Start EAL with the config's EAL args and then the command line's (appended to cfg's list,
  * so that its report records them); prints the error. */
 int app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal);

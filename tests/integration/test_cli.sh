@@ -89,6 +89,16 @@ one_line() { # PATTERN: exactly one fwstress line on stderr, and it matches
 "$FWSTRESS" run -q -o "$WORK/r0.json" -d 0.2 "$HERE/loopback-test.json" 2>/dev/null
 expect_rc 9 "report -o /dev/full" "$FWSTRESS" report -o /dev/full "$WORK/r0.json"
 one_line "report /dev/full: cannot write: No space left on device" && ok "report -o /dev/full: said so" || bad "report -o: $(cat "$WORK/err")"
+# A fwstress option before "--" (EAL's side) is named with where it goes, not handed to EAL
+# for its 90-line usage (issue 51, item 15); EAL's own -d stays EAL's.
+expect_rc 1 "run -q before --" "$FWSTRESS" run -q --no-pci -- "$HERE/loopback-test.json"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] && one_line '"-q" is an option of fwstress run: give it after "--"' &&
+	ok "run -q before --: one line naming it and where it goes" || bad "-q before --: $(head -3 "$WORK/err")"
+expect_rc 1 "connections --json before --" "$FWSTRESS" connections --json=x.json -- "$HERE/loopback-test.json"
+one_line '"--json=x.json" is an option of fwstress connections' && ok "connections --json before --: named" || bad "--json before --: $(head -3 "$WORK/err")"
+# (No EAL warning on every command: telemetry's "no legacy callbacks" is not printed.)
+! grep -q '^TELEMETRY' "$WORK/err" && "$FWSTRESS" run -q -o "" -d 0.2 "$HERE/loopback-test.json" 2>"$WORK/err" &&
+	! grep -q 'TELEMETRY' "$WORK/err" && ok "a run prints no TELEMETRY line" || bad "TELEMETRY: $(grep TELEMETRY "$WORK/err")"
 expect_rc 9 "report onto a full stdout" sh -c '"$0" report "$1" >/dev/full' "$FWSTRESS" "$WORK/r0.json"
 one_line "standard output: cannot write: No space left on device" && ok "report >/dev/full: said so" || bad "report >full: $(cat "$WORK/err")"
 expect_rc 9 "validate onto a full stdout" sh -c '"$0" validate >/dev/full' "$FWSTRESS"
@@ -290,7 +300,7 @@ expect_rc 2 "a key with a line break" "$FWSTRESS" validate "$WORK/nl.json"
 printf '{"eal": ["--help"], "ports": [{"name": "a", "device": "net_null0"}]}' >"$WORK/help.json"
 expect_rc 2 "EAL --help in the config is refused" "$FWSTRESS" run -q -o "" "$WORK/help.json"
 expect_rc 3 "EAL --proc-type=secondary on the command line" \
-	"$FWSTRESS" run -q -o "" --proc-type=secondary -- "$HERE/loopback-test.json"
+	"$FWSTRESS" run --proc-type=secondary -- -q -o "" "$HERE/loopback-test.json"
 grep -q "fwstress runs as a primary process" "$WORK/err" && ok "secondary refused with the reason" || bad "secondary: $(cat "$WORK/err")"
 
 # compare and report read fwstress reports only, and compare needs cells to line up.
