@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
@@ -414,6 +415,35 @@ app_expand_outputs(struct fws_cfg *cfg, const char *command)
 		}
 	}
 	return 0;
+}
+
+void
+app_keep_earlier_report(const struct fws_cfg *cfg, const char *cli_json, bool resume)
+{
+	char kept[FWS_CFG_PATH_LEN + 48], when[32];
+	const char *dflt = "fwstress-report.json";
+	struct stat st;
+	unsigned int i;
+	struct tm tm;
+
+	if (resume || cli_json || strcmp(cfg->json_out, dflt) != 0 || stat(dflt, &st) < 0)
+		return;
+	gmtime_r(&st.st_mtime, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	snprintf(kept, sizeof(kept), "fwstress-report.%s.json", when);
+	for (i = 2; access(kept, F_OK) == 0 && i < 100; i++)
+		snprintf(kept, sizeof(kept), "fwstress-report.%s-%u.json", when, i);
+	if (access(kept, F_OK) == 0 || rename(dflt, kept) < 0) {
+		fprintf(stderr,
+			"fwstress: note: %s of an earlier run will be overwritten (%s; give -o to "
+			"keep it)\n",
+			dflt, access(kept, F_OK) == 0 ? "no free dated name" : strerror(errno));
+		return;
+	}
+	fprintf(stderr,
+		"fwstress: note: %s of an earlier run kept as %s (-o FILE chooses this run's "
+		"report)\n",
+		dflt, kept);
 }
 
 char *

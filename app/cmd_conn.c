@@ -277,6 +277,7 @@ cmd_connections(int argc, char **argv)
 	}
 	if (a.progress < 0)
 		a.progress = isatty(STDERR_FILENO);
+	app_keep_earlier_report(cfg, a.json, false);
 	app_catch_stop_signals();
 	/* A controller whose ports are all its agents' runs no EAL. */
 	eal = fws_config_local_ports(cfg);

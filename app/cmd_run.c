@@ -593,6 +593,7 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 		say_estimate(&est, cells, mode_name(a->mode));
 	run.n_ports = fws_trial_ports(run.trial, run.ports);
 	fws_report_above_link(stderr, "fwstress: WARNING: ", &run);
+	app_keep_earlier_report(cfg, a->json, a->resume);
 	if (fws_run_alloc(&run, cfg, a->mode) < 0) {
 		fprintf(stderr, "fwstress: setup: out of memory\n");
 		code = fws_err_exit_code(FWS_ERR_SETUP);

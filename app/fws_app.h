@@ -110,6 +110,13 @@ int app_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
  * line said. */
 int app_repeat_arg(const char *cmd, const char *val, unsigned int *out);
 
+/**
+ * The default report file (no -o, no output.json) left by an earlier run is kept under a
+ * dated name (its own time) before this run writes its own: said in one line. Not on
+ * --resume, which continues it.
+ */
+void app_keep_earlier_report(const struct fws_cfg *cfg, const char *cli_json, bool resume);
+
 struct fws_estimate;
 /** cells cells of estimate e as "N to M trials, A to B" (one figure where both agree). */
 char *app_estimate_text(char *buf, size_t len, const struct fws_estimate *e, unsigned int cells);

@@ -180,7 +180,8 @@ static const struct cfg_keydoc connections_keys[] = {
 static const struct cfg_keydoc lcores_keys[] = {
 	{"tx", "transmit lcore ids"}, {"rx", "receive lcore ids"}, {NULL, NULL}};
 static const struct cfg_keydoc output_keys[] = {
-	{"json", "the JSON report's file (default fwstress-report.json; \"\" for none)"},
+	{"json", "the JSON report's file (default fwstress-report.json, an earlier one there kept "
+		 "under a dated name; \"\" for none)"},
 	{"text", "the text report's file (\"\" for none)"},
 	{NULL, NULL}};
 

@@ -99,6 +99,17 @@ one_line '"--json=x.json" is an option of fwstress connections' && ok "connectio
 # (No EAL warning on every command: telemetry's "no legacy callbacks" is not printed.)
 ! grep -q '^TELEMETRY' "$WORK/err" && "$FWSTRESS" run -q -o "" -d 0.2 "$HERE/loopback-test.json" 2>"$WORK/err" &&
 	! grep -q 'TELEMETRY' "$WORK/err" && ok "a run prints no TELEMETRY line" || bad "TELEMETRY: $(grep TELEMETRY "$WORK/err")"
+# The default report of an earlier run is kept under a dated name, not overwritten (issue 51,
+# item 15); -o and --resume write where they are told.
+mkdir -p "$WORK/rot"
+(cd "$WORK/rot" && "$FWSTRESS" run -q -d 0.2 "$HERE/loopback-test.json" 2>/dev/null &&
+	cp fwstress-report.json first.json && "$FWSTRESS" run -q -d 0.2 "$HERE/loopback-test.json" 2>"$WORK/rot.err" &&
+	"$FWSTRESS" run -q -d 0.2 -o fwstress-report.json "$HERE/loopback-test.json" 2>"$WORK/rot2.err")
+kept=$(ls "$WORK/rot" | grep -E '^fwstress-report\.[0-9]{8}-[0-9]{6}\.json$')
+[ "$(echo "$kept" | grep -c .)" -eq 1 ] && cmp -s "$WORK/rot/$kept" "$WORK/rot/first.json" &&
+	grep -q "^fwstress: note: fwstress-report.json of an earlier run kept as $kept (-o FILE chooses this run's report)$" "$WORK/rot.err" &&
+	! grep -q "kept as" "$WORK/rot2.err" &&
+	ok "the earlier default report kept as $kept, said; -o overwrites as told" || bad "report kept: $(ls "$WORK/rot"; cat "$WORK/rot.err")"
 expect_rc 9 "report onto a full stdout" sh -c '"$0" report "$1" >/dev/full' "$FWSTRESS" "$WORK/r0.json"
 one_line "standard output: cannot write: No space left on device" && ok "report >/dev/full: said so" || bad "report >full: $(cat "$WORK/err")"
 expect_rc 9 "validate onto a full stdout" sh -c '"$0" validate >/dev/full' "$FWSTRESS"
