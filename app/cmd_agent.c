@@ -68,7 +68,10 @@ usage_agent(FILE *f)
 		   "  restrict,command=\"fwstress agent\" ssh-ed25519 AAAA... controller\n"
 		   "\nTo check a load client before a test, from the controller:\n"
 		   "  fwstress hosts check CONFIG\n"
-		   "\n--doc prints the protocol's reference (docs/reference/agent-protocol.md).\n");
+		   "\nOptions:\n"
+		   "      --doc            the control protocol's reference in Markdown\n"
+		   "                       (docs/reference/agent-protocol.md)\n"
+		   "  -h, --help           this help\n");
 }
 
 /* Started by a key restricted to the agent (restrict,command="fwstress agent"), which runs

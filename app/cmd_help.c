@@ -7,7 +7,9 @@
  *   fwstress help --man | man -l -
  *   fwstress help --bash-completion > /etc/bash_completion.d/fwstress
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fws_app.h"
@@ -29,15 +31,63 @@ roff(FILE *f, const char *s)
 	}
 }
 
-static void
-man_options(FILE *f, const struct option *o)
+/* What c --help prints on stdout (heap, NUL-terminated), or NULL. */
+static char *
+help_text(const struct app_subcommand *c)
 {
-	for (; o && o->name; o++) {
-		fputs(".B \\-\\-", f);
-		roff(f, o->name);
-		fputs(o->has_arg == required_argument ? " \\fIVALUE\\fR\n" : "\n", f);
-		fputs(".br\n", f);
+	char *argv[] = {(char *)c->name, (char *)"--help", NULL}, *buf = NULL;
+	FILE *saved = stdout, *mem;
+	size_t len = 0;
+
+	if ((mem = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	fflush(stdout);
+	stdout = mem;
+	c->fn(2, argv);
+	stdout = saved;
+	fclose(mem);
+	return buf;
+}
+
+/* The "Options:" block of a command's help (its option lines, each with its description),
+ * preformatted; false when the help has none. */
+static bool
+man_help_options(FILE *f, const char *help)
+{
+	const char *at = help ? strstr(help, "\nOptions:\n") : NULL, *end;
+	char line[512];
+
+	if (at == NULL)
+		return false;
+	at += strlen("\nOptions:\n");
+	fputs(".nf\n", f);
+	for (; *at == ' '; at = *end ? end + 1 : end) {
+		end = strchr(at, '\n');
+		end = end ? end : at + strlen(at);
+		snprintf(line, sizeof(line), "%.*s", (int)(end - at), at);
+		roff(f, line);
+		fputc('\n', f);
 	}
+	fputs(".fi\n", f);
+	return true;
+}
+
+/* A command's options: its help's Options block, else their names. */
+static void
+man_options(FILE *f, const struct app_subcommand *c)
+{
+	const struct option *o;
+	char *help = help_text(c);
+
+	if (!man_help_options(f, help)) {
+		for (o = c->opts; o && o->name; o++) {
+			fputs(".B \\-\\-", f);
+			roff(f, o->name);
+			fputs(o->has_arg == required_argument ? " \\fIVALUE\\fR\n" : "\n", f);
+			fputs(".br\n", f);
+		}
+	}
+	free(help);
 }
 
 static void
@@ -60,7 +110,7 @@ man_page(FILE *f)
 		fputc('\n', f);
 		roff(f, app_subcommands[i].doc);
 		fputs(".\n.RS\n", f);
-		man_options(f, app_subcommands[i].opts);
+		man_options(f, &app_subcommands[i]);
 		fputs(".RE\n", f);
 	}
 	fputs(".SH EXIT STATUS\n.nf\n", f);
@@ -104,7 +154,12 @@ completion(FILE *f)
 		fprintf(f, "%s%s", i ? " " : "", app_subcommands[i].name);
 	fputs(" --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	      "\tcase \"$prev\" in\n"
-	      "\t--format) COMPREPLY=($(compgen -W \"md wiki csv html\" -- \"$cur\")); return ;;\n"
+	      "\t--format) COMPREPLY=($(compgen -W \"md wiki csv html hdr\" -- \"$cur\")); return "
+	      ";;\n"
+	      "\t--only) COMPREPLY=($(compgen -W \"ndr pdr lat run b2b cps cps-fixed sessions "
+	      "teardown teardown-fixed\" -- \"$cur\")); return ;;\n"
+	      "\t--directions) COMPREPLY=($(compgen -W \"upload download bidir custom\" -- "
+	      "\"$cur\")); return ;;\n"
 	      "\t--columns) COMPREPLY=($(compgen -W \"l1 mpps iperf loss p50 p99 cpu\" -- "
 	      "\"$cur\")); return ;;\n"
 	      "\tesac\n"
@@ -136,6 +191,16 @@ cmd_help(int argc, char **argv)
 	}
 	if (argc == 2 && strcmp(argv[1], "--bash-completion") == 0) {
 		completion(stdout);
+		return EXIT_OK;
+	}
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: fwstress help [--man | --bash-completion]\n\n"
+		       "The usage of every subcommand, or made from the same tables:\n\n"
+		       "Options:\n"
+		       "      --man            a man page (fwstress help --man | man -l -)\n"
+		       "      --bash-completion  a bash completion (into "
+		       "/etc/bash_completion.d/fwstress)\n"
+		       "  -h, --help           this help\n");
 		return EXIT_OK;
 	}
 	fprintf(stderr, "fwstress help: give nothing, --man or --bash-completion\n");

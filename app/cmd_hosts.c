@@ -29,6 +29,8 @@ usage_hosts(FILE *f)
 		"hosts); each port's host, driver, MAC, link and speed. Exit 0 when every agent\n"
 		"answered and every port's link is up; 3 with one line naming what is not (the\n"
 		"same line a run would give); 4 when interrupted (Ctrl-C) while it waits.\n"
+		"\nOptions:\n"
+		"  -h, --help           this help\n"
 		"\n"
 		"Example: fwstress hosts check config/hw-two-clients.json\n");
 }

@@ -32,8 +32,11 @@ usage_validate(FILE *f)
 		"one-line error naming the JSON path, value and line when not. A PCI device this\n"
 		"machine does not have is a note, not an error: a config is checked anywhere,\n"
 		"and run checks its devices where it runs. A campaign PLAN (a file with\n"
-		"\"scenarios\") is checked as fwstress campaign --dry-run checks it. --doc prints\n"
-		"the reference of the keys below in Markdown (docs/reference/configuration.md).\n"
+		"\"scenarios\") is checked as fwstress campaign --dry-run checks it.\n"
+		"\nOptions:\n"
+		"      --doc            the reference of the keys below in Markdown\n"
+		"                       (docs/reference/configuration.md)\n"
+		"  -h, --help           this help\n"
 		"\nExample: fwstress validate config/lab-firewall.json\n"
 		"\nTop-level keys:\n");
 	fws_config_doc(f);
@@ -51,7 +54,9 @@ usage_ports(FILE *f)
 		"Without CONFIG only the EAL arguments count (e.g. -a 0000:01:00.0).\n"
 		"Then the PCI network devices DPDK cannot use, and why: bound to a kernel\n"
 		"driver (with the interface and its state), bound to none, or bound to vfio-pci\n"
-		"but left out by the EAL arguments (FWS_SYSFS: another sysfs root, for tests).\n");
+		"but left out by the EAL arguments (FWS_SYSFS: another sysfs root, for tests).\n"
+		"\nOptions:\n"
+		"  -h, --help           this help\n");
 }
 
 /* The sysfs root: FWS_SYSFS (tests), else /sys. */

@@ -212,23 +212,22 @@ not_here(enum fws_method_mode mode, const char *opt)
 	return -1;
 }
 
-/* run, search and sweep's options (fwstress help --bash-completion lists them too). */
+/* run, search and sweep's options (fwstress help --bash-completion lists them too); run
+ * parses search's too, to say they are search's and sweep's. */
 #define RUN_SHORTOPTS "o:t:d:qh"
-const struct option app_run_opts[] = {
-	{"json", required_argument, NULL, 'o'},
-	{"text", required_argument, NULL, 't'},
-	{"duration", required_argument, NULL, 'd'},
-	{"progress", no_argument, NULL, 'P'},
-	{"no-progress", no_argument, NULL, 'N'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},
-	{"final", required_argument, NULL, 'F'},
-	{"short", required_argument, NULL, 'S'},
-	{"resume", no_argument, NULL, 'R'},
-	{"stats", required_argument, NULL, 's'},
-	{"repeat", required_argument, NULL, 'r'},
-	{NULL, 0, NULL, 0},
-};
+/* clang-format off */
+#define RUN_OPTS                                                                                   \
+	{"json", required_argument, NULL, 'o'},      {"text", required_argument, NULL, 't'},       \
+	{"duration", required_argument, NULL, 'd'},  {"progress", no_argument, NULL, 'P'},         \
+	{"no-progress", no_argument, NULL, 'N'},     {"quiet", no_argument, NULL, 'q'},            \
+	{"help", no_argument, NULL, 'h'},            {"resume", no_argument, NULL, 'R'},           \
+	{"stats", required_argument, NULL, 's'},     {"repeat", required_argument, NULL, 'r'}
+/* clang-format on */
+const struct option app_run_only_opts[] = {RUN_OPTS, {NULL, 0, NULL, 0}};
+const struct option app_run_opts[] = {RUN_OPTS,
+				      {"final", required_argument, NULL, 'F'},
+				      {"short", required_argument, NULL, 'S'},
+				      {NULL, 0, NULL, 0}};
 
 /* Parse options into a; returns -1 to exit with *code. */
 static int

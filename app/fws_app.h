@@ -135,8 +135,9 @@ int cmd_hosts(int argc, char **argv);
 
 /* Each command's long options (getopt tables, NULL-terminated): the commands parse with
  * them, and fwstress help --bash-completion and --man list them. */
-extern const struct option app_run_opts[], app_conn_opts[], app_campaign_opts[], app_report_opts[],
-	app_compare_opts[], app_hosts_opts[], app_validate_opts[], app_help_opts[];
+extern const struct option app_run_only_opts[], app_run_opts[], app_conn_opts[],
+	app_campaign_opts[], app_report_opts[], app_compare_opts[], app_hosts_opts[],
+	app_validate_opts[], app_help_opts[];
 
 /** A subcommand: its function, synopsis, one-line doc and long options (fwstress.c). */
 struct app_subcommand {

@@ -17,12 +17,13 @@ const struct option app_validate_opts[] = {
 const struct option app_help_opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 static const struct option main_help_opts[] = {{"man", no_argument, NULL, 'M'},
 					       {"bash-completion", no_argument, NULL, 'B'},
+					       {"help", no_argument, NULL, 'h'},
 					       {NULL, 0, NULL, 0}};
 
 const struct app_subcommand app_subcommands[] = {
 	{"run", cmd_run, "run [EAL ARGS --] [OPTIONS] [CONFIG]",
 	 "run the trials of a config (default: the embedded loopback config, no NIC needed)",
-	 app_run_opts},
+	 app_run_only_opts},
 	{"search", cmd_search, "search [EAL ARGS --] [OPTIONS] [CONFIG]",
 	 "find NDR and PDR throughput per frame size (RFC 2544 26.1, MLRsearch-style)",
 	 app_run_opts},
@@ -42,7 +43,7 @@ const struct app_subcommand app_subcommands[] = {
 	 "the qualification matrix: every scenario of a plan (setup, measure, teardown), one "
 	 "report",
 	 app_campaign_opts},
-	{"report", cmd_report, "report [--format F] [--columns LIST] [-o OUT] REPORT...",
+	{"report", cmd_report, "report [OPTIONS] REPORT...",
 	 "render reports as a matrix, appliances side by side: md, wiki, csv or html",
 	 app_report_opts},
 	{"compare", cmd_compare,
@@ -51,9 +52,9 @@ const struct app_subcommand app_subcommands[] = {
 	 "line up two reports' cells; exit 7 when one got worse by more than P (3%), 11 when only "
 	 "single trials did",
 	 app_compare_opts},
-	{"agent", cmd_agent, "agent",
+	{"agent", cmd_agent, "agent [--doc]",
 	 "a load client's agent in a test across hosts (the controller starts it, over ssh)",
-	 app_help_opts},
+	 app_validate_opts}, /* --doc and --help, as validate */
 	{"hosts", cmd_hosts, "hosts check [EAL ARGS --] CONFIG",
 	 "before a test across load clients: reach each agent as a run would, list what it is "
 	 "and owns, links and clock probes; no traffic",

@@ -242,6 +242,21 @@ every() { # PATTERN FILE: every subcommand (%s in PATTERN) matches in FILE
 	every "fwstress %s" "$WORK/man.txt" &&
 	ok "man page: renders clean, every subcommand in it" || bad "man page: $(head -3 "$WORK/groff.err")"
 "$FWSTRESS" help --bash-completion >"$WORK/comp.sh"
+# ... and every option each subcommand takes is described there (its help's Options block,
+# issue 51, item 15): a line with the option and text after it, in that subcommand's part.
+python3 - "$WORK/comp.sh" "$WORK/man.txt" <<'PY' && ok "man page: every option of every subcommand with its description" || bad "man page options: $(cat "$WORK/man-missing")"
+import re, sys
+comp, man = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+parts = re.split(r"\n {7}fwstress +", man)
+missing = []
+for name, opts in re.findall(r'^\t([a-z]+)\) opts="([^"]*)"', comp, re.M):
+    part = next((p for p in parts if p.startswith(name + " ") or p.startswith(name + "\n")), "")
+    for o in opts.split():
+        if not re.search(r"(^|[ ,])" + re.escape(o) + r"( [A-Z]+)?\s+\S", part, re.M):
+            missing.append(name + " " + o)
+open(sys.argv[2].replace("man.txt", "man-missing"), "w").write(" ".join(missing))
+sys.exit(1 if missing or not parts else 0)
+PY
 comp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _fwstress; echo "${COMPREPLY[*]}"' bash "$WORK/comp.sh" "$@"; }
 [ "$(comp fwstress sw)" = sweep ] && [ "$(comp fwstress run --js)" = --json ] && [ "$(comp fwstress compare --lat)" = --latency-tolerance ] &&
 	[ "$(comp fwstress report --format h)" = html ] && [ "$(comp fwstress campaign --dry)" = --dry-run ] &&
