@@ -259,7 +259,7 @@ sys.exit(1 if missing or not parts else 0)
 PY
 comp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _fwstress; echo "${COMPREPLY[*]}"' bash "$WORK/comp.sh" "$@"; }
 [ "$(comp fwstress sw)" = sweep ] && [ "$(comp fwstress run --js)" = --json ] && [ "$(comp fwstress compare --lat)" = --latency-tolerance ] &&
-	[ "$(comp fwstress report --format h)" = html ] && [ "$(comp fwstress campaign --dry)" = --dry-run ] &&
+	[ "$(comp fwstress report --format h)" = "html hdr" ] && [ "$(comp fwstress report --only la)" = lat ] && [ "$(comp fwstress campaign --dry)" = --dry-run ] &&
 	every "^	%s) opts=" "$WORK/comp.sh" &&
 	ok "bash completion: subcommands, each command's options, formats" || bad "completion: $(comp fwstress sw) $(comp fwstress run --js)"
 # Setup errors: exit 3, one line, no report.
