@@ -51,7 +51,9 @@ usage_ports(FILE *f)
 		"Starts EAL (with CONFIG's \"eal\" list and the arguments before \"--\"), probes\n"
 		"CONFIG's devices, and lists every port DPDK sees: name, driver, PCI address or\n"
 		"vdev, MAC, link, NUMA socket, queues and offloads, to fill in a config.\n"
-		"Without CONFIG only the EAL arguments count (e.g. -a 0000:01:00.0).\n"
+		"Without CONFIG only the EAL arguments count (e.g. -a 0000:01:00.0); without\n"
+		"device arguments either, only the PCI network devices a DPDK driver holds\n"
+		"(vfio-pci, uio, mlx5's) are probed, never one carrying the default route.\n"
 		"Then the PCI network devices DPDK cannot use, and why: bound to a kernel\n"
 		"driver (with the interface and its state), bound to none, or bound to vfio-pci\n"
 		"but left out by the EAL arguments (FWS_SYSFS: another sysfs root, for tests).\n"
@@ -272,6 +274,80 @@ say_estimates(const struct fws_cfg *cfg)
 	fprintf(stderr, "fwstress: estimate: %s\n", line);
 }
 
+/* Whether the EAL arguments name which PCI devices to probe (or none). */
+static bool
+names_pci(char **eal, int n)
+{
+	static const char *const opts[] = {
+		"-a",      "--allow", "-b", "--block", "-w", "--pci-whitelist", "--pci-blacklist",
+		"--no-pci"};
+	unsigned int k;
+	int i;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < RTE_DIM(opts); k++)
+			if (strncmp(eal[i], opts[k], strlen(opts[k])) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * ports without a config or device arguments probes only the PCI network devices a DPDK
+ * driver holds (vfio-pci, uio, mlx5's shared one), never one that carries the default route:
+ * the management NIC is not touched (issue 51, item 15). eal (n args) gets "-a ADDR" for
+ * each, or --no-pci for none; the list is static.
+ */
+static void
+dpdk_devices_only(char ***eal, int *n)
+{
+	static char *args[FWS_CFG_MAX_EAL];
+	static char addrs[FWS_CFG_MAX_EAL / 2][32];
+	static char allow[] = "-a", nopci[] = "--no-pci";
+	char dir[512], path[600], cls[32], drv[128], ifs[256];
+	int k = 0, a = 0, i;
+	struct dirent *e;
+	bool route;
+	DIR *d;
+
+	for (i = 0; i < *n && k < (int)RTE_DIM(args) - 3; i++)
+		args[k++] = (*eal)[i];
+	if (join(dir, sizeof(dir), sysfs(), "/bus/pci/devices") && (d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL && k < (int)RTE_DIM(args) - 3 &&
+		       a < (int)RTE_DIM(addrs)) {
+			if (e->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s/class", dir,
+							    e->d_name) >= (int)sizeof(path))
+				continue;
+			read_line(path, cls, sizeof(cls));
+			path[strlen(path) - strlen("/class")] = '\0';
+			if (strncmp(cls, "0x02", 4) != 0)
+				continue;
+			pci_driver(path, drv, sizeof(drv));
+			pci_ifaces(path, ifs, sizeof(ifs), &route);
+			if (route || !fws_config_dpdk_driver(drv))
+				continue;
+			/* in address order, whatever order the directory lists them in */
+			for (i = a; i > 0 && strcmp(addrs[i - 1], e->d_name) > 0; i--)
+				memcpy(addrs[i], addrs[i - 1], sizeof(addrs[i]));
+			strlcpy(addrs[i], e->d_name, sizeof(addrs[i]));
+			a++;
+		}
+		closedir(d);
+	}
+	for (i = 0; i < a; i++) {
+		args[k++] = allow;
+		args[k++] = addrs[i];
+	}
+	if (a == 0)
+		args[k++] = nopci;
+	printf("probing only the PCI network devices a DPDK driver holds:");
+	for (i = 0; i < a; i++)
+		printf(" %s", addrs[i]);
+	printf("%s (the rest stay the kernel's; name devices with -a ADDR ... -- to choose)\n",
+	       a ? "" : " none");
+	*eal = args;
+	*n = k;
+}
+
 int
 cmd_validate(int argc, char **argv)
 {
@@ -356,6 +432,8 @@ cmd_ports(int argc, char **argv)
 	}
 	if (argc == 2 && (cfg = app_load_local_config(argv[1])) == NULL)
 		return app_config_exit();
+	if (cfg == NULL && !names_pci(cli_eal, n_cli_eal))
+		dpdk_devices_only(&cli_eal, &n_cli_eal);
 	if (app_eal_start(cfg, cli_eal, n_cli_eal) < 0) {
 		list_unusable(false);
 		fws_config_free(cfg);

@@ -63,6 +63,20 @@ grep -q "^PCI 0000:7f:00.0: bound to the kernel driver ixgbe (interface enp127s0
 	ok "ports: why each one (kernel driver and interface state, not probed, no driver), not the bridge" ||
 	bad "ports: $(cat "$WORK/ports")"
 
+# Without a config or device arguments, ports probes only the devices a DPDK driver holds,
+# in address order, never one carrying the default route (a management NIC on mlx5_core,
+# which DPDK shares with the kernel), and says so (issue 51, item 15).
+rt=$(awk '$2 == "00000000" {print $1; exit}' /proc/net/route)
+dev 0000:7f:02.1 0x020000 mlx5_core
+[ -z "$rt" ] || dev 0000:7f:02.0 0x020000 mlx5_core "$rt" up
+FWS_SYSFS=$FAKE "$FWSTRESS" ports -l 0 --vdev=net_null0 -- >"$WORK/ports" 2>/dev/null
+grep -q "^probing only the PCI network devices a DPDK driver holds: 0000:7f:00.1 0000:7f:02.1 (the rest stay the kernel's" "$WORK/ports" &&
+	{ [ -z "$rt" ] || grep -q "^PCI 0000:7f:02.0: bound to the kernel driver mlx5_core (interface $rt up): it carries this machine's default route" "$WORK/ports"; } &&
+	ok "ports without devices named: only vfio-pci's and mlx5's, not the default route's (${rt:-no default route here})" || bad "ports allowlist: $(head -3 "$WORK/ports")"
+FWS_SYSFS=$FAKE "$FWSTRESS" ports -l 0 --no-pci --vdev=net_null0 -- >"$WORK/ports" 2>/dev/null
+! grep -q "^probing only" "$WORK/ports" && ok "ports with --no-pci: as asked, no allowlist" || bad "ports --no-pci: $(head -2 "$WORK/ports")"
+rm -rf "$FAKE/bus/pci/devices/0000:7f:02.0" "$FAKE/bus/pci/devices/0000:7f:02.1"
+
 # The template names 0000:03:00.0 and 0000:03:00.1: validate checks a config on any machine
 # (a laptop before the lab) and notes a device this host lacks; a command that runs it here
 # refuses it in one line naming the device. With the devices there (a fake sysfs holding
