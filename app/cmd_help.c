@@ -31,6 +31,23 @@ roff(FILE *f, const char *s)
 	}
 }
 
+/* text's lines, each as roff: all of them, or (indented) up to the first that does not
+ * start with a space. */
+static void
+roff_lines(FILE *f, const char *at, bool indented)
+{
+	const char *end;
+	char line[512];
+
+	for (; *at && (!indented || *at == ' '); at = *end ? end + 1 : end) {
+		end = strchr(at, '\n');
+		end = end ? end : at + strlen(at);
+		snprintf(line, sizeof(line), "%.*s", (int)(end - at), at);
+		roff(f, line);
+		fputc('\n', f);
+	}
+}
+
 /* What c --help prints on stdout (heap, NUL-terminated), or NULL. */
 static char *
 help_text(const struct app_subcommand *c)
@@ -54,20 +71,12 @@ help_text(const struct app_subcommand *c)
 static bool
 man_help_options(FILE *f, const char *help)
 {
-	const char *at = help ? strstr(help, "\nOptions:\n") : NULL, *end;
-	char line[512];
+	const char *at = help ? strstr(help, "\nOptions:\n") : NULL;
 
 	if (at == NULL)
 		return false;
-	at += strlen("\nOptions:\n");
 	fputs(".nf\n", f);
-	for (; *at == ' '; at = *end ? end + 1 : end) {
-		end = strchr(at, '\n');
-		end = end ? end : at + strlen(at);
-		snprintf(line, sizeof(line), "%.*s", (int)(end - at), at);
-		roff(f, line);
-		fputc('\n', f);
-	}
+	roff_lines(f, at + strlen("\nOptions:\n"), true);
 	fputs(".fi\n", f);
 	return true;
 }
@@ -94,7 +103,6 @@ static void
 man_page(FILE *f)
 {
 	unsigned int i;
-	const char *l, *e;
 
 	fprintf(f,
 		".TH FWSTRESS 1 \"\" \"fwstress %s%s)\" \"User Commands\"\n"
@@ -114,15 +122,7 @@ man_page(FILE *f)
 		fputs(".RE\n", f);
 	}
 	fputs(".SH EXIT STATUS\n.nf\n", f);
-	for (l = app_exit_statuses; *l; l = *e ? e + 1 : e) {
-		char line[200];
-
-		e = strchr(l, '\n');
-		e = e ? e : l + strlen(l);
-		snprintf(line, sizeof(line), "%.*s", (int)(e - l), l);
-		roff(f, line);
-		fputc('\n', f);
-	}
+	roff_lines(f, app_exit_statuses, false);
 	fputs(".fi\n.SH SEE ALSO\n.BR dpdk-testpmd (1)\n", f);
 }
 
