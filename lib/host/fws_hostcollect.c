@@ -193,8 +193,20 @@ fws_host_ports(const struct fws_host *t, struct fws_port_result *out)
 	unsigned int p;
 
 	for (p = 0; p < t->cfg->n_ports; p++) {
+		struct rte_eth_link link;
+
 		memset(&out[p], 0, sizeof(out[p]));
 		port_facts(t, p, &out[p]);
+		/* A link that came up after the port's start (a memif peer set up after it, a
+		 * DUT's port slow to negotiate) is up now: hosts check says so, as a run finds
+		 * it (issue 51, item 15). */
+		if (out[p].link_up || fws_port_link_now(&t->port[p]) <= 0)
+			continue;
+		out[p].link_up = true;
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(t->port[p].port_id, &link) == 0 &&
+		    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+			out[p].link_speed_mbps = link.link_speed;
 	}
 	return t->cfg->n_ports;
 }
