@@ -548,17 +548,18 @@ arrival(const struct fws_rx_lcore *c, const struct fws_nicclock *nc, const struc
 /*
  * One burst. With small flow tables (in cache) each frame is accounted as it is classified;
  * with large ones a first pass classifies the whole burst and prefetches each flow's line,
- * and a second pass updates them, so the cache misses overlap instead of queueing.
+ * and a second pass updates them, so the cache misses overlap instead of queueing. stamps:
+ * the queue's NIC stamps frames (its clock map); without, no frame is asked for a stamp.
  */
 static __rte_always_inline uint16_t
 burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m, uint16_t n,
-      uint64_t now, const bool two_pass, const bool rings)
+      uint64_t now, const bool two_pass, const bool rings, const bool stamps)
 {
 	struct rx_lists l; /* its frame lists stay unwritten until a stage uses them */
 	struct pending pend[FWS_RX_BURST];
 	struct run r = {.st = NULL};
 	struct fws_rx_counters *pc = &c->port[q->port_idx];
-	const struct fws_nicclock *nc = q->nc ? fws_nicclock_read(q->nc) : NULL;
+	const struct fws_nicclock *nc = stamps ? fws_nicclock_read(q->nc) : NULL;
 	uint32_t ts_now = (uint32_t)(now >> FWS_SIG_TS_SHIFT), k = 0, j, taken;
 	uint64_t bytes = 0;
 	enum fws_rx_kind kind;
@@ -573,14 +574,14 @@ burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mbuf **m,
 		 * stays in registers (through memory it cost a store-forwarding stall a frame). */
 		struct pending one, *p = two_pass ? &pend[k] : &one, *sp;
 		bool stamped = false;
-		uint32_t at = arrival(c, nc, m[i], ts_now, &stamped);
+		uint32_t at = stamps ? arrival(c, nc, m[i], ts_now, &stamped) : ts_now;
 
 		if (i + 4 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + 4], void *));
 		kind = classify(c, pc, q->port_idx, rte_pktmbuf_mtod(m[i], const uint8_t *),
 				m[i]->data_len, wire_len, at, p);
 		if (likely(kind == FWS_RX_TEST)) {
-			if (unlikely(stamped))
+			if (stamps && unlikely(stamped))
 				pc->nic_stamped++;
 			bytes += wire_len;
 			k++;
@@ -621,12 +622,21 @@ fws_rx_burst(struct fws_rx_lcore *c, const struct fws_rx_queue *q, struct rte_mb
 {
 	if (n == 0)
 		return 0;
-	/* Four copies of the loop, each knowing its table size and window at compile time. */
+	/* Eight copies of the loop, each knowing its table size, window and whether its port's
+	 * NIC stamps frames at compile time: a port without stamps pays nothing for them (issue
+	 * 54, item 4). */
+	if (q->nc == NULL) {
+		if (c->rings)
+			return c->two_pass ? burst(c, q, pkts, n, now, true, true, false)
+					   : burst(c, q, pkts, n, now, false, true, false);
+		return c->two_pass ? burst(c, q, pkts, n, now, true, false, false)
+				   : burst(c, q, pkts, n, now, false, false, false);
+	}
 	if (c->rings)
-		return c->two_pass ? burst(c, q, pkts, n, now, true, true)
-				   : burst(c, q, pkts, n, now, false, true);
-	return c->two_pass ? burst(c, q, pkts, n, now, true, false)
-			   : burst(c, q, pkts, n, now, false, false);
+		return c->two_pass ? burst(c, q, pkts, n, now, true, true, true)
+				   : burst(c, q, pkts, n, now, false, true, true);
+	return c->two_pass ? burst(c, q, pkts, n, now, true, false, true)
+			   : burst(c, q, pkts, n, now, false, false, true);
 }
 
 /* Free a burst: straight back to the pool when every mbuf is a plain one of one pool. */
