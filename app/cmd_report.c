@@ -117,83 +117,113 @@ picked_none(struct fws_cells *sets, int n, const char *only, const char *dirs)
 	return left == 0;
 }
 
-int
-cmd_report(int argc, char **argv)
-{
-	const char *out = NULL, *columns = NULL, *only = NULL, *dirs = NULL;
-	char err[200];
-	struct fws_cells *sets;
-	int fmt = FWS_MATRIX_MARKDOWN, c, rc, n, i;
+/* report's command line. */
+struct report_args {
+	const char *out, *columns, *only, *dirs;
+	int fmt;
+	bool hdr;
 	const char *labels[64];
-	unsigned int n_labels = 0;
-	bool hdr = false;
-	FILE *f = stdout;
+	unsigned int n_labels;
+};
+
+/* One option of report's into a: 0, or -1 to exit with *code. */
+static int
+report_opt(int c, struct report_args *a, int *code)
+{
+	char err[200];
+
+	*code = EXIT_USAGE;
+	switch (c) {
+	case 'c':
+		if (fws_matrix_columns(optarg, err, sizeof(err)) < 0) {
+			fprintf(stderr, "fwstress: report: %s\n", err);
+			return -1;
+		}
+		a->columns = optarg;
+		return 0;
+	case 'f':
+		a->hdr = !strcmp(optarg, "hdr") || !strcmp(optarg, "hlog");
+		a->fmt = a->hdr ? FWS_MATRIX_MARKDOWN : fws_matrix_format(optarg);
+		if (a->fmt < 0) {
+			fprintf(stderr,
+				"fwstress: report: --format \"%s\": md, wiki, csv, html or hdr\n",
+				optarg);
+			return -1;
+		}
+		return 0;
+	case 'o':
+		a->out = optarg;
+		return 0;
+	case 'O':
+		a->only = optarg;
+		return 0;
+	case 'D':
+		a->dirs = optarg;
+		return 0;
+	case 'L':
+		if (a->n_labels == sizeof(a->labels) / sizeof(a->labels[0]) ||
+		    strlen(optarg) >= sizeof(((struct fws_cells *)NULL)->label) || !optarg[0]) {
+			fprintf(stderr,
+				"fwstress: report: --label \"%s\": 1 to 63 characters, at most 64 "
+				"labels\n",
+				optarg);
+			return -1;
+		}
+		a->labels[a->n_labels++] = optarg;
+		return 0;
+	case 'h':
+		report_usage();
+		*code = EXIT_OK;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* report's options and how many reports follow them (*n): 0, or -1 to exit with *code. */
+static int
+report_args(int argc, char **argv, struct report_args *a, int *n, int *code)
+{
+	char err[200];
+	int c;
 
 	optind = 1;
-	while ((c = app_getopt("report", argc, argv, "f:o:h", app_report_opts)) != -1) {
-		switch (c) {
-		case 'c':
-			if (fws_matrix_columns(optarg, err, sizeof(err)) < 0) {
-				fprintf(stderr, "fwstress: report: %s\n", err);
-				return EXIT_USAGE;
-			}
-			columns = optarg;
-			break;
-		case 'f':
-			hdr = !strcmp(optarg, "hdr") || !strcmp(optarg, "hlog");
-			fmt = hdr ? FWS_MATRIX_MARKDOWN : fws_matrix_format(optarg);
-			if (fmt < 0) {
-				fprintf(stderr,
-					"fwstress: report: --format \"%s\": md, wiki, csv, html "
-					"or hdr\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'O':
-			only = optarg;
-			break;
-		case 'D':
-			dirs = optarg;
-			break;
-		case 'L':
-			if (n_labels == sizeof(labels) / sizeof(labels[0]) ||
-			    strlen(optarg) >= sizeof(((struct fws_cells *)NULL)->label) ||
-			    !optarg[0]) {
-				fprintf(stderr,
-					"fwstress: report: --label \"%s\": 1 to 63 characters, at "
-					"most 64 labels\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			labels[n_labels++] = optarg;
-			break;
-		case 'h':
-			report_usage();
-			return EXIT_OK;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	n = argc - optind;
-	if (n < 1) {
+	while ((c = app_getopt("report", argc, argv, "f:o:h", app_report_opts)) != -1)
+		if (report_opt(c, a, code) < 0)
+			return -1;
+	*code = EXIT_USAGE;
+	*n = argc - optind;
+	if (*n < 1) {
 		fprintf(stderr, "fwstress: report: give one or more report files\n");
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (fws_cells_pick_check(only, dirs, err, sizeof(err)) < 0) {
+	if (fws_cells_pick_check(a->only, a->dirs, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fwstress: report: %s\n", err);
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (n_labels > (unsigned int)n) {
+	if (a->n_labels > (unsigned int)*n) {
 		fprintf(stderr,
 			"fwstress: report: %u labels for %d report%s: one --label per report, "
 			"in their order\n",
-			n_labels, n, n == 1 ? "" : "s");
-		return EXIT_USAGE;
+			a->n_labels, *n, *n == 1 ? "" : "s");
+		return -1;
 	}
+	return 0;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct report_args a = {.fmt = FWS_MATRIX_MARKDOWN};
+	const char *out;
+	char err[200];
+	struct fws_cells *sets;
+	int rc, n, i;
+	FILE *f = stdout;
+
+	if (report_args(argc, argv, &a, &n, &rc) < 0)
+		return rc;
+	out = a.out;
 	sets = calloc((size_t)n, sizeof(*sets));
 	if (sets == NULL)
 		return fws_err_exit_code(FWS_ERR_FAULT);
@@ -201,23 +231,23 @@ cmd_report(int argc, char **argv)
 		free(sets);
 		return fws_err_exit_code(FWS_ERR_CONFIG);
 	}
-	for (i = 0; i < (int)n_labels; i++)
-		strlcpy(sets[i].label, labels[i], sizeof(sets[i].label));
-	if (picked_none(sets, n, only, dirs)) {
+	for (i = 0; i < (int)a.n_labels; i++)
+		strlcpy(sets[i].label, a.labels[i], sizeof(sets[i].label));
+	if (picked_none(sets, n, a.only, a.dirs)) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (out && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "fwstress: report: %s: %s\n", out, strerror(errno));
 		rc = -EIO;
-	} else if (hdr && (rc = fws_matrix_hdr(f, sets, (unsigned int)n, err, sizeof(err))) < 0) {
+	} else if (a.hdr && (rc = fws_matrix_hdr(f, sets, (unsigned int)n, err, sizeof(err))) < 0) {
 		fprintf(stderr, "fwstress: report: %s\n", err);
 		if (out)
 			fclose(f);
 	} else {
-		rc = hdr ? 0
-			 : fws_matrix_render_columns(f, sets, (unsigned int)n,
-						     (enum fws_matrix_format)fmt, columns);
+		rc = a.hdr ? 0
+			   : fws_matrix_render_columns(f, sets, (unsigned int)n,
+						       (enum fws_matrix_format)a.fmt, a.columns);
 		if (rc < 0)
 			fprintf(stderr, "fwstress: report: %s: %s\n", out ? out : "standard output",
 				strerror(-rc));

@@ -154,6 +154,12 @@ bool matrix_above_link(const struct row *x, unsigned int col);
 /** The banner of a report that ended early ("" when every report is whole). */
 void matrix_partial_banner(const struct matrix *m, char *buf, size_t len);
 
+/** The HTML page's table of the matrix and its numbered notes (matrix_table.c). */
+void matrix_html_table(FILE *f, const struct matrix *m);
+
+/** The matrix as CSV (matrix_csv.c): a row per cell, then per back-to-back result. */
+void matrix_csv(FILE *f, const struct matrix *m);
+
 /** The HTML page: appliances, the table, throughput charts, latency histograms. */
 void matrix_html(FILE *f, const struct matrix *m);
 
