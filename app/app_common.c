@@ -421,7 +421,7 @@ void
 app_keep_earlier_report(const struct fws_cfg *cfg, const char *cli_json, bool resume)
 {
 	char kept[FWS_CFG_PATH_LEN + 48], when[32];
-	const char *dflt = "fwstress-report.json";
+	const char *dflt = FWS_CFG_JSON_DEFAULT;
 	struct stat st;
 	unsigned int i;
 	struct tm tm;
@@ -430,9 +430,11 @@ app_keep_earlier_report(const struct fws_cfg *cfg, const char *cli_json, bool re
 		return;
 	gmtime_r(&st.st_mtime, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	snprintf(kept, sizeof(kept), "fwstress-report.%s.json", when);
+	/* "fwstress-report.json" -> "fwstress-report.WHEN.json", then WHEN-2, ... */
+	snprintf(kept, sizeof(kept), "%.*s.%s.json", (int)(strlen(dflt) - 5), dflt, when);
 	for (i = 2; access(kept, F_OK) == 0 && i < 100; i++)
-		snprintf(kept, sizeof(kept), "fwstress-report.%s-%u.json", when, i);
+		snprintf(kept, sizeof(kept), "%.*s.%s-%u.json", (int)(strlen(dflt) - 5), dflt, when,
+			 i);
 	if (access(kept, F_OK) == 0 || rename(dflt, kept) < 0) {
 		fprintf(stderr,
 			"fwstress: note: %s of an earlier run will be overwritten (%s; give -o to "

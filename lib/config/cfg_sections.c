@@ -271,7 +271,7 @@ cfg_defaults(struct cfg_top *t)
 	cfg->warmup = 1;
 	cfg->drain = 2;
 	cfg->burst = 32;
-	strlcpy(cfg->json_out, "fwstress-report.json", sizeof(cfg->json_out));
+	strlcpy(cfg->json_out, FWS_CFG_JSON_DEFAULT, sizeof(cfg->json_out));
 	strlcpy(cfg->scenario, "routing", sizeof(cfg->scenario));
 	fws_size_fixed(&cfg->sizes[0], 64);
 	cfg->n_sizes = 1;

@@ -32,6 +32,8 @@
 #define FWS_CFG_MAX_EAL 64
 #define FWS_CFG_NAME_LEN 32
 #define FWS_CFG_PATH_LEN 256
+/** The JSON report's file when neither -o nor output.json names one. */
+#define FWS_CFG_JSON_DEFAULT "fwstress-report.json"
 #define FWS_PTP_SOCKET_DEFAULT "/var/run/ptp4l" /* ptp4l's uds_address */
 #define FWS_CFG_MAX_ADDRS 8
 /** Address ranges a port answers ARP/ND for: its own addresses, its streams' sources and
