@@ -73,14 +73,14 @@ PY
 fi
 echo "ok   every relative link in README.md and docs/ resolves; README.md under 10 KB"
 # The recipe's files are there, and its test-only feature is named by nothing in fwstress but
-# the host table's slot: the feature reached the report through its hooks alone.
-for f in lib/host/fws_hostfeat.c lib/host/meson.build lib/ctrl/fws_feature.c \
-	docs/reference/report-schema.md tests/integration/feat_probe.c; do
+# the tables' slots: the feature reached the report through its hooks alone.
+for f in lib/feat/fws_feat.c lib/feat/meson.build lib/host/fws_hostfeat.c lib/host/meson.build \
+	lib/ctrl/fws_feature.c docs/reference/report-schema.md tests/integration/feat_probe.c; do
 	grep -q "$f" "$TOP/docs/dev/adding-a-feature.md" || fail "adding-a-feature.md does not name $f"
 	[ -e "$TOP/$f" ] || fail "adding-a-feature.md names $f: not there"
 done
-named=$(grep -rl 'fws_feature_test\|probe_data' "$TOP/lib" "$TOP/app" | sed "s|$TOP/||")
-[ "$named" = lib/host/fws_hostfeat.c ] ||
+named=$(grep -rl 'fws_feature_test\|fws_fd_test' "$TOP/lib" "$TOP/app" | sed "s|$TOP/||" | sort | tr '\n' ' ')
+[ "$named" = "lib/feat/fws_feat.c lib/host/fws_hostfeat.c " ] ||
 	fail "the test-only feature is named outside its table slot: $named"
-echo "ok   adding-a-feature.md: its files are there; feat_probe.c is named by its slot only"
+echo "ok   adding-a-feature.md: its files are there; feat_probe.c is named by its slots only"
 echo "4 passed, 0 failed"

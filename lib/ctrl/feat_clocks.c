@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fd_clocks.h"
 #include "fws_compat.h"
 #include "fws_feature.h"
 #include "fws_ptp.h"
@@ -57,24 +58,6 @@ struct clocks {
 };
 
 /* A stream's clocks in the report: how its two ends were aligned, the bound it leaves. */
-struct clk_result {
-	uint8_t cross_host; /* sent from one host, received on another */
-	uint8_t aligned;    /* its stamps were mapped into the receiver's clock */
-	uint8_t sync;       /* enum fws_clock_sync: how they were to be aligned */
-	uint8_t uncertain;  /* bit i: the bound exceeds 10 % of latency figure i (figs[]) */
-	/* The offset between the two, how far the map drifted over the trial, the bound of
-	 * every one-way figure, and of it the hosts' PTP offsets. */
-	double offset_ns, residual_ns, bound_ns, ptp_ns;
-	/* Frames that read as arriving before their stamp, and the deepest (the latency's). */
-	uint64_t skewed;
-	double skew_max_ns;
-};
-
-/* The latency figures the bound may make uncertain (RFC 7679 3.8): their names. */
-static const char *const figs[] = {"min", "avg", "p50", "p99", "max"};
-#define FIG_P50 2
-
-static const struct fws_featdata clocks_data;
 
 /* Agent k's clock under PTP now: its point on CLOCK_REALTIME since the first. */
 static int
@@ -317,7 +300,7 @@ sender_bound(struct fws_trial *t, struct clocks *c, unsigned int s, unsigned int
  * split over several senders mixes their frames in one histogram). */
 static void
 stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s,
-	     const struct fws_tsc_point *post, struct clk_result *sr)
+	     const struct fws_tsc_point *post, struct fws_fd_clocks *sr)
 {
 	struct fig f;
 	unsigned int k;
@@ -340,14 +323,14 @@ stream_bound(struct fws_trial *t, struct clocks *c, unsigned int s,
  * clocks were to be aligned, which latency figures the bound exceeds 10 % of, its skew. */
 static void
 stream_head(struct fws_trial *t, unsigned int s, const struct fws_stream_result *sr,
-	    struct clk_result *x)
+	    struct fws_fd_clocks *x)
 {
 	const double v[] = {(double)sr->lat.min, sr->lat.avg, (double)sr->lat.p50,
 			    (double)sr->lat.p99, (double)sr->lat.max};
 	struct fws_agent *a;
 	unsigned int k;
 
-	_Static_assert(RTE_DIM(v) == RTE_DIM(figs), "one value per figure");
+	_Static_assert(RTE_DIM(v) == FWS_FD_CLOCK_FIGS, "one value per figure");
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
 		x->cross_host |= ((a->tx_streams ^ a->rx_streams) >> s) & 1;
@@ -379,7 +362,10 @@ clocks_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 		bound = false;
 	}
 	for (s = 0; s < t->cfg->n_streams; s++) {
-		struct clk_result *r = fws_trial_block(t, &clocks_data, x->res, s);
+		struct fws_fd_clocks *r = fws_trial_block(t, &fws_fd_clocks, x->res, s);
+
+		if (r == NULL) /* a test's own layout without it */
+			continue;
 
 		if (bound && c->rx_of[s] >= 0)
 			stream_bound(t, c, s, post, r);
@@ -399,104 +385,6 @@ clocks_plan(struct fws_trial *t, void *state, unsigned int k, struct fws_agent_p
 		memcpy(p->clk, c->map[k], sizeof(p->clk));
 }
 
-/* How sender and receiver clocks were aligned, and which figures the bound makes uncertain
- * (more than 10 % of the figure, RFC 7679 3.8): in the stream's latency_ns. */
-static void
-clocks_json(const void *result, json_t *stream)
-{
-	const struct clk_result *x = result;
-	json_t *o = json_object_get(stream, "latency_ns"), *u;
-	unsigned int i;
-
-	if (!x->cross_host) {
-		json_object_set_new(o, "clocks", json_string("one host"));
-		return;
-	}
-	json_object_set_new(o, "clock_sync",
-			    json_string(fws_clock_sync_name((enum fws_clock_sync)x->sync)));
-	if (!x->aligned) {
-		json_object_set_new(o, "clocks",
-				    json_string("two hosts, not aligned: one-way figures are "
-						"relative to the TSCs' offset"));
-		return;
-	}
-	json_object_set_new(
-		o, "clocks",
-		json_string(x->sync == FWS_CLOCK_SYNC_PTP
-				    ? "two hosts, aligned by PTP: each host's TSC read "
-				      "against its CLOCK_REALTIME"
-				    : "two hosts, aligned by probes over the control link"));
-	if (x->sync == FWS_CLOCK_SYNC_PTP)
-		json_object_set_new(o, "clock_ptp_ns", json_real(x->ptp_ns));
-	json_object_set_new(o, "clock_offset_ns", json_real(x->offset_ns));
-	json_object_set_new(o, "clock_residual_ns", json_real(x->residual_ns));
-	json_object_set_new(o, "clock_bound_ns", json_real(x->bound_ns));
-	u = json_array();
-	for (i = 0; i < RTE_DIM(figs); i++)
-		if ((x->uncertain >> i) & 1)
-			json_array_append_new(u, json_string(figs[i]));
-	json_object_set_new(o, "clock_uncertain", u);
-}
-
-/* Frames that read as arriving before their stamp, and whether the clocks' bound explains
- * them: a map's error larger than the path's latency does, an error beyond the bound means
- * the alignment (or a stamp) is wrong. */
-static void
-text_skew(FILE *f, const char *stream, const struct clk_result *x)
-{
-	const char *why;
-
-	if (x->skewed == 0)
-		return;
-	if (!x->cross_host)
-		why = "stamped after they left: see tx_stamp";
-	else if (!x->aligned)
-		why = "the clocks are not aligned";
-	else if (x->skew_max_ns <= x->bound_ns)
-		why = "within the clocks' bound";
-	else
-		why = "BEYOND the clocks' bound: the alignment is wrong, one-way figures invalid";
-	fprintf(f,
-		"  clocks: %s: %" PRIu64 " frames read as arriving before their stamp, by up "
-		"to %.3f us (taken as 0): %s\n",
-		stream, x->skewed, x->skew_max_ns / 1e3, why);
-}
-
-/* A stream between two hosts: how its clocks were aligned, the bound it leaves. */
-static void
-clocks_text(FILE *f, const char *stream, const void *result)
-{
-	const struct clk_result *x = result;
-	bool ptp = x->sync == FWS_CLOCK_SYNC_PTP;
-	char how[96];
-
-	if (ptp)
-		snprintf(how, sizeof(how), "PTP (the hosts' ptp4l offsets from the master %.3f us)",
-			 x->ptp_ns / 1e3);
-	if (x->cross_host && x->aligned)
-		fprintf(f,
-			"  clocks: %s: sender's stamps mapped into the receiver's clock by %s "
-			"(offset %.3f us, drifted %.3f us over the trial): one-way figures +/- "
-			"%.3f us%s\n",
-			stream, ptp ? how : "probes over the control link", x->offset_ns / 1e3,
-			x->residual_ns / 1e3, x->bound_ns / 1e3,
-			(x->uncertain >> FIG_P50) & 1 ? " (more than 10 % of the median: uncertain)"
-						      : "");
-	else if (x->cross_host)
-		fprintf(f,
-			"  clocks: %s: between two hosts, not aligned%s: one-way figures are "
-			"relative\n",
-			stream, x->sync == FWS_CLOCK_SYNC_NONE ? " (\"clocks\": \"none\")" : "");
-	text_skew(f, stream, x);
-}
-
-static const struct fws_featdata clocks_data = {
-	.name = "clocks",
-	.result_size = sizeof(struct clk_result),
-	.json = clocks_json,
-	.text = clocks_text,
-};
-
 static void
 clocks_destroy(struct fws_trial *t, void *state)
 {
@@ -506,7 +394,6 @@ clocks_destroy(struct fws_trial *t, void *state)
 
 const struct fws_feature fws_feature_clocks = {
 	.name = "clocks",
-	.data = &clocks_data,
 	.setup = clocks_setup,
 	.prepare = clocks_prepare,
 	.plan = clocks_plan,

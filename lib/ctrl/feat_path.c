@@ -8,12 +8,13 @@
  */
 #include <stdio.h>
 
+#include "fd_icmp.h"
 #include "fws_feature.h"
 #include "fws_trial_int.h"
 
 static void
 collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mix *mix,
-	     struct fws_stream_result *sr)
+	     struct fws_stream_result *sr, const struct fws_icmp_tally *icmp)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
@@ -21,11 +22,11 @@ collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mi
 	double sum = 0, w = 0;
 	unsigned int i;
 
-	if (sr->rx.unique == 0 && sr->tx_frames && sr->icmp.n[FWS_ICMP_TOO_BIG])
+	if (icmp && sr->rx.unique == 0 && sr->tx_frames && icmp->n[FWS_ICMP_TOO_BIG])
 		snprintf(sr->path_reason, sizeof(sr->path_reason),
 			 "the path cannot carry this size: %" PRIu64
 			 " \"too big\" errors, path MTU %u announced",
-			 sr->icmp.n[FWS_ICMP_TOO_BIG], sr->icmp.mtu_min);
+			 icmp->n[FWS_ICMP_TOO_BIG], icmp->mtu_min);
 	if (t->cfg->tunnel.kind == FWS_TUNNEL_NONE || cs->flows.ipv6)
 		return;
 	if (!sr->path_reason[0] && sr->rx.unique == 0 && sr->tx_frames && cs->fill.df &&
@@ -50,7 +51,8 @@ path_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 
 	(void)state;
 	for (s = 0; s < t->cfg->n_streams; s++)
-		collect_path(t, s, &x->res->size, &x->res->streams[s]);
+		collect_path(t, s, &x->res->size, &x->res->streams[s],
+			     fws_trial_block(t, &fws_fd_icmp, x->res, s));
 }
 
 const struct fws_feature fws_feature_path = {

@@ -87,18 +87,6 @@ fws_features_apart(const struct fws_trial *t, unsigned int s, uint32_t *n)
 	return NULL;
 }
 
-int
-fws_features_data(struct fws_fd_layout *l)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < RTE_DIM(features); i++)
-		if ((rc = fws_fd_layout_add(l, features[i]->data)) < 0)
-			return rc;
-	return 0;
-}
-
 void
 fws_features_after(struct fws_trial *t, struct fws_result *res)
 {

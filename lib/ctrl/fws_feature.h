@@ -8,7 +8,8 @@
  * the path's verdict, blocked flows), which decide and judge; the host's in fws_host.h
  * (fws_hostfeat.c: stamps, reassembly, ICMP errors, link watch, TCP streams), which act on
  * the ports and count. Adding a feature: a new file with its entry and its line in the
- * table (docs/dev/design.md).
+ * table (docs/dev/design.md). What a feature reports is its data in lib/feat (fd_NAME.h):
+ * its collect fills the result blocks (fws_trial_block), the report writes them.
  */
 #ifndef FWS_FEATURE_H
 #define FWS_FEATURE_H
@@ -41,9 +42,6 @@ struct fws_step {
 
 struct fws_feature {
 	const char *name;
-	/** Its result block and hooks (fws_featdata.h): its collect fills the block
-	 * (fws_trial_block), the report writes it through the hooks; NULL: none. */
-	const struct fws_featdata *data;
 	/** Once, after the trial's ports, tasks and receive lcores exist: *state is the
 	 * feature's own (left NULL when it has nothing to keep). 0 or -errno with e set. */
 	int (*setup)(struct fws_trial *t, void **state, struct fws_err *e);
@@ -79,8 +77,6 @@ void fws_features_plan(struct fws_trial *t, unsigned int k, struct fws_agent_pla
 /** The flows of stream s set apart (the first feature that sets any apart), their number
  * in *n; NULL and 0: none. */
 const uint8_t *fws_features_apart(const struct fws_trial *t, unsigned int s, uint32_t *n);
-/** The controller features' data appended to l. 0 or -ENOSPC. */
-int fws_features_data(struct fws_fd_layout *l);
 /** Every feature's after hook. */
 void fws_features_after(struct fws_trial *t, struct fws_result *res);
 /** Every feature's destroy (those set up only). */

@@ -40,18 +40,6 @@ add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
 	sr->duration = RTE_MAX(sr->duration, as->duration);
 }
 
-static void
-add_icmp(struct fws_icmp_tally *into, const struct fws_icmp_tally *o)
-{
-	unsigned int c;
-
-	for (c = 0; c < FWS_ICMP_CLASSES_N; c++)
-		into->n[c] += o->n[c];
-	if (o->mtu_min)
-		into->mtu_min = into->mtu_min ? RTE_MIN(into->mtu_min, o->mtu_min) : o->mtu_min;
-	into->mtu_max = RTE_MAX(into->mtu_max, o->mtu_max);
-}
-
 /* The histogram's non-empty buckets, rising, for the result to keep: a whole histogram is
  * 200 KiB, and a sweep keeps hundreds of results. 0 or -ENOMEM. */
 static int
@@ -180,7 +168,6 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	struct account x = {NULL, sr};
 	struct fws_hist *h;
 	double jitter_sum = 0;
-	struct fws_agent *a;
 	unsigned int k;
 	uint32_t n_apart;
 	int rc;
@@ -190,18 +177,16 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	if ((h = malloc(sizeof(*h))) == NULL)
 		return -ENOMEM;
 	fws_hist_reset(h);
-	FWS_TRIAL_FOREACH_AGENT(t, k, a)
-	{
-		unsigned int roles = (((a->tx_streams >> s) & 1) ? FWS_FD_TX : 0) |
-				     (((a->rx_streams >> s) & 1) ? FWS_FD_RX : 0);
+	for (k = 0; k < t->n_agents; k++) {
+		unsigned int roles = fws_trial_roles(t, k, s);
 
 		if (roles & FWS_FD_TX)
 			add_tx(sr, &counts[k]->streams[s]);
 		if (roles & FWS_FD_RX)
 			add_rx(sr, h, &counts[k]->streams[s], &jitter_sum);
-		add_icmp(&sr->icmp, &counts[k]->streams[s].icmp);
 		if (roles)
-			fws_fd_merge(&t->fd, sr->fd, counts[k]->streams[s].fd, roles);
+			fws_fd_merge(&t->fd, FWS_FD_AT_COLLECT, sr->fd, counts[k]->streams[s].fd,
+				     roles);
 	}
 	fws_fd_finish(&t->fd, sr->fd);
 	rc = fws_trial_flows(t, s, account_chunk, &x);
@@ -231,29 +216,31 @@ receiver_missed(const struct fws_trial *t, struct fws_result *res, unsigned int 
 	sr->lost_dut_min = sr->rx.lost_min > sr->rx_missed ? sr->rx.lost_min - sr->rx_missed : 0;
 }
 
-/* What belongs to the trial as a whole: the clock, the poll period, link events. */
+unsigned int
+fws_trial_roles(const struct fws_trial *t, unsigned int k, unsigned int s)
+{
+	const struct fws_agent *a = t->agents[k];
+
+	return (((a->tx_streams >> s) & 1) ? FWS_FD_TX : 0) |
+	       (((a->rx_streams >> s) & 1) ? FWS_FD_RX : 0);
+}
+
+/* What belongs to the trial as a whole: the clock, the poll period, the features' trial
+ * blocks (link events, ICMP errors about no stream). */
 static void
 merge_trial(struct fws_trial *t, struct fws_agent_counts *const *counts, struct fws_result *res)
 {
-	unsigned int k, i;
+	unsigned int k;
 
 	res->tsc_hz = counts[0]->tsc_hz;
 	res->rx_poll_ns = 0;
-	res->icmp_unmatched = 0;
+	memset(res->fd_trial, 0, sizeof(res->fd_trial));
 	for (k = 0; k < t->n_agents; k++) {
 		const struct fws_agent_counts *c = counts[k];
 
 		res->rx_poll_ns = RTE_MAX(res->rx_poll_ns, c->rx_poll_ns);
 		res->phase_late_ns = RTE_MAX(res->phase_late_ns, c->phase_late_ns);
-		res->icmp_unmatched += c->icmp_unmatched;
-		res->link_events_dropped += c->link_events_dropped;
-		for (i = 0; i < c->n_link_events; i++) {
-			if (res->n_link_events == FWS_LINK_EVENTS_MAX) {
-				res->link_events_dropped++;
-				continue;
-			}
-			res->link_events[res->n_link_events++] = c->link_events[i];
-		}
+		fws_fd_merge_trial(&t->fd, res->fd_trial, c->fd_trial);
 	}
 }
 
@@ -283,34 +270,4 @@ fws_trial_merge(struct fws_trial *t, const double *req_pps, struct fws_agent_cou
 	for (s = 0; s < res->n_streams; s++)
 		receiver_missed(t, res, s);
 	return rc;
-}
-
-void
-fws_tcp_result_merge(struct fws_tcp_result *d, const struct fws_tcp_result *x)
-{
-	uint32_t n = d->established + x->established;
-
-	if (!d->present) {
-		*d = *x;
-		return;
-	}
-	if (x->established) {
-		d->est_min_us =
-			d->established ? RTE_MIN(d->est_min_us, x->est_min_us) : x->est_min_us;
-		d->est_max_us = RTE_MAX(d->est_max_us, x->est_max_us);
-		d->est_avg_us =
-			(d->est_avg_us * d->established + x->est_avg_us * x->established) / n;
-	}
-	d->established = n;
-	d->attempted = RTE_MAX(d->attempted, x->attempted);
-	d->min_frame = RTE_MAX(d->min_frame, x->min_frame);
-	d->failed_rst += x->failed_rst;
-	d->failed_timeout += x->failed_timeout;
-	d->closed += x->closed;
-	d->preambles_sent += x->preambles_sent;
-	d->preambles_received += x->preambles_received;
-	d->acks_sent += x->acks_sent;
-	d->acks_received += x->acks_received;
-	d->rst_received += x->rst_received;
-	d->window_full += x->window_full;
 }

@@ -763,16 +763,18 @@ fws_trial_run_streams(struct fws_trial *t, unsigned int size_idx, const struct f
 	if (rc == 0)
 		rc = fws_trial_run_probe(t, size_idx, o, pr, res, e);
 	fws_features_after(t, rc == 0 && !pr ? res : NULL);
-	for (s = 0; rc == 0 && !pr && s < res->n_streams; s++) /* summed over the hosts below */
-		memset(&res->streams[s].tcp, 0, sizeof(res->streams[s].tcp));
+	/* The features' blocks filled in the after call (TCP's connections, closed now): each
+	 * host's own, summed over the hosts. */
+	for (s = 0; rc == 0 && !pr && s < res->n_streams; s++)
+		fws_fd_zero(&t->fd, FWS_FD_AT_AFTER, NULL, res->streams[s].fd);
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
-		for (s = 0; c && s < t->cfg->n_streams; s++) /* each host's own */
-			memset(&c->streams[s].tcp, 0, sizeof(c->streams[s].tcp));
+		for (s = 0; c && s < t->cfg->n_streams; s++)
+			fws_fd_zero(&t->fd, FWS_FD_AT_AFTER, c->streams[s].fd, NULL);
 		a->ops->after(a, rc == 0 && !pr ? c : NULL);
 		for (s = 0; c && rc == 0 && !pr && s < res->n_streams; s++)
-			if (c->streams[s].tcp.present)
-				fws_tcp_result_merge(&res->streams[s].tcp, &c->streams[s].tcp);
+			fws_fd_merge(&t->fd, FWS_FD_AT_AFTER, res->streams[s].fd, c->streams[s].fd,
+				     fws_trial_roles(t, k, s));
 	}
 	free(c);
 	return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fws_compat.h"
+#include "fws_feat.h"
 #include "fws_trial_int.h"
 
 RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
@@ -58,15 +59,12 @@ setup(struct fws_trial *t, struct fws_err *e)
 			if ((a->ports >> p) & 1)
 				t->port[p] = ports[p];
 	}
-	if (fws_features_data(&t->fd) < 0)
-		return fws_err_set(e, FWS_ERR_SETUP, -ENOSPC,
-				   "setup: the features' result blocks exceed their area");
 	return fws_features_setup(t, e);
 }
 
 struct fws_trial *
 fws_trial_create_agents(const struct fws_cfg *cfg, struct fws_agent *const *agents, unsigned int n,
-			const struct fws_fd_layout *host_fd, struct fws_err *e)
+			const struct fws_fd_layout *fd, struct fws_err *e)
 {
 	struct fws_trial *t = calloc(1, sizeof(*t));
 	unsigned int k;
@@ -85,11 +83,15 @@ fws_trial_create_agents(const struct fws_cfg *cfg, struct fws_agent *const *agen
 		return NULL;
 	}
 	t->cfg = cfg;
-	if (host_fd)
-		t->fd = *host_fd;
 	for (k = 0; k < n; k++)
 		t->agents[t->n_agents++] = agents[k];
-	rc = setup(t, e);
+	if (fd)
+		t->fd = *fd;
+	if (fd == NULL && fws_feat_layout(&t->fd) < 0)
+		rc = fws_err_set(e, FWS_ERR_SETUP, -ENOSPC,
+				 "setup: the features' blocks exceed their areas");
+	else
+		rc = setup(t, e);
 	if (rc < 0) {
 		fws_trial_destroy(t);
 		errno = -rc;

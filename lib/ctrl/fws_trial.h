@@ -99,8 +99,6 @@ struct fws_stream_result {
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
 	struct fws_nat_result nat;
-	struct fws_tcp_result tcp;
-	struct fws_icmp_tally icmp;
 	/* Behind a tunnel ("tunnel"): bytes on its encrypted link per inner frame (FCS
 	 * included, the mix's average), and the received rate's share of that link's line rate
 	 * (the port's speed); 0: no tunnel. */
@@ -163,17 +161,13 @@ struct fws_result {
 	double tsc_hz;     /**< TSC rate over the trial against CLOCK_MONOTONIC_RAW, 0: none */
 	double rx_poll_ns; /**< a receiving worker's loop pass, average over the measured phase
 			    * (the slowest worker): receive stamps are taken once per poll */
-	uint64_t icmp_unmatched; /**< ICMP errors about no stream of this trial */
-	double merge_s;          /**< the controller's time to read and merge every flow's counts */
+	double merge_s;    /**< the controller's time to read and merge every flow's counts */
 	/** Load clients whose phases were armed for one instant (0: one host, no arming); the
 	 * longest from an armed instant to a worker's switch (a request heard late, a worker
 	 * not running then), ns; and how far apart the hosts' changes could be: the two widest
 	 * clock probes' errors of a change, the largest over the trial, plus that lateness. */
 	unsigned int phase_hosts;
 	double phase_late_ns, phase_sync_ns;
-	unsigned int n_link_events;
-	uint64_t link_events_dropped; /**< beyond FWS_LINK_EVENTS_MAX */
-	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
 	bool dut_probed;
 	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	/** The DUT's telemetry over the trial (dut.telemetry); heap, fws_result_free frees it. */
@@ -188,8 +182,11 @@ struct fws_result {
 	struct fws_stream_result streams[FWS_CFG_MAX_STREAMS];
 	unsigned int n_ports;
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS];
-	/** Where each feature's result block sits in a stream's fd, and its hooks. */
+	/** Where each feature's result blocks sit in a stream's fd and in fd_trial, and its
+	 * hooks. */
 	struct fws_fd_layout fd;
+	/** The features' result blocks of the trial as a whole (lib/feat). */
+	_Alignas(8) unsigned char fd_trial[FWS_FD_TRIAL_RESULT_BYTES];
 };
 
 /** What the progress callback sees once per second, and once with the trial's result. */

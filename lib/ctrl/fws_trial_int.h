@@ -38,13 +38,14 @@ struct fws_trial {
 /**
  * A trial over these agents (the trial owns them from here: destroyed with it, or at once
  * when this fails). Each agent's ports, tx_streams and rx_streams say what it owns; every
- * port and stream needs one. host_fd: where the host features' count blocks sit in the
- * agents' counts (every agent of one build has the same; NULL: none). fws_trial_create
- * (lib/run/fws_agents.c) builds them from a config.
+ * port and stream needs one. fd: where the features' blocks sit in the agents' counts and
+ * the results (NULL: the table's, fws_feat_layout, as every agent of one build has it; a
+ * test may give its own). fws_trial_create (lib/run/fws_agents.c) builds them from a
+ * config.
  */
 struct fws_trial *fws_trial_create_agents(const struct fws_cfg *cfg,
 					  struct fws_agent *const *agents, unsigned int n,
-					  const struct fws_fd_layout *host_fd, struct fws_err *e);
+					  const struct fws_fd_layout *fd, struct fws_err *e);
 
 /** Feature data d's result block of stream s in res (NULL when d has none). */
 static inline void *
@@ -108,12 +109,9 @@ typedef void (*fws_trial_flow_fn)(void *arg, unsigned int s, uint32_t lo, uint32
 				  const struct fws_agent_txflow *tx);
 int fws_trial_flows(struct fws_trial *t, unsigned int s, fws_trial_flow_fn fn, void *arg);
 
+/** What agent k plays for stream s: FWS_FD_TX, FWS_FD_RX, both or none (fws_featdata.h). */
+unsigned int fws_trial_roles(const struct fws_trial *t, unsigned int k, unsigned int s);
 /** Fill res from the agents' counts after a trial; req_pps per stream as it was asked. */
-/** A stream's TCP results from one more host into d: each host counts its own end's
- * (the client its SYNs and preambles, the server what it received, the data sender the
- * verdicts, ACKs back and closes), so counts add; the times are the senders'. */
-void fws_tcp_result_merge(struct fws_tcp_result *d, const struct fws_tcp_result *x);
-
 int fws_trial_merge(struct fws_trial *t, const double *req_pps,
 		    struct fws_agent_counts *const *counts, struct fws_result *res);
 

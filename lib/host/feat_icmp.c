@@ -14,8 +14,9 @@
 
 #include <rte_mbuf.h>
 
-#include "fws_sig.h"
+#include "fd_icmp.h"
 #include "fws_host.h"
+#include "fws_sig.h"
 
 /* The current trial's errors, per stream and about none. */
 struct icmp_state {
@@ -109,11 +110,12 @@ icmp_collect(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64
 {
 	const struct icmp_state *st = state;
 	unsigned int s;
+	struct fws_icmp_trial *tr = fws_host_trial_block(t, &fws_fd_icmp, c);
 
 	(void)now;
 	for (s = 0; s < t->cfg->n_streams; s++)
-		c->streams[s].icmp = st->tally[s];
-	c->icmp_unmatched = st->unmatched;
+		*(struct fws_icmp_tally *)fws_host_block(t, &fws_fd_icmp, c, s) = st->tally[s];
+	tr->unmatched = st->unmatched;
 }
 
 static void

@@ -10,6 +10,7 @@
 
 #include <rte_cycles.h>
 
+#include "fd_links.h"
 #include "fws_host.h"
 
 struct fws_linkwatch {
@@ -46,28 +47,28 @@ since(const struct fws_linkwatch *lw, const struct fws_host *t, uint64_t now)
 
 static void
 went_down(struct fws_linkwatch *lw, const struct fws_host *t, unsigned int p, uint64_t now,
-	  struct fws_agent_counts *res)
+	  struct fws_link_events *res)
 {
 	struct fws_link_event *ev;
 
 	FWS_LOG(WARNING, "port %s: link down at %.3f s into the trial", t->cfg->ports[p].name,
 		since(lw, t, now));
-	if (res->n_link_events == FWS_LINK_EVENTS_MAX) {
-		res->link_events_dropped++;
+	if (res->n == FWS_LINK_EVENTS_MAX) {
+		res->dropped++;
 		return;
 	}
-	ev = &res->link_events[res->n_link_events];
+	ev = &res->ev[res->n];
 	memset(ev, 0, sizeof(*ev));
-	ev->port = p;
+	strlcpy(ev->port, t->cfg->ports[p].name, sizeof(ev->port));
 	ev->down_s = since(lw, t, now);
 	ev->up_s = -1;
-	lw->open[p] = (int)res->n_link_events++;
+	lw->open[p] = (int)res->n++;
 	lw->sent0[p] = sent_via(t, p);
 }
 
 static void
 came_up(struct fws_linkwatch *lw, const struct fws_host *t, unsigned int p, uint64_t now,
-	struct fws_agent_counts *res)
+	struct fws_link_events *res)
 {
 	struct fws_link_event *ev;
 
@@ -75,7 +76,7 @@ came_up(struct fws_linkwatch *lw, const struct fws_host *t, unsigned int p, uint
 		since(lw, t, now));
 	if (lw->open[p] < 0)
 		return;
-	ev = &res->link_events[lw->open[p]];
+	ev = &res->ev[lw->open[p]];
 	ev->up_s = since(lw, t, now);
 	ev->sent_down = sent_via(t, p) - lw->sent0[p];
 	lw->open[p] = -1;
@@ -84,6 +85,7 @@ came_up(struct fws_linkwatch *lw, const struct fws_host *t, unsigned int p, uint
 static void
 lw_service(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
+	struct fws_link_events *ev = fws_host_trial_block(t, &fws_fd_links, c);
 	struct fws_linkwatch *lw = state;
 	unsigned int p;
 
@@ -94,9 +96,9 @@ lw_service(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t
 			continue;
 		lw->up[p] = up;
 		if (up)
-			came_up(lw, t, p, now, c);
+			came_up(lw, t, p, now, ev);
 		else
-			went_down(lw, t, p, now, c);
+			went_down(lw, t, p, now, ev);
 	}
 }
 
@@ -118,13 +120,14 @@ lw_start(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t n
 static void
 lw_finish(struct fws_host *t, void *state, struct fws_agent_counts *c, uint64_t now)
 {
+	struct fws_link_events *ev = fws_host_trial_block(t, &fws_fd_links, c);
 	struct fws_linkwatch *lw = state;
 	unsigned int p;
 
 	(void)now;
 	for (p = 0; p < t->cfg->n_ports; p++)
 		if (lw->open[p] >= 0) {
-			c->link_events[lw->open[p]].sent_down = sent_via(t, p) - lw->sent0[p];
+			ev->ev[lw->open[p]].sent_down = sent_via(t, p) - lw->sent0[p];
 			lw->open[p] = -1;
 		}
 }

@@ -532,12 +532,14 @@ tcp_close(struct fws_host *t, void *state, struct fws_agent_counts *c)
 		now = rte_rdtsc();
 	}
 	for (s = 0; c && s < t->cfg->n_streams; s++) {
+		struct fws_tcp_result *r = fws_host_block(t, &fws_fd_tcp, c, s);
+
 		if (!((tc->active >> s) & 1))
 			continue;
-		c->streams[s].tcp = tc->st[s].res;
+		*r = tc->st[s].res;
 		for (k = 0; k < t->n_tasks; k++)
 			if (t->tasks[k].stream == s)
-				c->streams[s].tcp.window_full += t->tasks[k].cnt.tcp_window_full;
+				r->window_full += t->tasks[k].cnt.tcp_window_full;
 	}
 	tc->active = 0;
 }

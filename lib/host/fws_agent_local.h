@@ -18,9 +18,4 @@ struct fws_agent *fws_agent_local(const struct fws_cfg *cfg, struct fws_err *e);
 struct fws_agent *fws_agent_local_part(const struct fws_cfg *cfg, unsigned int host,
 				       struct fws_err *e);
 
-/** Where a host of this build puts its features' count blocks (fws_agent_stream.fd): the
- * host features' data in table order, appended to l (fws_hostfeat.c). Every agent, in
- * process or remote, has the same: the controller merges by it. 0 or -ENOSPC. */
-int fws_host_featdata(struct fws_fd_layout *l);
-
 #endif /* FWS_AGENT_LOCAL_H */

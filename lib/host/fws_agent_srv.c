@@ -19,6 +19,7 @@
 #include <rte_common.h>
 #include <rte_version.h>
 
+#include "fws_feat.h"
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
 #include "fws_agent_srv_int.h"
@@ -90,7 +91,7 @@ op_hello(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 	fws_agent_info_self(&me);
 	json_object_set_new(ans, "hostname", json_string(me.hostname));
 	json_object_set_new(ans, "kernel", json_string(me.kernel));
-	fws_host_featdata(&fd); /* as its host's counts will hold them */
+	fws_feat_layout(&fd); /* as its host's counts will hold them */
 	fws_wire_layout(layout, sizeof(layout), &fd);
 	json_object_set_new(ans, "proto", json_pack("[i,i]", FWS_WIRE_MAJOR, FWS_WIRE_MINOR));
 	json_object_set_new(ans, "fwstress", json_string(FWS_VERSION));

@@ -78,7 +78,8 @@ struct fws_host {
 	 * owed. */
 	void *feat[FWS_HOST_FEATURES_MAX];
 	bool feat_ready[FWS_HOST_FEATURES_MAX];
-	/* Where the features' count blocks sit in fws_agent_stream.fd (fws_host_featdata). */
+	/* Where the features' count blocks sit in fws_agent_stream.fd and fws_agent_counts.fd_trial
+	 * (the one table's layout, fws_feat_layout). */
 	struct fws_fd_layout fd;
 };
 
@@ -86,12 +87,11 @@ struct fws_host {
  * A host feature: one file owning its state, one entry in fws_hostfeat.c's table, optional
  * hooks (NULL: nothing to do) called in table order. The counts c are the host's for the
  * trial in progress (fws_agent_counts): what the feature measured goes there, into its own
- * count block (data: fws_featdata.h; fws_host_block finds it) when it has one.
+ * count blocks (declared with its data in lib/feat: fd_NAME.h; fws_host_block and
+ * fws_host_trial_block find them).
  */
 struct fws_host_feature {
 	const char *name;
-	/** Its count and result blocks and their hooks (merge, JSON, text); NULL: none. */
-	const struct fws_featdata *data;
 	/** Once, after the ports, tasks and receive lcores exist. 0 or -errno with e set. */
 	int (*setup)(struct fws_host *h, void **state, struct fws_err *e);
 	/** Before a trial, workers stopped, for the streams of mask (bit s; 0: all), in stage
@@ -119,6 +119,14 @@ fws_host_block(const struct fws_host *h, const struct fws_featdata *d, struct fw
 	       unsigned int s)
 {
 	return fws_fd_count(&h->fd, d, c->streams[s].fd);
+}
+
+/** Feature data d's count block of the trial as a whole in the counts c (NULL: none). */
+static inline void *
+fws_host_trial_block(const struct fws_host *h, const struct fws_featdata *d,
+		     struct fws_agent_counts *c)
+{
+	return fws_fd_trial_count(&h->fd, d, c->fd_trial);
 }
 
 /** Set up ports, lcores, pools, flow tables and the host features for cfg, and resolve the

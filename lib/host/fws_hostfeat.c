@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fws_feat.h"
 #include "fws_host.h"
 
 /* Each is defined in the file named after it. */
@@ -13,8 +14,8 @@ extern const struct fws_host_feature fws_feature_linkwatch;  /* feat_linkwatch.c
 extern const struct fws_host_feature fws_feature_nicstamps;  /* feat_nicstamps.c */
 extern const struct fws_host_feature fws_feature_tcp;        /* feat_tcp.c */
 /* A feature compiled only into a test (tests/integration/feat_probe.c), to prove that a new
- * one needs its file, its line here, meson and the report schema's page, nothing else: weak,
- * so absent (NULL, skipped) from fwstress itself. */
+ * one needs its files, its lines here and in lib/feat's table, meson and the report schema's
+ * page, nothing else: weak, so absent (NULL, skipped) from fwstress itself. */
 extern const struct fws_host_feature fws_feature_test __attribute__((weak));
 
 /* In the order their hooks run. */
@@ -42,9 +43,9 @@ fws_host_features_setup(struct fws_host *h, struct fws_err *e)
 	int rc;
 
 	memset(&h->fd, 0, sizeof(h->fd));
-	if (fws_host_featdata(&h->fd) < 0)
+	if (fws_feat_layout(&h->fd) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -ENOSPC,
-				   "setup: the host features' count blocks exceed their area");
+				   "setup: the features' count blocks exceed their areas");
 	FOREACH_FEATURE(i, f)
 	{
 		h->feat_ready[i] = true;
@@ -107,19 +108,4 @@ fws_host_features_destroy(struct fws_host *h)
 		h->feat[i] = NULL;
 		h->feat_ready[i] = false;
 	}
-}
-
-int
-fws_host_featdata(struct fws_fd_layout *l)
-{
-	const struct fws_host_feature *f;
-	unsigned int i;
-	int rc;
-
-	FOREACH_FEATURE(i, f)
-	{
-		if ((rc = fws_fd_layout_add(l, f->data)) < 0)
-			return rc;
-	}
-	return 0;
 }

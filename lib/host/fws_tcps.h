@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fd_tcp.h"
 #include "fws_host.h"
 #include "fws_tcp.h"
 

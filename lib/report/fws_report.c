@@ -117,28 +117,6 @@ nat_json(const struct fws_nat_result *n)
 	return o;
 }
 
-/* A TCP stream's connections: opened (or why not), closed, the ACK clock, the window. */
-static json_t *
-tcp_json(const struct fws_tcp_result *c)
-{
-	json_t *o = json_pack(
-		"{s:I, s:I, s:{s:I, s:I}, s:I, s:{s:f, s:f, s:f}, s:I, s:I, s:I, s:I, "
-		"s:I}",
-		"attempted", (json_int_t)c->attempted, "established", (json_int_t)c->established,
-		"failed", "rst", (json_int_t)c->failed_rst, "timeout",
-		(json_int_t)c->failed_timeout, "closed", (json_int_t)c->closed, "handshake_us",
-		"min", c->est_min_us, "avg", c->est_avg_us, "max", c->est_max_us, "acks_sent",
-		(json_int_t)c->acks_sent, "acks_received", (json_int_t)c->acks_received,
-		"rst_received", (json_int_t)c->rst_received, "window_full",
-		(json_int_t)c->window_full, "min_frame", (json_int_t)c->min_frame);
-
-	if (c->preambles_sent)
-		json_object_set_new(o, "preambles",
-				    json_pack("{s:I, s:I}", "sent", (json_int_t)c->preambles_sent,
-					      "received", (json_int_t)c->preambles_received));
-	return o;
-}
-
 /* Flows the DUT should have blocked: what was sent to them and what leaked through. */
 static json_t *
 blocked_json(const struct fws_stream_result *x)
@@ -154,43 +132,6 @@ blocked_json(const struct fws_stream_result *x)
 
 	if (!x->blk_ok)
 		json_object_set_new(o, "reason", json_string(x->blk_reason));
-	return o;
-}
-
-/* Links seen down during the trial: when, for how long, the frames sent meanwhile. */
-static json_t *
-link_events_json(const struct fws_result *r)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < r->n_link_events; i++) {
-		const struct fws_link_event *ev = &r->link_events[i];
-		json_t *o =
-			json_pack("{s:s, s:f, s:I}", "port", r->ports[ev->port].name, "down_s",
-				  ev->down_s, "frames_sent_while_down", (json_int_t)ev->sent_down);
-
-		json_object_set_new(o, "up_s", ev->up_s < 0 ? json_null() : json_real(ev->up_s));
-		json_object_set_new(o, "down_for_s",
-				    ev->up_s < 0 ? json_null() : json_real(ev->up_s - ev->down_s));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-/* ICMP errors from the path about the stream's packets, and the MTU they announced. */
-static json_t *
-icmp_json(const struct fws_icmp_tally *y)
-{
-	json_t *o = json_object();
-	unsigned int k;
-
-	for (k = 0; k < FWS_ICMP_CLASSES_N; k++)
-		json_object_set_new(o, fws_icmp_class_name((enum fws_icmp_class)k),
-				    json_integer((json_int_t)y->n[k]));
-	json_object_set_new(o, "path_mtu", y->mtu_min ? json_integer(y->mtu_min) : json_null());
-	if (y->mtu_max != y->mtu_min)
-		json_object_set_new(o, "path_mtu_max", json_integer(y->mtu_max));
 	return o;
 }
 
@@ -259,12 +200,9 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 	if (x->n_senders)
 		json_object_set_new(o, "senders", senders_json(x));
 	json_object_set_new(o, "latency_ns", lat_json(x));
-	fws_fd_json(fd, x->fd, o); /* the features' own: stamps, reassembly, clocks, ... */
+	fws_fd_json(fd, x->fd, o); /* the features' own: stamps, clocks, tcp, icmp, ... */
 	if (x->nat.observed && x->active)
 		json_object_set_new(o, "nat", nat_json(&x->nat));
-	if (x->tcp.present)
-		json_object_set_new(o, "tcp", tcp_json(&x->tcp));
-	json_object_set_new(o, "icmp", icmp_json(&x->icmp));
 	if (x->link_frame > 0)
 		json_object_set_new(o, "tunnel",
 				    json_pack("{s:f, s:f}", "link_frame_bytes", x->link_frame,
@@ -448,17 +386,13 @@ trial_json(const struct fws_result *r)
 	if (r->steady.n)
 		json_object_set_new(tr, "seconds", seconds_json(r));
 	json_object_set_new(tr, "rx_poll_period_ns", json_real(r->rx_poll_ns));
-	json_object_set_new(tr, "link_events", link_events_json(r));
-	json_object_set_new(tr, "icmp_unmatched", json_integer((json_int_t)r->icmp_unmatched));
+	fws_fd_json_trial(&r->fd, r->fd_trial, tr); /* link events, ICMP about no stream */
 	json_object_set_new(tr, "merge_s", json_real(r->merge_s));
 	if (r->phase_hosts > 1)
 		json_object_set_new(tr, "phase_sync",
 				    json_pack("{s:i, s:f, s:f}", "hosts", (int)r->phase_hosts,
 					      "bound_ns", r->phase_sync_ns, "late_ns",
 					      r->phase_late_ns));
-	if (r->link_events_dropped)
-		json_object_set_new(tr, "link_events_dropped",
-				    json_integer((json_int_t)r->link_events_dropped));
 	if (r->dir != FWS_DIR_NONE)
 		json_object_set_new(tr, "sweep_cell",
 				    json_pack("{s:s, s:s}", "direction", fws_dir_name(r->dir),

@@ -57,6 +57,7 @@ text_features(FILE *f, const struct fws_result *r)
 {
 	unsigned int s;
 
+	fws_fd_text_trial(&r->fd, f, r->fd_trial); /* links down first: they explain loss */
 	for (s = 0; s < r->n_streams; s++)
 		fws_fd_text(&r->fd, f, r->streams[s].name, r->streams[s].fd);
 	fprintf(f,
@@ -120,32 +121,12 @@ text_flood(FILE *f, const struct fws_result *r)
 	}
 }
 
-/* ICMP errors from the path, per stream that drew any, and the MTU announced. */
+/* What the path did: behind a tunnel its link's share, why it carried nothing. */
 static void
-text_icmp(FILE *f, const struct fws_result *r)
+text_path(FILE *f, const struct fws_result *r)
 {
-	unsigned int s, k;
+	unsigned int s;
 
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_icmp_tally *y = &r->streams[s].icmp;
-		uint64_t n = 0;
-
-		for (k = 0; k < FWS_ICMP_CLASSES_N; k++)
-			n += y->n[k];
-		if (n == 0)
-			continue;
-		fprintf(f, "  icmp: %s:", r->streams[s].name);
-		for (k = 0; k < FWS_ICMP_CLASSES_N; k++)
-			if (y->n[k])
-				fprintf(f, " %" PRIu64 " %s", y->n[k],
-					fws_icmp_class_name((enum fws_icmp_class)k));
-		if (y->mtu_min)
-			fprintf(f, "; path MTU %u", y->mtu_min);
-		fputc('\n', f);
-	}
-	if (r->icmp_unmatched)
-		fprintf(f, "  icmp: %" PRIu64 " errors about no stream of this trial\n",
-			r->icmp_unmatched);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
@@ -157,35 +138,6 @@ text_icmp(FILE *f, const struct fws_result *r)
 		if (x->path_reason[0])
 			fprintf(f, "  path: %s: %s\n", x->name, x->path_reason);
 	}
-}
-
-/* TCP streams: connections opened, failed, closed; then any SYN flood and ICMP errors. */
-static void
-text_tcp(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_tcp_result *c = &r->streams[s].tcp;
-
-		if (!c->present)
-			continue;
-		fprintf(f,
-			"  tcp: %s: %u of %u connections opened (%u reset, %u timed out; "
-			"handshake %.0f/%.0f/%.0f us min/avg/max), %u closed with FIN; %" PRIu64
-			" ACKs sent, %" PRIu64 " received, %" PRIu64 " RST, %" PRIu64
-			" segments waited for the window; smallest TCP frame %u bytes",
-			r->streams[s].name, c->established, c->attempted, c->failed_rst,
-			c->failed_timeout, c->est_min_us, c->est_avg_us, c->est_max_us, c->closed,
-			c->acks_sent, c->acks_received, c->rst_received, c->window_full,
-			c->min_frame);
-		if (c->preambles_sent)
-			fprintf(f, "; %u of %u application preambles arrived",
-				c->preambles_received, c->preambles_sent);
-		fputc('\n', f);
-	}
-	text_flood(f, r);
-	text_icmp(f, r);
 }
 
 /* Streams with flows the DUT should block: how many frames leaked. */
@@ -206,29 +158,6 @@ text_blocked(FILE *f, const struct fws_result *r)
 			x->name, x->blk_flows, x->blk.tx, x->blk.unique,
 			x->blk_ok ? "ok" : "FAILED: ", x->blk_ok ? "" : x->blk_reason);
 	}
-}
-
-/* Links that went down during the trial. */
-static void
-text_links(FILE *f, const struct fws_result *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->n_link_events; i++) {
-		const struct fws_link_event *ev = &r->link_events[i];
-
-		fprintf(f, "  LINK DOWN: port %s at %.3f s into the trial, ",
-			r->ports[ev->port].name, ev->down_s);
-		if (ev->up_s < 0)
-			fprintf(f, "still down at the end");
-		else
-			fprintf(f, "up again after %.3f s", ev->up_s - ev->down_s);
-		fprintf(f, "; %" PRIu64 " test frames sent to or from it meanwhile\n",
-			ev->sent_down);
-	}
-	if (r->link_events_dropped)
-		fprintf(f, "  LINK DOWN: %" PRIu64 " more times (not listed)\n",
-			r->link_events_dropped);
 }
 
 static void
@@ -506,9 +435,9 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_latency(f, r);
 	text_steady(f, r);
 	text_features(f, r);
-	text_links(f, r);
 	text_nat(f, r);
-	text_tcp(f, r);
+	text_flood(f, r);
+	text_path(f, r);
 	text_blocked(f, r);
 	fws_report_dut_text(f, r);
 	text_stalled(f, r);

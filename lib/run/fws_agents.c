@@ -10,6 +10,7 @@
 #include "fws_agent_local.h"
 #include "fws_agent_remote.h"
 #include "fws_agents.h"
+#include "fws_feat.h"
 #include "fws_trial_int.h"
 
 /* The agents of a config: the in-process one for the ports naming no host, a remote one
@@ -23,10 +24,10 @@ fws_trial_create(const struct fws_cfg *cfg, struct fws_err *e)
 	unsigned int n = local, h, k;
 	int rc = 0;
 
-	/* Where every agent (one build) puts its host features' count blocks. */
-	if (fws_host_featdata(&fd) < 0) {
+	/* Where every agent (one build) puts its features' count blocks. */
+	if (fws_feat_layout(&fd) < 0) {
 		fws_err_set(e, FWS_ERR_SETUP, -ENOSPC,
-			    "setup: the host features' count blocks exceed their area");
+			    "setup: the features' count blocks exceed their areas");
 		return NULL;
 	}
 	/* The remote ones first: each sets up while the next starts (a link between two

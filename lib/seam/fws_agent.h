@@ -86,10 +86,7 @@ struct fws_agent_stream {
 	double jitter_ns;     /**< RFC 3550 jitter, weighted over the receive lcores */
 	uint64_t skewed;      /**< frames that read as arriving before their stamp */
 	double skew_max_ns;   /**< the deepest of those readings */
-	struct fws_icmp_tally icmp;
-	/* After the trial (the after call): its TCP connections. */
-	struct fws_tcp_result tcp;
-	/** The host features' own count blocks (fws_featdata.h: the host's layout). */
+	/** The features' own count blocks (lib/feat: the table's layout). */
 	_Alignas(8) unsigned char fd[FWS_FD_COUNT_BYTES];
 };
 
@@ -98,12 +95,10 @@ struct fws_agent_counts {
 	double tsc_hz;        /**< its TSC rate over the measured phase, 0: none */
 	double rx_poll_ns;    /**< its slowest receiving worker's loop pass */
 	double phase_late_ns; /**< the longest from an armed phase instant to a worker's switch */
-	uint64_t icmp_unmatched;
-	unsigned int n_link_events;
-	uint64_t link_events_dropped;
-	struct fws_link_event link_events[FWS_LINK_EVENTS_MAX];
 	struct fws_agent_stream streams[FWS_CFG_MAX_STREAMS];
 	struct fws_port_result ports[FWS_CFG_MAX_PORTS]; /**< the ports this host owns */
+	/** The features' count blocks of the trial as a whole (lib/feat). */
+	_Alignas(8) unsigned char fd_trial[FWS_FD_TRIAL_COUNT_BYTES];
 };
 
 /** One flow as its receiving host saw it, merged over its receive lcores. */

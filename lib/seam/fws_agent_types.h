@@ -14,24 +14,6 @@
 #include "fws_counters.h"
 #include "fws_pkt.h"
 
-/** ICMP errors from the path about a stream's packets in one trial (feat_icmp.c). */
-struct fws_icmp_tally {
-	uint64_t n[FWS_ICMP_CLASSES_N]; /**< by class (fws_pkt.h) */
-	uint32_t mtu_min, mtu_max;      /**< MTUs "too big" errors announced (0: none) */
-};
-
-/** A TCP stream's connections in one trial (feat_tcp.c). */
-struct fws_tcp_result {
-	bool present;
-	uint32_t attempted, established;
-	uint32_t failed_rst, failed_timeout; /**< handshakes that did not complete, by reason */
-	uint32_t closed;                     /**< FIN answered by FIN after the trial */
-	uint32_t preambles_sent, preambles_received; /**< "app": ClientHello or request */
-	uint32_t min_frame;                          /**< smallest frame that carries a signature */
-	uint64_t acks_sent, acks_received, rst_received, window_full;
-	double est_min_us, est_avg_us, est_max_us; /**< SYN to the sender's window opened */
-};
-
 /** Receive queues a port's result counts one by one (DPDK's per-queue NIC counters are 16). */
 #define FWS_PORT_RXQ_MAX 16
 
@@ -84,14 +66,6 @@ struct fws_host_info {
 	int proto[2];    /**< the control protocol it spoke (0.0: in process) */
 	uint64_t tsc_hz; /**< its TSC rate calibrated at setup */
 	uint64_t ports, tx_streams, rx_streams; /**< bit masks, as struct fws_agent's */
-};
-
-/** A port's link seen down during a trial (feat_linkwatch.c), times since the trial began. */
-#define FWS_LINK_EVENTS_MAX 32
-struct fws_link_event {
-	unsigned int port;
-	double down_s, up_s; /**< up_s < 0: still down when the trial ended */
-	uint64_t sent_down;  /**< test frames sent meanwhile by the streams to or from the port */
 };
 
 #endif /* FWS_AGENT_TYPES_H */

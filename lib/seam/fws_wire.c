@@ -83,10 +83,12 @@ fws_wire_layout(char *buf, size_t len, const struct fws_fd_layout *fd)
 		 sizeof(struct fws_agent_rxflow), sizeof(struct fws_agent_txflow),
 		 sizeof(struct fws_port_result), sizeof(struct fws_nat_tuple),
 		 sizeof(struct fws_cfg));
-	/* The host features' count blocks in the counts: which, in which order, how large. */
+	/* The features' count blocks in the counts: which, in which order, how large (per
+	 * stream, then per trial after a slash). */
 	for (i = 0; fd && i < fd->n; i++)
-		if (fd->d[i]->count_size && (n = strlen(buf)) < len)
-			snprintf(buf + n, len - n, " %s=%zu", fd->d[i]->name, fd->d[i]->count_size);
+		if ((fd->d[i]->count_size || fd->d[i]->trial_count_size) && (n = strlen(buf)) < len)
+			snprintf(buf + n, len - n, " %s=%zu/%zu", fd->d[i]->name,
+				 fd->d[i]->count_size, fd->d[i]->trial_count_size);
 }
 
 static int

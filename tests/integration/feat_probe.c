@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A measuring feature compiled only into a test (test_feature.c), written as
- * docs/dev/adding-a-feature.md says a new one is: this file (its hooks and its data), its
- * line in the host table (lib/host/fws_hostfeat.c: here the weak fws_feature_test slot),
- * meson, and the report schema's page (not for a test's keys). It counts, per stream and
+ * docs/dev/adding-a-feature.md says a new one is: its data (in lib/feat: fd_NAME.{c,h}; here
+ * the data's half of this file, fws_fd_test, the weak slot of lib/feat/fws_feat.c's table),
+ * its host hooks (lib/host/feat_NAME.c; here the other half, the weak fws_feature_test slot
+ * of lib/host/fws_hostfeat.c's table), meson, and the report schema's page (not for a test's
+ * keys). It counts, per stream and
  * receiving host, the frames its receive lcores took a latency of in the measured phase and
  * how many of its lcores received any; the controller adds the hosts' counts; the report
  * writes "probe" in the stream's JSON and a line of text. Nothing else names it.
@@ -12,13 +14,13 @@
 
 #include "fws_host.h"
 
+extern const struct fws_featdata fws_fd_test;
+
 /* One host's counts of a stream, and the trial's: the same block. */
 struct probe {
 	uint64_t frames; /* latencies taken, over its receive lcores */
 	uint32_t lcores; /* receive lcores that took any */
 };
-
-static const struct fws_featdata probe_data;
 
 static void
 probe_collect(struct fws_host *h, void *state, struct fws_agent_counts *c, uint64_t now)
@@ -28,7 +30,7 @@ probe_collect(struct fws_host *h, void *state, struct fws_agent_counts *c, uint6
 	(void)state;
 	(void)now;
 	for (s = 0; s < h->cfg->n_streams; s++) {
-		struct probe *p = fws_host_block(h, &probe_data, c, s);
+		struct probe *p = fws_host_block(h, &fws_fd_test, c, s);
 
 		for (k = 0; k < h->n_rx; k++) {
 			uint64_t n =
@@ -71,7 +73,7 @@ probe_text(FILE *f, const char *stream, const void *result)
 		r->lcores);
 }
 
-static const struct fws_featdata probe_data = {
+const struct fws_featdata fws_fd_test = {
 	.name = "probe",
 	.count_size = sizeof(struct probe),
 	.result_size = sizeof(struct probe),
@@ -82,6 +84,5 @@ static const struct fws_featdata probe_data = {
 
 const struct fws_host_feature fws_feature_test = {
 	.name = "probe",
-	.data = &probe_data,
 	.on = {[FWS_FEATURE_COLLECT] = probe_collect},
 };

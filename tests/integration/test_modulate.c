@@ -23,6 +23,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include "fd_tcp.h"
 #include "fixture.h"
 #include "fws_pkt.h"
 #include "fws_tcp.h"
@@ -185,20 +186,21 @@ static void
 check_stream(const struct fws_result *r, unsigned int s)
 {
 	const struct fws_stream_result *x = &r->streams[s];
+	const struct fws_tcp_result *tcp = fws_fd_result_c(&r->fd, &fws_fd_tcp, x->fd);
 	unsigned int acker = strcmp(x->rx_port, r->ports[0].name) == 0 ? 0 : 1;
 	uint64_t refused = r->ports[acker].ctl.tx_drop + r->ports[acker].ctl.send_fail;
 
 	printf("stream %s:\n", x->name);
-	expect("  connections opened", x->tcp.established, 8);
-	expect("  connections closed with FIN", x->tcp.closed, 8);
+	expect("  connections opened", tcp->established, 8);
+	expect("  connections closed with FIN", tcp->closed, 8);
 	expect("  segments lost", x->rx.lost, 0);
 	expect("  distinct received == sent", x->rx.unique, x->rx.tx);
-	expect("  segments that waited for the window", x->tcp.window_full, 0);
+	expect("  segments that waited for the window", tcp->window_full, 0);
 	expect("  ACKs received <= sent + 8 window openings <= received + refused at the tester",
-	       x->tcp.acks_received <= x->tcp.acks_sent + 8 &&
-		       x->tcp.acks_sent + 8 <= x->tcp.acks_received + refused,
+	       tcp->acks_received <= tcp->acks_sent + 8 &&
+		       tcp->acks_sent + 8 <= tcp->acks_received + refused,
 	       1);
-	expect("  ACKs received beyond the 8 window openings", x->tcp.acks_received > 8, 1);
+	expect("  ACKs received beyond the 8 window openings", tcp->acks_received > 8, 1);
 }
 
 int

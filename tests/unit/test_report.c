@@ -13,7 +13,9 @@
 #include <jansson.h>
 
 #include "fws_cell.h"
+#include "fd_links.h"
 #include "fws_config.h"
+#include "fws_feat.h"
 #include "fws_hist.h"
 #include "fws_report.h"
 #include "unit.h"
@@ -81,6 +83,7 @@ fixture_init(struct fixture *fx)
 		r->size = fx->cfg->sizes[0];
 		r->avg_frame = 64;
 		r->n_ports = 2;
+		ck_assert_int_eq(fws_feat_layout(&r->fd), 0); /* the features' blocks, as a trial */
 		strcpy(r->ports[0].name, "lan");
 		strcpy(r->ports[1].name, "wan");
 		stream(r, "upload", 1e6, i == 0 ? 9e5 : 1e6, i == 1 ? fx->hist : NULL);
@@ -248,6 +251,7 @@ END_TEST
 /* Links seen down: listed in JSON (null up for one still down) and in the text report. */
 START_TEST(test_report_link_events)
 {
+	struct fws_link_events *lk;
 	struct fixture fx;
 	const json_t *ev;
 	char *buf = NULL;
@@ -256,10 +260,12 @@ START_TEST(test_report_link_events)
 	json_t *root;
 
 	fixture_init(&fx);
-	fx.res[0].n_link_events = 2;
-	fx.res[0].link_events[0] = (struct fws_link_event){1, 1.5, 2.75, 1234};
-	fx.res[0].link_events[1] = (struct fws_link_event){0, 4.0, -1, 99};
-	fx.res[0].link_events_dropped = 3;
+	lk = fws_fd_trial_result(&fx.res[0].fd, &fws_fd_links, fx.res[0].fd_trial);
+	ck_assert_ptr_nonnull(lk);
+	lk->n = 2;
+	lk->ev[0] = (struct fws_link_event){"wan", 1.5, 2.75, 1234};
+	lk->ev[1] = (struct fws_link_event){"lan", 4.0, -1, 99};
+	lk->dropped = 3;
 	ck_assert_int_eq(fws_report_write_json(fx.path, &fx.run), 0);
 	root = json_load_file(fx.path, 0, NULL);
 	ck_assert_ptr_nonnull(root);

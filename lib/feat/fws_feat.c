@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The table of the features' data (fws_feat.h). */
+#include "fd_clocks.h"
+#include "fd_icmp.h"
+#include "fd_links.h"
+#include "fd_reassembly.h"
+#include "fd_stamps.h"
+#include "fd_tcp.h"
+#include "fws_feat.h"
+#include "fws_util.h"
+
+/* A feature compiled only into a test (tests/integration/feat_probe.c), to prove that a new
+ * one needs its files, its lines in the tables, meson and the report schema's page, nothing
+ * else: weak, so absent (NULL, skipped) from fwstress itself. */
+extern const struct fws_featdata fws_fd_test __attribute__((weak));
+
+/* In the order the report writes them. */
+static const struct fws_featdata *const table[] = {
+	&fws_fd_stamps,     /* how frames were stamped, what that leaves uncertain */
+	&fws_fd_reassembly, /* fragments of test packets */
+	&fws_fd_clocks,     /* one-way latency across hosts: the clocks' alignment */
+	&fws_fd_tcp,        /* TCP streams' connections */
+	&fws_fd_icmp,       /* ICMP errors from the path */
+	&fws_fd_links,      /* links down during a trial */
+	&fws_fd_test,       /* a test's (NULL in fwstress) */
+};
+
+int
+fws_feat_layout(struct fws_fd_layout *l)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < FWS_DIM(table); i++)
+		if ((rc = fws_fd_layout_add(l, table[i])) < 0)
+			return rc;
+	return 0;
+}
