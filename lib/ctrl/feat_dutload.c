@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fd_dutload.h"
 #include "fws_feature.h"
 #include "fws_trial_int.h"
 
@@ -24,17 +25,18 @@ dut_setup(struct fws_trial *t, void **state, struct fws_err *e)
 static void
 dut_measure(struct fws_trial *t, void *state, const struct fws_step *x)
 {
+	struct fws_fd_dutload *d = fws_trial_trial_block(t, &fws_fd_dutload, x->res);
 	struct fws_dutload_proc *dl = state;
 	const char *cmd = t->cfg->dut_load_cmd;
 	int rc;
 
-	if (dl == NULL || x->probe)
+	if (dl == NULL || d == NULL || x->probe)
 		return;
-	x->res->dut_probed = true;
+	d->probed = true;
 	rc = fws_dutload_start(dl, cmd, x->duration);
 	if (rc < 0)
-		snprintf(x->res->dut.error, sizeof(x->res->dut.error), "cannot start \"%.80s\": %s",
-			 cmd, strerror(-rc));
+		snprintf(d->v.error, sizeof(d->v.error), "cannot start \"%.80s\": %s", cmd,
+			 strerror(-rc));
 }
 
 /* A chatty command never blocks on its pipe. */
@@ -52,16 +54,16 @@ dut_service(struct fws_trial *t, void *state, const struct fws_step *x)
 static void
 dut_finish(struct fws_trial *t, void *state, const struct fws_step *x)
 {
+	struct fws_fd_dutload *d = fws_trial_trial_block(t, &fws_fd_dutload, x->res);
 	struct fws_dutload_proc *dl = state;
 
-	(void)t;
-	if (dl == NULL || dl->pid <= 0 || !x->res->dut_probed)
+	if (dl == NULL || dl->pid <= 0 || d == NULL || !d->probed)
 		return;
 	/* It was given the measured duration; allow it 15 s more to report. */
-	fws_dutload_finish(dl, x->interrupted ? 1 : 15, &x->res->dut);
+	fws_dutload_finish(dl, x->interrupted ? 1 : 15, &d->v);
 	dl->pid = 0;
-	if (!x->res->dut.ok)
-		FWS_LOG(WARNING, "DUT load probe: %s", x->res->dut.error);
+	if (!d->v.ok)
+		FWS_LOG(WARNING, "DUT load probe: %s", d->v.error);
 }
 
 static void

@@ -233,8 +233,7 @@ merge_trial(struct fws_trial *t, struct fws_agent_counts *const *counts, struct 
 	unsigned int k;
 
 	res->tsc_hz = counts[0]->tsc_hz;
-	res->rx_poll_ns = 0;
-	memset(res->fd_trial, 0, sizeof(res->fd_trial));
+	res->rx_poll_ns = 0; /* fd_trial: zeroed with the result at the trial's start */
 	for (k = 0; k < t->n_agents; k++) {
 		const struct fws_agent_counts *c = counts[k];
 

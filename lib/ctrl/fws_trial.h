@@ -168,8 +168,6 @@ struct fws_result {
 	 * clock probes' errors of a change, the largest over the trial, plus that lateness. */
 	unsigned int phase_hosts;
 	double phase_late_ns, phase_sync_ns;
-	bool dut_probed;
-	struct fws_dutload dut; /**< the DUT load probe's verdict, when one is configured */
 	/** The DUT's telemetry over the trial (dut.telemetry); heap, fws_result_free frees it. */
 	struct fws_telem *telem;
 	/** The measured phase's full seconds, as the live line has them (the last, partial

@@ -55,6 +55,14 @@ fws_trial_block(const struct fws_trial *t, const struct fws_featdata *d, struct 
 	return fws_fd_result(&t->fd, d, res->streams[s].fd);
 }
 
+/** Feature data d's result block of the trial as a whole in res (NULL when d has none). */
+static inline void *
+fws_trial_trial_block(const struct fws_trial *t, const struct fws_featdata *d,
+		      struct fws_result *res)
+{
+	return fws_fd_trial_result(&t->fd, d, res->fd_trial);
+}
+
 /** The controller's clock (CLOCK_MONOTONIC, ns): phases, clock probes. */
 uint64_t fws_trial_now_ns(void);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The table of the features' data (fws_feat.h). */
 #include "fd_clocks.h"
+#include "fd_dutload.h"
 #include "fd_icmp.h"
 #include "fd_links.h"
 #include "fd_reassembly.h"
@@ -22,6 +23,7 @@ static const struct fws_featdata *const table[] = {
 	&fws_fd_tcp,        /* TCP streams' connections */
 	&fws_fd_icmp,       /* ICMP errors from the path */
 	&fws_fd_links,      /* links down during a trial */
+	&fws_fd_dutload,    /* the DUT's CPU load over the measured phase */
 	&fws_fd_test,       /* a test's (NULL in fwstress) */
 };
 

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <rte_common.h>
 
+#include "fd_dutload.h"
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_pkt.h"
@@ -146,7 +147,7 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	/* The tester's own loss where it made the cell: a fixed-rate cell's stream lost frames
 	 * while its receiver missed some, a goal stood below a failure the receiver explains. */
 	c->rx_missed = goal ? (double)r->tester_missed : x->rx.lost ? (double)x->rx_missed : 0;
-	c->dut_cpu = r->dut.ok ? r->dut.cpu : -1;
+	c->dut_cpu = fws_fd_dut_cpu(&r->fd, r->fd_trial);
 	c->repetition = r->repetition ? (double)r->repetition : -1;
 	c->unsteady = r->steady.n ? r->steady.unsteady : -1;
 	c->worst_second = r->steady.n ? fabs(r->steady.worst_dev) * 100 : -1;

@@ -196,12 +196,6 @@ telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost)
 void
 fws_report_dut_json(json_t *tr, const struct fws_result *r)
 {
-	if (r->dut_probed)
-		json_object_set_new(tr, "dut_load",
-				    r->dut.ok ? json_pack("{s:f, s:f, s:f, s:f}", "us", r->dut.us,
-							  "sy", r->dut.sy, "id", r->dut.id,
-							  "cpu_pct", r->dut.cpu)
-					      : json_pack("{s:s}", "error", r->dut.error));
 	if (r->telem)
 		json_object_set_new(tr, "dut_telemetry", telem_json(r->telem));
 }
@@ -212,11 +206,6 @@ fws_report_dut_text(FILE *f, const struct fws_result *r)
 	uint64_t lost = 0;
 	unsigned int s;
 
-	if (r->dut_probed && r->dut.ok)
-		fprintf(f, "  DUT load: %.1f %% CPU (us %.1f, sy %.1f, id %.1f)\n", r->dut.cpu,
-			r->dut.us, r->dut.sy, r->dut.id);
-	else if (r->dut_probed)
-		fprintf(f, "  DUT load: not measured: %s\n", r->dut.error);
 	if (r->telem == NULL)
 		return;
 	for (s = 0; s < r->n_streams; s++)

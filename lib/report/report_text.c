@@ -57,9 +57,9 @@ text_features(FILE *f, const struct fws_result *r)
 {
 	unsigned int s;
 
-	fws_fd_text_trial(&r->fd, f, r->fd_trial); /* links down first: they explain loss */
 	for (s = 0; s < r->n_streams; s++)
 		fws_fd_text(&r->fd, f, r->streams[s].name, r->streams[s].fd);
+	fws_fd_text_trial(&r->fd, f, r->fd_trial); /* links down, the DUT's load, ... */
 	fprintf(f,
 		"  stamps: received frames are stamped once per poll, every %.3f us on average: a "
 		"latency may read up to a poll late (its resolution); the streams of one lcore "

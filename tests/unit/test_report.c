@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "fws_cell.h"
+#include "fd_dutload.h"
 #include "fd_links.h"
 #include "fws_config.h"
 #include "fws_feat.h"
@@ -61,6 +62,7 @@ stream(struct fws_result *r, const char *name, double tx_pps, double rx_pps,
 static void
 fixture_init(struct fixture *fx)
 {
+	struct fws_fd_dutload *dut;
 	char err[256];
 	unsigned int i;
 
@@ -89,9 +91,10 @@ fixture_init(struct fixture *fx)
 		stream(r, "upload", 1e6, i == 0 ? 9e5 : 1e6, i == 1 ? fx->hist : NULL);
 	}
 	fx->res[1].kind = FWS_RESULT_NDR;
-	fx->res[1].dut_probed = true;
-	fx->res[1].dut.ok = true;
-	fx->res[1].dut.cpu = 42.5;
+	dut = fws_fd_trial_result(&fx->res[1].fd, &fws_fd_dutload, fx->res[1].fd_trial);
+	dut->probed = true;
+	dut->v.ok = true;
+	dut->v.cpu = 42.5;
 	fx->res[2].partial = true;
 	fx->res[3].kind = FWS_RESULT_B2B;
 	fx->run.results = fx->res;
