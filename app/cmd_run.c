@@ -21,6 +21,7 @@
 #include "fws_compat.h"
 #include "fws_method.h"
 #include "fws_pace.h"
+#include "fws_featdata.h"
 #include "fws_report.h"
 
 /* Per command: what it does, its own options, the config sections it reads beyond the
@@ -424,26 +425,27 @@ measure_run(struct fws_run *run, const struct run_args *a, const struct fws_tria
 	return 0;
 }
 
-/* Expectations the DUT missed (NAT), each said once on stderr: EXIT_EXPECT, or EXIT_OK. */
+/* Expectations the DUT missed (NAT, flows to block: the features' failed hooks), the first
+ * said on stderr: EXIT_EXPECT, or EXIT_OK. */
 static int
 expectations(const struct fws_run *run)
 {
 	unsigned int i, s, failed = 0;
+	char why[256];
 
 	for (i = 0; i < run->n_results; i++)
 		for (s = 0; s < run->results[i].n_streams; s++) {
 			const struct fws_stream_result *x = &run->results[i].streams[s];
 
-			if (x->nat.observed && !x->nat.ok && failed++ == 0)
-				fprintf(stderr,
-					"fwstress: expectation failed: stream %s: NAT: %s\n",
-					x->name, x->nat.reason);
-			if (x->blk_flows && x->active && !x->blk_ok && failed++ == 0)
+			if (fws_fd_failed(&run->results[i].fd, x->fd, why, sizeof(why)) &&
+			    failed++ == 0)
 				fprintf(stderr, "fwstress: expectation failed: stream %s: %s\n",
-					x->name, x->blk_reason);
+					x->name, why);
 		}
 	if (failed > 1)
-		fprintf(stderr, "fwstress: %u expectations failed in all (see the report)\n",
+		fprintf(stderr,
+			"fwstress: expectations failed in %u streams' results in all (see the "
+			"report)\n",
 			failed);
 	return failed ? EXIT_EXPECT : EXIT_OK;
 }

@@ -3,7 +3,8 @@
  * Trial feature "blocked": a stream with "expect" (blocked, or a blocklist's destinations)
  * has flows the DUT should block. This feature knows which (its state, built once at
  * setup), sets them apart so that the merge sums them apart from the rest
- * (fws_stream_result.blk) and loss is never blocking, and gives the verdict: did any leak?
+ * (fws_stream_result.apart) and loss is never blocking, and gives the verdict: did any leak?
+ * Its result block is lib/feat's fd_blocked.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 
 #include <rte_byteorder.h>
 
+#include "fd_blocked.h"
 #include "fws_blocklist.h"
 #include "fws_feature.h"
 #include "fws_flow.h"
@@ -103,15 +105,22 @@ blocked_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 	unsigned int s;
 
 	for (s = 0; s < t->cfg->n_streams; s++) {
-		struct fws_stream_result *sr = &x->res->streams[s];
+		const struct fws_stream_result *sr = &x->res->streams[s];
+		struct fws_fd_blocked *k = fws_trial_block(t, &fws_fd_blocked, x->res, s);
 
-		sr->blk_flows = b ? b->n[s] : 0;
-		sr->blk_ok = sr->blk.unique == 0;
-		if (!sr->blk_ok)
-			snprintf(sr->blk_reason, sizeof(sr->blk_reason),
+		if (k == NULL || b == NULL || b->n[s] == 0)
+			continue;
+		k->flows = b->n[s];
+		k->active = sr->active;
+		k->sent = sr->apart.tx;
+		k->leaked = sr->apart.unique;
+		k->leaked_total = sr->apart.rx;
+		k->ok = k->leaked == 0;
+		if (!k->ok)
+			snprintf(k->reason, sizeof(k->reason),
 				 "%" PRIu64 " of %" PRIu64
 				 " frames to %u flows expected blocked leaked",
-				 sr->blk.unique, sr->blk.tx, sr->blk_flows);
+				 k->leaked, k->sent, k->flows);
 	}
 }
 

@@ -12,6 +12,7 @@
 
 #include <rte_byteorder.h>
 
+#include "fd_nat.h"
 #include "fws_compat.h"
 #include "fws_flow.h"
 #include "fws_feature.h"
@@ -219,18 +220,18 @@ pairs(struct fws_nat_result *nr, const struct seen *x, uint32_t n)
 }
 
 static int
-nat_collect_stream(struct fws_trial *t, unsigned int s, uint32_t aimed,
-		   struct fws_stream_result *sr)
+nat_collect_stream(struct fws_trial *t, unsigned int s, uint32_t aimed, bool active,
+		   struct fws_nat_result *nr)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
 	uint32_t n = cs->flows.count;
 	struct seen x = {calloc(n, sizeof(*x.obs)), calloc(n, sizeof(*x.sent))};
 	struct fws_nat_tuple *want = calloc(n, sizeof(*want));
 	uint32_t *scratch = calloc(n, sizeof(*scratch));
-	struct fws_nat_result *nr = &sr->nat;
 	int rc = -ENOMEM;
 
 	memset(nr, 0, sizeof(*nr));
+	nr->active = active;
 	if (x.obs && x.sent && want && scratch &&
 	    (rc = fws_trial_flows(t, s, seen_chunk, &x)) == 0) {
 		if (t->cfg->nat.mode == FWS_NAT_NONE)
@@ -266,14 +267,17 @@ nat_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 	if (t->cfg->nat.mode == FWS_NAT_UNSET)
 		return;
 	for (s = 0; s < t->cfg->n_streams; s++) {
+		struct fws_nat_result *nr = fws_trial_block(t, &fws_fd_nat, x->res, s);
 		uint32_t aimed = 0;
 
+		if (nr == NULL)
+			continue;
 		FWS_TRIAL_FOREACH_AGENT(t, k, a)
 		{
 			if ((a->tx_streams >> s) & 1)
 				aimed += x->counts[k]->streams[s].aimed;
 		}
-		if (nat_collect_stream(t, s, aimed, &x->res->streams[s]) < 0)
+		if (nat_collect_stream(t, s, aimed, x->res->streams[s].active, nr) < 0)
 			FWS_LOG(ERR, "stream %s: no memory for the NAT summary",
 				x->res->streams[s].name);
 	}

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fd_telem.h"
 #include "fws_feature.h"
 #include "fws_spawn.h"
 #include "fws_telem.h"
@@ -388,9 +389,9 @@ static void
 tel_finish(struct fws_trial *t, void *state, const struct fws_step *x)
 {
 	struct telem *s = state;
+	struct fws_fd_telem *b;
 	double t_end, until;
 
-	(void)t;
 	if (s == NULL || s->tm == NULL || x->probe)
 		return;
 	t_end = since(s, x->now);
@@ -417,14 +418,27 @@ tel_finish(struct fws_trial *t, void *state, const struct fws_step *x)
 		fail(s, "the DUT session gave no answer (%s)",
 		     s->eof ? "it ended" : "a hung session? nothing in the whole trial");
 	fws_telem_summarize(s->tm);
-	if (x->res) {
-		fws_telem_free(x->res->telem);
-		free(x->res->telem);
-		x->res->telem = s->tm;
+	if (s->tm->error[0])
+		FWS_LOG(WARNING, "DUT telemetry: %s", s->tm->error);
+	if (x->res && (b = fws_trial_trial_block(t, &fws_fd_telem, x->res)) != NULL) {
+		if (b->tm)
+			fws_telem_free(b->tm);
+		free(b->tm);
+		b->tm = s->tm;
 		s->tm = NULL;
 	}
-	if (x->res && x->res->telem->error[0])
-		FWS_LOG(WARNING, "DUT telemetry: %s", x->res->telem->error);
+}
+
+/* After the merge: the frames the trial lost, beside the DUT's own drops. */
+static void
+tel_collect(struct fws_trial *t, void *state, const struct fws_step *x)
+{
+	struct fws_fd_telem *b = fws_trial_trial_block(t, &fws_fd_telem, x->res);
+	unsigned int s;
+
+	(void)state;
+	for (s = 0; b && s < x->res->n_streams; s++)
+		b->lost += x->res->streams[s].rx.lost;
 }
 
 static void
@@ -451,6 +465,7 @@ const struct fws_feature fws_feature_telemetry = {
 	.on = {[FWS_FEATURE_START] = tel_start,
 	       [FWS_FEATURE_MEASURE] = tel_measure,
 	       [FWS_FEATURE_SERVICE] = tel_service,
-	       [FWS_FEATURE_FINISH] = tel_finish},
+	       [FWS_FEATURE_FINISH] = tel_finish,
+	       [FWS_FEATURE_COLLECT] = tel_collect},
 	.destroy = tel_destroy,
 };

@@ -101,7 +101,7 @@ account_chunk(void *arg, unsigned int s, uint32_t lo, uint32_t n, const struct f
 	for (i = 0; i < n; i++) {
 		x->sr->flows_split += rx[i].lcores > 1;
 		if (x->apart && x->apart[lo + i])
-			fws_rxstat_add(&x->sr->blk, &rx[i].rx, tx[i].seq);
+			fws_rxstat_add(&x->sr->apart, &rx[i].rx, tx[i].seq);
 		else
 			fws_rxstat_add(&x->sr->rx, &rx[i].rx, tx[i].seq);
 		if (x->sr->n_senders)
@@ -190,11 +190,11 @@ merge_stream(struct fws_trial *t, unsigned int s, double req_pps,
 	}
 	fws_fd_finish(&t->fd, sr->fd);
 	rc = fws_trial_flows(t, s, account_chunk, &x);
-	if (sr->rx.tx + sr->blk.tx != sr->tx_frames)
+	if (sr->rx.tx + sr->apart.tx != sr->tx_frames)
 		FWS_LOG(ERR,
 			"stream %s: per-flow sequence counts (%" PRIu64
 			") disagree with the transmit counter (%" PRIu64 ")",
-			sr->name, sr->rx.tx + sr->blk.tx, sr->tx_frames);
+			sr->name, sr->rx.tx + sr->apart.tx, sr->tx_frames);
 	summarize_latency(sr, h, h->count ? jitter_sum / (double)h->count : 0);
 	if (keep_buckets(sr, h) < 0 && rc == 0)
 		rc = -ENOMEM;

@@ -137,14 +137,10 @@ fws_result_free(struct fws_result *res)
 	for (s = 0; s < res->n_streams; s++) {
 		free(res->streams[s].hist);
 		res->streams[s].hist = NULL;
-		free(res->streams[s].nat.pairs);
-		res->streams[s].nat.pairs = NULL;
+		fws_fd_release(&res->fd, res->streams[s].fd); /* what features' blocks own */
 	}
 	free(res->seconds);
 	res->seconds = NULL;
-	if (res->telem)
-		fws_telem_free(res->telem);
-	free(res->telem);
-	res->telem = NULL;
+	fws_fd_release_trial(&res->fd, res->fd_trial);
 	res->n_seconds = res->cap_seconds = 0;
 }

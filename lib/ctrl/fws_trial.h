@@ -43,27 +43,6 @@ struct fws_lat {
 	double skew_max_ns;
 };
 
-/** What NAT did to a stream and whether that was what the config expected ("nat"). */
-struct fws_nat_result {
-	bool observed;    /**< the config has "nat": the rest is filled */
-	bool expected;    /**< an expectation applied to this stream */
-	bool ok;          /**< it held (or none applied) */
-	bool has_learn;   /**< a download stream sent to learned translations */
-	uint32_t learned; /**< of its flows, the ones its learn phase taught */
-	char expect[48];  /**< what was expected, in words */
-	char reason[200]; /**< why it failed */
-	struct fws_nat_sum sum;
-	/* Up to FWS_NAT_PAIRS_MAX flows: per flow, as sent and as it last arrived (zero when
-	 * never seen), for the report's flow-by-flow list. Owned by the result. */
-	struct fws_nat_tuple *pairs;
-	uint32_t n_pairs;
-	/* An IPv6 stream's tuples hold the addresses' low 32 bits; their upper 96 are the
-	 * config's (NAT66 is not followed), for the report's [addr]:port. */
-	bool ipv6;
-	uint8_t src6[12], dst6[12];
-};
-#define FWS_NAT_PAIRS_MAX 4096
-
 /** A stream split over several transmit ports: what one of them sent, by its own flows. */
 struct fws_sender_result {
 	char port[FWS_CFG_NAME_LEN];
@@ -98,7 +77,6 @@ struct fws_stream_result {
 	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
-	struct fws_nat_result nat;
 	/* Behind a tunnel ("tunnel"): bytes on its encrypted link per inner frame (FCS
 	 * included, the mix's average), and the received rate's share of that link's line rate
 	 * (the port's speed); 0: no tunnel. */
@@ -109,14 +87,12 @@ struct fws_stream_result {
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
 	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
-	/* Flows the DUT should block ("expect"): their own sums, apart from rx (which holds
-	 * only the flows expected to pass, so loss is never blocking). */
-	uint32_t blk_flows;
-	struct fws_rxstat_sum blk;
+	/** Flows a feature set apart (its apart hook: the blocked feature's, those the DUT
+	 * should block): their own sums, apart from rx (which holds only the rest, so loss is
+	 * never blocking). */
+	struct fws_rxstat_sum apart;
 	unsigned int n_senders; /**< split over several transmit ports: each one's sums; else 0 */
 	struct fws_sender_result senders[FWS_CFG_MAX_PORTS];
-	bool blk_ok;
-	char blk_reason[160];
 	/** Latency: the histogram's non-empty buckets, rising (owned by the result). */
 	struct fws_cell_bucket *hist;
 	unsigned int n_hist;
@@ -168,8 +144,6 @@ struct fws_result {
 	 * clock probes' errors of a change, the largest over the trial, plus that lateness. */
 	unsigned int phase_hosts;
 	double phase_late_ns, phase_sync_ns;
-	/** The DUT's telemetry over the trial (dut.telemetry); heap, fws_result_free frees it. */
-	struct fws_telem *telem;
 	/** The measured phase's full seconds, as the live line has them (the last, partial
 	 * one is not among them); heap, fws_result_free frees them. */
 	struct fws_second *seconds;

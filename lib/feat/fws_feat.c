@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The table of the features' data (fws_feat.h). */
+#include "fd_blocked.h"
 #include "fd_clocks.h"
 #include "fd_dutload.h"
 #include "fd_icmp.h"
 #include "fd_links.h"
+#include "fd_nat.h"
 #include "fd_reassembly.h"
 #include "fd_stamps.h"
 #include "fd_tcp.h"
+#include "fd_telem.h"
 #include "fws_feat.h"
 #include "fws_util.h"
 
@@ -22,8 +25,11 @@ static const struct fws_featdata *const table[] = {
 	&fws_fd_clocks,     /* one-way latency across hosts: the clocks' alignment */
 	&fws_fd_tcp,        /* TCP streams' connections */
 	&fws_fd_icmp,       /* ICMP errors from the path */
+	&fws_fd_nat,        /* what NAT did, the verdict on what was expected */
+	&fws_fd_blocked,    /* flows the DUT should block: what leaked */
 	&fws_fd_links,      /* links down during a trial */
 	&fws_fd_dutload,    /* the DUT's CPU load over the measured phase */
+	&fws_fd_telem,      /* the DUT's own telemetry over the trial */
 	&fws_fd_test,       /* a test's (NULL in fwstress) */
 };
 

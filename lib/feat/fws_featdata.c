@@ -177,3 +177,35 @@ fws_fd_text(const struct fws_fd_layout *l, FILE *f, const char *stream, const vo
 		if (l->d[i]->text && l->d[i]->result_size)
 			l->d[i]->text(f, stream, (const char *)result_area + l->result_off[i]);
 }
+
+bool
+fws_fd_failed(const struct fws_fd_layout *l, const void *result_area, char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->failed && l->d[i]->result_size &&
+		    l->d[i]->failed((const char *)result_area + l->result_off[i], buf, len))
+			return true;
+	return false;
+}
+
+void
+fws_fd_release(const struct fws_fd_layout *l, void *result_area)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->release && l->d[i]->result_size)
+			l->d[i]->release((char *)result_area + l->result_off[i]);
+}
+
+void
+fws_fd_release_trial(const struct fws_fd_layout *l, void *result_area)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->release_trial && l->d[i]->trial_result_size)
+			l->d[i]->release_trial((char *)result_area + l->trial_result_off[i]);
+}

@@ -25,7 +25,7 @@
 
 /** Bytes per stream of every feature's count block, and of every feature's result block. */
 #define FWS_FD_COUNT_BYTES 256
-#define FWS_FD_RESULT_BYTES 512
+#define FWS_FD_RESULT_BYTES 1536
 /** Bytes per trial of every feature's count block, and of every feature's result block. */
 #define FWS_FD_TRIAL_COUNT_BYTES 4096
 #define FWS_FD_TRIAL_RESULT_BYTES 4096
@@ -62,12 +62,19 @@ struct fws_featdata {
 	/** Its lines of the text report about stream name (each "  feature: stream: ...");
 	 * NULL: none. */
 	void (*text)(FILE *f, const char *stream, const void *result);
+	/** An expectation of the config the DUT missed in this stream (NAT, flows it should
+	 * block): its words into buf ("NAT: ..."), true; false when it held or none applied.
+	 * The trial's cells and `run`'s exit status take the first. NULL: no expectation. */
+	bool (*failed)(const void *result, char *buf, size_t len);
+	/** Free what the result block owns (a list on the heap); NULL: nothing. */
+	void (*release)(void *result);
 	/* The trial as a whole: a count block per host and a result block, and their hooks as
 	 * above (no roles: every host's block is merged; JSON keys in the trial's object). */
 	size_t trial_count_size, trial_result_size;
 	void (*merge_trial)(void *result, const void *count);
 	void (*json_trial)(const void *result, json_t *trial);
 	void (*text_trial)(FILE *f, const void *result);
+	void (*release_trial)(void *result);
 };
 
 /** Where each feature's blocks sit: the features' descriptors in table order and their
@@ -109,6 +116,12 @@ void fws_fd_merge(const struct fws_fd_layout *l, enum fws_fd_at at, void *result
 /** Zero the blocks filled at `at` in a stream's count area or result area (either NULL). */
 void fws_fd_zero(const struct fws_fd_layout *l, enum fws_fd_at at, void *count_area,
 		 void *result_area);
+/** The first expectation a stream's result area says failed, its words in buf: true; false
+ * when every one held. */
+bool fws_fd_failed(const struct fws_fd_layout *l, const void *result_area, char *buf, size_t len);
+/** Every feature's release hook on a stream's result area, and on the trial's. */
+void fws_fd_release(const struct fws_fd_layout *l, void *result_area);
+void fws_fd_release_trial(const struct fws_fd_layout *l, void *result_area);
 /** Every feature's trial count block of one host into the trial result area. */
 void fws_fd_merge_trial(const struct fws_fd_layout *l, void *result_area, const void *count_area);
 /** Every feature's trial JSON into the trial's object, and its trial text lines. */

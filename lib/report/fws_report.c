@@ -44,97 +44,6 @@ lat_json(const struct fws_stream_result *x)
 	return o;
 }
 
-/* "a.b.c.d:port" of a tuple's source or destination (network order); for IPv6 (hi: the
- * upper 96 bits) "[addr]:port", as conntrack and ss write them. */
-static void
-endpoint(char *buf, size_t len, const uint8_t *hi, uint32_t addr_be, uint16_t port_be)
-{
-	uint32_t a = rte_be_to_cpu_32(addr_be);
-	char ip[INET6_ADDRSTRLEN];
-	uint8_t a6[16];
-
-	if (hi == NULL) {
-		snprintf(buf, len, "%u.%u.%u.%u:%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255,
-			 a & 255, rte_be_to_cpu_16(port_be));
-		return;
-	}
-	memcpy(a6, hi, 12);
-	memcpy(a6 + 12, &addr_be, 4);
-	inet_ntop(AF_INET6, a6, ip, sizeof(ip));
-	snprintf(buf, len, "[%s]:%u", ip, rte_be_to_cpu_16(port_be));
-}
-
-/* Flow by flow: [sent source, sent destination, arrived source, arrived destination]; the
- * arrived ones null for a flow never seen. */
-static json_t *
-nat_pairs_json(const struct fws_nat_result *n)
-{
-	const uint8_t *sh = n->ipv6 ? n->src6 : NULL, *dh = n->ipv6 ? n->dst6 : NULL;
-	json_t *a = json_array();
-	char b[4][64];
-	uint32_t i;
-
-	for (i = 0; i < n->n_pairs; i++) {
-		const struct fws_nat_tuple *s = &n->pairs[2 * i], *r = &n->pairs[2 * i + 1];
-
-		endpoint(b[0], sizeof(b[0]), sh, s->src, s->sport);
-		endpoint(b[1], sizeof(b[1]), dh, s->dst, s->dport);
-		endpoint(b[2], sizeof(b[2]), sh, r->src, r->sport);
-		endpoint(b[3], sizeof(b[3]), dh, r->dst, r->dport);
-		json_array_append_new(a, r->src || r->sport
-						 ? json_pack("[s, s, s, s]", b[0], b[1], b[2], b[3])
-						 : json_pack("[s, s, n, n]", b[0], b[1]));
-	}
-	return a;
-}
-
-/* What NAT did to the stream, and the verdict on what the config expected. */
-static json_t *
-nat_json(const struct fws_nat_result *n)
-{
-	const struct fws_nat_sum *x = &n->sum;
-	json_t *o = json_pack(
-		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "flows_seen", (json_int_t)x->seen,
-		"flows_never_seen", (json_int_t)(x->flows - x->seen), "src_translated",
-		(json_int_t)x->src_translated, "dst_translated", (json_int_t)x->dst_translated,
-		"translation_changed", (json_int_t)x->changed, "distinct_src_addresses",
-		(json_int_t)x->distinct_src, "distinct_src_ports", (json_int_t)x->distinct_sport,
-		"mismatched", (json_int_t)x->mismatched);
-
-	json_object_set_new(o, "src_port_range",
-			    x->distinct_sport ? json_pack("[i, i]", x->sport_min, x->sport_max)
-					      : json_null());
-	if (n->has_learn) {
-		json_object_set_new(o, "learned", json_integer(n->learned));
-		json_object_set_new(o, "not_learned", json_integer(x->flows - n->learned));
-	}
-	if (n->pairs)
-		json_object_set_new(o, "flows", nat_pairs_json(n));
-	json_object_set_new(o, "expected", n->expected ? json_string(n->expect) : json_null());
-	json_object_set_new(o, "ok", json_boolean(n->ok));
-	if (!n->ok)
-		json_object_set_new(o, "reason", json_string(n->reason));
-	return o;
-}
-
-/* Flows the DUT should have blocked: what was sent to them and what leaked through. */
-static json_t *
-blocked_json(const struct fws_stream_result *x)
-{
-	json_t *o = json_pack(
-		"{s:I, s:I, s:I, s:I, s:f, s:b}", "flows", (json_int_t)x->blk_flows, "sent",
-		(json_int_t)x->blk.tx, "leaked", (json_int_t)x->blk.unique, "leaked_total",
-		(json_int_t)x->blk.rx, "blocked_pct",
-		x->blk.tx ? 100.0 * (double)(x->blk.tx - RTE_MIN(x->blk.unique, x->blk.tx)) /
-				    (double)x->blk.tx
-			  : 100.0,
-		"ok", x->blk_ok);
-
-	if (!x->blk_ok)
-		json_object_set_new(o, "reason", json_string(x->blk_reason));
-	return o;
-}
-
 /* A stream split over several transmit ports: each one's flows and sums. */
 static json_t *
 senders_json(const struct fws_stream_result *x)
@@ -201,8 +110,6 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 		json_object_set_new(o, "senders", senders_json(x));
 	json_object_set_new(o, "latency_ns", lat_json(x));
 	fws_fd_json(fd, x->fd, o); /* the features' own: stamps, clocks, tcp, icmp, ... */
-	if (x->nat.observed && x->active)
-		json_object_set_new(o, "nat", nat_json(&x->nat));
 	if (x->link_frame > 0)
 		json_object_set_new(o, "tunnel",
 				    json_pack("{s:f, s:f}", "link_frame_bytes", x->link_frame,
@@ -217,8 +124,6 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 				  (json_int_t)x->rx.lost, "note",
 				  "SYNs from spoofed sources (RFC 3511 5.5): those that "
 				  "passed the DUT arrived, the rest it blocked"));
-	if (x->blk_flows && x->active)
-		json_object_set_new(o, "expected_blocked", blocked_json(x));
 	if (*fws_report_rate_note(x, partial, note, sizeof(note)))
 		json_object_set_new(o, "note", json_string(note));
 	return o;
@@ -380,7 +285,6 @@ trial_json(const struct fws_result *r)
 		fws_result_label(r->kind, r->lat_frac, label, sizeof(label));
 		json_object_set_new(tr, "search_goal", json_string(label));
 	}
-	fws_report_dut_json(tr, r);
 	if (r->tsc_hz > 0)
 		json_object_set_new(tr, "tsc_hz", json_real(r->tsc_hz));
 	if (r->steady.n)

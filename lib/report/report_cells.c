@@ -8,7 +8,9 @@
 #include <jansson.h>
 #include <rte_common.h>
 
+#include "fd_blocked.h"
 #include "fd_dutload.h"
+#include "fd_telem.h"
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_pkt.h"
@@ -163,7 +165,8 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 static void
 cell_telem(const struct fws_result *r, struct fws_cell *c)
 {
-	const struct fws_telem_sum *u = r->telem ? &r->telem->sum : NULL;
+	const struct fws_telem *tm = fws_fd_telem_of(&r->fd, r->fd_trial);
+	const struct fws_telem_sum *u = tm ? &tm->sum : NULL;
 
 	c->dut_core = c->dut_states = c->dut_drops = -1;
 	if (u == NULL || u->n == 0)
@@ -190,20 +193,21 @@ cell_proof(const struct fws_result *r, struct fws_cell *c)
 
 	c->attack_frames = c->attack_leaked = c->blocked_leaked = -1;
 	for (s = 0; s < r->n_streams; s++)
-		blocked_proof |=
-			r->streams[s].active && r->streams[s].proof && r->streams[s].blk_flows;
+		blocked_proof |= r->streams[s].active && r->streams[s].proof &&
+				 fws_fd_blocked_of(&r->fd, r->streams[s].fd)->flows;
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
+		const struct fws_fd_blocked *b = fws_fd_blocked_of(&r->fd, x->fd);
 
 		if (!x->active)
 			continue;
 		/* Where some must be blocked (IPS, a blocked application), those count. */
-		if (x->proof && (!blocked_proof || x->blk_flows))
+		if (x->proof && (!blocked_proof || b->flows))
 			c->attack_frames = RTE_MAX(c->attack_frames, 0.0) + (double)x->tx_frames;
-		if (x->proof && x->blk_flows)
-			c->attack_leaked = RTE_MAX(c->attack_leaked, 0.0) + (double)x->blk.unique;
-		else if (x->blk_flows)
-			c->blocked_leaked = RTE_MAX(c->blocked_leaked, 0.0) + (double)x->blk.unique;
+		if (x->proof && b->flows)
+			c->attack_leaked = RTE_MAX(c->attack_leaked, 0.0) + (double)b->leaked;
+		else if (b->flows)
+			c->blocked_leaked = RTE_MAX(c->blocked_leaked, 0.0) + (double)b->leaked;
 	}
 }
 
@@ -213,22 +217,16 @@ static void
 cell_verdict(const struct fws_result *r, struct fws_cell *c)
 {
 	unsigned int s;
+	char why[256];
 
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];
 
 		/* (the verdict is a cell's words: a reason past 130 characters is cut; the trial
 		 * keeps it whole) */
-		if (x->nat.observed && !x->nat.ok) {
+		if (fws_fd_failed(&r->fd, x->fd, why, sizeof(why))) {
 			snprintf(c->verdict, sizeof(c->verdict),
-				 "expectation failed: stream %.32s: NAT: %.130s", x->name,
-				 x->nat.reason);
-			return;
-		}
-		if (x->blk_flows && x->active && !x->blk_ok) {
-			snprintf(c->verdict, sizeof(c->verdict),
-				 "expectation failed: stream %.32s: %.130s", x->name,
-				 x->blk_reason);
+				 "expectation failed: stream %.32s: %.130s", x->name, why);
 			return;
 		}
 	}
@@ -250,6 +248,15 @@ cell_flood(const struct fws_run *run, const struct fws_result *r, struct fws_cel
 	}
 }
 
+/* Every flow of stream s is one the DUT should block. */
+static bool
+all_blocked(const struct fws_result *r, unsigned int s)
+{
+	uint32_t n = fws_fd_blocked_of(&r->fd, r->streams[s].fd)->flows;
+
+	return n && n == r->streams[s].flows;
+}
+
 /* The matrix cells of one trial: one per active stream (not a SYN flood) that has flows
  * expected to pass
  * (a blocked stream has no throughput) and no payload (an attack stream is proof of
@@ -262,8 +269,7 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 
 	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
 		if (!r->streams[s].active || r->streams[s].proof ||
-		    run->cfg->streams[s].l4 == FWS_L4_SYN ||
-		    (r->streams[s].blk_flows && r->streams[s].blk_flows == r->streams[s].flows))
+		    run->cfg->streams[s].l4 == FWS_L4_SYN || all_blocked(r, s))
 			continue;
 		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c);
 		cell_proof(r, &c);

@@ -34,16 +34,8 @@ int fws_report_dump(FILE *f, json_t *j);
 
 struct fws_run;
 
-/** The DUT's side of a trial into its JSON tr: "dut_load" (dut.load_command) and
- * "dut_telemetry" (dut.telemetry), where configured (report_telem.c). */
-void fws_report_dut_json(json_t *tr, const struct fws_result *r);
-
 /** A report's trials with DUT telemetry into cells->timelines (report_timeline.c). */
 void fws_report_read_timelines(const json_t *root, struct fws_cells *cells);
-
-/** The DUT's side of a trial in the text report: its load, its telemetry with the notes, the
- * DUT's own drops beside the frames the trial lost. */
-void fws_report_dut_text(FILE *f, const struct fws_result *r);
 
 /** The report's "cells": every complete trial's, then the carried ones (report_cells.c). */
 json_t *fws_report_cells(const struct fws_run *run);

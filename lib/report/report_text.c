@@ -73,36 +73,6 @@ text_features(FILE *f, const struct fws_result *r)
 			r->phase_hosts, r->phase_sync_ns / 1e3, r->phase_late_ns / 1e3);
 }
 
-/* What NAT did, per stream, and whether it was expected. */
-static void
-text_nat(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-		const struct fws_nat_sum *n = &x->nat.sum;
-
-		if (!x->nat.observed || !x->active)
-			continue;
-		fprintf(f,
-			"  nat: %s: %u of %u flows seen, %u source-translated (%u addresses, %u "
-			"ports",
-			x->name, n->seen, n->flows, n->src_translated, n->distinct_src,
-			n->distinct_sport);
-		if (n->distinct_sport)
-			fprintf(f, " %u-%u", n->sport_min, n->sport_max);
-		fprintf(f, "), %u destination-translated, %u changed mid-trial", n->dst_translated,
-			n->changed);
-		if (x->nat.has_learn)
-			fprintf(f, "; %u of %u flows learned", x->nat.learned, n->flows);
-		if (x->nat.expected)
-			fprintf(f, "; expected %s: %s%s", x->nat.expect,
-				x->nat.ok ? "ok" : "FAILED: ", x->nat.ok ? "" : x->nat.reason);
-		fputc('\n', f);
-	}
-}
-
 /* A SYN flood beside the other streams (RFC 3511 5.5): its rate, what passed. */
 static void
 text_flood(FILE *f, const struct fws_result *r)
@@ -137,26 +107,6 @@ text_path(FILE *f, const struct fws_result *r)
 				x->name, x->link_frame, x->link_share * 100);
 		if (x->path_reason[0])
 			fprintf(f, "  path: %s: %s\n", x->name, x->path_reason);
-	}
-}
-
-/* Streams with flows the DUT should block: how many frames leaked. */
-static void
-text_blocked(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (!x->blk_flows || !x->active)
-			continue;
-		fprintf(f,
-			"  blocked: %s: %u flows expected blocked, %" PRIu64
-			" frames sent to them, "
-			"%" PRIu64 " leaked: %s%s\n",
-			x->name, x->blk_flows, x->blk.tx, x->blk.unique,
-			x->blk_ok ? "ok" : "FAILED: ", x->blk_ok ? "" : x->blk_reason);
 	}
 }
 
@@ -435,11 +385,8 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_latency(f, r);
 	text_steady(f, r);
 	text_features(f, r);
-	text_nat(f, r);
 	text_flood(f, r);
 	text_path(f, r);
-	text_blocked(f, r);
-	fws_report_dut_text(f, r);
 	text_stalled(f, r);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];

@@ -2,7 +2,7 @@
 /*
  * A report's trials with DUT telemetry, read back as timelines (fws_cell.h) for the HTML
  * report: each second's CPU (all cores and each core) and the measured phase's load. A report
- * is input: what is not the shape the writer gives (report_telem.c) is left out, a timeline
+ * is input: what is not the shape the writer gives (lib/feat/fd_telem.c) is left out, a timeline
  * with nothing usable is not kept; nothing here fails the read.
  */
 #include <math.h>

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fd_icmp.h"
+#include "fd_nat.h"
 #include "fws_feat.h"
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
@@ -582,6 +583,7 @@ START_TEST(test_agent_nat_learned_reaches_sender)
 {
 	struct fws_trial_opts o = {0};
 	struct fws_result res;
+	const struct fws_nat_result *nr;
 	struct fws_err e;
 	unsigned int down, i;
 
@@ -598,8 +600,10 @@ START_TEST(test_agent_nat_learned_reaches_sender)
 		ck_assert_uint_eq(ntohs(sites[1].aimed[down][i].dport), 40000 + i);
 	}
 	/* The verdict's learned count is the sender's, not the 77 the other site wrote. */
-	ck_assert(res.streams[down].nat.has_learn);
-	ck_assert_uint_eq(res.streams[down].nat.learned, FLOWS);
+	nr = fws_fd_result_c(&res.fd, &fws_fd_nat, res.streams[down].fd);
+	ck_assert_ptr_nonnull(nr);
+	ck_assert(nr->has_learn);
+	ck_assert_uint_eq(nr->learned, FLOWS);
 	/* Two arms per site: the learn probe, then the trial. */
 	ck_assert_uint_eq(sites[0].arms, 2);
 	fws_result_free(&res);

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The DUT's side of a trial in the JSON and text reports: the load command's CPU figures
- * (dut.load_command), and its telemetry (fws_telem.h): the measured phase's summary, the
- * derived notes, what was missing and why, and the per-second series. */
+/* Feature "telemetry", its data (fd_telem.h): the DUT's telemetry (fws_telem.h) in the JSON
+ * and text reports: the measured phase's summary, the derived notes, what was missing and
+ * why, and the per-second series; the series freed with the result. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-#include <jansson.h>
-
-#include "report_int.h"
+#include "fd_telem.h"
 
 #define HAS(x, m) ((((x)->have) >> FWS_TELEM_##m) & 1)
 
@@ -193,22 +192,48 @@ telem_text(FILE *f, const struct fws_telem *tm, uint64_t lost)
 		fprintf(f, "  note: DUT: %s\n", notes[i]);
 }
 
-void
-fws_report_dut_json(json_t *tr, const struct fws_result *r)
+static void
+tel_json(const void *result, json_t *trial)
 {
-	if (r->telem)
-		json_object_set_new(tr, "dut_telemetry", telem_json(r->telem));
+	const struct fws_fd_telem *x = result;
+
+	if (x->tm)
+		json_object_set_new(trial, "dut_telemetry", telem_json(x->tm));
 }
 
-void
-fws_report_dut_text(FILE *f, const struct fws_result *r)
+/* Its telemetry with the notes, the DUT's own drops beside the frames the trial lost. */
+static void
+tel_text(FILE *f, const void *result)
 {
-	uint64_t lost = 0;
-	unsigned int s;
+	const struct fws_fd_telem *x = result;
 
-	if (r->telem == NULL)
-		return;
-	for (s = 0; s < r->n_streams; s++)
-		lost += r->streams[s].rx.lost;
-	telem_text(f, r->telem, lost);
+	if (x->tm)
+		telem_text(f, x->tm, x->lost);
+}
+
+static void
+tel_release(void *result)
+{
+	struct fws_fd_telem *x = result;
+
+	if (x->tm)
+		fws_telem_free(x->tm);
+	free(x->tm);
+	x->tm = NULL;
+}
+
+const struct fws_featdata fws_fd_telem = {
+	.name = "telemetry",
+	.trial_result_size = sizeof(struct fws_fd_telem),
+	.json_trial = tel_json,
+	.text_trial = tel_text,
+	.release_trial = tel_release,
+};
+
+const struct fws_telem *
+fws_fd_telem_of(const struct fws_fd_layout *l, const void *trial_area)
+{
+	const struct fws_fd_telem *x = fws_fd_trial_result_c(l, &fws_fd_telem, trial_area);
+
+	return x ? x->tm : NULL;
 }
