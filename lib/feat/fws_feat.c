@@ -7,6 +7,7 @@
 #include "fd_links.h"
 #include "fd_nat.h"
 #include "fd_reassembly.h"
+#include "fd_rxq.h"
 #include "fd_stamps.h"
 #include "fd_tcp.h"
 #include "fd_telem.h"
@@ -30,6 +31,7 @@ static const struct fws_featdata *const table[] = {
 	&fws_fd_links,      /* links down during a trial */
 	&fws_fd_dutload,    /* the DUT's CPU load over the measured phase */
 	&fws_fd_telem,      /* the DUT's own telemetry over the trial */
+	&fws_fd_rxq,        /* each port's receive queues */
 	&fws_fd_test,       /* a test's (NULL in fwstress) */
 };
 

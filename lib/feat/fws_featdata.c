@@ -10,7 +10,7 @@
 int
 fws_fd_layout_add(struct fws_fd_layout *l, const struct fws_featdata *d)
 {
-	size_t c, r, tc, tr;
+	size_t c, r, tc, tr, pb;
 
 	if (d == NULL)
 		return 0;
@@ -18,18 +18,22 @@ fws_fd_layout_add(struct fws_fd_layout *l, const struct fws_featdata *d)
 	r = ALIGN8(l->result_used) + d->result_size;
 	tc = ALIGN8(l->trial_count_used) + d->trial_count_size;
 	tr = ALIGN8(l->trial_result_used) + d->trial_result_size;
+	pb = ALIGN8(l->port_used) + d->port_size;
 	if (l->n == FWS_FD_MAX || c > FWS_FD_COUNT_BYTES || r > FWS_FD_RESULT_BYTES ||
-	    tc > FWS_FD_TRIAL_COUNT_BYTES || tr > FWS_FD_TRIAL_RESULT_BYTES)
+	    tc > FWS_FD_TRIAL_COUNT_BYTES || tr > FWS_FD_TRIAL_RESULT_BYTES ||
+	    pb > FWS_FD_PORT_BYTES)
 		return -ENOSPC;
 	l->count_off[l->n] = (uint16_t)ALIGN8(l->count_used);
 	l->result_off[l->n] = (uint16_t)ALIGN8(l->result_used);
 	l->trial_count_off[l->n] = (uint16_t)ALIGN8(l->trial_count_used);
 	l->trial_result_off[l->n] = (uint16_t)ALIGN8(l->trial_result_used);
+	l->port_off[l->n] = (uint16_t)ALIGN8(l->port_used);
 	l->d[l->n++] = d;
 	l->count_used = c;
 	l->result_used = r;
 	l->trial_count_used = tc;
 	l->trial_result_used = tr;
+	l->port_used = pb;
 	return 0;
 }
 
@@ -208,4 +212,38 @@ fws_fd_release_trial(const struct fws_fd_layout *l, void *result_area)
 	for (i = 0; i < l->n; i++)
 		if (l->d[i]->release_trial && l->d[i]->trial_result_size)
 			l->d[i]->release_trial((char *)result_area + l->trial_result_off[i]);
+}
+
+void *
+fws_fd_port(const struct fws_fd_layout *l, const struct fws_featdata *d, void *area)
+{
+	int i = fws_fd_find(l, d);
+
+	return i < 0 || d->port_size == 0 ? NULL : (char *)area + l->port_off[i];
+}
+
+const void *
+fws_fd_port_c(const struct fws_fd_layout *l, const struct fws_featdata *d, const void *area)
+{
+	return fws_fd_port(l, d, (void *)(uintptr_t)area);
+}
+
+void
+fws_fd_json_port(const struct fws_fd_layout *l, const void *area, json_t *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->json_port && l->d[i]->port_size)
+			l->d[i]->json_port((const char *)area + l->port_off[i], o);
+}
+
+void
+fws_fd_text_port(const struct fws_fd_layout *l, FILE *f, const char *port, const void *area)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->text_port && l->d[i]->port_size)
+			l->d[i]->text_port(f, port, (const char *)area + l->port_off[i]);
 }

@@ -26,6 +26,8 @@
 /** Bytes per stream of every feature's count block, and of every feature's result block. */
 #define FWS_FD_COUNT_BYTES 256
 #define FWS_FD_RESULT_BYTES 1536
+/** Bytes per port of every feature's block (a port's counts are its owner's: one block). */
+#define FWS_FD_PORT_BYTES 512
 /** Bytes per trial of every feature's count block, and of every feature's result block. */
 #define FWS_FD_TRIAL_COUNT_BYTES 4096
 #define FWS_FD_TRIAL_RESULT_BYTES 4096
@@ -75,6 +77,12 @@ struct fws_featdata {
 	void (*json_trial)(const void *result, json_t *trial);
 	void (*text_trial)(FILE *f, const void *result);
 	void (*release_trial)(void *result);
+	/* Per port: a block the host that owns the port fills (fws_port_result.fd), carried
+	 * whole into the result as the port's counts are; its JSON keys in the trial's port
+	 * object, its text lines ("  port NAME ..."). */
+	size_t port_size;
+	void (*json_port)(const void *block, json_t *port);
+	void (*text_port)(FILE *f, const char *port, const void *block);
 };
 
 /** Where each feature's blocks sit: the features' descriptors in table order and their
@@ -83,8 +91,8 @@ struct fws_fd_layout {
 	unsigned int n;
 	const struct fws_featdata *d[FWS_FD_MAX];
 	uint16_t count_off[FWS_FD_MAX], result_off[FWS_FD_MAX];
-	uint16_t trial_count_off[FWS_FD_MAX], trial_result_off[FWS_FD_MAX];
-	size_t count_used, result_used, trial_count_used, trial_result_used;
+	uint16_t trial_count_off[FWS_FD_MAX], trial_result_off[FWS_FD_MAX], port_off[FWS_FD_MAX];
+	size_t count_used, result_used, trial_count_used, trial_result_used, port_used;
 };
 
 /** Append d (NULL: nothing). 0, or -ENOSPC when its blocks do not fit the areas or the
@@ -109,6 +117,14 @@ void *fws_fd_trial_count(const struct fws_fd_layout *l, const struct fws_featdat
 void *fws_fd_trial_result(const struct fws_fd_layout *l, const struct fws_featdata *d, void *area);
 const void *fws_fd_trial_result_c(const struct fws_fd_layout *l, const struct fws_featdata *d,
 				  const void *area);
+
+/** d's block in a port's area (fws_port_result.fd), or NULL. */
+void *fws_fd_port(const struct fws_fd_layout *l, const struct fws_featdata *d, void *area);
+const void *fws_fd_port_c(const struct fws_fd_layout *l, const struct fws_featdata *d,
+			  const void *area);
+/** Every feature's JSON of one port's area into its object o, and its text lines. */
+void fws_fd_json_port(const struct fws_fd_layout *l, const void *area, json_t *o);
+void fws_fd_text_port(const struct fws_fd_layout *l, FILE *f, const char *port, const void *area);
 
 /** The count blocks filled at `at` of one host into the result area: roles as for merge. */
 void fws_fd_merge(const struct fws_fd_layout *l, enum fws_fd_at at, void *result_area,

@@ -121,6 +121,14 @@ fws_host_block(const struct fws_host *h, const struct fws_featdata *d, struct fw
 	return fws_fd_count(&h->fd, d, c->streams[s].fd);
 }
 
+/** Feature data d's block of port p in the counts c (NULL when d has none). */
+static inline void *
+fws_host_port_block(const struct fws_host *h, const struct fws_featdata *d,
+		    struct fws_agent_counts *c, unsigned int p)
+{
+	return fws_fd_port(&h->fd, d, c->ports[p].fd);
+}
+
 /** Feature data d's count block of the trial as a whole in the counts c (NULL: none). */
 static inline void *
 fws_host_trial_block(const struct fws_host *h, const struct fws_featdata *d,

@@ -109,7 +109,6 @@ nic_delta(const struct fws_host *t, unsigned int p, struct fws_port_result *pr)
 	const struct rte_eth_stats *before = &t->before[p];
 	int64_t kernel_rx = fws_host_kernel_rx(t->cfg->ports[p].device);
 	struct rte_eth_stats now;
-	unsigned int q;
 
 	if (rte_eth_stats_get(t->port[p].port_id, &now) != 0)
 		return;
@@ -123,10 +122,6 @@ nic_delta(const struct fws_host *t, unsigned int p, struct fws_port_result *pr)
 	pr->nic_ierrors = now.ierrors - before->ierrors;
 	pr->nic_oerrors = now.oerrors - before->oerrors;
 	pr->nic_rx_nombuf = now.rx_nombuf - before->rx_nombuf;
-	for (q = 0; q < FWS_PORT_RXQ_MAX && q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-		pr->nic_rxq_frames[q] = now.q_ipackets[q] - before->q_ipackets[q];
-		pr->nic_rxq_counted |= pr->nic_rxq_frames[q] > 0;
-	}
 }
 
 /* Port p's receive and transmit counters of this trial, summed over lcores and tasks. */
@@ -139,9 +134,6 @@ port_counters(const struct fws_host *t, unsigned int p, struct fws_port_result *
 #define ADD(name, desc) pr->rx.name += t->rx[i]->port[p].name;
 		FWS_RX_COUNTERS(ADD)
 #undef ADD
-		/* receive lcore i polls queue i of every port (setup_rx) */
-		if (i < FWS_PORT_RXQ_MAX)
-			pr->rxq_frames[i] = t->rx[i]->port[p].rx_frames;
 	}
 	for (i = 0; i < t->n_tasks; i++) {
 		if (t->tasks[i].port_idx != p)

@@ -278,7 +278,7 @@ trial_json(const struct fws_result *r)
 	for (s = 0; s < r->n_streams; s++)
 		json_array_append_new(st, stream_json(&r->streams[s], &r->fd, r->partial));
 	for (s = 0; s < r->n_ports; s++)
-		json_array_append_new(pt, fws_report_port_result_json(&r->ports[s]));
+		json_array_append_new(pt, fws_report_port_result_json(&r->ports[s], &r->fd));
 	if (r->kind != FWS_RESULT_RUN) {
 		char label[16];
 

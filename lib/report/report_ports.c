@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The report's ports: each port's facts and run totals (ports[]) and its counts in a trial
- * (trials[].ports[]), its receive queues among them. */
+ * (trials[].ports[]), with the features' blocks of it (its receive queues). */
 #include <jansson.h>
 
 #include "fws_hwstamp.h"
@@ -9,26 +9,8 @@
 #include "fws_report.h"
 #include "report_int.h"
 
-/* Per receive queue: the frames its lcore received, and the NIC's own count (null where the
- * driver keeps none). */
-static json_t *
-rx_queues_json(const struct fws_port_result *x)
-{
-	json_t *a = json_array();
-	unsigned int q;
-
-	for (q = 0; q < x->n_rxq && q < FWS_PORT_RXQ_MAX; q++)
-		json_array_append_new(
-			a, json_pack("{s:i, s:I, s:o}", "queue", (int)q, "frames",
-				     (json_int_t)x->rxq_frames[q], "nic_frames",
-				     x->nic_rxq_counted
-					     ? json_integer((json_int_t)x->nic_rxq_frames[q])
-					     : json_null()));
-	return a;
-}
-
 json_t *
-fws_report_port_result_json(const struct fws_port_result *x)
+fws_report_port_result_json(const struct fws_port_result *x, const struct fws_fd_layout *fd)
 {
 	json_t *o = json_pack("{s:s}", "name", x->name), *c;
 
@@ -55,8 +37,7 @@ fws_report_port_result_json(const struct fws_port_result *x)
 			  "imissed", (json_int_t)x->nic_imissed, "ierrors",
 			  (json_int_t)x->nic_ierrors, "oerrors", (json_int_t)x->nic_oerrors,
 			  "rx_nombuf", (json_int_t)x->nic_rx_nombuf));
-	if (x->n_rxq > 1)
-		json_object_set_new(o, "rx_queues", rx_queues_json(x));
+	fws_fd_json_port(fd, x->fd, o); /* the features' own: receive queues */
 	return o;
 }
 

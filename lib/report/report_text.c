@@ -307,29 +307,6 @@ text_steady(FILE *f, const struct fws_result *r)
 	fputc('\n', f);
 }
 
-/* Several receive queues: what each received (the NIC's own count beside it where the driver
- * keeps one), and whether RSS spread the flows or the first queue got them all. */
-static void
-text_rx_queues(FILE *f, const struct fws_port_result *x)
-{
-	uint64_t total = 0, most = 0;
-	unsigned int q;
-
-	if (x->n_rxq < 2)
-		return;
-	fprintf(f, "  port %-8s rx queues (%s):", x->name, x->rss ? "RSS" : "no RSS");
-	for (q = 0; q < x->n_rxq && q < FWS_PORT_RXQ_MAX; q++) {
-		fprintf(f, " %u: %" PRIu64, q, x->rxq_frames[q]);
-		if (x->nic_rxq_counted)
-			fprintf(f, " (nic %" PRIu64 ")", x->nic_rxq_frames[q]);
-		total += x->rxq_frames[q];
-		most = RTE_MAX(most, x->rxq_frames[q]);
-	}
-	if (x->rss && total >= 100 && most == total)
-		fprintf(f, "; one queue received every frame: the device did not spread the flows");
-	fputc('\n', f);
-}
-
 /* A trial's first line: its number, what it is (a search goal, a repetition), its sizes. */
 static void
 text_trial_head(FILE *f, const struct fws_result *r, unsigned int idx)
@@ -433,7 +410,7 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 			"/%" PRIu64 "\n",
 			x->nic_ipackets, x->nic_opackets, x->nic_imissed, x->nic_ierrors,
 			x->nic_oerrors);
-		text_rx_queues(f, x);
+		fws_fd_text_port(&r->fd, f, x->name, x->fd);
 	}
 }
 

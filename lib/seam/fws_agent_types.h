@@ -12,10 +12,8 @@
 
 #include "fws_config.h"
 #include "fws_counters.h"
+#include "fws_featdata.h"
 #include "fws_pkt.h"
-
-/** Receive queues a port's result counts one by one (DPDK's per-queue NIC counters are 16). */
-#define FWS_PORT_RXQ_MAX 16
 
 struct fws_port_result {
 	char name[FWS_CFG_NAME_LEN];
@@ -39,12 +37,12 @@ struct fws_port_result {
 	/* The NIC's own counters over the trial (rte_eth_stats). */
 	uint64_t nic_ipackets, nic_opackets, nic_ibytes, nic_obytes, nic_imissed, nic_ierrors,
 		nic_oerrors, nic_rx_nombuf;
-	/* Receive queues (one per receive lcore), RSS spreading flows over them or not; per
-	 * queue, the frames its lcore received in the trial and the NIC's own count (q_ipackets:
-	 * nic_rxq_counted when the driver keeps them). */
+	/* Receive queues (one per receive lcore), RSS spreading flows over them or not (each
+	 * queue's counts are the rxq feature's, lib/feat/fd_rxq.h). */
 	uint16_t n_rxq;
-	bool rss, nic_rxq_counted;
-	uint64_t rxq_frames[FWS_PORT_RXQ_MAX], nic_rxq_frames[FWS_PORT_RXQ_MAX];
+	bool rss;
+	/** The features' blocks of the port (lib/feat), filled by the host that owns it. */
+	_Alignas(8) unsigned char fd[FWS_FD_PORT_BYTES];
 };
 
 /** One stream so far in the running phase (live: read while the lcores write). */
