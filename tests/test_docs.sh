@@ -35,7 +35,7 @@ passed=1
 current docs/reference/agent-protocol.md "agent --doc" 20 '^| `[a-z_]*` | \(yes\)\? |' operations
 passed=2
 # Every relative link of README.md and docs/ leads to a file that is there (and an anchor
-# to a heading of it); README stays the short entry it is (10 KB at most).
+# to a heading of it); README stays the short entry it is (6 KB at most).
 if ! python3 - "$TOP" <<'PY'; then
 import os, re, sys
 top = sys.argv[1]
@@ -65,13 +65,13 @@ for page in pages:
 for b in bad:
     print("FAIL", b)
 size = os.path.getsize(os.path.join(top, "README.md"))
-if size > 10240:
-    print(f"FAIL README.md is {size} bytes: more than 10 KB (the rest goes to docs/, by reader)")
-sys.exit(1 if bad or size > 10240 else 0)
+if size > 6144:
+    print(f"FAIL README.md is {size} bytes: more than 6 KB (the rest goes to docs/, by reader)")
+sys.exit(1 if bad or size > 6144 else 0)
 PY
 	fail "links or README's size (above)"
 fi
-echo "ok   every relative link in README.md and docs/ resolves; README.md under 10 KB"
+echo "ok   every relative link in README.md and docs/ resolves; README.md under 6 KB"
 # The recipe's files are there, and its test-only feature is named by nothing in fwstress but
 # the tables' slots: the feature reached the report through its hooks alone.
 for f in lib/feat/fws_feat.c lib/feat/meson.build lib/host/fws_hostfeat.c lib/host/meson.build \
