@@ -2,7 +2,7 @@
 /*
  * The report read back (report, compare, sweep --resume, campaigns): its cells, the schema of
  * fws_cell.h that report_cells.c writes, checked as strictly as a config and with the same
- * line-numbered errors (lib/config's JSON reading context, cfg_int.h).
+ * line-numbered errors (lib/config's JSON reading context, fws_jsonread.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include "fws_pkt.h"
 #include "fws_sig.h"
 #include "fws_text.h"
-#include "cfg_int.h"
+#include "fws_jsonread.h"
 #include "report_int.h"
 
 /* Report cells: our own output read back, checked as strictly as a config. */

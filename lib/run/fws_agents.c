@@ -11,7 +11,7 @@
 #include "fws_agent_remote.h"
 #include "fws_agents.h"
 #include "fws_feat.h"
-#include "fws_trial_int.h"
+#include "fws_trial_agents.h"
 
 /* The agents of a config: the in-process one for the ports naming no host, a remote one
  * for each host (started one after the other: a refusal stops the rest). */

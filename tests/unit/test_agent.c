@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fd_icmp.h"
@@ -22,7 +23,7 @@
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
 #include "fws_clock.h"
-#include "fws_trial_int.h"
+#include "fws_trial_agents.h"
 #include "unit.h"
 
 #define FRAMES 100 /* per flow and trial */
@@ -112,12 +113,22 @@ m_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 	return 0;
 }
 
+/* The controller's clock (CLOCK_MONOTONIC, as lib/ctrl's fws_trial_now_ns reads it). */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static uint64_t
 m_tsc(struct fws_agent *a)
 {
 	struct model *m = model(a);
 
-	return (uint64_t)((double)fws_trial_now_ns() * (double)m->hz / 1e9) + (uint64_t)m->off;
+	return (uint64_t)((double)mono_ns() * (double)m->hz / 1e9) + (uint64_t)m->off;
 }
 
 static double

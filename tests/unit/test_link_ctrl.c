@@ -9,7 +9,7 @@
 #include "fws_agent_remote.h"
 #include "fws_conntest.h"
 #include "fws_method.h"
-#include "fws_trial_int.h"
+#include "fws_trial_agents.h"
 
 int
 main(int argc, char **argv)

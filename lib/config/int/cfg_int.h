@@ -10,28 +10,11 @@
 #include <jansson.h>
 
 #include "fws_config.h"
-
-/* Parse context: the raw buffer (for line numbers), the error sink and the current path. */
-struct cfg_ctx {
-	const char *buf;
-	size_t len;
-	char *err;
-	size_t errlen;
-	char path[256];
-	const char *base; /**< directory of the config file: relative file names start there */
-};
-
-int cfg_fail(struct cfg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "fws_jsonread.h"
 
 struct fws_cfg_host;
 /** A host's ssh destination, options, binary and EAL from its "inventory" (cfg_inventory.c). */
 int cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h);
-/** Replace control characters (line breaks, ESC) with '?'. */
-void cfg_one_line(char *s);
-size_t cfg_push_key(struct cfg_ctx *c, const char *key);
-size_t cfg_push_idx(struct cfg_ctx *c, size_t i);
-void cfg_pop(struct cfg_ctx *c, size_t old);
-const char *cfg_type_name(const json_t *v);
 /** Every key of obj is one of allowed (NULL ended); else "unknown key" naming the nearest
  * and listing the keys, or saying where they are listed (where, for a long list). */
 int cfg_check_keys(struct cfg_ctx *c, const json_t *obj, const char *const *allowed);
@@ -97,17 +80,6 @@ struct cfg_section {
 	const char *doc;
 	const struct cfg_keydoc *keys; /**< its object's keys, {NULL} ended; NULL: none */
 };
-
-/* Larger inputs are refused, not read until memory runs out (validate /dev/zero). */
-#define FWS_CONFIG_MAX_BYTES (16u << 20)
-#define FWS_REPORT_MAX_BYTES (1u << 30)
-
-/*
- * Read a whole regular file (not a FIFO, device or directory) of at most max bytes into a
- * malloc'd buffer. what ("config", "report") starts the one-line error.
- */
-int cfg_read_file(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen,
-		  const char *what);
 
 void cfg_host_free(struct fws_cfg_host *h);
 int cfg_hosts_check(struct cfg_ctx *c, const struct fws_cfg *cfg);

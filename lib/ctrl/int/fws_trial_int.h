@@ -12,12 +12,11 @@
 #include "fws_agent.h"
 #include "fws_feature.h"
 #include "fws_trial.h"
+#include "fws_trial_agents.h"
 
 #define FWS_LOGTYPE fws_logtype_trial
 #include "fws_log.h"
 extern int fws_logtype_trial;
-
-#define FWS_TRIAL_MAX_AGENTS 8
 
 struct fws_trial {
 	const struct fws_cfg *cfg;
@@ -27,25 +26,12 @@ struct fws_trial {
 	struct fws_port_result port[FWS_CFG_MAX_PORTS]; /**< facts, as the agents gave them */
 	uint32_t cookie, warm_cookie;                   /**< the current trial's */
 	unsigned int n_runs; /**< trials run so far (not path-check probes): the next's number */
-	/** Where the features' blocks sit: the hosts' (count and result blocks), then the
-	 * controller's (result blocks). */
+	/** Where the features' blocks sit (lib/feat's table, or a test's own). */
 	struct fws_fd_layout fd;
 	/* The controller features' own state (fws_feature.h), by table index. */
 	void *feat[FWS_FEATURES_MAX];
 	bool feat_ready[FWS_FEATURES_MAX];
 };
-
-/**
- * A trial over these agents (the trial owns them from here: destroyed with it, or at once
- * when this fails). Each agent's ports, tx_streams and rx_streams say what it owns; every
- * port and stream needs one. fd: where the features' blocks sit in the agents' counts and
- * the results (NULL: the table's, fws_feat_layout, as every agent of one build has it; a
- * test may give its own). fws_trial_create (lib/run/fws_agents.c) builds them from a
- * config.
- */
-struct fws_trial *fws_trial_create_agents(const struct fws_cfg *cfg,
-					  struct fws_agent *const *agents, unsigned int n,
-					  const struct fws_fd_layout *fd, struct fws_err *e);
 
 /** Feature data d's result block of stream s in res (NULL when d has none). */
 static inline void *
