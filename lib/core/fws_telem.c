@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* DUT telemetry (fws_telem.h): the seconds between snapshots, the measured phase's summary,
- * its notes, and the script the DUT's shell is given. The parsers are in fws_telem_parse.c. */
+ * its notes, and the script the DUT's shell is given. The parsers (and the metrics' names) are
+ * in fws_telem_parse.c, which calls nothing here. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -10,18 +11,6 @@
 
 #include "fws_compat.h"
 #include "fws_telem.h"
-
-static const char *const metric_names[FWS_TELEM_N] = {
-#define FWS_TELEM_NAME(id, s, d) [FWS_TELEM_##id] = s,
-	FWS_TELEM_METRICS(FWS_TELEM_NAME)
-#undef FWS_TELEM_NAME
-};
-
-const char *
-fws_telem_metric_name(enum fws_telem_metric m)
-{
-	return (unsigned int)m < FWS_TELEM_N ? metric_names[m] : "?";
-}
 
 const char *
 fws_telem_phase_name(enum fws_telem_phase p)

@@ -17,6 +17,19 @@
 #include "fws_compat.h"
 #include "fws_telem.h"
 
+/* The metrics' names, as the DUT script's "@fws NAME" markers and the report give them. */
+static const char *const metric_names[FWS_TELEM_N] = {
+#define FWS_TELEM_NAME(id, s, d) [FWS_TELEM_##id] = s,
+	FWS_TELEM_METRICS(FWS_TELEM_NAME)
+#undef FWS_TELEM_NAME
+};
+
+const char *
+fws_telem_metric_name(enum fws_telem_metric m)
+{
+	return (unsigned int)m < FWS_TELEM_N ? metric_names[m] : "?";
+}
+
 /* A line's limits: a 256-core DUT prints 1,280 figures in kern.cp_times' one line (about
  * 26 KB) and 256 counts a line in /proc/interrupts; four times that is read whole. A line
  * beyond them is cut, and its section says so. */

@@ -144,7 +144,10 @@ fws_host_trial_block(const struct fws_host *h, const struct fws_featdata *d,
 struct fws_host *fws_host_create(const struct fws_cfg *cfg, uint64_t port_mask, struct fws_err *e);
 void fws_host_destroy(struct fws_host *h);
 
-/** The headers stream s is built from as its first transmit port sends it. */
+/* fws_hostflow.c: */
+/** The headers stream s is built from as transmit port p sends it, and as its first does. */
+void fws_host_sender_hdr(const struct fws_host *h, unsigned int s, unsigned int p,
+			 struct fws_pkt_hdr *hdr);
 void fws_host_stream_hdr(const struct fws_host *h, unsigned int s, struct fws_pkt_hdr *hdr);
 
 /** Send flows [lo, lo + n) of stream d to at[i].dst, at[i].dport (network order; dst 0: not

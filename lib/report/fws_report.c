@@ -44,6 +44,41 @@ lat_json(const struct fws_stream_result *x)
 	return o;
 }
 
+void
+fws_report_iso_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+const char *
+fws_report_rate_note(const struct fws_stream_result *s, bool partial, char *buf, size_t len)
+{
+	if (partial && s->generator_limited) /* stopped, not limited: say which */
+		snprintf(buf, len,
+			 "INTERRUPTED: counts up to the stop (%.3f Mpps over %.3f s), not a rate "
+			 "the generator was limited to",
+			 s->tx_pps / 1e6, s->duration);
+	else if (s->generator_limited && s->req_pps > 0)
+		snprintf(buf, len,
+			 "GENERATOR-LIMITED: requested %.3f Mpps, sent %.3f Mpps (%.1f %%)%s",
+			 s->req_pps / 1e6, s->tx_pps / 1e6, s->tx_pps * 100 / s->req_pps,
+			 s->alloc_fail ? ", transmit pool ran dry" : "");
+	else if (s->generator_limited)
+		snprintf(buf, len, "GENERATOR-LIMITED: transmit pool ran dry %" PRIu64 " times",
+			 s->alloc_fail);
+	else if (s->unlimited && s->req_pps > 0 && s->tx_pps > 1.01 * s->req_pps)
+		snprintf(buf, len,
+			 "sent above the reported link rate (%.3f Mpps): a virtual "
+			 "device",
+			 s->req_pps / 1e6);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 /* A stream split over several transmit ports: each one's flows and sums. */
 static json_t *
 senders_json(const struct fws_stream_result *x)
@@ -520,23 +555,10 @@ emit_json(FILE *f, const void *arg)
 	return fws_report_dump(f, fws_report_json(arg));
 }
 
-static int
-emit_text(FILE *f, const void *arg)
-{
-	fws_report_text(f, arg);
-	return ferror(f) ? -EIO : 0;
-}
-
 int
 fws_report_write_json(const char *path, const struct fws_run *run)
 {
 	return fws_report_write_atomic(path, emit_json, run);
-}
-
-int
-fws_report_write_text(const char *path, const struct fws_run *run)
-{
-	return fws_report_write_atomic(path, emit_text, run);
 }
 
 void

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The text report: the table a person reads after a run. */
+/* The text report: the table a person reads after a run, and its file. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,41 +15,6 @@
 #include "fws_rate.h"
 #include "fws_report.h"
 #include "report_int.h"
-
-void
-fws_report_iso_time(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-const char *
-fws_report_rate_note(const struct fws_stream_result *s, bool partial, char *buf, size_t len)
-{
-	if (partial && s->generator_limited) /* stopped, not limited: say which */
-		snprintf(buf, len,
-			 "INTERRUPTED: counts up to the stop (%.3f Mpps over %.3f s), not a rate "
-			 "the generator was limited to",
-			 s->tx_pps / 1e6, s->duration);
-	else if (s->generator_limited && s->req_pps > 0)
-		snprintf(buf, len,
-			 "GENERATOR-LIMITED: requested %.3f Mpps, sent %.3f Mpps (%.1f %%)%s",
-			 s->req_pps / 1e6, s->tx_pps / 1e6, s->tx_pps * 100 / s->req_pps,
-			 s->alloc_fail ? ", transmit pool ran dry" : "");
-	else if (s->generator_limited)
-		snprintf(buf, len, "GENERATOR-LIMITED: transmit pool ran dry %" PRIu64 " times",
-			 s->alloc_fail);
-	else if (s->unlimited && s->req_pps > 0 && s->tx_pps > 1.01 * s->req_pps)
-		snprintf(buf, len,
-			 "sent above the reported link rate (%.3f Mpps): a virtual "
-			 "device",
-			 s->req_pps / 1e6);
-	else
-		buf[0] = '\0';
-	return buf;
-}
 
 /* What each feature with data says about each stream (stamps, fragments, clocks, ...), the
  * receive stamps' resolution, and the phases' arming across hosts. */
@@ -509,4 +475,17 @@ fws_report_text(FILE *f, const struct fws_run *run)
 	for (i = 0; i < run->n_searches; i++)
 		text_search(f, run, &run->searches[i]);
 	text_below_rfc(f, run);
+}
+
+static int
+emit_text(FILE *f, const void *arg)
+{
+	fws_report_text(f, arg);
+	return ferror(f) ? -EIO : 0;
+}
+
+int
+fws_report_write_text(const char *path, const struct fws_run *run)
+{
+	return fws_report_write_atomic(path, emit_text, run);
 }
