@@ -245,7 +245,7 @@ cmd_connections(int argc, char **argv)
 	}
 	if (a.repeat > 0)
 		cfg->repeat = a.repeat;
-	if (cfg->dut_telemetry[0]) /* said, not silently left out */
+	if (cfg->dut.telemetry[0]) /* said, not silently left out */
 		fprintf(stderr, "fwstress: connections: dut.telemetry is not sampled in connection "
 				"tests (run, search and sweep only); dut.load_command is\n");
 	if (a.json &&

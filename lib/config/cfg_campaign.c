@@ -92,25 +92,15 @@ step(struct cfg_ctx *c, const json_t *o, const char *key, char *cmd, size_t len,
 static int
 parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_campaign *p)
 {
-	static const char *const keys[] = {"name", "firmware", "load_command", "telemetry", NULL};
 	size_t old;
 	int rc;
 
 	if (v == NULL)
 		return 0;
 	old = cfg_push_key(c, "dut");
-	rc = cfg_want_type(c, v, JSON_OBJECT, "an object");
+	rc = cfg_parse_dut(c, v, &p->dut); /* as a config's "dut" (cfg_dut.c) */
 	if (rc == 0)
-		rc = cfg_check_keys(c, v, keys);
-	if (rc == 0)
-		rc = opt_string(c, v, "name", p->dut_name, sizeof(p->dut_name));
-	if (rc == 0)
-		rc = opt_string(c, v, "firmware", p->dut_firmware, sizeof(p->dut_firmware));
-	if (rc == 0)
-		rc = opt_string(c, v, "load_command", p->dut_load_cmd, sizeof(p->dut_load_cmd));
-	if (rc == 0)
-		rc = opt_string(c, v, "telemetry", p->dut_telemetry, sizeof(p->dut_telemetry));
-	cfg_pop(c, old);
+		cfg_pop(c, old);
 	return rc;
 }
 
@@ -417,14 +407,14 @@ set_dut(json_t *root, const struct fws_campaign *p)
 		d = json_object();
 		json_object_set_new(root, "dut", d);
 	}
-	if (p->dut_name[0])
-		json_object_set_new(d, "name", json_string(p->dut_name));
-	if (p->dut_firmware[0])
-		json_object_set_new(d, "firmware", json_string(p->dut_firmware));
-	if (p->dut_load_cmd[0])
-		json_object_set_new(d, "load_command", json_string(p->dut_load_cmd));
-	if (p->dut_telemetry[0])
-		json_object_set_new(d, "telemetry", json_string(p->dut_telemetry));
+	if (p->dut.name[0])
+		json_object_set_new(d, "name", json_string(p->dut.name));
+	if (p->dut.firmware[0])
+		json_object_set_new(d, "firmware", json_string(p->dut.firmware));
+	if (p->dut.load_cmd[0])
+		json_object_set_new(d, "load_command", json_string(p->dut.load_cmd));
+	if (p->dut.telemetry[0])
+		json_object_set_new(d, "telemetry", json_string(p->dut.telemetry));
 }
 
 static char *

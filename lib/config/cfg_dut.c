@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* "dut" (the device under test, its load command) and "output" (the report files). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -10,40 +11,39 @@
 #include "cfg_int.h"
 
 int
-cfg_sec_dut(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+cfg_parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg_dut *d)
 {
-	struct fws_cfg *cfg = t->cfg;
 	static const char *const keys[] = {"name", "firmware", "load_command", "telemetry", NULL};
+	static const struct {
+		const char *key;
+		size_t off, len;
+	} fields[] = {
+		{"name", offsetof(struct fws_cfg_dut, name), sizeof(d->name)},
+		{"firmware", offsetof(struct fws_cfg_dut, firmware), sizeof(d->firmware)},
+		{"load_command", offsetof(struct fws_cfg_dut, load_cmd), sizeof(d->load_cmd)},
+		{"telemetry", offsetof(struct fws_cfg_dut, telemetry), sizeof(d->telemetry)},
+	};
 	const json_t *x;
+	unsigned int i;
 	size_t old;
 
 	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
 		return -EINVAL;
-	if ((x = json_object_get(v, "name")) != NULL) {
-		old = cfg_push_key(c, "name");
-		if (cfg_get_string(c, x, cfg->dut_name, sizeof(cfg->dut_name)) < 0)
-			return -EINVAL;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "firmware")) != NULL) {
-		old = cfg_push_key(c, "firmware");
-		if (cfg_get_string(c, x, cfg->dut_firmware, sizeof(cfg->dut_firmware)) < 0)
-			return -EINVAL;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "load_command")) != NULL) {
-		old = cfg_push_key(c, "load_command");
-		if (cfg_get_string(c, x, cfg->dut_load_cmd, sizeof(cfg->dut_load_cmd)) < 0)
-			return -EINVAL;
-		cfg_pop(c, old);
-	}
-	if ((x = json_object_get(v, "telemetry")) != NULL) {
-		old = cfg_push_key(c, "telemetry");
-		if (cfg_get_string(c, x, cfg->dut_telemetry, sizeof(cfg->dut_telemetry)) < 0)
+	for (i = 0; i < RTE_DIM(fields); i++) {
+		if ((x = json_object_get(v, fields[i].key)) == NULL)
+			continue;
+		old = cfg_push_key(c, fields[i].key);
+		if (cfg_get_string(c, x, (char *)d + fields[i].off, fields[i].len) < 0)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
 	return 0;
+}
+
+int
+cfg_sec_dut(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
+{
+	return cfg_parse_dut(c, v, &t->cfg->dut);
 }
 
 int
@@ -80,18 +80,18 @@ cfg_emit_dut(const struct fws_cfg *cfg)
 {
 	json_t *o;
 
-	if (!cfg->dut_name[0] && !cfg->dut_firmware[0] && !cfg->dut_load_cmd[0] &&
-	    !cfg->dut_telemetry[0])
+	if (!cfg->dut.name[0] && !cfg->dut.firmware[0] && !cfg->dut.load_cmd[0] &&
+	    !cfg->dut.telemetry[0])
 		return NULL;
 	o = json_object();
-	if (cfg->dut_name[0])
-		json_object_set_new(o, "name", json_string(cfg->dut_name));
-	if (cfg->dut_firmware[0])
-		json_object_set_new(o, "firmware", json_string(cfg->dut_firmware));
-	if (cfg->dut_load_cmd[0])
-		json_object_set_new(o, "load_command", json_string(cfg->dut_load_cmd));
-	if (cfg->dut_telemetry[0])
-		json_object_set_new(o, "telemetry", json_string(cfg->dut_telemetry));
+	if (cfg->dut.name[0])
+		json_object_set_new(o, "name", json_string(cfg->dut.name));
+	if (cfg->dut.firmware[0])
+		json_object_set_new(o, "firmware", json_string(cfg->dut.firmware));
+	if (cfg->dut.load_cmd[0])
+		json_object_set_new(o, "load_command", json_string(cfg->dut.load_cmd));
+	if (cfg->dut.telemetry[0])
+		json_object_set_new(o, "telemetry", json_string(cfg->dut.telemetry));
 	return o;
 }
 

@@ -58,9 +58,8 @@ struct fws_campaign_scenario {
 };
 
 struct fws_campaign {
-	char dut_name[64], dut_firmware[64], dut_load_cmd[256]; /**< "" = the configs' own */
-	char dut_telemetry[256];                                /**< "" = the configs' own */
-	char output[FWS_CFG_PATH_LEN];                          /**< the campaign report */
+	struct fws_cfg_dut dut;         /**< "dut": its fields "" = the configs' own */
+	char output[FWS_CFG_PATH_LEN];  /**< the campaign report */
 	char workdir[FWS_CFG_PATH_LEN]; /**< scenario configs, reports, logs: output + ".d" */
 	unsigned int n_wrap;            /**< the measuring child runs as WRAP... fwstress CMD ... */
 	char wrap[FWS_CAMPAIGN_MAX_WRAP][FWS_CFG_PATH_LEN];

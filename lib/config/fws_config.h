@@ -297,12 +297,17 @@ struct fws_cfg_sweep {
 };
 
 /** A whole run. */
+/** "dut": the device under test (a config's, or a campaign plan's for all its scenarios). */
+struct fws_cfg_dut {
+	char name[64];
+	char firmware[64];
+	char load_cmd[256];  /**< run during each measured phase; "{seconds}" = its length */
+	char telemetry[256]; /**< a POSIX sh on the DUT, asked each second (fws_telem.h) */
+};
+
 struct fws_cfg {
 	char scenario[FWS_CFG_NAME_LEN]; /**< routing, firewall, ids, ips, ..., openvpn: a label */
-	char dut_name[64];
-	char dut_firmware[64];
-	char dut_load_cmd[256];  /**< run during each measured phase; "{seconds}" = its length */
-	char dut_telemetry[256]; /**< a POSIX sh on the DUT, asked each second (fws_telem.h) */
+	struct fws_cfg_dut dut;
 	unsigned int n_eal;
 	char *eal[FWS_CFG_MAX_EAL];
 	unsigned int n_hosts;

@@ -15,7 +15,7 @@
 static int
 dut_setup(struct fws_trial *t, void **state, struct fws_err *e)
 {
-	if (!t->cfg->dut_load_cmd[0])
+	if (!t->cfg->dut.load_cmd[0])
 		return 0;
 	*state = calloc(1, sizeof(struct fws_dutload_proc));
 	return *state ? 0 : fws_err_set(e, FWS_ERR_SETUP, -ENOMEM, "setup: out of memory");
@@ -27,7 +27,7 @@ dut_measure(struct fws_trial *t, void *state, const struct fws_step *x)
 {
 	struct fws_fd_dutload *d = fws_trial_trial_block(t, &fws_fd_dutload, x->res);
 	struct fws_dutload_proc *dl = state;
-	const char *cmd = t->cfg->dut_load_cmd;
+	const char *cmd = t->cfg->dut.load_cmd;
 	int rc;
 
 	if (dl == NULL || d == NULL || x->probe)

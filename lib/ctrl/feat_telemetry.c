@@ -321,7 +321,7 @@ tel_setup(struct fws_trial *t, void **state, struct fws_err *e)
 {
 	struct telem *s;
 
-	if (!t->cfg->dut_telemetry[0])
+	if (!t->cfg->dut.telemetry[0])
 		return 0;
 	s = calloc(1, sizeof(*s));
 	if (s)
@@ -348,9 +348,9 @@ tel_start(struct fws_trial *t, void *state, const struct fws_step *x)
 	free(s->tm);
 	if ((s->tm = calloc(1, sizeof(*s->tm))) == NULL)
 		return;
-	if ((rc = start(s, t->cfg->dut_telemetry, x->now)) < 0)
+	if ((rc = start(s, t->cfg->dut.telemetry, x->now)) < 0)
 		snprintf(s->tm->error, sizeof(s->tm->error), "cannot start \"%.80s\": %s",
-			 t->cfg->dut_telemetry, strerror(-rc));
+			 t->cfg->dut.telemetry, strerror(-rc));
 }
 
 static void

@@ -32,7 +32,7 @@ static void
 probe_measure(void *arg, uint64_t n, double rate)
 {
 	struct fws_connagents *x = arg;
-	const char *cmd = x->cfg->dut_load_cmd;
+	const char *cmd = x->cfg->dut.load_cmd;
 	int rc;
 
 	if (!cmd[0] || x->dl_on)

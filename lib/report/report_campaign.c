@@ -160,14 +160,14 @@ campaign_json(const struct campaign_report *r)
 			add_placeholder(cells, &p->s[i], r->cells, p->n);
 	}
 	/* The DUT: the plan's, else the first scenario that measured names it. */
-	for (i = 0; i < p->n && !p->dut_name[0] && !r->cells[i].dut[0]; i++)
+	for (i = 0; i < p->n && !p->dut.name[0] && !r->cells[i].dut[0]; i++)
 		;
 	json_object_set_new(dut, "name",
-			    json_string(p->dut_name[0] ? p->dut_name
+			    json_string(p->dut.name[0] ? p->dut.name
 					: i < p->n     ? r->cells[i].dut
 						       : ""));
 	json_object_set_new(dut, "firmware",
-			    json_string(p->dut_firmware[0] ? p->dut_firmware
+			    json_string(p->dut.firmware[0] ? p->dut.firmware
 					: i < p->n         ? r->cells[i].firmware
 							   : ""));
 	/* What measured it: the build, as a run's report names it. */

@@ -416,9 +416,9 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		run->partial ? " (partial report)" : "");
 	if (run->error[0])
 		fprintf(f, "error: %s\n", run->error);
-	if (run->cfg->dut_name[0])
-		fprintf(f, "DUT: %s%s%s\n", run->cfg->dut_name,
-			run->cfg->dut_firmware[0] ? ", firmware " : "", run->cfg->dut_firmware);
+	if (run->cfg->dut.name[0])
+		fprintf(f, "DUT: %s%s%s\n", run->cfg->dut.name,
+			run->cfg->dut.firmware[0] ? ", firmware " : "", run->cfg->dut.firmware);
 	if (run->tsc_hz)
 		fprintf(f,
 			"clock: TSC %.6f MHz against CLOCK_MONOTONIC_RAW (DPDK's estimate %.6f "

@@ -36,8 +36,8 @@ START_TEST(test_campaign_plan)
 	char err[600];
 
 	ck_assert_int_eq(parse(json, "/plans", &p, err, sizeof(err)), 0);
-	ck_assert_str_eq(p.dut_name, "DEC740");
-	ck_assert_str_eq(p.dut_firmware, "24.7");
+	ck_assert_str_eq(p.dut.name, "DEC740");
+	ck_assert_str_eq(p.dut.firmware, "24.7");
 	ck_assert_str_eq(p.output, "/plans/out.json");
 	ck_assert_str_eq(p.workdir, "/plans/out.json.d");
 	ck_assert_uint_eq(p.n_wrap, 2);

@@ -12,6 +12,9 @@
 #include "fws_config.h"
 #include "fws_jsonread.h"
 
+/** A "dut" object (a config's or a campaign plan's) into d. */
+int cfg_parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg_dut *d);
+
 struct fws_cfg_host;
 /** A host's ssh destination, options, binary and EAL from its "inventory" (cfg_inventory.c). */
 int cfg_host_inventory(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h);
