@@ -15,6 +15,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include "fws_estimate.h"
 #include "fws_agent.h"
 #include "fws_agent_remote.h"
 #include "fws_app.h"

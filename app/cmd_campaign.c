@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fws_estimate.h"
 #include "fws_app.h"
 #include "fws_campaign.h"
 #include "fws_cell.h"
@@ -498,7 +499,7 @@ prepare(struct campaign *c, bool dry)
 		}
 		if (c->repeat)
 			cfg->repeat = c->repeat;
-		fws_campaign_estimate_cells(cfg, c->p.s[i].cmd, &c->e[i]);
+		fws_estimate_cells(cfg, c->p.s[i].cmd, &c->e[i]);
 		c->est[i] = c->e[i].fixed_s + c->e[i].cells * c->e[i].cell_s;
 		fws_config_free(cfg);
 		c->p.s[i].exit_code = -1;

@@ -12,6 +12,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 
+#include "fws_estimate.h"
 #include "fws_app.h"
 #include "fws_campaign.h"
 #include "fws_compat.h"
@@ -266,7 +267,7 @@ say_estimates(const struct fws_cfg *cfg)
 	for (i = 0; i < RTE_DIM(cmds) && at < sizeof(line); i++) {
 		struct fws_estimate e;
 
-		fws_campaign_estimate_cells(cfg, cmds[i], &e);
+		fws_estimate_cells(cfg, cmds[i], &e);
 		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s %s", i ? "; " : "",
 				       fws_campaign_cmd_name(cmds[i]),
 				       app_estimate_text(one, sizeof(one), &e, e.cells));

@@ -14,6 +14,7 @@
 #include <rte_common.h>
 #include <rte_eal.h>
 
+#include "fws_estimate.h"
 #include "fws_agents.h"
 #include "fws_app.h"
 #include "fws_campaign.h"
@@ -587,7 +588,7 @@ run_with_eal(struct fws_cfg *cfg, struct run_args *a)
 			return fws_err_exit_code(FWS_ERR_CONFIG);
 		}
 	}
-	fws_campaign_estimate_cells(cfg, as_cmd[a->mode], &est);
+	fws_estimate_cells(cfg, as_cmd[a->mode], &est);
 	cells = fws_method_cells_left(cfg, a->mode, run.carried);
 	fws_pace_start(&pctx.pace, cells, est.cell_min_s, est.cell_s, est.cell_trials);
 	if (pctx.line && a->mode != FWS_METHOD_RUN)

@@ -94,43 +94,6 @@ void fws_campaign_free(struct fws_campaign *p);
 char *fws_campaign_config_text(const struct fws_campaign *p, unsigned int i, char *err,
 			       size_t errlen);
 
-/**
- * Take the statuses of an earlier campaign report at path into p (by scenario name).
- * 0, -ENOENT when there is none, or another -errno with err.
- */
-int fws_campaign_resume(struct fws_campaign *p, const char *path, char *err, size_t errlen);
 
-/** The expected length of measuring a config with a command, cell by cell. */
-struct fws_estimate {
-	unsigned int cells; /**< frame sizes (times directions for a sweep; 1: connections) */
-	double cell_s, cell_min_s; /**< one cell with its repetitions: at most, at least */
-	unsigned int cell_trials, cell_min_trials; /**< and its trials */
-	double fixed_s;                            /**< EAL, gateways, path check */
-};
-
-/**
- * The length of measuring cfg with cmd, from the durations, frame sizes, directions and
- * search settings. At most: every search narrows to its width, every back-to-back bisection
- * runs its 10 bursts; at least: every search passes its maximum at once. fws_pace corrects
- * it with the measured length of the cells finished.
- */
-void fws_campaign_estimate_cells(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd,
-				 struct fws_estimate *e);
-
-/** The longest estimate in seconds (fixed + cells x cell_s), and its trials. */
-double fws_campaign_estimate(const struct fws_cfg *cfg, enum fws_campaign_cmd cmd,
-			     unsigned int *trials);
-
-/** What the progress line needs of one NDJSON line of --stats. */
-struct fws_live_brief {
-	int trial;
-	bool result; /**< a trial's result line */
-	char phase[16];
-	char frame_size[32];
-	char direction[16]; /**< "" when the line has none */
-};
-
-/** Parse one --stats line. 0 or -EINVAL. */
-int fws_campaign_live_brief(const char *line, size_t len, struct fws_live_brief *b);
 
 #endif /* FWS_CAMPAIGN_H */

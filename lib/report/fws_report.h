@@ -94,4 +94,22 @@ struct fws_campaign;
 int fws_report_campaign(const char *path, const struct fws_campaign *p,
 			const struct fws_cells *cells, const char *started, bool partial);
 
+/**
+ * Take the statuses of an earlier campaign report at path into p (by scenario name).
+ * 0, -ENOENT when there is none, or another -errno with err.
+ */
+int fws_campaign_resume(struct fws_campaign *p, const char *path, char *err, size_t errlen);
+
+/** What the progress line needs of one NDJSON line of --stats. */
+struct fws_live_brief {
+	int trial;
+	bool result; /**< a trial's result line */
+	char phase[16];
+	char frame_size[32];
+	char direction[16]; /**< "" when the line has none */
+};
+
+/** Parse one --stats line. 0 or -EINVAL. */
+int fws_campaign_live_brief(const char *line, size_t len, struct fws_live_brief *b);
+
 #endif /* FWS_REPORT_H */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A campaign's report: one fwstress report holding every scenario's cells. */
+/* A campaign's report: one fwstress report holding every scenario's cells; read back, the
+ * statuses --resume takes; and the --stats line a scenario's progress is read from. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,6 +13,7 @@
 #include "fws_build.h"
 #include "fws_campaign.h"
 #include "fws_compat.h"
+#include "fws_jsonread.h"
 #include "fws_report.h"
 #include "report_int.h"
 
@@ -193,4 +196,68 @@ fws_report_campaign(const char *path, const struct fws_campaign *p, const struct
 	struct campaign_report r = {.p = p, .cells = cells, .started = started, .partial = partial};
 
 	return fws_report_write_atomic(path, emit, &r);
+}
+
+int
+fws_campaign_resume(struct fws_campaign *p, const char *path, char *err, size_t errlen)
+{
+	const json_t *a;
+	json_t *root;
+	json_error_t jerr;
+	size_t len, i;
+	unsigned int k;
+	char *buf;
+	int rc;
+
+	if ((rc = cfg_read_file(path, FWS_REPORT_MAX_BYTES, &buf, &len, err, errlen, "report")) < 0)
+		return rc;
+	root = json_loadb(buf, len, 0, &jerr);
+	free(buf);
+	a = json_object_get(json_object_get(root, "campaign"), "scenarios");
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "campaign --resume: %s is not a campaign report", path);
+		json_decref(root);
+		return -EINVAL;
+	}
+	for (i = 0; i < json_array_size(a); i++) {
+		const json_t *o = json_array_get(a, i);
+		const char *name = json_string_value(json_object_get(o, "name"));
+		const char *st = json_string_value(json_object_get(o, "status"));
+
+		for (k = 0; name && st && k < p->n; k++) {
+			if (strcmp(p->s[k].name, name) != 0)
+				continue;
+			if (!strcmp(st, fws_campaign_status_name(FWS_CAMPAIGN_ST_DONE)))
+				p->s[k].status = FWS_CAMPAIGN_ST_DONE;
+			else if (!strcmp(st,
+					 fws_campaign_status_name(FWS_CAMPAIGN_ST_EXPECT_FAILED)))
+				p->s[k].status = FWS_CAMPAIGN_ST_EXPECT_FAILED;
+			p->s[k].seconds = json_number_value(json_object_get(o, "seconds"));
+		}
+	}
+	json_decref(root);
+	return 0;
+}
+
+int
+fws_campaign_live_brief(const char *line, size_t len, struct fws_live_brief *b)
+{
+	json_t *o = json_loadb(line, len, 0, NULL);
+	const char *phase, *size;
+
+	memset(b, 0, sizeof(*b));
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return -EINVAL;
+	}
+	b->trial = (int)json_integer_value(json_object_get(o, "trial"));
+	phase = json_string_value(json_object_get(o, "phase"));
+	size = json_string_value(json_object_get(o, "frame_size"));
+	strlcpy(b->phase, phase ? phase : "", sizeof(b->phase));
+	strlcpy(b->frame_size, size ? size : "", sizeof(b->frame_size));
+	size = json_string_value(json_object_get(o, "direction"));
+	strlcpy(b->direction, size ? size : "", sizeof(b->direction));
+	b->result = phase && strcmp(phase, "result") == 0;
+	json_decref(o);
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "fws_campaign.h"
 #include "fws_pace.h"
+#include "fws_report.h"
 #include "unit.h"
 
 static int
@@ -268,90 +269,6 @@ START_TEST(test_pace)
 }
 END_TEST
 
-/* The estimate: trials per command from sizes, directions and the search settings. */
-START_TEST(test_campaign_estimate)
-{
-	struct fws_estimate e;
-	struct fws_cfg cfg;
-	unsigned int trials;
-	double s;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.n_sizes = 3;
-	cfg.duration = 10;
-	cfg.warmup = 1;
-	cfg.drain = 2;
-	cfg.sweep.n_dirs = 2;
-	cfg.search.width = 0.25; /* log2(4) + 2 = 4 narrowing trials, then 2 final */
-	cfg.search.short_s = 1;
-	cfg.search.final_s = 5;
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_RUN, &trials);
-	ck_assert_uint_eq(trials, 3);
-	ck_assert_double_eq_tol(s, 2 + 3 * (1 + 10 + 2 + 1), 1e-9);
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
-	ck_assert_uint_eq(trials, 6);
-	ck_assert_double_eq_tol(s, 2 + 6 * 14, 1e-9);
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SEARCH, &trials);
-	ck_assert_uint_eq(trials, 3 * 6);
-	ck_assert_double_eq_tol(s, 2 + 3 * (4 * 5 + 2 * 9), 1e-9);
-	/* Repetitions multiply every cell's measurement. */
-	cfg.repeat = 5;
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_RUN, &trials);
-	ck_assert_uint_eq(trials, 15);
-	ck_assert_double_eq_tol(s, 2 + 15 * (1 + 10 + 2 + 1), 1e-9);
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SEARCH, &trials);
-	ck_assert_uint_eq(trials, 5 * 3 * 6);
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
-	ck_assert_uint_eq(trials, 5 * 6);
-	ck_assert_double_eq_tol(s, 2 + 5 * 6 * 14, 1e-9);
-	cfg.repeat = 1;
-	cfg.sweep.search = true;
-	cfg.sweep.n_lat = 1;
-	cfg.sweep.lat_repeat = 1;
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
-	ck_assert_uint_eq(trials, 6 * (6 + 1));
-	ck_assert_double_eq_tol(s, 2 + 6 * (4 * 5 + 2 * 9 + 14), 1e-9);
-	/* RFC 2544's counts: 20 trials per latency point; 50 back-to-back repetitions of
-	 * about 10 bursts each (2 s long at most, 2 s drain, 1 s around) after a 0.2 s probe
-	 * (with its warm-up and drain). */
-	cfg.sweep.lat_repeat = 20;
-	cfg.sweep.b2b_repeat = 50;
-	cfg.sweep.b2b_seconds = 2;
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_SWEEP, &trials);
-	ck_assert_uint_eq(trials, 6 * (6 + 20 + 1 + 500));
-	ck_assert_double_eq_tol(s, 2 + 6 * (4 * 5 + 2 * 9 + 20 * 14 + 4.2 + 500 * 5), 1e-9);
-	/* At least: each search passes its maximum at once (a short trial and its final), each
-	 * back-to-back repetition's first burst passes. */
-	fws_campaign_estimate_cells(&cfg, FWS_CAMPAIGN_SWEEP, &e);
-	ck_assert_uint_eq(e.cells, 6);
-	ck_assert_uint_eq(e.cell_min_trials, 2 + 20 + 1 + 50);
-	ck_assert_double_eq_tol(e.cell_min_s, 5 + 9 + 20 * 14 + 4.2 + 50 * 5, 1e-9);
-	ck_assert_double_eq_tol(e.fixed_s + e.cells * e.cell_s, s, 1e-9);
-	cfg.sweep.b2b_repeat = 0;
-	/* Connections: 2 x 1000 at 500/s, 3 tries 1 s apart, 2 s aging, 1 s around each. */
-	cfg.n_streams = 2;
-	cfg.streams[0].flows.count = cfg.streams[1].flows.count = 1000;
-	cfg.conn = (struct fws_cfg_conn){.test = FWS_CONN_CAPACITY,
-					 .rate = 500,
-					 .open_rate = 250,
-					 .tries = 3,
-					 .retry_s = 1,
-					 .aging_s = 2,
-					 .iterations = 2};
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
-	ck_assert_uint_eq(trials, 2);
-	ck_assert_double_eq_tol(s, 2 + 2 * (4 + 3 + 2 + 1), 1e-9);
-	cfg.conn.test = FWS_CONN_TEARDOWN; /* searched; opened at 250/s first */
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
-	ck_assert_uint_eq(trials, 4);
-	ck_assert_double_eq_tol(s, 2 + 4 * (4 + 3 + 2 + 1 + 8), 1e-9);
-	cfg.repeat = 3; /* the whole test three times */
-	s = fws_campaign_estimate(&cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
-	ck_assert_uint_eq(trials, 3 * 4);
-	ck_assert_double_eq_tol(s, 2 + 3 * 4 * (4 + 3 + 2 + 1 + 8), 1e-9);
-}
-END_TEST
-
 START_TEST(test_campaign_live_brief)
 {
 	static const char m[] = "{\"time\":1.5,\"trial\":3,\"phase\":\"measure\",\"frame_size\":"
@@ -383,7 +300,6 @@ suite_campaign(void)
 	tcase_add_test(tc, test_campaign_errors);
 	tcase_add_test(tc, test_campaign_config_merge);
 	tcase_add_test(tc, test_campaign_resume);
-	tcase_add_test(tc, test_campaign_estimate);
 	tcase_add_test(tc, test_pace);
 	tcase_add_test(tc, test_campaign_live_brief);
 	suite_add_tcase(s, tc);

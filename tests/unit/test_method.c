@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fws_estimate.h"
 #include "fws_method.h"
 #include "unit.h"
 
@@ -311,6 +312,109 @@ START_TEST(test_method_search_interrupted)
 }
 END_TEST
 
+/* The estimate counts what the method's own loops ask: a fixed-rate run is one trial a size
+ * and repetition, each its warm-up, duration, drain and a second around it. */
+START_TEST(test_method_estimate_run)
+{
+	struct fws_estimate e;
+	unsigned int trials;
+	double s;
+
+	s = fws_estimate_total(cfg, FWS_CAMPAIGN_RUN, &trials);
+	ck_assert_uint_eq(trials, 2);
+	ck_assert_double_eq_tol(s, 2 + 2 * (cfg->warmup + cfg->duration + cfg->drain + 1), 1e-9);
+	cfg->repeat = 3;
+	fws_estimate_cells(cfg, FWS_CAMPAIGN_RUN, &e);
+	ck_assert_uint_eq(e.cells, 2);
+	ck_assert_uint_eq(e.cell_trials, 3);
+	ck_assert_uint_eq(e.cell_min_trials, 3);
+	ck_assert_double_eq_tol(e.cell_s, e.cell_min_s, 1e-9);
+}
+END_TEST
+
+/* Whatever the DUT, a real search or sweep asks for no fewer trials than the estimate's
+ * least and no more than its most: the method against DUTs of many capacities and
+ * buffers, the generator short of the rate or not. */
+static void
+bracketed(enum fws_campaign_cmd cmd, enum fws_method_mode mode)
+{
+	static const double caps[] = {0.001, 0.05, 0.3, 0.5, 0.6, 0.77, 0.999, 2};
+	static const uint64_t bufs[] = {0, 10, 2500, 5000, 9999, 1000000};
+	struct fws_estimate e;
+	unsigned int i, least = UINT32_MAX, most = 0;
+	struct fws_err err;
+
+	fws_estimate_cells(cfg, cmd, &e);
+	ck_assert_uint_le(e.cell_min_trials, e.cell_trials);
+	ck_assert(e.cell_min_s <= e.cell_s);
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		md.capacity = caps[i];
+		md.buffer = caps[i] > 1 ? UINT64_MAX : bufs[i % (sizeof(bufs) / sizeof(bufs[0]))];
+		md.generator = i % 3 || caps[i] > 1 ? 1 : 0.8; /* the last passes everything */
+		md.trials = 0;
+		fws_run_free(&run);
+		memset(&run, 0, sizeof(run));
+		run.cfg = cfg;
+		ck_assert_int_eq(fws_run_alloc(&run, cfg, mode), 0);
+		ck_assert_int_eq(fws_method_execute(&m, mode, &err), 0);
+		ck_assert_msg(md.trials >= e.cells * e.cell_min_trials &&
+				      md.trials <= e.cells * e.cell_trials,
+			      "capacity %g: %u trials, the estimate %u to %u", caps[i], md.trials,
+			      e.cells * e.cell_min_trials, e.cells * e.cell_trials);
+		least = md.trials < least ? md.trials : least;
+		most = md.trials > most ? md.trials : most;
+	}
+	/* ... and the bounds are the ones such DUTs reach, not a wide guess. */
+	ck_assert_uint_eq(least, e.cells * e.cell_min_trials);
+	ck_assert_uint_ge(most * 10, e.cells * e.cell_trials * 9);
+}
+
+START_TEST(test_method_estimate_search)
+{
+	bracketed(FWS_CAMPAIGN_SEARCH, FWS_METHOD_SEARCH);
+}
+END_TEST
+
+START_TEST(test_method_estimate_sweep)
+{
+	bracketed(FWS_CAMPAIGN_SWEEP, FWS_METHOD_SWEEP);
+	cfg->repeat = 2; /* every cell's search twice */
+	bracketed(FWS_CAMPAIGN_SWEEP, FWS_METHOD_SWEEP);
+}
+END_TEST
+
+/* Connections: 2 x 1000 at 500/s, 3 tries 1 s apart, 2 s aging, 1 s around each iteration;
+ * a capacity test its iterations, a teardown test searched (as the search counts) with its
+ * connections opened at 250/s first; "repeat" the whole test. */
+START_TEST(test_method_estimate_connections)
+{
+	unsigned int trials, n;
+	double s, each = 4 + 3 + 2 + 1;
+
+	cfg->n_streams = 2;
+	cfg->streams[0].flows.count = cfg->streams[1].flows.count = 1000;
+	cfg->conn = (struct fws_cfg_conn){.test = FWS_CONN_CAPACITY,
+					  .rate = 500,
+					  .open_rate = 250,
+					  .tries = 3,
+					  .retry_s = 1,
+					  .aging_s = 2,
+					  .iterations = 2};
+	s = fws_estimate_total(cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
+	ck_assert_uint_eq(trials, 2);
+	ck_assert_double_eq_tol(s, 2 + 2 * each, 1e-9);
+	cfg->conn.test = FWS_CONN_TEARDOWN;
+	s = fws_estimate_total(cfg, FWS_CAMPAIGN_CONNECTIONS, &n);
+	ck_assert_uint_gt(n, 4); /* width 0.5 %: the search narrows */
+	ck_assert_uint_le(n, cfg->search.max_trials ? cfg->search.max_trials : 200);
+	ck_assert_double_eq_tol(s, 2 + n * (each + 8), 1e-9);
+	cfg->repeat = 3;
+	s = fws_estimate_total(cfg, FWS_CAMPAIGN_CONNECTIONS, &trials);
+	ck_assert_uint_eq(trials, 3 * n);
+	ck_assert_double_eq_tol(s, 2 + 3 * n * (each + 8), 1e-9);
+}
+END_TEST
+
 static Suite *
 suite_method(void)
 {
@@ -328,6 +432,10 @@ suite_method(void)
 	tcase_add_test(tc, test_method_search_dut_below_generator);
 	tcase_add_test(tc, test_method_interrupted);
 	tcase_add_test(tc, test_method_search_interrupted);
+	tcase_add_test(tc, test_method_estimate_run);
+	tcase_add_test(tc, test_method_estimate_search);
+	tcase_add_test(tc, test_method_estimate_sweep);
+	tcase_add_test(tc, test_method_estimate_connections);
 	suite_add_tcase(s, tc);
 	return s;
 }
