@@ -13,7 +13,7 @@
 #include "fws_compat.h"
 #include "fws_err.h"
 #include "fws_matrix.h"
-#include "fws_report.h"
+#include "fws_cells_io.h"
 
 /* A report's cells, each cell's repetitions as one (fws_cells_collapse). 0, or -1 with the
  * reason in err. */

@@ -83,4 +83,9 @@ named=$(grep -rl 'fws_feature_test\|fws_fd_test' "$TOP/lib" "$TOP/app" | sed "s|
 [ "$named" = "lib/feat/fws_feat.c lib/host/fws_hostfeat.c " ] ||
 	fail "the test-only feature is named outside its table slot: $named"
 echo "ok   adding-a-feature.md: its files are there; feat_probe.c is named by its slots only"
-echo "4 passed, 0 failed"
+# One area table (docs/dev/layout.md): a row for every folder of lib/, none for another.
+rows=$(sed -n 's/^| `\([a-z]*\)` |.*/\1/p' "$TOP/docs/dev/layout.md" | sort | tr '\n' ' ')
+dirs=$(cd "$TOP/lib" && ls -d */ | tr -d / | sort | tr '\n' ' ')
+[ "$rows" = "$dirs" ] || fail "docs/dev/layout.md's area table names: $rows; lib/ has: $dirs"
+echo "ok   docs/dev/layout.md's area table names every folder of lib/"
+echo "5 passed, 0 failed"

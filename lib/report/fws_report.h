@@ -11,30 +11,13 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "fws_cells_io.h"
 #include "fws_config.h"
 #include "fws_run.h"
 
 #include "fws_cell.h" /* FWS_REPORT_SCHEMA */
 
 struct json_t;
-
-/* The report read back (report_read.c): its "cells", strictly, as a config is read. */
-/**
- * Read the "cells" of a report (JSON written by fwstress) for compare and the matrix
- * renderers. Returns 0, or -EINVAL/-ENOMEM/-errno with a one-line message naming the path.
- */
-int fws_report_load_cells(const char *path, struct fws_cells *cells, char *err, size_t errlen);
-
-/**
- * sweep --resume: the earlier report's "trials", "search" and "back_to_back" entries of the
- * sweep cells it completed (cells->done), each marked "carried". NULL with err on failure.
- */
-struct json_t *fws_report_carried_json(const char *path, const struct fws_cells *cells, char *err,
-				       size_t errlen);
-
-/** The same from a buffer holding a report; path only names it in errors. */
-int fws_report_parse_cells(const char *buf, size_t len, const char *path, struct fws_cells *cells,
-			   char *err, size_t errlen);
 
 /** Text report (the table a person reads). */
 void fws_report_text(FILE *f, const struct fws_run *run);
@@ -49,25 +32,9 @@ struct json_t *fws_report_json(const struct fws_run *run);
  */
 unsigned int fws_report_above_link(FILE *f, const char *prefix, const struct fws_run *run);
 
-/**
- * Whether section key of two configs (a report's "config" objects) differs, leaving out its
- * member ignore (NULL: none): if so, the path of the first place it does in at
- * ("streams[0].rate") and both values as short JSON text in a and b (vlen each; "null"
- * where absent).
- */
-bool fws_report_config_diff(const struct json_t *was, const struct json_t *now, const char *key,
-			    const char *ignore, char *at, size_t atlen, char *a, char *b,
-			    size_t vlen);
-
 /** Write text or JSON to path atomically. Returns 0 or -errno. */
 int fws_report_write_json(const char *path, const struct fws_run *run);
 int fws_report_write_text(const char *path, const struct fws_run *run);
-
-/**
- * Whether a report can be written to path, checked before any load: 0, or -ENAMETOOLONG,
- * -EISDIR, -ENOENT/-ENOTDIR (no such directory), -EACCES/-EROFS (not writable).
- */
-int fws_report_check_path(const char *path);
 
 /**
  * The live line on f: trial (1-based) of about of, frame size, direction, phase, rates in L1,

@@ -8,7 +8,7 @@
 #include "fws_cell.h"
 #include "fws_matrix.h"
 #include "fws_config.h"
-#include "fws_report.h"
+#include "fws_cells_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

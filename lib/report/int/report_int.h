@@ -28,27 +28,13 @@ fws_report_stalled(const struct fws_stream_result *x)
 	       (double)x->tx_behind > x->req_pps * 1e-3;
 }
 
-/** Write j as a report file holds it (indented, a final newline) and release it; NULL
- * (out of memory) gives -ENOMEM. 0 or -EIO. */
-int fws_report_dump(FILE *f, json_t *j);
-
 struct fws_run;
-
-/** A report's trials with DUT telemetry into cells->timelines (report_timeline.c). */
-void fws_report_read_timelines(const json_t *root, struct fws_cells *cells);
 
 /** The report's "cells": every complete trial's, then the carried ones (report_cells.c). */
 json_t *fws_report_cells(const struct fws_run *run);
 
 /** A cell as reports hold it: the schema of fws_cell.h. */
 json_t *fws_report_cell_json(const struct fws_cell *c);
-
-/**
- * Write path through a temporary file in its directory renamed over it (a device or FIFO is
- * written into): emit(f, arg) writes the content. 0 or -errno.
- */
-int fws_report_write_atomic(const char *path, int (*emit)(FILE *f, const void *arg),
-			    const void *arg);
 
 /** Room for one of fws_report_below_rfc's notes. */
 #define FWS_REPORT_NOTE_LEN 160

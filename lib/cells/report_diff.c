@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "fws_report.h"
+#include "fws_cells_io.h"
 
 /* A config's value as one short line (null when absent). */
 static void

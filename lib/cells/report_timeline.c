@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "fws_compat.h"
-#include "report_int.h"
+#include "fws_cells_io.h"
 
 /* a[i] as a number in [lo, hi], else NAN. */
 static double

@@ -11,8 +11,7 @@
 #include <jansson.h>
 
 #include "fws_compat.h"
-#include "fws_report.h"
-#include "report_int.h"
+#include "fws_cells_io.h"
 
 /* Write through a temporary file in the same directory, then rename over path. */
 /* A device or FIFO is written into, never renamed over (-o /dev/null stays a device). */

@@ -17,12 +17,11 @@
 #include "fws_compat.h"
 #include "fws_cell.h"
 #include "fws_config.h"
-#include "fws_report.h"
+#include "fws_cells_io.h"
 #include "fws_pkt.h"
 #include "fws_sig.h"
 #include "fws_text.h"
 #include "fws_jsonread.h"
-#include "report_int.h"
 
 /* Report cells: our own output read back, checked as strictly as a config. */
 static int
