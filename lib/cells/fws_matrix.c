@@ -25,74 +25,6 @@ fws_matrix_format(const char *name)
 	return -EINVAL;
 }
 
-/* What the user called a report (report --label), else its DUT's name, else its place. */
-static void
-set_base(const struct matrix *m, unsigned int set, char *buf, size_t len)
-{
-	const struct fws_cells *x = &m->sets[set];
-
-	if (x->label[0] || x->dut[0])
-		snprintf(buf, len, "%s", x->label[0] ? x->label : x->dut);
-	else
-		snprintf(buf, len, "report %u", set + 1);
-}
-
-const char *
-matrix_set_name(const struct matrix *m, unsigned int set, char *buf, size_t len)
-{
-	const struct fws_cells *x = &m->sets[set];
-	bool same = false, fw = false, date = false;
-	char base[96], other[96];
-	unsigned int o;
-
-	set_base(m, set, base, sizeof(base));
-	for (o = 0; o < m->n_sets; o++) {
-		set_base(m, o, other, sizeof(other));
-		if (o == set || strcmp(base, other))
-			continue;
-		same = true;
-		fw |= strcmp(x->firmware, m->sets[o].firmware) != 0;
-		date |= strcmp(x->started, m->sets[o].started) != 0;
-	}
-	/* Two reports of one appliance (firmware before and after): the groups are headed by
-	 * what tells them apart (issue 51, item 2). */
-	if (same && fw && x->firmware[0])
-		snprintf(buf, len, "%s %s", base, x->firmware);
-	else if (same && !fw && date && x->started[0])
-		snprintf(buf, len, "%s %s", base, x->started);
-	else if (same)
-		snprintf(buf, len, "%s (report %u)", base, set + 1);
-	else
-		snprintf(buf, len, "%s", base);
-	return buf;
-}
-
-unsigned int
-matrix_set_cols(const struct matrix *m, unsigned int set, unsigned int *first)
-{
-	unsigned int c, n = 0;
-
-	*first = m->n_cols;
-	for (c = 0; c < m->n_cols; c++) {
-		if (m->cols[c].set != set)
-			continue;
-		if (n++ == 0)
-			*first = c;
-	}
-	return n;
-}
-
-void
-matrix_cell_dir(const struct fws_cell *c, char *buf, size_t len)
-{
-	if (strcmp(c->direction, "bidir"))
-		snprintf(buf, len, "%s", c->direction);
-	else if (c->stream_dir[0] && strcmp(c->stream_dir, "bidir"))
-		snprintf(buf, len, "bidir %s", c->stream_dir);
-	else
-		snprintf(buf, len, "bidir (both directions summed)");
-}
-
 /* The column of direction dir of set, added on first sight; -1 when the table is full. */
 static int
 col_named(struct matrix *m, unsigned int set, const char *dir)
@@ -315,65 +247,6 @@ build(struct matrix *m)
 	}
 }
 
-const char *
-matrix_kind_name(const char *k)
-{
-	static const struct {
-		const char *kind, *name;
-	} conn[] = {
-		{"cps", "connections/s, none impaired (NDR)"},
-		{"cps-fixed", "connections/s completed at a fixed rate"},
-		{"sessions", "concurrent connections held"},
-		{"teardown", "closes/s, none impaired (NDR)"},
-		{"teardown-fixed", "closes/s completed at a fixed rate"},
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(conn) / sizeof(conn[0]); i++)
-		if (!strcmp(k, conn[i].kind))
-			return conn[i].name;
-	if (!strcmp(k, "ndr"))
-		return "NDR (0 loss)";
-	static char lat[48]; /* one report is rendered at a time */
-	unsigned int pct;
-
-	if (!strcmp(k, "pdr"))
-		return "PDR";
-	if (!strcmp(k, "b2b"))
-		return "back-to-back bursts";
-	if (sscanf(k, "lat%u", &pct) == 1) {
-		snprintf(lat, sizeof(lat), "latency at %u %% of NDR", pct);
-		return lat;
-	}
-	return "fixed rate";
-}
-
-/*
- * Text from a report file into a Markdown or MediaWiki cell: no column breaks, no lines, and
- * no markup of its own (a DUT name is the user's text, not the page's): what either syntax
- * would read as a link, a template, emphasis or a tag is written as an entity or escaped.
- */
-static void
-table_str(FILE *f, const char *s, bool wiki)
-{
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (wiki && strchr("|{}[]'~_=!", *s))
-			fprintf(f, "&#%d;", *s);
-		else if (!wiki && strchr("|\\`*_[]#!~", *s))
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s, f);
-	}
-}
-
 /* The caption: each appliance (DUT, firmware, date) and what measured it. */
 static void
 appliances(FILE *f, const struct matrix *m, bool wiki)
@@ -386,14 +259,14 @@ appliances(FILE *f, const struct matrix *m, bool wiki)
 		const struct fws_cells *x = &m->sets[s];
 
 		fputs(s ? "; " : " ", f);
-		table_str(f, matrix_set_name(m, s, name, sizeof(name)), wiki);
+		matrix_table_str(f, matrix_set_name(m, s, name, sizeof(name)), wiki);
 		fprintf(f, " (firmware ");
-		table_str(f, x->firmware[0] ? x->firmware : "not given", wiki);
+		matrix_table_str(f, x->firmware[0] ? x->firmware : "not given", wiki);
 		fprintf(f, ", ");
-		table_str(f, x->started[0] ? x->started : "date not given", wiki);
+		matrix_table_str(f, x->started[0] ? x->started : "date not given", wiki);
 		if (x->tool[0]) {
 			fprintf(f, ", measured by ");
-			table_str(f, x->tool, wiki);
+			matrix_table_str(f, x->tool, wiki);
 		}
 		fputc(')', f);
 	}
@@ -415,13 +288,13 @@ wiki_groups(FILE *f, const struct matrix *m)
 		if (n == 0)
 			continue;
 		fprintf(f, " !! colspan=\"%u\" | ", n * m->n_figs);
-		table_str(f, matrix_set_name(m, s, name, sizeof(name)), true);
+		matrix_table_str(f, matrix_set_name(m, s, name, sizeof(name)), true);
 		if (m->sets[s].firmware[0]) {
 			fputs(", ", f);
-			table_str(f, m->sets[s].firmware, true);
+			matrix_table_str(f, m->sets[s].firmware, true);
 		}
 		fputs(", ", f);
-		table_str(f, m->sets[s].started, true);
+		matrix_table_str(f, m->sets[s].started, true);
 	}
 	fprintf(f, " !!\n|-\n");
 }
@@ -441,7 +314,7 @@ table_head(FILE *f, const struct matrix *m, bool wiki)
 	for (c = 0; c < m->n_cols; c++) {
 		for (k = 0; k < m->n_figs; k++) {
 			fputs(wiki ? " !! " : " | ", f);
-			table_str(f, m->cols[c].label, wiki);
+			matrix_table_str(f, m->cols[c].label, wiki);
 			fputs(m->figs[k]->head, f);
 		}
 	}
@@ -463,9 +336,9 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 	char notes[1024], v[96];
 
 	fputs(wiki ? "|-\n| " : "| ", f);
-	table_str(f, x->first->scenario, wiki);
+	matrix_table_str(f, x->first->scenario, wiki);
 	fputs(sep, f);
-	table_str(f, x->first->size, wiki);
+	matrix_table_str(f, x->first->size, wiki);
 	fprintf(f, "%s%s", sep, matrix_kind_name(x->first->kind));
 	for (c = 0; c < m->n_cols; c++) {
 		for (k = 0; k < m->n_figs; k++) {
@@ -483,7 +356,7 @@ table_row(FILE *f, const struct matrix *m, const struct row *x, bool wiki)
 	}
 	matrix_row_notes(m, x, notes, sizeof(notes));
 	fputs(sep, f);
-	table_str(f, notes, wiki);
+	matrix_table_str(f, notes, wiki);
 	fputs(wiki ? "\n" : " |\n", f);
 }
 
@@ -498,7 +371,7 @@ table(FILE *f, const struct matrix *m, bool wiki)
 	matrix_partial_banner(m, banner, sizeof(banner));
 	if (banner[0]) {
 		fputs(wiki ? "'''" : "**", f);
-		table_str(f, banner, wiki);
+		matrix_table_str(f, banner, wiki);
 		fputs(wiki ? "'''\n\n" : "**\n\n", f);
 	}
 	appliances(f, m, wiki);
@@ -585,169 +458,4 @@ fws_matrix_render_columns(FILE *f, const struct fws_cells *sets, unsigned int n_
 	free(m->crows);
 	free(m);
 	return ferror(f) ? -EIO : 0;
-}
-
-/* One format's pieces of the connection table. */
-static const struct {
-	const char *head, *cell, *sep, *row_end, *end;
-} conn_fmt[] = {
-	[FWS_MATRIX_MARKDOWN] = {"| Scenario | Data | Test", " | ", " | ", " |\n", ""},
-	[FWS_MATRIX_MEDIAWIKI] = {"{| class=\"wikitable\"\n! Scenario !! Data !! Test", " || ",
-				  " !! ", "\n", "|}\n"},
-	[FWS_MATRIX_HTML] = {"<table><tr><th>Scenario</th><th>Data</th><th>Test", "</td><td>",
-			     "</th><th>", "</td></tr>\n", "</table>\n"},
-};
-
-/* Text from a report into a cell of the format. */
-static void
-conn_text(FILE *f, const char *s, int fmt)
-{
-	char buf[512];
-
-	if (fmt == FWS_MATRIX_HTML)
-		fputs(matrix_esc(s, buf, sizeof(buf)), f);
-	else
-		table_str(f, s, fmt == FWS_MATRIX_MEDIAWIKI);
-}
-
-void
-matrix_conn_table(FILE *f, const struct matrix *m, int fmt)
-{
-	unsigned int r, c;
-	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
-
-	if (m->n_crows == 0)
-		return;
-	fprintf(f, html ? "<h2>Connections</h2>\n" : "\nConnections (fwstress connections):\n\n");
-	fputs(conn_fmt[fmt].head, f);
-	for (c = 0; c < m->n_cols; c++) {
-		fputs(conn_fmt[fmt].sep, f);
-		conn_text(f, m->cols[c].label, fmt);
-		fprintf(f, "%sfailed", conn_fmt[fmt].sep);
-	}
-	fputs(html ? "</th></tr>\n" : md ? " |\n" : "\n", f);
-	if (md) {
-		fputs("|---|---|---", f);
-		for (c = 0; c < m->n_cols; c++)
-			fputs("|---:|---:", f);
-		fputs("|\n", f);
-	}
-	for (r = 0; r < m->n_crows; r++) {
-		const struct row *x = &m->crows[r];
-
-		fputs(html ? "<tr><td>" : md ? "| " : "|-\n| ", f);
-		conn_text(f, x->first->scenario, fmt);
-		fputs(conn_fmt[fmt].cell, f);
-		conn_text(f, x->first->size, fmt);
-		fprintf(f, "%s%s", conn_fmt[fmt].cell, matrix_kind_name(x->first->kind));
-		for (c = 0; c < m->n_cols; c++) {
-			if (!x->has[c] || x->conn[c] < 0) {
-				fprintf(f, "%s%s", conn_fmt[fmt].cell, conn_fmt[fmt].cell);
-				continue;
-			}
-			fprintf(f, "%s%s%.0f%s%.0f", conn_fmt[fmt].cell,
-				x->limited[c] ? (html ? "&ge; " : ">= ") : "", x->conn[c],
-				conn_fmt[fmt].cell, x->conn_failed[c]);
-		}
-		fputs(conn_fmt[fmt].row_end, f);
-	}
-	fputs(conn_fmt[fmt].end, f);
-}
-
-void
-matrix_below_rfc(FILE *f, const struct matrix *m, int fmt)
-{
-	unsigned int s;
-	char name[80];
-
-	for (s = 0; s < m->n_sets; s++) {
-		if (!m->sets[s].below_rfc[0])
-			continue;
-		fputs(fmt == FWS_MATRIX_HTML        ? "<p class=\"below-rfc\"><strong>"
-		      : fmt == FWS_MATRIX_MEDIAWIKI ? "'''"
-						    : "**",
-		      f);
-		fputs("BELOW RFC 2544", f);
-		if (m->n_sets > 1) {
-			fputs(" (", f);
-			conn_text(f, matrix_set_name(m, s, name, sizeof(name)), fmt);
-			fputc(')', f);
-		}
-		fputs(fmt == FWS_MATRIX_HTML        ? ":</strong> "
-		      : fmt == FWS_MATRIX_MEDIAWIKI ? ":''' "
-						    : ":** ",
-		      f);
-		conn_text(f, m->sets[s].below_rfc, fmt);
-		fputs(fmt == FWS_MATRIX_HTML ? "</p>\n" : "\n\n", f);
-	}
-}
-
-/* One back-to-back result's figures: the longest burst that passed (frames) over its
- * repetitions, and whether the generator limited it. */
-static void
-b2b_row(FILE *f, const struct matrix *m, unsigned int s, const struct fws_cell_b2b *b, int fmt)
-{
-	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
-	bool capped = !b->generator_limited && b->max_frames > 0 && b->min >= b->max_frames;
-	bool bound = b->generator_limited || capped;
-	char name[80];
-
-	fputs(html ? "<tr><td>" : md ? "| " : "|-\n| ", f);
-	conn_text(f,
-		  b->scenario[0] ? b->scenario
-		  : m->sets[s].n ? m->sets[s].c[0].scenario
-				 : "-",
-		  fmt);
-	if (m->n_sets > 1) {
-		fputs(conn_fmt[fmt].cell, f);
-		conn_text(f, matrix_set_name(m, s, name, sizeof(name)), fmt);
-	}
-	fputs(conn_fmt[fmt].cell, f);
-	conn_text(f, b->size, fmt);
-	fputs(conn_fmt[fmt].cell, f);
-	conn_text(f, b->direction, fmt);
-	fprintf(f, "%s%s%.0f%s%.0f%s%.0f%s%u%s%s", conn_fmt[fmt].cell,
-		bound ? (html ? "&ge; " : ">= ") : "", b->avg, conn_fmt[fmt].cell, b->min,
-		conn_fmt[fmt].cell, b->max, conn_fmt[fmt].cell, b->trials,
-		html ? "</td><td class=\"notes\">" : conn_fmt[fmt].cell,
-		b->generator_limited ? "generator-limited: the longest burst the generator sent "
-				       "passed, a lower bound"
-		: capped ? "every burst passed the longest tried (sweep.back_to_back.seconds): a "
-			   "lower bound"
-			 : "");
-	fputs(conn_fmt[fmt].row_end, f);
-}
-
-void
-matrix_b2b_table(FILE *f, const struct matrix *m, int fmt)
-{
-	bool md = fmt == FWS_MATRIX_MARKDOWN, html = fmt == FWS_MATRIX_HTML;
-	unsigned int s, i, n = 0;
-
-	for (s = 0; s < m->n_sets; s++)
-		n += m->sets[s].n_b2b;
-	if (n == 0)
-		return;
-	fprintf(f, html ? "<h2>Back-to-back bursts (RFC 2544 26.4)</h2>\n"
-			: "\nBack-to-back bursts (RFC 2544 26.4): the longest burst at line rate "
-			  "that passed without loss, in frames, over its repetitions:\n\n");
-	fputs(html ? "<table><tr><th>Scenario"
-	      : md ? "| Scenario"
-		   : "{| class=\"wikitable\"\n! "
-		     "Scenario",
-	      f);
-	fprintf(f, "%s%s%sFrame size%sDirection%savg%smin%smax%srepetitions%sNotes%s",
-		m->n_sets > 1 ? conn_fmt[fmt].sep : "", m->n_sets > 1 ? "Appliance" : "",
-		conn_fmt[fmt].sep, conn_fmt[fmt].sep, conn_fmt[fmt].sep, conn_fmt[fmt].sep,
-		conn_fmt[fmt].sep, conn_fmt[fmt].sep, conn_fmt[fmt].sep,
-		html ? "</th></tr>\n"
-		: md ? " |\n"
-		     : "\n");
-	if (md)
-		fprintf(f, "|---%s|---|---|---:|---:|---:|---:|---|\n",
-			m->n_sets > 1 ? "|---" : "");
-	for (s = 0; s < m->n_sets; s++)
-		for (i = 0; i < m->sets[s].n_b2b; i++)
-			b2b_row(f, m, s, &m->sets[s].b2b[i], fmt);
-	fputs(conn_fmt[fmt].end, f);
 }

@@ -12,6 +12,12 @@
 #include "fws_compat.h"
 #include "matrix_int.h"
 
+bool
+matrix_above_link(const struct row *x, unsigned int col)
+{
+	return x->line[col] > 0 && x->pps[col] > 1.01 * x->line[col];
+}
+
 static void
 v_l1(const struct row *x, unsigned int c, char *buf, size_t len)
 {

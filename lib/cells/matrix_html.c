@@ -22,41 +22,6 @@
 #define MAX_SERIES 16
 #define MAX_SPEEDS 8
 
-const char *const matrix_colours[MATRIX_COLOURS] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-						    "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
-
-const char *
-matrix_esc(const char *s, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	for (; *s && o + 7 < len; s++) {
-		const char *e = *s == '<'    ? "&lt;"
-				: *s == '>'  ? "&gt;"
-				: *s == '&'  ? "&amp;"
-				: *s == '"'  ? "&quot;"
-				: *s == '\'' ? "&#39;"
-					     : NULL;
-
-		if (e) {
-			memcpy(buf + o, e, strlen(e));
-			o += strlen(e);
-		} else {
-			buf[o++] = *s;
-		}
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-void
-matrix_html_escape(FILE *f, const char *s)
-{
-	char buf[1024];
-
-	fputs(matrix_esc(s, buf, sizeof(buf)), f);
-}
-
 /* A chart's frame: the plot area's scale and the SVG it draws into. */
 struct plot {
 	double xmin, xmax, ymax;

@@ -22,12 +22,6 @@ matrix_verdict_word(const char *verdict, char *buf, size_t len)
 	return buf;
 }
 
-bool
-matrix_above_link(const struct row *x, unsigned int col)
-{
-	return x->line[col] > 0 && x->pps[col] > 1.01 * x->line[col];
-}
-
 void
 matrix_partial_banner(const struct matrix *m, char *buf, size_t len)
 {

@@ -110,7 +110,7 @@ nat_learn(struct fws_trial *t, void *state, const struct fws_trial_opts *o, uint
 				"NAT learn: stream %s: %" PRIu64 " frames at %.0f/s take %.0f s "
 				"before each trial (raise nat.learn_pps)",
 				cs->name, frames, cfg->nat.learn_pps, pr.duration - 1);
-		rc = fws_trial_run_probe(t, size_idx, o, &pr, res, e);
+		rc = t->run_probe(t, size_idx, o, &pr, res, e);
 		if (rc == 0 && res->partial)
 			rc = fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "NAT learn: interrupted");
 		if (rc == 0 && aim(t, d, &learned) < 0)

@@ -23,22 +23,6 @@ fws_run_status_name(enum fws_run_status st)
 	return (unsigned int)st < RTE_DIM(status_names) ? status_names[st] : "error";
 }
 
-static const char *const kind_names[] = {
-#define KIND_NAME(n, s) [FWS_RESULT_##n] = s,
-	FWS_RESULT_KINDS(KIND_NAME)
-#undef KIND_NAME
-};
-
-void
-fws_result_label(enum fws_result_kind kind, double lat_frac, char *buf, size_t len)
-{
-	if (kind == FWS_RESULT_LAT)
-		snprintf(buf, len, "lat%.0f", lat_frac * 100);
-	else
-		snprintf(buf, len, "%s",
-			 (unsigned int)kind < RTE_DIM(kind_names) ? kind_names[kind] : "?");
-}
-
 /* Kept results per cell: a search keeps NDR and PDR, a sweep cell also its latency trials. */
 int
 fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mode mode)

@@ -128,19 +128,3 @@ fws_trial_path_check(struct fws_trial *t, const struct fws_trial_opts *o,
 	free(res);
 	return rc;
 }
-
-void
-fws_result_free(struct fws_result *res)
-{
-	unsigned int s;
-
-	for (s = 0; s < res->n_streams; s++) {
-		free(res->streams[s].hist);
-		res->streams[s].hist = NULL;
-		fws_fd_release(&res->fd, res->streams[s].fd); /* what features' blocks own */
-	}
-	free(res->seconds);
-	res->seconds = NULL;
-	fws_fd_release_trial(&res->fd, res->fd_trial);
-	res->n_seconds = res->cap_seconds = 0;
-}

@@ -141,6 +141,8 @@ void matrix_col_notes(const struct matrix *m, const struct row *x, unsigned int 
 
 /** Columns of set (first index and count). */
 unsigned int matrix_set_cols(const struct matrix *m, unsigned int set, unsigned int *first);
+/** s as a Markdown (wiki: MediaWiki) table cell holds it: its separators escaped. */
+void matrix_table_str(FILE *f, const char *s, bool wiki);
 
 /** Text from a report file into HTML: element content and quoted attributes alike. */
 const char *matrix_esc(const char *s, char *buf, size_t len);

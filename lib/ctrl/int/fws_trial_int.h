@@ -18,6 +18,8 @@
 #include "fws_log.h"
 extern int fws_logtype_trial;
 
+struct fws_probe;
+
 struct fws_trial {
 	const struct fws_cfg *cfg;
 	unsigned int n_agents;
@@ -31,6 +33,10 @@ struct fws_trial {
 	/* The controller features' own state (fws_feature.h), by table index. */
 	void *feat[FWS_FEATURES_MAX];
 	bool feat_ready[FWS_FEATURES_MAX];
+	/** How a feature sends its probes (NAT learning): the phases' fws_trial_run_probe, given
+	 * to the features by the trial, so that the feature table calls no phase back. */
+	int (*run_probe)(struct fws_trial *t, unsigned int size_idx, const struct fws_trial_opts *o,
+			 const struct fws_probe *pr, struct fws_result *res, struct fws_err *e);
 };
 
 /** Feature data d's result block of stream s in res (NULL when d has none). */
