@@ -33,6 +33,10 @@
 #define START_MS 30000  /* hello: the command started, ssh connected, the agent answers */
 #define SETUP_MS 120000 /* EAL, ports, gateways */
 
+/* A request of op from its fields, as the protocol's table types them (fws_agent_ops.h):
+ * REQ(prepare, .i[FWS_ARG_prepare_stage] = st, ...). */
+#define REQ(op, ...) fws_agent_args_pack(FWS_OP_##op, &(struct fws_agent_args){__VA_ARGS__})
+
 static struct remote *
 R(struct fws_agent *a)
 {
@@ -82,7 +86,8 @@ remote_ptp(struct fws_agent *a, const char *socket, unsigned int domain, struct 
 	struct remote *r = R(a);
 	json_t *ans = fws_remote_call(
 		r, FWS_OP_ptp,
-		json_pack("{s:s, s:I}", "socket", socket, "domain", (json_int_t)domain), SETUP_MS);
+		REQ(ptp, .s[FWS_ARG_ptp_socket] = socket, .i[FWS_ARG_ptp_domain] = domain),
+		SETUP_MS);
 
 	memset(out, 0, sizeof(*out));
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
@@ -115,12 +120,12 @@ remote_prepare(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, volat
 	       struct fws_err *e)
 {
 	(void)stop;
-	return fws_remote_answer_rc(
-		R(a),
-		fws_remote_call(R(a), FWS_OP_prepare,
-				json_pack("{s:I, s:i}", "mask", (json_int_t)mask, "stage", (int)st),
-				SETUP_MS),
-		e);
+	return fws_remote_answer_rc(R(a),
+				    fws_remote_call(R(a), FWS_OP_prepare,
+						    REQ(prepare, .i[FWS_ARG_prepare_stage] = st,
+							.i[FWS_ARG_prepare_mask] = mask),
+						    SETUP_MS),
+				    e);
 }
 
 static int
@@ -130,7 +135,8 @@ remote_arm(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *
 	return fws_remote_answer_rc(
 		R(a),
 		fws_remote_call(R(a), FWS_OP_arm,
-				json_pack("{s:o}", "b", fws_wire_blob(p, sizeof(*p))), ANSWER_MS),
+				REQ(arm, .j[FWS_ARG_arm_b] = fws_wire_blob(p, sizeof(*p))),
+				ANSWER_MS),
 		e);
 }
 
@@ -139,7 +145,7 @@ remote_launch(struct fws_agent *a, enum fws_phase ph, struct fws_err *e)
 {
 	return fws_remote_answer_rc(R(a),
 				    fws_remote_call(R(a), FWS_OP_launch,
-						    json_pack("{s:i}", "phase", (int)ph),
+						    REQ(launch, .i[FWS_ARG_launch_phase] = ph),
 						    ANSWER_MS),
 				    e);
 }
@@ -148,7 +154,8 @@ static double
 remote_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
 {
 	json_t *ans = fws_remote_call(
-		R(a), FWS_OP_phase, json_pack("{s:i, s:I}", "phase", (int)ph, "at", (json_int_t)at),
+		R(a), FWS_OP_phase,
+		REQ(phase, .i[FWS_ARG_phase_phase] = ph, .i[FWS_ARG_phase_at] = (long long)at),
 		PULSE_MS);
 	double late = ans ? json_number_value(json_object_get(ans, "late_ns")) : 0;
 
@@ -173,15 +180,15 @@ remote_live(struct fws_agent *a, bool warm, struct fws_agent_live *out)
 		*out = r->live;
 		return;
 	}
-	fws_remote_call_blob_in(r, FWS_OP_live, json_pack("{s:b}", "warm", warm), out, sizeof(*out),
-				PULSE_MS);
+	fws_remote_call_blob_in(r, FWS_OP_live, REQ(live, .b[FWS_ARG_live_warm] = warm), out,
+				sizeof(*out), PULSE_MS);
 }
 
 static void
 remote_stop(struct fws_agent *a, bool measured)
 {
-	json_decref(fws_remote_call(R(a), FWS_OP_stop, json_pack("{s:b}", "measured", measured),
-				    ANSWER_MS));
+	json_decref(fws_remote_call(R(a), FWS_OP_stop,
+				    REQ(stop, .b[FWS_ARG_stop_measured] = measured), ANSWER_MS));
 }
 
 static void
@@ -190,33 +197,45 @@ remote_collect(struct fws_agent *a, struct fws_agent_counts *out)
 	call_blob(R(a), FWS_OP_collect, NULL, out, sizeof(*out));
 }
 
+/* A range of stream s's flows for op, whose fields s, lo, n are first on (and its blob b,
+ * NULL: none, after them). */
 static json_t *
-range(unsigned int s, uint32_t lo, uint32_t n)
+range(enum fws_agent_op op, enum fws_agent_arg first, unsigned int s, uint32_t lo, uint32_t n,
+      json_t *b)
 {
-	return json_pack("{s:i, s:I, s:I}", "s", (int)s, "lo", (json_int_t)lo, "n", (json_int_t)n);
+	struct fws_agent_args x = {0};
+
+	x.i[first] = s;
+	x.i[first + 1] = lo;
+	x.i[first + 2] = n;
+	if (b)
+		x.j[first + 3] = b;
+	return fws_agent_args_pack(op, &x);
 }
 
 static void
 remote_rx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 		struct fws_agent_rxflow *out)
 {
-	call_blob(R(a), FWS_OP_rx_flows, range(s, lo, n), out, sizeof(*out) * n);
+	call_blob(R(a), FWS_OP_rx_flows, range(FWS_OP_rx_flows, FWS_ARG_rx_flows_s, s, lo, n, NULL),
+		  out, sizeof(*out) * n);
 }
 
 static void
 remote_tx_flows(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 		struct fws_agent_txflow *out)
 {
-	call_blob(R(a), FWS_OP_tx_flows, range(s, lo, n), out, sizeof(*out) * n);
+	call_blob(R(a), FWS_OP_tx_flows, range(FWS_OP_tx_flows, FWS_ARG_tx_flows_s, s, lo, n, NULL),
+		  out, sizeof(*out) * n);
 }
 
 static int
 remote_aim(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
 	   const struct fws_nat_tuple *at)
 {
-	json_t *args = range(s, lo, n);
+	json_t *args =
+		range(FWS_OP_aim, FWS_ARG_aim_s, s, lo, n, fws_wire_blob(at, sizeof(*at) * n));
 
-	json_object_set_new(args, "b", fws_wire_blob(at, sizeof(*at) * n));
 	return fws_remote_answer_rc(R(a), fws_remote_call(R(a), FWS_OP_aim, args, ANSWER_MS), NULL);
 }
 
@@ -225,8 +244,8 @@ remote_after(struct fws_agent *a, struct fws_agent_counts *out)
 {
 	struct fws_agent_counts *c = out ? NULL : malloc(sizeof(*c));
 
-	call_blob(R(a), FWS_OP_after, json_pack("{s:b}", "keep", out != NULL), out ? out : c,
-		  sizeof(*c));
+	call_blob(R(a), FWS_OP_after, REQ(after, .b[FWS_ARG_after_keep] = out != NULL),
+		  out ? out : c, sizeof(*c));
 	free(c);
 }
 
@@ -281,8 +300,9 @@ remote_conn_trial(struct fws_agent *a, double rate, uint32_t nonce, bool progres
 {
 	struct fws_conntrial marks = {0}; /* what the hooks wrote at the end of the phase */
 	json_t *ans = fws_remote_call_long(R(a), FWS_OP_conn_trial,
-					   json_pack("{s:f, s:I, s:b}", "rate", rate, "nonce",
-						     (json_int_t)nonce, "progress", progress),
+					   REQ(conn_trial, .f[FWS_ARG_conn_trial_rate] = rate,
+					       .i[FWS_ARG_conn_trial_nonce] = nonce,
+					       .b[FWS_ARG_conn_trial_progress] = progress),
 					   hk, &marks, stop);
 	int rc = conn_counts(R(a), ans, out, e);
 
@@ -303,11 +323,11 @@ remote_conn_between(struct fws_agent *a, volatile int *stop, struct fws_err *e)
 static int
 remote_conn_serve(struct fws_agent *a, uint32_t nonce, struct fws_err *e)
 {
-	return fws_remote_answer_rc(R(a),
-				    fws_remote_call(R(a), FWS_OP_conn_serve,
-						    json_pack("{s:I}", "nonce", (json_int_t)nonce),
-						    ANSWER_MS),
-				    e);
+	return fws_remote_answer_rc(
+		R(a),
+		fws_remote_call(R(a), FWS_OP_conn_serve,
+				REQ(conn_serve, .i[FWS_ARG_conn_serve_nonce] = nonce), ANSWER_MS),
+		e);
 }
 
 static const char *
@@ -446,10 +466,13 @@ hello(struct remote *r, struct fws_err *e)
 	int major;
 
 	fws_wire_layout(layout, sizeof(layout), &r->fd);
-	ans = fws_remote_call(r, FWS_OP_hello,
-			      json_pack("{s:[i,i], s:s, s:s}", "proto", FWS_WIRE_MAJOR,
-					FWS_WIRE_MINOR, "fwstress", FWS_VERSION, "layout", layout),
-			      START_MS);
+	ans = fws_remote_call(
+		r, FWS_OP_hello,
+		REQ(hello,
+		    .j[FWS_ARG_hello_proto] = json_pack("[i,i]", FWS_WIRE_MAJOR, FWS_WIRE_MINOR),
+		    .j[FWS_ARG_hello_fwstress] = json_string(FWS_VERSION),
+		    .j[FWS_ARG_hello_layout] = json_string(layout)),
+		START_MS);
 	if (ans == NULL && r->interrupted)
 		return fws_err_set(e, FWS_ERR_INTERRUPTED, -EINTR, "%s", r->why);
 	if (ans == NULL)
@@ -522,11 +545,11 @@ agent_config(const struct fws_cfg *cfg, const struct fws_cfg_host *h)
 static int
 send_setup(struct remote *r, const struct fws_cfg *cfg, unsigned int host, struct fws_err *e)
 {
-	if (fws_remote_send(r, FWS_OP_setup,
-			    json_pack("{s:o, s:i, s:i, s:i}", "config",
-				      agent_config(cfg, &cfg->hosts[host - 1]), "host", (int)host,
-				      "n_ports", (int)cfg->n_ports, "n_streams",
-				      (int)cfg->n_streams)) < 0)
+	if (fws_remote_send(
+		    r, FWS_OP_setup,
+		    REQ(setup, .j[FWS_ARG_setup_config] = agent_config(cfg, &cfg->hosts[host - 1]),
+			.i[FWS_ARG_setup_host] = host, .i[FWS_ARG_setup_n_ports] = cfg->n_ports,
+			.i[FWS_ARG_setup_n_streams] = cfg->n_streams)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EPIPE, "%s", r->why);
 	r->setup_pending = true;
 	return 0;

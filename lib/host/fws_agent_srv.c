@@ -48,36 +48,6 @@ srv_need_agent(struct fws_agent_srv *s, struct fws_err *e)
 	return s->a ? 0 : fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
 }
 
-/* Field key of req: an integer in [lo, hi] into *out; -EINVAL with e naming it. */
-int
-srv_int_field(const json_t *req, const char *op, const char *key, json_int_t lo, json_int_t hi,
-	      json_int_t *out, struct fws_err *e)
-{
-	const json_t *v = json_object_get(req, key);
-
-	*out = 0;
-	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "%s: \"%s\" is not an integer from %lld to %lld", op, key,
-				   (long long)lo, (long long)hi);
-	*out = json_integer_value(v);
-	return 0;
-}
-
-/* An optional boolean: absent is false, anything else but true or false refused. */
-int
-srv_bool_field(const json_t *req, const char *op, const char *key, bool *out, struct fws_err *e)
-{
-	const json_t *v = json_object_get(req, key);
-
-	*out = false;
-	if (v != NULL && !json_is_boolean(v))
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "%s: \"%s\" is not true or false", op,
-				   key);
-	*out = json_is_true(v);
-	return 0;
-}
-
 static int
 op_hello(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
@@ -105,16 +75,13 @@ op_hello(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 static int
 setup_config(struct fws_agent_srv *s, const json_t *req, unsigned int *host, struct fws_err *e)
 {
+	long long h = SRV_INT(s, setup_host), np = SRV_INT(s, setup_n_ports),
+		  ns = SRV_INT(s, setup_n_streams);
 	char *txt, err[FWS_ERR_LEN];
-	json_int_t h, np, ns;
+	unsigned int k;
 
-	if (!json_is_object(json_object_get(req, "config")))
-		return fws_err_set(e, FWS_ERR_CONFIG, -EINVAL, "setup: no config");
-	if (srv_int_field(req, "setup", "host", 1, FWS_CFG_MAX_HOSTS, &h, e) < 0 ||
-	    srv_int_field(req, "setup", "n_ports", 1, FWS_CFG_MAX_PORTS, &np, e) < 0 ||
-	    srv_int_field(req, "setup", "n_streams", 1, FWS_CFG_MAX_STREAMS, &ns, e) < 0)
-		return -EINVAL;
-	if ((txt = json_dumps(json_object_get(req, "config"), JSON_COMPACT)) == NULL)
+	(void)req;
+	if ((txt = json_dumps(SRV_JSON(s, setup_config), JSON_COMPACT)) == NULL)
 		return fws_err_set(e, FWS_ERR_CONFIG, -ENOMEM, "setup: %s", strerror(ENOMEM));
 	s->cfg = fws_config_parse(txt, strlen(txt), err, sizeof(err));
 	free(txt);
@@ -129,6 +96,8 @@ setup_config(struct fws_agent_srv *s, const json_t *req, unsigned int *host, str
 				   "controller's %d and %d",
 				   s->cfg->n_ports, s->cfg->n_streams, (int)np, (int)ns);
 	*host = (unsigned int)h;
+	for (k = 0; k < s->cfg->n_streams; k++)
+		s->flows[k] = s->cfg->streams[k].flows.count;
 	return 0;
 }
 
@@ -198,21 +167,16 @@ op_tsc(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 static int
 op_ptp(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
-	const char *sock = json_string_value(json_object_get(req, "socket"));
 	struct fws_ptp_point p;
-	json_int_t dom;
 
+	(void)req;
 	(void)ans;
+	_Static_assert(FWS_AGENT_PATH_MAX == sizeof(((struct sockaddr_un *)NULL)->sun_path),
+		       "a unix socket's path");
 	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	if (sock == NULL || sock[0] != '/' ||
-	    strlen(sock) >= sizeof(((struct sockaddr_un *)NULL)->sun_path))
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "ptp: a socket path is absolute and under %zu bytes",
-				   sizeof(((struct sockaddr_un *)NULL)->sun_path));
-	if (srv_int_field(req, "ptp", "domain", 0, 255, &dom, e) < 0)
-		return -EINVAL;
-	if (s->a->ops->ptp(s->a, sock, (unsigned int)dom, &p, e) < 0)
+	if (s->a->ops->ptp(s->a, SRV_STR(s, ptp_socket), (unsigned int)SRV_INT(s, ptp_domain), &p,
+			   e) < 0)
 		return -EINVAL;
 	return srv_blob(s, &p, sizeof(p));
 }
@@ -227,25 +191,17 @@ op_hugepage_peak(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct
 				   json_integer((json_int_t)s->a->ops->hugepage_peak(s->a)));
 }
 
-/* The config's streams as a bit mask. */
-static uint32_t
-all_streams(const struct fws_cfg *cfg)
-{
-	return cfg->n_streams >= 32 ? UINT32_MAX : (1u << cfg->n_streams) - 1;
-}
-
 static int
 op_prepare(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	static volatile int never;
-	json_int_t st, mask;
 
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 ||
-	    srv_int_field(req, "prepare", "stage", 0, FWS_PREP_STAGES - 1, &st, e) < 0 ||
-	    srv_int_field(req, "prepare", "mask", 0, all_streams(s->cfg), &mask, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	return s->a->ops->prepare(s->a, (enum fws_prep_stage)st, (uint32_t)mask, &never, e);
+	return s->a->ops->prepare(s->a, (enum fws_prep_stage)SRV_INT(s, prepare_stage),
+				  (uint32_t)SRV_INT(s, prepare_mask), &never, e);
 }
 
 static int
@@ -256,7 +212,8 @@ op_arm(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	(void)ans;
 	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	if (fws_wire_unblob(json_object_get(req, "b"), &p, sizeof(p)) < 0)
+	(void)req;
+	if (fws_wire_unblob(SRV_JSON(s, arm_b), &p, sizeof(p)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "arm: a plan that does not fit");
 	if (fws_agent_plan_check(s->cfg, &p, e) < 0)
 		return -EINVAL;
@@ -266,14 +223,13 @@ op_arm(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 static int
 op_launch(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
-	json_int_t ph;
 	int rc;
 
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 ||
-	    srv_int_field(req, "launch", "phase", FWS_PHASE_IDLE, FWS_PHASE_MEASURE, &ph, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	rc = s->a->ops->launch(s->a, (enum fws_phase)ph, e);
+	rc = s->a->ops->launch(s->a, (enum fws_phase)SRV_INT(s, launch_phase), e);
 	s->running = rc == 0;
 	s->next_live = mono_ms() + LIVE_MS;
 	return rc;
@@ -284,17 +240,13 @@ op_launch(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_er
 static int
 op_phase(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
-	const json_t *at = json_object_get(req, "at");
-	json_int_t ph;
-
-	if (srv_need_agent(s, e) < 0 ||
-	    srv_int_field(req, "phase", "phase", FWS_PHASE_IDLE, FWS_PHASE_STOP, &ph, e) < 0)
+	(void)req;
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	if (at != NULL && !json_is_integer(at))
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "phase: \"at\" is not an integer");
-	return json_object_set_new(ans, "late_ns",
-				   json_real(s->a->ops->phase(s->a, (enum fws_phase)ph,
-							      (uint64_t)json_integer_value(at))));
+	return json_object_set_new(
+		ans, "late_ns",
+		json_real(s->a->ops->phase(s->a, (enum fws_phase)SRV_INT(s, phase_phase),
+					   (uint64_t)SRV_INT(s, phase_at))));
 }
 
 static int
@@ -314,25 +266,24 @@ static int
 op_live(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	struct fws_agent_live l;
-	bool warm;
 
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 || srv_bool_field(req, "live", "warm", &warm, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	s->a->ops->live(s->a, warm, &l);
+	s->a->ops->live(s->a, SRV_BOOL(s, live_warm), &l);
 	return srv_blob(s, &l, sizeof(l));
 }
 
 static int
 op_stop(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
-	bool measured;
-
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 || srv_bool_field(req, "stop", "measured", &measured, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	if (s->running)
-		s->a->ops->stop(s->a, measured);
+		s->a->ops->stop(s->a, SRV_BOOL(s, stop_measured));
 	s->running = false;
 	return 0;
 }
@@ -360,11 +311,12 @@ static int
 op_after(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	struct fws_agent_counts *c;
-	bool keep;
+	bool keep = SRV_BOOL(s, after_keep);
 	int rc;
 
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 || srv_bool_field(req, "after", "keep", &keep, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
@@ -377,18 +329,15 @@ op_after(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 	return rc;
 }
 
-/* A range of a stream's flows [lo, lo + n): within the stream's flows, at most a chunk. */
+/* A range of a stream's flows [lo, lo + n) (the fields s, lo and n from first on, each in
+ * range already): within the stream's flows. */
 static int
-flow_range(struct fws_agent_srv *s, const json_t *req, const char *op, unsigned int *st,
+flow_range(struct fws_agent_srv *s, enum fws_agent_arg first, const char *op, unsigned int *st,
 	   uint32_t *lo, uint32_t *n, struct fws_err *e)
 {
-	json_int_t x, l, k;
+	long long x = s->args.i[first], l = s->args.i[first + 1], k = s->args.i[first + 2];
 
-	if (srv_need_agent(s, e) < 0 ||
-	    srv_int_field(req, op, "s", 0, (json_int_t)s->cfg->n_streams - 1, &x, e) < 0 ||
-	    srv_int_field(req, op, "lo", 0, (json_int_t)s->cfg->streams[x].flows.count - 1, &l, e) <
-		    0 ||
-	    srv_int_field(req, op, "n", 1, FWS_AGENT_CHUNK, &k, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
 	if (k > (json_int_t)s->cfg->streams[x].flows.count - l)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
@@ -405,11 +354,12 @@ static int
 op_rx_flows(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	static struct fws_agent_rxflow f[FWS_AGENT_CHUNK];
-	unsigned int st;
-	uint32_t lo, n;
+	unsigned int st = 0;
+	uint32_t lo = 0, n = 0;
 
+	(void)req;
 	(void)ans;
-	if (flow_range(s, req, "rx_flows", &st, &lo, &n, e) < 0)
+	if (flow_range(s, FWS_ARG_rx_flows_s, "rx_flows", &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	s->a->ops->rx_flows(s->a, st, lo, n, f);
 	return srv_blob(s, f, sizeof(f[0]) * n);
@@ -419,11 +369,12 @@ static int
 op_tx_flows(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	static struct fws_agent_txflow f[FWS_AGENT_CHUNK];
-	unsigned int st;
-	uint32_t lo, n;
+	unsigned int st = 0;
+	uint32_t lo = 0, n = 0;
 
+	(void)req;
 	(void)ans;
-	if (flow_range(s, req, "tx_flows", &st, &lo, &n, e) < 0)
+	if (flow_range(s, FWS_ARG_tx_flows_s, "tx_flows", &st, &lo, &n, e) < 0)
 		return -EINVAL;
 	s->a->ops->tx_flows(s->a, st, lo, n, f);
 	return srv_blob(s, f, sizeof(f[0]) * n);
@@ -433,13 +384,14 @@ static int
 op_aim(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	static struct fws_nat_tuple at[FWS_AGENT_CHUNK];
-	unsigned int st;
-	uint32_t lo, n;
+	unsigned int st = 0;
+	uint32_t lo = 0, n = 0;
 
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 || flow_range(s, req, "aim", &st, &lo, &n, e) < 0)
+	if (flow_range(s, FWS_ARG_aim_s, "aim", &st, &lo, &n, e) < 0)
 		return -EINVAL;
-	if (fws_wire_unblob(json_object_get(req, "b"), at, sizeof(at[0]) * n) < 0)
+	if (fws_wire_unblob(SRV_JSON(s, aim_b), at, sizeof(at[0]) * n) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "aim: tuples that do not fit");
 	return s->a->ops->aim(s->a, st, lo, n, at);
 }
@@ -472,6 +424,20 @@ static const op_fn ops[] = {
 #undef OP
 };
 
+/* The request's fields, every one checked against the protocol's table (its limits the
+ * config's, once set up). */
+static int
+read_args(struct fws_agent_srv *s, enum fws_agent_op op, const json_t *req, struct fws_err *e)
+{
+	struct fws_agent_limits lim = {s->cfg ? s->cfg->n_streams : 0, s->flows};
+
+	memset(&s->args, 0, sizeof(s->args));
+	/* before setup only hello, setup and bye are served: the rest is "not set up" first */
+	if (s->a == NULL && op != FWS_OP_hello && op != FWS_OP_setup && op != FWS_OP_bye)
+		return srv_need_agent(s, e);
+	return fws_agent_args_read(op, req, s->cfg ? &lim : NULL, &s->args, e);
+}
+
 int
 fws_agent_srv_answer(struct fws_agent_srv *s, const json_t *req)
 {
@@ -487,7 +453,7 @@ fws_agent_srv_answer(struct fws_agent_srv *s, const json_t *req)
 	else if (fws_agent_op_stopped((enum fws_agent_op)k) && s->running)
 		rc = fws_err_set(&e, FWS_ERR_SETUP, -EBUSY, "%s: the workers run (stop them first)",
 				 op);
-	else
+	else if ((rc = read_args(s, (enum fws_agent_op)k, req, &e)) == 0)
 		rc = ops[k](s, req, ans, &e);
 	json_object_set_new(ans, "rc", json_integer(rc < 0 ? rc : 0));
 	if (rc < 0)

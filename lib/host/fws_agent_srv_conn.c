@@ -13,9 +13,6 @@
 #include "fws_agent_srv_int.h"
 #include "fws_conntester.h"
 
-/* A connection test's rate, connections per second. */
-#define CONN_RATE_MAX 1e9
-
 /* An event line: what a long operation marks on its way. */
 static void
 send_event(struct fws_agent_srv *s, json_t *ev)
@@ -38,18 +35,6 @@ ev_measured(void *arg, bool stopped, struct fws_conntrial *out)
 {
 	(void)out;
 	send_event(arg, json_pack("{s:s, s:b}", "ev", "measured", "stopped", stopped));
-}
-
-/* A connection iteration's number: any 32-bit value. */
-static int
-nonce_field(const json_t *req, const char *op, uint32_t *out, struct fws_err *e)
-{
-	json_int_t n;
-
-	if (srv_int_field(req, op, "nonce", 0, UINT32_MAX, &n, e) < 0)
-		return -EINVAL;
-	*out = (uint32_t)n;
-	return 0;
 }
 
 /* The trial and its two per-second series, as one attachment. */
@@ -83,20 +68,15 @@ op_conn_trial(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fw
 {
 	const struct fws_conntester_hooks hk = {
 		.measure = ev_measure, .measured = ev_measured, .arg = s};
-	const json_t *r = json_object_get(req, "rate");
-	double rate = json_number_value(r);
+	double rate = SRV_NUM(s, conn_trial_rate);
+	uint32_t nonce = (uint32_t)SRV_INT(s, conn_trial_nonce);
+	bool progress = SRV_BOOL(s, conn_trial_progress);
 	struct fws_conntrial t;
-	uint32_t nonce;
-	bool progress;
 	int rc;
 
-	if (srv_need_agent(s, e) < 0 || nonce_field(req, "conn_trial", &nonce, e) < 0 ||
-	    srv_bool_field(req, "conn_trial", "progress", &progress, e) < 0)
+	(void)req;
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	if (!json_is_number(r) || !isfinite(rate) || rate <= 0 || rate > CONN_RATE_MAX)
-		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "conn_trial: \"rate\" is not a number above 0 and up to %.0f",
-				   CONN_RATE_MAX);
 	s->serving = false;
 	s->interrupt = 0;
 	s->busy = 1;
@@ -125,13 +105,13 @@ op_conn_between(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct 
 int
 op_conn_serve(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
-	uint32_t nonce;
 	int rc;
 
+	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0 || nonce_field(req, "conn_serve", &nonce, e) < 0)
+	if (srv_need_agent(s, e) < 0)
 		return -EINVAL;
-	rc = s->a->ops->conn_serve(s->a, nonce, e);
+	rc = s->a->ops->conn_serve(s->a, (uint32_t)SRV_INT(s, conn_serve_nonce), e);
 	s->serving = rc == 0;
 	return rc;
 }

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The agent protocol's table (fws_agent_ops.h): names, lookup and its reference page. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "fws_agent.h"
 #include "fws_agent_ops.h"
+#include "fws_err.h"
+#include "fws_phase.h"
 #include "fws_wire.h"
 
 static const struct {
-	const char *name, *request, *answer, *what;
+	const char *name, *answer, *what;
 	bool stopped;
 } ops[] = {
-#define OP(n, st, req, ans, what) [FWS_OP_##n] = {#n, req, ans, what, st},
+#define OP(n, st, ans, what) [FWS_OP_##n] = {#n, ans, what, st},
 	FWS_AGENT_OPS(OP)
 #undef OP
 };
@@ -21,6 +29,202 @@ static const struct {
 	FWS_AGENT_LINES(LINE)
 #undef LINE
 };
+
+enum arg_kind { K_INT, K_NUM, K_BOOL, K_PATH, K_OBJ, K_BLOB, K_INFO };
+enum arg_limit { L_NONE, L_STREAM, L_MASK, L_FLOW };
+
+static const struct {
+	enum fws_agent_op op;
+	const char *key, *what;
+	enum arg_kind kind;
+	double lo, hi;      /* NUM, PATH */
+	long long ilo, ihi; /* INT: exact (a double does not hold INT64_MAX) */
+	enum arg_limit limit;
+} args[] = {
+#define ARG(o, k, kind, l, h, lim, w)                                                              \
+	{FWS_OP_##o,     #k,     w, K_##kind, (double)(l), (double)(h), (long long)(l),            \
+	 (long long)(h), L_##lim},
+	FWS_AGENT_FIELDS(ARG)
+#undef ARG
+};
+
+/* The config's streams as a bit mask. */
+static long long
+all_streams(unsigned int n)
+{
+	return n >= 32 ? (long long)UINT32_MAX : (1ll << n) - 1;
+}
+
+/* Field i's highest value: its own, or the agent's config's; -1 (e set) before setup. */
+static int
+arg_hi(unsigned int i, const struct fws_agent_limits *lim, const struct fws_agent_args *a,
+       long long *hi, struct fws_err *e)
+{
+	long long s;
+
+	if (args[i].limit == L_NONE) {
+		*hi = args[i].ihi;
+		return 0;
+	}
+	if (lim == NULL)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
+	if (args[i].limit == L_STREAM)
+		*hi = (long long)lim->n_streams - 1;
+	else if (args[i].limit == L_MASK)
+		*hi = all_streams(lim->n_streams);
+	else { /* the op's stream, read before it (its "s" comes first) */
+		s = a->i[i - 1];
+		*hi = (long long)lim->flows[s] - 1;
+	}
+	return 0;
+}
+
+static int
+read_int(unsigned int i, const json_t *v, const struct fws_agent_limits *lim,
+	 struct fws_agent_args *a, struct fws_err *e)
+{
+	const char *op = fws_agent_op_name(args[i].op);
+	long long lo = args[i].ilo, hi = 0;
+
+	if (arg_hi(i, lim, a, &hi, e) < 0)
+		return -EINVAL;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+				   "%s: \"%s\" is not an integer from %lld to %lld", op,
+				   args[i].key, lo, hi);
+	a->i[i] = json_integer_value(v);
+	return 0;
+}
+
+static int
+read_arg(unsigned int i, const json_t *v, const struct fws_agent_limits *lim,
+	 struct fws_agent_args *a, struct fws_err *e)
+{
+	const char *op = fws_agent_op_name(args[i].op), *k = args[i].key;
+	double x = json_number_value(v);
+
+	a->j[i] = v;
+	switch (args[i].kind) {
+	case K_INT:
+		return read_int(i, v, lim, a, e);
+	case K_NUM:
+		if (!json_is_number(v) || !isfinite(x) || x <= args[i].lo || x > args[i].hi)
+			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+					   "%s: \"%s\" is not a number above %g and up to %g", op,
+					   k, args[i].lo, args[i].hi);
+		a->f[i] = x;
+		return 0;
+	case K_BOOL:
+		if (v != NULL && !json_is_boolean(v))
+			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+					   "%s: \"%s\" is not true or false", op, k);
+		a->b[i] = json_is_true(v);
+		return 0;
+	case K_PATH:
+		a->s[i] = json_string_value(v);
+		if (a->s[i] == NULL || a->s[i][0] != '/' || strlen(a->s[i]) >= args[i].hi)
+			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
+					   "%s: \"%s\" is not an absolute path under %.0f bytes",
+					   op, k, args[i].hi);
+		return 0;
+	case K_OBJ:
+	case K_BLOB:
+		if (args[i].kind == K_OBJ ? !json_is_object(v) : !json_is_string(v))
+			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "%s: no \"%s\"", op, k);
+		return 0;
+	case K_INFO:
+		a->s[i] = json_string_value(v);
+		return 0;
+	}
+	return 0;
+}
+
+int
+fws_agent_args_read(enum fws_agent_op op, const void *req, const struct fws_agent_limits *lim,
+		    struct fws_agent_args *a, struct fws_err *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < FWS_AGENT_N_ARGS; i++)
+		if (args[i].op == op &&
+		    read_arg(i, json_object_get(req, args[i].key), lim, a, e) < 0)
+			return -EINVAL;
+	return 0;
+}
+
+void *
+fws_agent_args_pack(enum fws_agent_op op, const struct fws_agent_args *a)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; i < FWS_AGENT_N_ARGS; i++) {
+		json_t *v = NULL;
+
+		if (args[i].op != op)
+			continue;
+		switch (args[i].kind) {
+		case K_INT:
+			v = json_integer(a->i[i]);
+			break;
+		case K_NUM:
+			v = json_real(a->f[i]);
+			break;
+		case K_BOOL:
+			v = json_boolean(a->b[i]);
+			break;
+		case K_PATH:
+			v = json_string(a->s[i] ? a->s[i] : "");
+			break;
+		default: /* OBJ, BLOB, INFO: the value given, taken */
+			v = (json_t *)(uintptr_t)a->j[i];
+		}
+		if (v != NULL)
+			json_object_set_new(o, args[i].key, v);
+	}
+	return o;
+}
+
+/* A request's fields in words, for the reference page. */
+static void
+doc_fields(FILE *f, enum fws_agent_op op)
+{
+	static const char *const lims[] = {"", "its config's last stream", "every stream's bit",
+					   "the stream's last flow"};
+	unsigned int i, n = 0;
+
+	for (i = 0; i < FWS_AGENT_N_ARGS; i++) {
+		if (args[i].op != op)
+			continue;
+		fprintf(f, "%s%s (%s): ", n++ ? "; " : "", args[i].key, args[i].what);
+		switch (args[i].kind) {
+		case K_INT:
+			if (args[i].limit != L_NONE)
+				fprintf(f, "%lld to %s", args[i].ilo, lims[args[i].limit]);
+			else
+				fprintf(f, "%lld to %lld", args[i].ilo, args[i].ihi);
+			break;
+		case K_NUM:
+			fprintf(f, "a number above %g, up to %g", args[i].lo, args[i].hi);
+			break;
+		case K_BOOL:
+			fprintf(f, "true or false (absent: false)");
+			break;
+		case K_PATH:
+			fprintf(f, "an absolute path under %.0f bytes", args[i].hi);
+			break;
+		case K_OBJ:
+			fprintf(f, "an object");
+			break;
+		case K_BLOB:
+			fprintf(f, "base64");
+			break;
+		case K_INFO:
+			fprintf(f, "the controller's word, not checked");
+			break;
+		}
+	}
+}
 
 const char *
 fws_agent_op_name(enum fws_agent_op op)
@@ -74,9 +278,11 @@ fws_agent_protocol_doc(FILE *f)
 	fprintf(f, "## Operations\n\n"
 		   "Stopped: refused (`-EBUSY`) while the agent's workers run.\n\n"
 		   "| op | stopped | request | answer | what |\n|---|---|---|---|---|\n");
-	for (i = 0; i < FWS_AGENT_N_OPS; i++)
-		fprintf(f, "| `%s` | %s | %s | %s | %s |\n", ops[i].name,
-			ops[i].stopped ? "yes" : "", ops[i].request, ops[i].answer, ops[i].what);
+	for (i = 0; i < FWS_AGENT_N_OPS; i++) {
+		fprintf(f, "| `%s` | %s | ", ops[i].name, ops[i].stopped ? "yes" : "");
+		doc_fields(f, (enum fws_agent_op)i);
+		fprintf(f, " | %s | %s |\n", ops[i].answer, ops[i].what);
+	}
 	fprintf(f, "\n## Lines without an id\n\n| line | form | what |\n|---|---|---|\n");
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		fprintf(f, "| `%s` | `%s` | %s |\n", lines[i].name, lines[i].line, lines[i].what);

@@ -2,77 +2,146 @@
 /*
  * The agent protocol as one table (the control stream itself: fws_wire.h). Each operation
  * is one line of FWS_AGENT_OPS: its name, whether the agent's workers must be stopped for
- * it, the request's fields, the answer's fields ("+ NAME": the answer's attachment, the raw
- * bytes of that structure of fws_agent.h) and what it does. The controller's end
- * (fws_agent_remote.c) names its calls by FWS_OP_NAME, the agent's end (fws_agent_srv.c)
- * has one handler op_NAME per line, and docs/reference/agent-protocol.md is printed from
- * this table (fwstress agent --doc). A new operation: one line here, its two handlers.
+ * it, the answer's fields ("+ NAME": the answer's attachment, the raw bytes of that
+ * structure of fws_agent.h) and what it does; its request's fields are lines of
+ * FWS_AGENT_FIELDS, typed and ranged. The controller's end (fws_agent_remote.c) names its
+ * calls by FWS_OP_NAME and packs their fields with fws_agent_args_pack; the agent's end
+ * (fws_agent_srv.c) reads and checks every field with fws_agent_args_read before its
+ * handler op_NAME runs; docs/reference/agent-protocol.md is printed from both tables
+ * (fwstress agent --doc). A new operation: one line here, its fields' lines, its handler.
  */
 #ifndef FWS_AGENT_OPS_H
 #define FWS_AGENT_OPS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
-/* X(name, stopped, request, answer, what) */
+/* X(name, stopped, answer, what) */
 /* clang-format off */
 #define FWS_AGENT_OPS(X) \
-	X(hello, false, "proto: [major, minor], fwstress: its version, layout: the seam's " \
-	  "structures' sizes", "hostname, kernel, proto, fwstress, dpdk, layout", \
+	X(hello, false, "hostname, kernel, proto, fwstress, dpdk, layout", \
 	  "the first exchange: a different major version or layout is refused by the " \
 	  "controller, naming both builds") \
-	X(setup, false, "config: the normalised config, host: its index (1-N), n_ports, " \
-	  "n_streams (the controller's counts, checked against the config parsed here)", \
+	X(setup, false, \
 	  "hz, hz_dpdk", \
 	  "parses the config, starts EAL and becomes the host's part of it (its ports, " \
 	  "workers and duties); once") \
-	X(ports, false, "", "+ fws_port_result[FWS_CFG_MAX_PORTS]", \
+	X(ports, false, "+ fws_port_result[FWS_CFG_MAX_PORTS]", \
 	  "each port's link, driver and counters (by config index)") \
-	X(hugepage_peak, false, "", "bytes", "the most hugepage memory it used") \
-	X(tsc, false, "", "tsc", \
+	X(hugepage_peak, false, "bytes", "the most hugepage memory it used") \
+	X(tsc, false, "tsc", \
 	  "its TSC now: the controller times the exchange around it (the probe clock)") \
-	X(ptp, false, "socket: ptp4l's management socket (an absolute path), domain: 0-255", \
+	X(ptp, false, \
 	  "+ fws_ptp_point", "its clock under PTP: pmc's state and two clock reads") \
-	X(prepare, true, "stage: enum fws_prep_stage, mask: the streams (a bit each)", "", \
+	X(prepare, true, "", \
 	  "a stage of the preparation before a trial (gateways, NAT learning, TCP " \
 	  "handshakes)") \
-	X(arm, true, "b: fws_agent_plan (base64), checked against the config", "", \
+	X(arm, true, "", \
 	  "the next trial's plan: streams, rates, sizes, phases") \
-	X(launch, true, "phase: the first phase (idle to measure)", "", \
+	X(launch, true, "", \
 	  "starts the workers on the armed plan") \
-	X(phase, false, "phase: idle to stop, at: its TSC instant (0: at once)", "late_ns", \
+	X(phase, false, "late_ns", \
 	  "the workers' phase at an instant of its clock; the answer says how late the " \
 	  "request came") \
-	X(poll, false, "", "+ fws_agent_poll", \
+	X(poll, false, "+ fws_agent_poll", \
 	  "each pass of the controller's loop: its control plane and duties, the workers' " \
 	  "state") \
-	X(live, false, "warm: the warm-up's totals (else the running phase's)", \
+	X(live, false, \
 	  "+ fws_agent_live", "live totals of the running phase") \
-	X(stop, false, "measured: the measured phase began", "", \
+	X(stop, false, "", \
 	  "ends the workers (their last poll included)") \
-	X(collect, false, "", "+ fws_agent_counts", "the trial's counts") \
-	X(rx_flows, false, "s: a stream, lo: its first flow, n: 1 to FWS_AGENT_CHUNK flows", \
+	X(collect, false, "+ fws_agent_counts", "the trial's counts") \
+	X(rx_flows, false, \
 	  "+ fws_agent_rxflow[n]", "per-flow receive counts of a range of a stream's flows") \
-	X(tx_flows, false, "s, lo, n (as rx_flows)", "+ fws_agent_txflow[n]", \
+	X(tx_flows, false, "+ fws_agent_txflow[n]", \
 	  "per-flow transmit counts") \
-	X(aim, true, "s, lo, n (as rx_flows), b: fws_nat_tuple[n] (base64)", "", \
+	X(aim, true, "", \
 	  "where a range of download flows is sent: the translations NAT learned") \
-	X(after, false, "keep: answer each stream's TCP results (else discarded)", \
+	X(after, false, \
 	  "+ fws_agent_counts", \
 	  "after a trial or probe: workers still running stopped, what prepare opened " \
 	  "closed") \
-	X(retire, false, "", "", "the trial's cookies retired: late frames count as stale") \
-	X(bye, false, "", "", "the controller is done: the agent exits after its answer") \
-	X(conn_trial, true, "nonce: the iteration (any 32-bit value), rate: connections per " \
-	  "second, progress: send its marks", \
+	X(retire, false, "", "the trial's cookies retired: late frames count as stale") \
+	X(bye, false, "", "the controller is done: the agent exits after its answer") \
+	X(conn_trial, true, \
 	  "n_est, n_closed, + fws_conntrial and its two per-second series", \
 	  "one iteration of a connection test on its clients; events measure and " \
 	  "measured on the way; any line from the controller meanwhile stops it") \
-	X(conn_between, true, "", "", \
+	X(conn_between, true, "", \
 	  "between iterations: its connections closed and aged out") \
-	X(conn_serve, true, "nonce: the iteration of another host's clients", "", \
+	X(conn_serve, true, "", \
 	  "its servers answer that iteration until the next request")
 /* clang-format on */
+
+/*
+ * A request's fields: F(op, key, kind, lo, hi, limit, what). kind: INT (an integer from lo to
+ * hi), NUM (a number above lo, up to hi), BOOL (true or false; absent: false), PATH (an
+ * absolute path under hi bytes), OBJ (a JSON object), BLOB (base64 of a structure of
+ * fws_agent.h, its length the handler's to check), INFO (the controller's word, not
+ * checked). limit: where hi is the agent's config's (FWS_LIM_STREAM its last stream,
+ * FWS_LIM_MASK every stream's bit, FWS_LIM_FLOW the last flow of the op's stream "s"), else
+ * FWS_LIM_NONE. Every field but INFO and BOOL must be there.
+ */
+/* clang-format off */
+#define FWS_AGENT_FIELDS(F) \
+	F(hello, proto, INFO, 0, 0, NONE, "[major, minor]") \
+	F(hello, fwstress, INFO, 0, 0, NONE, "its version") \
+	F(hello, layout, INFO, 0, 0, NONE, "the seam's structures' sizes") \
+	F(setup, config, OBJ, 0, 0, NONE, "the normalised config") \
+	F(setup, host, INT, 1, FWS_CFG_MAX_HOSTS, NONE, "its index in the config's hosts") \
+	F(setup, n_ports, INT, 1, FWS_CFG_MAX_PORTS, NONE, \
+	  "the controller's count, checked against the config parsed here") \
+	F(setup, n_streams, INT, 1, FWS_CFG_MAX_STREAMS, NONE, "likewise") \
+	F(ptp, socket, PATH, 0, FWS_AGENT_PATH_MAX, NONE, "ptp4l's management socket") \
+	F(ptp, domain, INT, 0, 255, NONE, "the PTP domain") \
+	F(prepare, stage, INT, 0, FWS_PREP_STAGES - 1, NONE, "enum fws_prep_stage") \
+	F(prepare, mask, INT, 0, 0, MASK, "the streams (a bit each)") \
+	F(arm, b, BLOB, 0, 0, NONE, "fws_agent_plan, checked against the config") \
+	F(launch, phase, INT, FWS_PHASE_IDLE, FWS_PHASE_MEASURE, NONE, "the first phase") \
+	F(phase, phase, INT, FWS_PHASE_IDLE, FWS_PHASE_STOP, NONE, "the phase") \
+	F(phase, at, INT, 0, INT64_MAX, NONE, "its TSC instant (0: at once)") \
+	F(live, warm, BOOL, 0, 0, NONE, "the warm-up's totals (else the running phase's)") \
+	F(stop, measured, BOOL, 0, 0, NONE, "the measured phase began") \
+	F(rx_flows, s, INT, 0, 0, STREAM, "a stream") \
+	F(rx_flows, lo, INT, 0, 0, FLOW, "its first flow") \
+	F(rx_flows, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)") \
+	F(tx_flows, s, INT, 0, 0, STREAM, "a stream") \
+	F(tx_flows, lo, INT, 0, 0, FLOW, "its first flow") \
+	F(tx_flows, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)") \
+	F(aim, s, INT, 0, 0, STREAM, "a stream") \
+	F(aim, lo, INT, 0, 0, FLOW, "its first flow") \
+	F(aim, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)") \
+	F(aim, b, BLOB, 0, 0, NONE, "fws_nat_tuple[n]") \
+	F(after, keep, BOOL, 0, 0, NONE, "answer each stream's TCP results (else discarded)") \
+	F(conn_trial, nonce, INT, 0, UINT32_MAX, NONE, "the iteration") \
+	F(conn_trial, rate, NUM, 0, 1e9, NONE, "connections per second") \
+	F(conn_trial, progress, BOOL, 0, 0, NONE, "send its marks") \
+	F(conn_serve, nonce, INT, 0, UINT32_MAX, NONE, "the iteration of another host's clients")
+/* clang-format on */
+
+/** Every field of every request, by op and key: FWS_ARG_op_key. */
+#define FWS_AGENT_ARG_ENUM(op, key, ...) FWS_ARG_##op##_##key,
+enum fws_agent_arg { FWS_AGENT_FIELDS(FWS_AGENT_ARG_ENUM) FWS_AGENT_N_ARGS };
+#undef FWS_AGENT_ARG_ENUM
+
+/** The longest path a unix socket's address holds (with its terminating zero). */
+#define FWS_AGENT_PATH_MAX 108
+
+/** A request's field values, by FWS_ARG_op_key (each kind in its own member). */
+struct fws_agent_args {
+	long long i[FWS_AGENT_N_ARGS];   /**< INT */
+	double f[FWS_AGENT_N_ARGS];      /**< NUM */
+	bool b[FWS_AGENT_N_ARGS];        /**< BOOL */
+	const char *s[FWS_AGENT_N_ARGS]; /**< PATH, INFO (strings) */
+	const void *j[FWS_AGENT_N_ARGS]; /**< OBJ, BLOB, INFO: the json_t as it came (borrowed) */
+};
+
+/** What the agent's limits are (its config): NULL before setup. */
+struct fws_agent_limits {
+	unsigned int n_streams;
+	const uint32_t *flows; /**< per stream */
+};
 
 /* X(name, fields, what): lines without an id, either way. */
 /* clang-format off */
@@ -97,6 +166,18 @@
 #define FWS_AGENT_OP_ENUM(n, ...) FWS_OP_##n,
 enum fws_agent_op { FWS_AGENT_OPS(FWS_AGENT_OP_ENUM) FWS_AGENT_N_OPS };
 #undef FWS_AGENT_OP_ENUM
+
+struct fws_err;
+/**
+ * Read and check the fields of op in the request (a json_t) into a: 0, or -EINVAL with e
+ * naming the op, the key and what it must be ("prepare: \"stage\" is not an integer from 0
+ * to 3"). A field limited by the config needs lim (NULL: "not set up").
+ */
+int fws_agent_args_read(enum fws_agent_op op, const void *req, const struct fws_agent_limits *lim,
+			struct fws_agent_args *a, struct fws_err *e);
+/** op's request fields from a, as a new json_t object (INFO fields of a taken as JSON
+ * values given in a->j; absent ones left out). */
+void *fws_agent_args_pack(enum fws_agent_op op, const struct fws_agent_args *a);
 
 /** The wire name of an operation ("?" beyond the table). */
 const char *fws_agent_op_name(enum fws_agent_op op);

@@ -91,7 +91,7 @@ refused("prepare: a mask past the streams", "\"mask\" is not an integer from 0 t
 refused("launch: quit as a phase", "\"phase\" is not an integer from 0 to 2", "launch", phase=4)
 refused("phase: no phase 99", "\"phase\" is not an integer", "phase", phase=99, at=0)
 refused("phase: at as text", "\"at\" is not an integer", "phase", phase=3, at="soon")
-refused("ptp: a socket path of 200 bytes", "a socket path is absolute and under", "ptp",
+refused("ptp: a socket path of 200 bytes", "\"socket\" is not an absolute path under 108", "ptp",
         socket="/" + "a" * 200, domain=0)
 refused("ptp: domain 300", "\"domain\" is not an integer from 0 to 255", "ptp",
         socket="/var/run/ptp4l", domain=300)

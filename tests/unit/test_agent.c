@@ -842,7 +842,7 @@ START_TEST(test_srv_every_op_answered)
 					      json_is_string(json_object_get(ans, "dpdk")),
 				      "hello: %s", msg_of(ans));
 		else if (strcmp(op, "setup") == 0)
-			ck_assert_str_eq(msg_of(ans), "setup: no config");
+			ck_assert_str_eq(msg_of(ans), "setup: no \"config\"");
 		else
 			ck_assert_msg(strcmp(msg_of(ans), "not set up") == 0, "%s: %s", op,
 				      msg_of(ans));
@@ -879,7 +879,11 @@ START_TEST(test_srv_setup_checked)
 	ck_assert_int_eq(srv_eal_starts, 0);
 	srv_setup(&v);
 	ck_assert_int_eq(srv_eal_starts, 1);
-	srv_expect(&v, "setup", NULL, -EALREADY, "set up already");
+	srv_expect(&v, "setup",
+		   json_pack("{s:o, s:i, s:i, s:i}", "config", json_loads(srv_config, 0, NULL),
+			     "host", 1, "n_ports", 2, "n_streams", 2),
+		   -EALREADY, "set up already");
+	srv_expect(&v, "setup", NULL, -EINVAL, "setup: no \"config\""); /* checked first */
 	srv_close(&v);
 }
 END_TEST
@@ -915,6 +919,14 @@ START_TEST(test_srv_running_and_fields)
 	ck_assert_int_eq(rc_of(ans), 0);
 	ck_assert(json_integer_value(json_object_get(ans, "tsc")) > 0);
 	json_decref(ans);
+	/* A phase at an instant of a TSC that has run for years (2^62 ticks): any uint64 the
+	 * controller can send as a JSON integer is taken; a negative one is not. */
+	srv_expect(&v, "phase",
+		   json_pack("{s:i, s:I}", "phase", FWS_PHASE_MEASURE, "at", 1ll << 62), 0, NULL);
+	srv_expect(&v, "phase",
+		   json_pack("{s:i, s:I}", "phase", FWS_PHASE_MEASURE, "at", INT64_MAX), 0, NULL);
+	srv_expect(&v, "phase", json_pack("{s:i, s:I}", "phase", FWS_PHASE_MEASURE, "at", -1ll),
+		   -EINVAL, "\"at\" is not an integer from 0");
 	srv_expect(&v, "stop", json_pack("{s:s}", "measured", "yes"), -EINVAL,
 		   "\"measured\" is not true or false");
 	ck_assert_uint_eq(srv_model.stops, 0);

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
 
 struct fws_agent_srv {
@@ -31,16 +32,20 @@ struct fws_agent_srv {
 	bool bye;
 	void *att; /* the answer's attachment (blob) */
 	size_t att_len;
+	/* The request's fields, read and checked by the protocol's table before its handler
+	 * (fws_agent_args_read), and the config's limits they are checked against. */
+	struct fws_agent_args args;
+	uint32_t flows[FWS_CFG_MAX_STREAMS];
 };
 
 /** Set up: 0; else -EINVAL with e "not set up". */
 int srv_need_agent(struct fws_agent_srv *s, struct fws_err *e);
-/** Field key of req: an integer in [lo, hi] into *out; -EINVAL with e naming it. */
-int srv_int_field(const json_t *req, const char *op, const char *key, json_int_t lo, json_int_t hi,
-		  json_int_t *out, struct fws_err *e);
-/** An optional boolean: absent is false, anything else but true or false refused. */
-int srv_bool_field(const json_t *req, const char *op, const char *key, bool *out,
-		   struct fws_err *e);
+/** Field key of the request being answered (FWS_ARG_op_key), as its table read it. */
+#define SRV_INT(s, k) ((s)->args.i[FWS_ARG_##k])
+#define SRV_BOOL(s, k) ((s)->args.b[FWS_ARG_##k])
+#define SRV_NUM(s, k) ((s)->args.f[FWS_ARG_##k])
+#define SRV_STR(s, k) ((s)->args.s[FWS_ARG_##k])
+#define SRV_JSON(s, k) ((const json_t *)(s)->args.j[FWS_ARG_##k])
 /** The answer's attachment: a copy of n bytes at p, sent after its line. */
 int srv_blob(struct fws_agent_srv *s, const void *p, size_t n);
 
