@@ -94,6 +94,4 @@ void fws_campaign_free(struct fws_campaign *p);
 char *fws_campaign_config_text(const struct fws_campaign *p, unsigned int i, char *err,
 			       size_t errlen);
 
-
-
 #endif /* FWS_CAMPAIGN_H */
