@@ -77,13 +77,6 @@ struct fws_stream_result {
 	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
-	/* Behind a tunnel ("tunnel"): bytes on its encrypted link per inner frame (FCS
-	 * included, the mix's average), and the received rate's share of that link's line rate
-	 * (the port's speed); 0: no tunnel. */
-	double link_frame, link_share;
-	/** Why the path carried none of the stream's frames, when it can be told: ICMP "too
-	 * big" errors, or a tunnel's MTU with DF set; "" otherwise. */
-	char path_reason[160];
 	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
 		     * matrix cell */
 	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */

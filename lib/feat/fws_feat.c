@@ -6,6 +6,7 @@
 #include "fd_icmp.h"
 #include "fd_links.h"
 #include "fd_nat.h"
+#include "fd_path.h"
 #include "fd_reassembly.h"
 #include "fd_rxq.h"
 #include "fd_stamps.h"
@@ -26,6 +27,7 @@ static const struct fws_featdata *const table[] = {
 	&fws_fd_clocks,     /* one-way latency across hosts: the clocks' alignment */
 	&fws_fd_tcp,        /* TCP streams' connections */
 	&fws_fd_icmp,       /* ICMP errors from the path */
+	&fws_fd_path,       /* what the path did: a tunnel's link share, why nothing passed */
 	&fws_fd_nat,        /* what NAT did, the verdict on what was expected */
 	&fws_fd_blocked,    /* flows the DUT should block: what leaked */
 	&fws_fd_links,      /* links down during a trial */

@@ -29,7 +29,6 @@ collect_tx(const struct fws_host *t, unsigned int s, double hz, struct fws_agent
 		as->tx_refused += task->cnt.tx_refused;
 		as->alloc_fail += task->cnt.alloc_fail;
 		as->tx_frames += task->cnt.tx_frames;
-		as->window_full += task->cnt.tcp_window_full;
 		as->unlimited |= task->pps == 0; /* unpaced: as fast as the port takes */
 		as->behind = RTE_MAX(as->behind, task->pacer.behind);
 		as->active |= task->active;

@@ -145,12 +145,6 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 		json_object_set_new(o, "senders", senders_json(x));
 	json_object_set_new(o, "latency_ns", lat_json(x));
 	fws_fd_json(fd, x->fd, o); /* the features' own: stamps, clocks, tcp, icmp, ... */
-	if (x->link_frame > 0)
-		json_object_set_new(o, "tunnel",
-				    json_pack("{s:f, s:f}", "link_frame_bytes", x->link_frame,
-					      "line_share", x->link_share));
-	if (x->path_reason[0])
-		json_object_set_new(o, "path_reason", json_string(x->path_reason));
 	if (x->syn_flood)
 		json_object_set_new(
 			o, "syn_flood",

@@ -57,25 +57,6 @@ text_flood(FILE *f, const struct fws_result *r)
 	}
 }
 
-/* What the path did: behind a tunnel its link's share, why it carried nothing. */
-static void
-text_path(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (x->link_frame > 0)
-			fprintf(f,
-				"  tunnel: %s: %.1f bytes on the encrypted link per frame; the "
-				"received rate needs %.2f %% of its line rate\n",
-				x->name, x->link_frame, x->link_share * 100);
-		if (x->path_reason[0])
-			fprintf(f, "  path: %s: %s\n", x->name, x->path_reason);
-	}
-}
-
 static void
 text_latency(FILE *f, const struct fws_result *r)
 {
@@ -329,7 +310,6 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_steady(f, r);
 	text_features(f, r);
 	text_flood(f, r);
-	text_path(f, r);
 	text_stalled(f, r);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];

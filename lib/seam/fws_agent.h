@@ -75,7 +75,7 @@ struct fws_agent_live {
  * receiving side where it receives. */
 struct fws_agent_stream {
 	/* Sending. */
-	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail, window_full;
+	uint64_t tx_frames, tx_bytes, tx_refused, alloc_fail;
 	double duration; /**< measured transmit time, s */
 	uint64_t behind; /**< the most frames a paced sender of it was behind its schedule */
 	bool unlimited;  /**< unpaced */
