@@ -407,14 +407,7 @@ set_dut(json_t *root, const struct fws_campaign *p)
 		d = json_object();
 		json_object_set_new(root, "dut", d);
 	}
-	if (p->dut.name[0])
-		json_object_set_new(d, "name", json_string(p->dut.name));
-	if (p->dut.firmware[0])
-		json_object_set_new(d, "firmware", json_string(p->dut.firmware));
-	if (p->dut.load_cmd[0])
-		json_object_set_new(d, "load_command", json_string(p->dut.load_cmd));
-	if (p->dut.telemetry[0])
-		json_object_set_new(d, "telemetry", json_string(p->dut.telemetry));
+	cfg_emit_dut_fields(d, &p->dut); /* its non-empty keys over the config's */
 }
 
 static char *

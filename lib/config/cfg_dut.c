@@ -10,19 +10,26 @@
 #include "fws_config.h"
 #include "cfg_int.h"
 
+/* "dut"'s keys and where each sits in struct fws_cfg_dut: read and written by this table. */
+#define DUT_FIELD(key, m)                                                                          \
+	{                                                                                          \
+		key, offsetof(struct fws_cfg_dut, m), sizeof(((struct fws_cfg_dut *)0)->m)         \
+	}
+static const struct {
+	const char *key;
+	size_t off, len;
+} fields[] = {
+	DUT_FIELD("name", name),
+	DUT_FIELD("firmware", firmware),
+	DUT_FIELD("load_command", load_cmd),
+	DUT_FIELD("telemetry", telemetry),
+};
+#undef DUT_FIELD
+
 int
 cfg_parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg_dut *d)
 {
 	static const char *const keys[] = {"name", "firmware", "load_command", "telemetry", NULL};
-	static const struct {
-		const char *key;
-		size_t off, len;
-	} fields[] = {
-		{"name", offsetof(struct fws_cfg_dut, name), sizeof(d->name)},
-		{"firmware", offsetof(struct fws_cfg_dut, firmware), sizeof(d->firmware)},
-		{"load_command", offsetof(struct fws_cfg_dut, load_cmd), sizeof(d->load_cmd)},
-		{"telemetry", offsetof(struct fws_cfg_dut, telemetry), sizeof(d->telemetry)},
-	};
 	const json_t *x;
 	unsigned int i;
 	size_t old;
@@ -84,15 +91,19 @@ cfg_emit_dut(const struct fws_cfg *cfg)
 	    !cfg->dut.telemetry[0])
 		return NULL;
 	o = json_object();
-	if (cfg->dut.name[0])
-		json_object_set_new(o, "name", json_string(cfg->dut.name));
-	if (cfg->dut.firmware[0])
-		json_object_set_new(o, "firmware", json_string(cfg->dut.firmware));
-	if (cfg->dut.load_cmd[0])
-		json_object_set_new(o, "load_command", json_string(cfg->dut.load_cmd));
-	if (cfg->dut.telemetry[0])
-		json_object_set_new(o, "telemetry", json_string(cfg->dut.telemetry));
+	cfg_emit_dut_fields(o, &cfg->dut);
 	return o;
+}
+
+void
+cfg_emit_dut_fields(json_t *o, const struct fws_cfg_dut *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(fields); i++)
+		if (((const char *)d + fields[i].off)[0])
+			json_object_set_new(o, fields[i].key,
+					    json_string((const char *)d + fields[i].off));
 }
 
 json_t *

@@ -84,6 +84,12 @@
  * FWS_LIM_NONE. Every field but INFO and BOOL must be there.
  */
 /* clang-format off */
+/* A range of a stream's flows, its fields in this order (the server's flow_range and the
+ * FLOW limit read "s" first). */
+#define FWS_AGENT_FLOW_RANGE(F, op) \
+	F(op, s, INT, 0, 0, STREAM, "a stream") \
+	F(op, lo, INT, 0, 0, FLOW, "its first flow") \
+	F(op, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)")
 #define FWS_AGENT_FIELDS(F) \
 	F(hello, proto, INFO, 0, 0, NONE, "[major, minor]") \
 	F(hello, fwstress, INFO, 0, 0, NONE, "its version") \
@@ -103,15 +109,9 @@
 	F(phase, at, INT, 0, INT64_MAX, NONE, "its TSC instant (0: at once)") \
 	F(live, warm, BOOL, 0, 0, NONE, "the warm-up's totals (else the running phase's)") \
 	F(stop, measured, BOOL, 0, 0, NONE, "the measured phase began") \
-	F(rx_flows, s, INT, 0, 0, STREAM, "a stream") \
-	F(rx_flows, lo, INT, 0, 0, FLOW, "its first flow") \
-	F(rx_flows, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)") \
-	F(tx_flows, s, INT, 0, 0, STREAM, "a stream") \
-	F(tx_flows, lo, INT, 0, 0, FLOW, "its first flow") \
-	F(tx_flows, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)") \
-	F(aim, s, INT, 0, 0, STREAM, "a stream") \
-	F(aim, lo, INT, 0, 0, FLOW, "its first flow") \
-	F(aim, n, INT, 1, FWS_AGENT_CHUNK, NONE, "flows (within the stream's)") \
+	FWS_AGENT_FLOW_RANGE(F, rx_flows) \
+	FWS_AGENT_FLOW_RANGE(F, tx_flows) \
+	FWS_AGENT_FLOW_RANGE(F, aim) \
 	F(aim, b, BLOB, 0, 0, NONE, "fws_nat_tuple[n]") \
 	F(after, keep, BOOL, 0, 0, NONE, "answer each stream's TCP results (else discarded)") \
 	F(conn_trial, nonce, INT, 0, UINT32_MAX, NONE, "the iteration") \

@@ -14,6 +14,8 @@
 
 /** A "dut" object (a config's or a campaign plan's) into d. */
 int cfg_parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg_dut *d);
+/** d's non-empty keys into the object o (a config's "dut", or a plan's over it). */
+void cfg_emit_dut_fields(json_t *o, const struct fws_cfg_dut *d);
 
 struct fws_cfg_host;
 /** A host's ssh destination, options, binary and EAL from its "inventory" (cfg_inventory.c). */
