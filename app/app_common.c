@@ -2,6 +2,7 @@
 /* Helpers every subcommand uses: config loading, EAL start. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include "fws_estimate.h"
 #include "fws_agent.h"
@@ -21,6 +23,7 @@
 #include "fws_app.h"
 #include "fws_campaign.h"
 #include "fws_compat.h"
+#include "fws_log.h"
 #include "fws_names.h"
 #include "fws_pace.h"
 #include "fws_spawn.h"
@@ -159,6 +162,33 @@ eal_defaults(char **argv, int argc)
 	return argc;
 }
 
+/* fwstress's log lines (fws_log.h) into DPDK's log, one log type per module registered on its
+ * first line: EAL's --log-level fws.trial:debug (the patterns EAL keeps) and --syslog apply.
+ * Lines are rare (setup, warnings), so one lock keeps the table whole across lcores. */
+static void
+log_to_dpdk(const char *mod, enum fws_log_level level, const char *line)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		char mod[32];
+		int type;
+	} types[16];
+	uint32_t type = RTE_LOGTYPE_USER1;
+	unsigned int k;
+
+	pthread_mutex_lock(&lock);
+	for (k = 0; k < RTE_DIM(types) && types[k].mod[0] && strcmp(types[k].mod, mod) != 0; k++)
+		;
+	if (k < RTE_DIM(types) && !types[k].mod[0]) {
+		strlcpy(types[k].mod, mod, sizeof(types[k].mod));
+		types[k].type = rte_log_register_type_and_pick_level(mod, RTE_LOG_NOTICE);
+	}
+	if (k < RTE_DIM(types) && types[k].type >= 0)
+		type = (uint32_t)types[k].type;
+	pthread_mutex_unlock(&lock);
+	rte_log((uint32_t)level, type, "%s", line);
+}
+
 int
 app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 {
@@ -202,6 +232,7 @@ app_eal_start(struct fws_cfg *cfg, char **cli_eal, int n_cli_eal)
 			rte_strerror(rte_errno));
 		return -1;
 	}
+	fws_log_set_sink(log_to_dpdk);
 	return 0;
 }
 

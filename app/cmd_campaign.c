@@ -28,6 +28,7 @@
 #include "fws_pace.h"
 #include "fws_report.h"
 #include "fws_spawn.h"
+#include "fws_util.h"
 
 static volatile sig_atomic_t stop;
 
@@ -275,7 +276,7 @@ left_s(const struct progress *g, double elapsed)
 	if (g->pace.begun > 1 || c->done_est <= 0)
 		left = fws_pace_left(&g->pace, now_s(), false);
 	else
-		left = RTE_MAX(c->est[g->i] * ratio - elapsed, 0.0);
+		left = FWS_MAX(c->est[g->i] * ratio - elapsed, 0.0);
 	if (c->done_est <= 0 && g->pace.begun > 1 && c->est[g->i] > 0)
 		ratio = (elapsed + left) / c->est[g->i];
 	for (j = g->i + 1; j < c->p.n; j++)

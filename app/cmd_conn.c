@@ -16,6 +16,7 @@
 #include "fws_agents.h"
 #include "fws_app.h"
 #include "fws_compat.h"
+#include "fws_conn.h"
 #include "fws_conntest.h"
 #include "fws_report.h"
 

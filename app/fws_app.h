@@ -10,7 +10,6 @@
 
 #include "fws_config.h"
 #include "fws_err.h"
-#include "fws_run.h"
 
 enum {
 	EXIT_OK = 0,    /* completed (loss or not: read the report) */
@@ -51,6 +50,7 @@ struct app_live {
 };
 
 /** One progress callback's worth: a line per second, a result line after each trial. */
+struct fws_progress;
 void app_live_progress(struct app_live *l, const struct fws_progress *p);
 
 /** Register /fwstress/streams with DPDK telemetry (after EAL init). */

@@ -15,6 +15,7 @@
 
 #include "fws_app.h"
 #include "fws_dpdk.h"
+#include "fws_run.h"
 
 static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {

@@ -9,6 +9,7 @@
 
 #include "fws_compat.h"
 #include "fws_matrix.h"
+#include "fws_util.h"
 #include "matrix_int.h"
 
 int
@@ -226,7 +227,7 @@ build(struct matrix *m)
 			r->p50[col] = fmax(r->p50[col], c->p50_ns);
 			r->p99[col] = fmax(r->p99[col], c->p99_ns);
 			reps = c->reps > 1 ? c->reps : 1;
-			r->reps[col] = r->reps[col] ? RTE_MIN(r->reps[col], reps) : reps;
+			r->reps[col] = r->reps[col] ? FWS_MIN(r->reps[col], reps) : reps;
 			if (c->reps > 1 && c->dut_cpu >= 0 &&
 			    (r->dut_reps[col] == 0 || c->dut_reps < r->dut_reps[col]))
 				r->dut_reps[col] = c->dut_reps;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fws_compat.h"
+#include "fws_util.h"
 #include "matrix_int.h"
 
 bool
@@ -85,7 +86,7 @@ const struct matrix_fig matrix_figs[] = {
 	{"p99", " p99 us", "us p99", false, v_p99},
 	{"cpu", " DUT CPU", "DUT CPU", false, v_cpu},
 };
-const unsigned int matrix_n_figs = RTE_DIM(matrix_figs);
+const unsigned int matrix_n_figs = FWS_DIM(matrix_figs);
 
 int
 matrix_pick_figs(const char *list, const struct matrix_fig **out, unsigned int *n, char *err,
@@ -98,7 +99,7 @@ matrix_pick_figs(const char *list, const struct matrix_fig **out, unsigned int *
 	while (*list) {
 		size_t w = strcspn(list, ",");
 
-		snprintf(word, sizeof(word), "%.*s", (int)RTE_MIN(w, sizeof(word) - 1), list);
+		snprintf(word, sizeof(word), "%.*s", (int)FWS_MIN(w, sizeof(word) - 1), list);
 		for (k = 0; k < matrix_n_figs && strcmp(word, matrix_figs[k].key); k++)
 			;
 		if (k == matrix_n_figs || *n == MATRIX_MAX_FIGS) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fws_compat.h"
+#include "fws_util.h"
 #include "matrix_int.h"
 #include "fws_telem.h"
 
@@ -18,7 +19,7 @@ matrix_verdict_word(const char *verdict, char *buf, size_t len)
 {
 	size_t n = strcspn(verdict, ":");
 
-	snprintf(buf, len, "%.*s", (int)RTE_MIN(n, len - 1), verdict);
+	snprintf(buf, len, "%.*s", (int)FWS_MIN(n, len - 1), verdict);
 	return buf;
 }
 

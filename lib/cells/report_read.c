@@ -18,7 +18,7 @@
 #include "fws_cell.h"
 #include "fws_config.h"
 #include "fws_cells_io.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 #include "fws_sig.h"
 #include "fws_text.h"
 #include "fws_jsonread.h"

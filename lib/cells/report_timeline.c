@@ -13,6 +13,7 @@
 
 #include "fws_compat.h"
 #include "fws_cells_io.h"
+#include "fws_util.h"
 
 /* a[i] as a number in [lo, hi], else NAN. */
 static double
@@ -43,8 +44,8 @@ cores_of(const json_t *cores, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (json_is_array(json_array_get(cores, i)))
-			k = RTE_MAX(k, json_array_size(json_array_get(cores, i)));
-	return RTE_MIN(k, (size_t)FWS_TIMELINE_CPUS);
+			k = FWS_MAX(k, json_array_size(json_array_get(cores, i)));
+	return FWS_MIN(k, (size_t)FWS_TIMELINE_CPUS);
 }
 
 static void
@@ -81,12 +82,12 @@ read_one(const json_t *tr, size_t idx, struct fws_cells *cells)
 	const json_t *s = json_object_get(json_object_get(tr, "dut_telemetry"), "seconds");
 	const json_t *t = json_object_get(s, "t"), *rx;
 	struct fws_timeline *tl;
-	size_t n = RTE_MIN(json_array_size(t), (size_t)FWS_TIMELINE_SECONDS), n_load;
+	size_t n = FWS_MIN(json_array_size(t), (size_t)FWS_TIMELINE_SECONDS), n_load;
 
 	if (!json_is_array(t) || n < 2 || cells->n_timelines >= FWS_TIMELINES_MAX)
 		return;
 	rx = json_object_get(json_object_get(tr, "seconds"), "rx_pps");
-	n_load = RTE_MIN(json_array_size(rx), (size_t)FWS_TIMELINE_SECONDS);
+	n_load = FWS_MIN(json_array_size(rx), (size_t)FWS_TIMELINE_SECONDS);
 	tl = &cells->timelines[cells->n_timelines];
 	memset(tl, 0, sizeof(*tl));
 	tl->trial = (unsigned int)idx;
@@ -127,7 +128,7 @@ fws_report_read_timelines(const json_t *root, struct fws_cells *cells)
 	if (want == 0)
 		return;
 	cells->timelines =
-		calloc(RTE_MIN(want, (size_t)FWS_TIMELINES_MAX), sizeof(*cells->timelines));
+		calloc(FWS_MIN(want, (size_t)FWS_TIMELINES_MAX), sizeof(*cells->timelines));
 	for (i = 0; cells->timelines && i < json_array_size(a); i++)
 		read_one(json_array_get(a, i), i, cells);
 }

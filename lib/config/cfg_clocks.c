@@ -5,11 +5,10 @@
 
 #include <jansson.h>
 
-#include <rte_common.h>
-
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 static const char *const sync_names[] = {
 #define FWS_CLOCK_SYNC_NAME(n, s) s,
@@ -20,7 +19,7 @@ static const char *const sync_names[] = {
 const char *
 fws_clock_sync_name(enum fws_clock_sync m)
 {
-	return (unsigned int)m < RTE_DIM(sync_names) ? sync_names[m] : "?";
+	return (unsigned int)m < FWS_DIM(sync_names) ? sync_names[m] : "?";
 }
 
 const char *
@@ -67,7 +66,7 @@ cfg_sec_clocks(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 	}
 	if (cfg_want_type(c, m, JSON_STRING, "\"probe\", \"ptp\" or \"none\"") < 0)
 		return -EINVAL;
-	for (i = 0; i < RTE_DIM(sync_names); i++)
+	for (i = 0; i < FWS_DIM(sync_names); i++)
 		if (strcmp(json_string_value(m), sync_names[i]) == 0) {
 			t->cfg->clock_sync = (enum fws_clock_sync)i;
 			return 0;

@@ -3,15 +3,15 @@
  * "connections": the connection tests (fwstress connections). Every TCP stream's flows are
  * its connections: client i is flow i's source, on the stream's transmit port.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include <rte_common.h>
-
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 enum num_kind { N_DOUBLE, N_U16, N_U8, N_UINT };
 
@@ -99,35 +99,35 @@ parse_num(struct cfg_ctx *c, const json_t *x, const struct num_key *n, struct fw
 int
 cfg_sec_connections(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 {
-	const char *keys[RTE_DIM(num_keys) + 2];
+	const char *keys[FWS_DIM(num_keys) + 2];
 	struct fws_cfg_conn *k = &t->cfg->conn;
 	const json_t *x;
 	size_t i, old;
 	int test;
 
-	for (i = 0; i < RTE_DIM(num_keys); i++)
+	for (i = 0; i < FWS_DIM(num_keys); i++)
 		keys[i] = num_keys[i].key;
 	keys[i++] = "test";
 	keys[i] = NULL;
 	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
 		return -EINVAL;
-	for (i = 0; i < RTE_DIM(num_keys); i++)
+	for (i = 0; i < FWS_DIM(num_keys); i++)
 		num_set(k, &num_keys[i], num_keys[i].dflt);
 	if ((x = json_object_get(v, "test")) == NULL)
 		return cfg_fail(c, "give \"test\": \"rate\", \"capacity\" or \"teardown\"");
 	old = cfg_push_key(c, "test");
-	if ((test = cfg_pick_name(c, x, test_names, RTE_DIM(test_names))) < 0)
+	if ((test = cfg_pick_name(c, x, test_names, FWS_DIM(test_names))) < 0)
 		return -EINVAL;
 	cfg_pop(c, old);
 	k->test = (enum fws_conn_test)test;
-	for (i = 0; i < RTE_DIM(num_keys); i++)
+	for (i = 0; i < FWS_DIM(num_keys); i++)
 		if ((x = json_object_get(v, num_keys[i].key)) != NULL &&
 		    parse_num(c, x, &num_keys[i], k) < 0)
 			return -EINVAL;
 	if (k->open_rate == 0)
 		k->open_rate = k->rate;
 	if (k->reset_rate == 0)
-		k->reset_rate = RTE_MAX(k->rate, 10000.0);
+		k->reset_rate = FWS_MAX(k->rate, 10000.0);
 	return 0;
 }
 
@@ -140,7 +140,7 @@ cfg_emit_connections(const struct fws_cfg *cfg)
 	if (cfg->conn.test == FWS_CONN_NONE)
 		return NULL;
 	o = json_pack("{s:s}", "test", fws_conn_test_name(cfg->conn.test));
-	for (i = 0; i < RTE_DIM(num_keys); i++)
+	for (i = 0; i < FWS_DIM(num_keys); i++)
 		json_object_set_new(
 			o, num_keys[i].key,
 			num_keys[i].kind == N_DOUBLE

@@ -9,6 +9,7 @@
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 /* "dut"'s keys and where each sits in struct fws_cfg_dut: read and written by this table. */
 #define DUT_FIELD(key, m)                                                                          \
@@ -36,7 +37,7 @@ cfg_parse_dut(struct cfg_ctx *c, const json_t *v, struct fws_cfg_dut *d)
 
 	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
 		return -EINVAL;
-	for (i = 0; i < RTE_DIM(fields); i++) {
+	for (i = 0; i < FWS_DIM(fields); i++) {
 		if ((x = json_object_get(v, fields[i].key)) == NULL)
 			continue;
 		old = cfg_push_key(c, fields[i].key);
@@ -100,7 +101,7 @@ cfg_emit_dut_fields(json_t *o, const struct fws_cfg_dut *d)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(fields); i++)
+	for (i = 0; i < FWS_DIM(fields); i++)
 		if (((const char *)d + fields[i].off)[0])
 			json_object_set_new(o, fields[i].key,
 					    json_string((const char *)d + fields[i].off));

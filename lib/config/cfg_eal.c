@@ -17,6 +17,7 @@
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 /* name, whether a value follows it (or "=VALUE"), its group: of one group EAL takes one
  * (0: each one counts, they add up). */
@@ -80,7 +81,7 @@ opt_of(const char *arg, unsigned int *words)
 	unsigned int i;
 
 	*words = 1;
-	for (i = 0; i < RTE_DIM(eal_opts); i++) {
+	for (i = 0; i < FWS_DIM(eal_opts); i++) {
 		n = strlen(eal_opts[i].name);
 		if (strncmp(arg, eal_opts[i].name, n) != 0)
 			continue;

@@ -13,6 +13,7 @@
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 void
 cfg_host_free(struct fws_cfg_host *h)
@@ -100,11 +101,11 @@ ssh_argv(struct fws_cfg_host *h)
 	unsigned int i;
 	int rc = 0;
 
-	for (i = 0; i < RTE_DIM(a) && rc == 0; i++)
+	for (i = 0; i < FWS_DIM(a) && rc == 0; i++)
 		rc = push_arg(h, a[i]);
 	for (i = 0; i < h->n_ssh_opts && rc == 0; i++)
 		rc = push_arg(h, h->ssh_opts[i]);
-	for (i = 0; i < RTE_DIM(b) && rc == 0; i++)
+	for (i = 0; i < FWS_DIM(b) && rc == 0; i++)
 		rc = push_arg(h, b[i]);
 	return rc;
 }
@@ -159,13 +160,13 @@ parse_host(struct cfg_ctx *c, const json_t *v, struct fws_cfg_host *h)
 	}
 	if ((x = json_object_get(v, "ssh_options")) != NULL) {
 		old = cfg_push_key(c, "ssh_options");
-		if (string_list(c, x, RTE_DIM(h->ssh_opts), h->ssh_opts, &h->n_ssh_opts) < 0)
+		if (string_list(c, x, FWS_DIM(h->ssh_opts), h->ssh_opts, &h->n_ssh_opts) < 0)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}
 	if ((x = json_object_get(v, "shell")) != NULL) {
 		old = cfg_push_key(c, "shell");
-		if (string_list(c, x, RTE_DIM(h->shell), h->shell, &h->n_shell) < 0)
+		if (string_list(c, x, FWS_DIM(h->shell), h->shell, &h->n_shell) < 0)
 			return -EINVAL;
 		cfg_pop(c, old);
 	}

@@ -17,7 +17,7 @@
 #include "fws_cell.h"
 #include "fws_config.h"
 #include "fws_names.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
 
@@ -303,7 +303,7 @@ cfg_get_seconds(struct cfg_ctx *c, const json_t *v, double lo, double hi, double
 }
 
 int
-cfg_parse_mac(struct cfg_ctx *c, const json_t *v, struct rte_ether_addr *mac)
+cfg_parse_mac(struct cfg_ctx *c, const json_t *v, struct fws_mac *mac)
 {
 	unsigned int b[6];
 	char tail;

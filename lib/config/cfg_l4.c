@@ -5,29 +5,29 @@
  * what follows once every stream exists: TCP's limits, and both directions of TCP kept
  * apart as connections.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <jansson.h>
-
-#include <rte_common.h>
 
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 static const char *const l4_names[] = {FWS_L4S(CFG_NAME)};
 
 const char *
 fws_l4_name(enum fws_l4 l)
 {
-	return cfg_name_of(l4_names, RTE_DIM(l4_names), l);
+	return cfg_name_of(l4_names, FWS_DIM(l4_names), l);
 }
 
 int
 cfg_stream_l4(struct cfg_ctx *c, const json_t *x, struct fws_cfg_stream *s)
 {
-	int i = cfg_pick_name(c, x, l4_names, RTE_DIM(l4_names));
+	int i = cfg_pick_name(c, x, l4_names, FWS_DIM(l4_names));
 
 	if (i < 0)
 		return -EINVAL;
@@ -161,7 +161,7 @@ static const char *const app_names[] = {FWS_APPS(CFG_NAME)};
 const char *
 fws_app_name(enum fws_app a)
 {
-	return cfg_name_of(app_names, RTE_DIM(app_names), a);
+	return cfg_name_of(app_names, FWS_DIM(app_names), a);
 }
 
 /* "app": {"tls_sni": NAME} or {"http_host": NAME}, one of them. */

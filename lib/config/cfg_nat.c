@@ -15,19 +15,20 @@
 #include "fws_compat.h"
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 static const char *const mode_names[] = {FWS_NAT_MODES(CFG_NAME)};
 
 const char *
 fws_nat_mode_name(enum fws_nat_mode m)
 {
-	return cfg_name_of(mode_names, RTE_DIM(mode_names), m);
+	return cfg_name_of(mode_names, FWS_DIM(mode_names), m);
 }
 
 static int
 parse_mode(struct cfg_ctx *c, const json_t *v, struct fws_cfg_nat *nat)
 {
-	int i = cfg_pick_name(c, v, mode_names, RTE_DIM(mode_names)); /* "" (unset): never */
+	int i = cfg_pick_name(c, v, mode_names, FWS_DIM(mode_names)); /* "" (unset): never */
 
 	if (i < 0)
 		return -EINVAL;

@@ -6,14 +6,14 @@
  * compressing tunnel must not shrink) or a hex pattern ("0x00ff...", up to 32 bytes).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include <rte_common.h>
-
 #include "fws_config.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 static const char *const fill_names[] = {
 #define FILL_NAME(n, s, d) s,
@@ -60,7 +60,7 @@ parse_fill(struct cfg_ctx *c, const json_t *x, struct fws_cfg_fill *f)
 		cfg_pop(c, old);
 		return 0;
 	}
-	for (i = 0; i < RTE_DIM(fill_names); i++)
+	for (i = 0; i < FWS_DIM(fill_names); i++)
 		if (i != FWS_FILL_PATTERN && strcmp(s, fill_names[i]) == 0) {
 			f->kind = (enum fws_fill)i;
 			cfg_pop(c, old);

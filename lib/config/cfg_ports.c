@@ -14,9 +14,10 @@
 #include "fws_compat.h"
 #include "fws_cell.h"
 #include "fws_config.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 /* One address or a list: "198.18.0.2/24", "2001:2:0:1::2/64" (length optional). */
 static int
@@ -151,7 +152,7 @@ device_known(struct cfg_ctx *c, const char *d)
 	if (why)
 		return cfg_fail(c, "device \"%s\": not a PCI address: %s ([DDDD:]BB:DD.F in hex)",
 				d, why);
-	for (i = 0; i < RTE_DIM(vdev_drivers); i++)
+	for (i = 0; i < FWS_DIM(vdev_drivers); i++)
 		if (strncmp(d, vdev_drivers[i], strlen(vdev_drivers[i])) == 0)
 			return 0;
 	return cfg_fail(c,
@@ -332,13 +333,13 @@ static const char *const stamp_names[] = {FWS_STAMPS(CFG_NAME)};
 const char *
 fws_stamp_name(enum fws_stamp s)
 {
-	return cfg_name_of(stamp_names, RTE_DIM(stamp_names), s);
+	return cfg_name_of(stamp_names, FWS_DIM(stamp_names), s);
 }
 
 static int
 port_tx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
-	int i = cfg_pick_name(c, x, stamp_names, RTE_DIM(stamp_names));
+	int i = cfg_pick_name(c, x, stamp_names, FWS_DIM(stamp_names));
 
 	if (i < 0)
 		return -EINVAL;
@@ -351,13 +352,13 @@ static const char *const rx_stamp_names[] = {FWS_RX_STAMPS(CFG_NAME)};
 const char *
 fws_rx_stamp_name(enum fws_rx_stamp s)
 {
-	return cfg_name_of(rx_stamp_names, RTE_DIM(rx_stamp_names), s);
+	return cfg_name_of(rx_stamp_names, FWS_DIM(rx_stamp_names), s);
 }
 
 static int
 port_rx_stamp(struct cfg_ctx *c, const json_t *x, struct fws_cfg_port *p)
 {
-	int i = cfg_pick_name(c, x, rx_stamp_names, RTE_DIM(rx_stamp_names));
+	int i = cfg_pick_name(c, x, rx_stamp_names, FWS_DIM(rx_stamp_names));
 
 	if (i < 0)
 		return -EINVAL;
@@ -443,18 +444,18 @@ port_check(struct cfg_ctx *c, const struct fws_cfg_port *p)
 int
 cfg_parse_port(struct cfg_ctx *c, const json_t *v, struct fws_cfg_port *p)
 {
-	const char *keys[RTE_DIM(port_keys) + 1];
+	const char *keys[FWS_DIM(port_keys) + 1];
 	const json_t *x;
 	size_t i, old;
 
-	for (i = 0; i < RTE_DIM(port_keys); i++)
+	for (i = 0; i < FWS_DIM(port_keys); i++)
 		keys[i] = port_keys[i].key;
 	keys[i] = NULL;
 	if (cfg_want_type(c, v, JSON_OBJECT, "an object") < 0 || cfg_check_keys(c, v, keys) < 0)
 		return -EINVAL;
 	p->rx_desc = 1024;
 	p->tx_desc = 1024;
-	for (i = 0; i < RTE_DIM(port_keys); i++) {
+	for (i = 0; i < FWS_DIM(port_keys); i++) {
 		x = json_object_get(v, port_keys[i].key);
 		if (x == NULL && port_keys[i].need && p->name[0])
 			return cfg_fail(c, "port \"%s\" %s", p->name, port_keys[i].need);
@@ -529,7 +530,7 @@ cfg_sec_ports(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 }
 
 static json_t *
-mac_json(const struct rte_ether_addr *a)
+mac_json(const struct fws_mac *a)
 {
 	const uint8_t *b = a->addr_bytes;
 

@@ -11,6 +11,7 @@
  * is written out in full by validate, so a normalised config needs no preset.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 #include "fws_config.h"
 #include "fws_tunnel.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 #define ATTACK_PATTERN "uid=0(root)"
 #define APP_ALLOWED "allowed.fwstress.test"
@@ -42,7 +44,7 @@ preset_of(const struct fws_cfg *cfg)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(presets); i++)
+	for (i = 0; i < FWS_DIM(presets); i++)
 		if (strcmp(cfg->scenario, presets[i].name) == 0)
 			return &presets[i];
 	return NULL;
@@ -54,7 +56,7 @@ known(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(presets); i++)
+	for (i = 0; i < FWS_DIM(presets); i++)
 		if (strcmp(name, presets[i].name) == 0)
 			return true;
 	return strcmp(name, "routing") == 0 || fws_tunnel_kind_of(name) > 0;

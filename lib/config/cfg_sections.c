@@ -16,6 +16,7 @@
 #include "fws_config.h"
 #include "cfg_int.h"
 #include "fws_steady.h"
+#include "fws_util.h"
 
 #define SEC(k, doc)                                                                                \
 	{                                                                                          \
@@ -294,10 +295,10 @@ cfg_defaults(struct cfg_top *t)
 static int
 check_top_keys(struct cfg_ctx *c, const json_t *root)
 {
-	const char *keys[RTE_DIM(sections) + 1];
+	const char *keys[FWS_DIM(sections) + 1];
 	size_t i;
 
-	for (i = 0; i < RTE_DIM(sections); i++)
+	for (i = 0; i < FWS_DIM(sections); i++)
 		keys[i] = sections[i].key;
 	keys[i] = NULL;
 	return cfg_check_keys_named(c, root, keys, "fwstress validate --help lists the keys");
@@ -317,7 +318,7 @@ cfg_parse_sections(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 	if (json_object_get(root, "ports") == NULL)
 		return cfg_fail(c, "a config needs \"ports\"");
 	cfg_defaults(&t);
-	for (i = 0; i < RTE_DIM(sections); i++) {
+	for (i = 0; i < FWS_DIM(sections); i++) {
 		if ((v = json_object_get(root, sections[i].key)) == NULL)
 			continue;
 		old = cfg_push_key(c, sections[i].key);
@@ -351,7 +352,7 @@ fws_config_to_json(const struct fws_cfg *cfg)
 	json_t *root = json_object(), *v;
 	size_t i;
 
-	for (i = 0; i < RTE_DIM(sections); i++)
+	for (i = 0; i < FWS_DIM(sections); i++)
 		if (sections[i].emit && (v = sections[i].emit(cfg)) != NULL)
 			json_object_set_new(root, sections[i].key, v);
 	return root;
@@ -363,7 +364,7 @@ fws_config_doc(FILE *f)
 	const struct cfg_keydoc *k;
 	size_t i;
 
-	for (i = 0; i < RTE_DIM(sections); i++) {
+	for (i = 0; i < FWS_DIM(sections); i++) {
 		fprintf(f, "  %-11s %s", sections[i].key, sections[i].doc);
 		for (k = sections[i].keys; k && k->key; k++)
 			fprintf(f, "%s%s", k == sections[i].keys ? "; keys: " : ", ", k->key);
@@ -395,10 +396,10 @@ fws_config_doc_md(FILE *f)
 	      "read; `fwstress validate CONFIG` prints a config with every default filled in.\n"
 	      "Ready configs are in `config/`. A key whose value is an object lists its keys.\n\n",
 	      f);
-	for (i = 0; i < RTE_DIM(sections); i++)
+	for (i = 0; i < FWS_DIM(sections); i++)
 		fprintf(f, "%s[`%s`](#%s)", i ? ", " : "", sections[i].key, sections[i].key);
 	fputs("\n", f);
-	for (i = 0; i < RTE_DIM(sections); i++) {
+	for (i = 0; i < FWS_DIM(sections); i++) {
 		fprintf(f, "\n## %s\n\n%s\n", sections[i].key, sections[i].doc);
 		if (sections[i].keys == NULL)
 			continue;

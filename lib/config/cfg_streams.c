@@ -14,6 +14,7 @@
 #include "fws_config.h"
 #include "fws_sig.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 static const struct fws_flow_spec cfg_default_upload_flows = {
 	.count = 1024,
@@ -119,7 +120,7 @@ static const char *const expect_names[] = {FWS_EXPECTS(CFG_NAME)};
 const char *
 fws_expect_name(enum fws_expect x)
 {
-	return cfg_name_of(expect_names, RTE_DIM(expect_names), x);
+	return cfg_name_of(expect_names, FWS_DIM(expect_names), x);
 }
 
 /* "expect": what the stream's frames should meet at the DUT. */
@@ -127,7 +128,7 @@ static int
 stream_expect(struct cfg_ctx *c, const json_t *x, const struct fws_cfg *cfg,
 	      struct fws_cfg_stream *s)
 {
-	int i = cfg_pick_name(c, x, expect_names, RTE_DIM(expect_names));
+	int i = cfg_pick_name(c, x, expect_names, FWS_DIM(expect_names));
 
 	if (i < 0)
 		return -EINVAL;

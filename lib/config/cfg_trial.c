@@ -10,11 +10,11 @@
 
 #include "fws_compat.h"
 #include "fws_config.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 #include "fws_rxstat.h"
 #include "fws_sig.h"
-#include "fws_tcp.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 /* Ethernet 14 + IPv4 20 + UDP 8 + signature 18 + FCS 4. */
 #define FWS_CFG_MIN_FRAME_IPV4 64
@@ -113,9 +113,9 @@ cfg_sec_frame_size(struct cfg_ctx *c, const json_t *v, struct cfg_top *t)
 		/* RFC 2544 section 9.1: the Ethernet frame sizes. */
 		static const uint16_t sizes[] = {64, 128, 256, 512, 1024, 1280, 1518};
 
-		for (i = 0; i < RTE_DIM(sizes); i++)
+		for (i = 0; i < FWS_DIM(sizes); i++)
 			fws_size_fixed(&cfg->sizes[i], sizes[i]);
-		cfg->n_sizes = RTE_DIM(sizes);
+		cfg->n_sizes = FWS_DIM(sizes);
 		return 0;
 	}
 	if (!json_is_array(v)) {

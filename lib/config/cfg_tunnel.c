@@ -8,11 +8,10 @@
 
 #include <jansson.h>
 
-#include <rte_common.h>
-
 #include "fws_config.h"
 #include "fws_tunnel.h"
 #include "cfg_int.h"
+#include "fws_util.h"
 
 /* "tunnel": {kind, overhead, mtu}: the tunnel the streams cross, for the overhead report. */
 int
@@ -88,7 +87,7 @@ cfg_tunnel_preset(struct cfg_ctx *c, const json_t *root, struct fws_cfg *cfg)
 		const uint16_t want[] = {64,  512, 1024, (uint16_t)(m - 64), m, (uint16_t)(m + 8),
 					 1518};
 
-		for (i = 0; i < RTE_DIM(want); i++) {
+		for (i = 0; i < FWS_DIM(want); i++) {
 			for (j = 0; j < n && sizes[j] != want[i]; j++)
 				;
 			if (j == n && want[i] >= 64 && want[i] <= 1518)

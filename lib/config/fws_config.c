@@ -8,6 +8,7 @@
 
 #include "fws_compat.h"
 #include "fws_config.h"
+#include "fws_util.h"
 
 const char *
 fws_config_eal_refused(const char *arg, const char *next)
@@ -34,7 +35,7 @@ static const char *const dir_names[] = {
 const char *
 fws_dir_name(enum fws_dir d)
 {
-	return (unsigned int)d < RTE_DIM(dir_names) ? dir_names[d] : "?";
+	return (unsigned int)d < FWS_DIM(dir_names) ? dir_names[d] : "?";
 }
 
 enum fws_dir

@@ -13,15 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <rte_ether.h>
-
 #include "fws_blocklist.h"
-#include "fws_conn.h"
+#include "fws_connstat.h"
 #include "fws_flow.h"
-#include "fws_pkt.h"
 #include "fws_rate.h"
 #include "fws_tunnel.h"
 #include "fws_size.h"
+#include "fws_frame.h"
 
 #define FWS_CFG_MAX_PORTS 8
 #define FWS_CFG_MAX_STREAMS 16
@@ -70,9 +68,9 @@ struct fws_cfg_port {
 	char name[FWS_CFG_NAME_LEN];
 	char device[FWS_CFG_PATH_LEN]; /**< PCI address, vdev string or ringpair:NAME:a|b */
 	bool mac_set;
-	struct rte_ether_addr mac; /**< source MAC; default: the port's own */
+	struct fws_mac mac; /**< source MAC; default: the port's own */
 	bool next_hop_set;
-	struct rte_ether_addr next_hop_mac; /**< default: MAC of the stream's receive port */
+	struct fws_mac next_hop_mac; /**< default: MAC of the stream's receive port */
 	unsigned int n_ipv4, n_ipv6;
 	uint32_t ipv4[FWS_CFG_MAX_ADDRS]; /**< the tester's own addresses, host order */
 	uint8_t ipv4_len[FWS_CFG_MAX_ADDRS];

@@ -6,11 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_common.h>
-
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_hist.h"
+#include "fws_util.h"
 
 void
 fws_cells_free(struct fws_cells *cells)
@@ -98,7 +97,7 @@ list_check(const char *opt, const char *list, const char *const *words, bool lat
 		}
 		if (word_ok(list, n, words, lat_pct))
 			continue;
-		snprintf(err, len, "%s: \"%.*s\" is none of %s", opt, (int)RTE_MIN(n, (size_t)40),
+		snprintf(err, len, "%s: \"%.*s\" is none of %s", opt, (int)FWS_MIN(n, (size_t)40),
 			 list, say);
 		return -EINVAL;
 	}
@@ -248,7 +247,7 @@ get_pps(const struct fws_cell *c)
 static double
 get_conn(const struct fws_cell *c)
 {
-	return RTE_MAX(c->connections, 0.0);
+	return FWS_MAX(c->connections, 0.0);
 }
 
 static double

@@ -2,9 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
-
 #include "fws_nat.h"
+#include "fws_bytes.h"
 
 static uint16_t
 sat16(uint32_t v)
@@ -72,10 +71,10 @@ fws_nat_summarize(const struct fws_natobs *obs, const struct fws_nat_tuple *sent
 		if (!src_x)
 			continue;
 		scratch[k++] = a->src;
-		if (k == 1 || rte_be_to_cpu_16(a->sport) < sum->sport_min)
-			sum->sport_min = rte_be_to_cpu_16(a->sport);
-		if (rte_be_to_cpu_16(a->sport) > sum->sport_max)
-			sum->sport_max = rte_be_to_cpu_16(a->sport);
+		if (k == 1 || fws_be16_to_cpu(a->sport) < sum->sport_min)
+			sum->sport_min = fws_be16_to_cpu(a->sport);
+		if (fws_be16_to_cpu(a->sport) > sum->sport_max)
+			sum->sport_max = fws_be16_to_cpu(a->sport);
 	}
 	sum->distinct_src = distinct(scratch, k);
 	for (i = 0, k = 0; i < n; i++)

@@ -10,6 +10,7 @@
 #include "fws_compat.h"
 #include "fws_ptp.h"
 #include "fws_spawn.h"
+#include "fws_util.h"
 
 #define PMC_OUT_MAX 16384
 #define PMC_TIMEOUT_MS 5000
@@ -66,7 +67,7 @@ fws_ptp_parse(const char *text, struct fws_ptp_state *out)
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 
-		snprintf(line, sizeof(line), "%.*s", (int)RTE_MIN(n, sizeof(line) - 1), p);
+		snprintf(line, sizeof(line), "%.*s", (int)FWS_MIN(n, sizeof(line) - 1), p);
 		parse_line(line, out, &have);
 		p = nl ? nl + 1 : NULL;
 	}

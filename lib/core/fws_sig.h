@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
+#include "fws_bytes.h"
 #if defined(__SSE4_2__)
 #include <nmmintrin.h>
 #endif
@@ -106,15 +106,15 @@ fws_sig_write(void *p, uint32_t cookie, uint8_t stream, uint32_t flow, uint32_t 
 	uint32_t v;
 	uint16_t c;
 
-	v = rte_cpu_to_le_32(w0);
+	v = fws_cpu_to_le32(w0);
 	memcpy(b, &v, 4);
-	v = rte_cpu_to_le_32(w1);
+	v = fws_cpu_to_le32(w1);
 	memcpy(b + 4, &v, 4);
-	v = rte_cpu_to_le_32(seq);
+	v = fws_cpu_to_le32(seq);
 	memcpy(b + 8, &v, 4);
-	v = rte_cpu_to_le_32(ts);
+	v = fws_cpu_to_le32(ts);
 	memcpy(b + 12, &v, 4);
-	c = rte_cpu_to_le_16((uint16_t)check);
+	c = fws_cpu_to_le16((uint16_t)check);
 	memcpy(b + 16, &c, 2);
 	return check;
 }
@@ -133,19 +133,19 @@ fws_sig_parse(const void *p, uint32_t len, uint32_t cookie, struct fws_sig *s)
 	if (len < FWS_SIG_LEN)
 		return FWS_SIG_NONE;
 	memcpy(&w0, b, 4);
-	w0 = rte_le_to_cpu_32(w0);
+	w0 = fws_le32_to_cpu(w0);
 	if ((w0 & 0xffffff) != ((uint32_t)FWS_SIG_MAGIC | (uint32_t)FWS_SIG_VERSION << 16))
 		return FWS_SIG_NONE;
 	memcpy(&w1, b + 4, 4);
 	memcpy(&seq, b + 8, 4);
 	memcpy(&ts, b + 12, 4);
 	memcpy(&check, b + 16, 2);
-	w1 = rte_le_to_cpu_32(w1);
+	w1 = fws_le32_to_cpu(w1);
 	s->stream = (uint8_t)(w0 >> 24);
 	s->flow = w1 & (FWS_SIG_MAX_FLOWS - 1);
-	s->seq = rte_le_to_cpu_32(seq);
-	s->ts = rte_le_to_cpu_32(ts);
-	if (((w1 >> 24) << 16 | rte_le_to_cpu_16(check)) !=
+	s->seq = fws_le32_to_cpu(seq);
+	s->ts = fws_le32_to_cpu(ts);
+	if (((w1 >> 24) << 16 | fws_le16_to_cpu(check)) !=
 	    fws_sig_check(cookie, w0, s->flow, s->seq, s->ts))
 		return FWS_SIG_BADCHECK;
 	return FWS_SIG_OK;

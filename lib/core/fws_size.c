@@ -3,10 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_common.h>
-
 #include "fws_compat.h"
 #include "fws_size.h"
+#include "fws_util.h"
 
 static const uint16_t rfc6985_sizes[] = {64, 128, 256, 512, 1024, 1280, 1518, 2112, 9000};
 
@@ -110,14 +109,14 @@ letter_of(const struct fws_size_mix *m, uint16_t size)
 {
 	unsigned int i, custom = 0;
 
-	for (i = 0; i < RTE_DIM(rfc6985_sizes); i++)
+	for (i = 0; i < FWS_DIM(rfc6985_sizes); i++)
 		if (rfc6985_sizes[i] == size)
 			return (char)('a' + i);
 	/* Custom letters in order of first appearance in the mix. */
 	for (i = 0; i < m->n && m->size[i] != size; i++) {
 		unsigned int j, std = 0;
 
-		for (j = 0; j < RTE_DIM(rfc6985_sizes); j++)
+		for (j = 0; j < FWS_DIM(rfc6985_sizes); j++)
 			std |= rfc6985_sizes[j] == m->size[i];
 		custom += !std;
 	}

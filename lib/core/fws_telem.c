@@ -11,13 +11,14 @@
 
 #include "fws_compat.h"
 #include "fws_telem.h"
+#include "fws_util.h"
 
 const char *
 fws_telem_phase_name(enum fws_telem_phase p)
 {
 	static const char *const names[] = {"warm-up", "measure", "drain"};
 
-	return (unsigned int)p < RTE_DIM(names) ? names[p] : "?";
+	return (unsigned int)p < FWS_DIM(names) ? names[p] : "?";
 }
 
 enum fws_telem_os

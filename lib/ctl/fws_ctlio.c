@@ -370,7 +370,7 @@ fws_ctlio_hop(const struct fws_ctlio *io, unsigned int from, unsigned int to, bo
 	if (!ipv6 && cp->gw4_known)
 		return cp->gw4_mac;
 	if (tp->next_hop_set)
-		return tp->next_hop_mac;
+		return fws_rte_mac(&tp->next_hop_mac);
 	return io->port[to].mac;
 }
 

@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
-
 #include "fd_blocked.h"
 #include "fws_blocklist.h"
+#include "fws_bytes.h"
 #include "fws_feature.h"
 #include "fws_flow.h"
 #include "fws_trial_int.h"
@@ -45,7 +44,7 @@ expected_blocked(const struct fws_cfg *cfg, struct blocked *b, unsigned int s, s
 		uint32_t dst_be;
 
 		fws_flow_tuple(&cs->flows, i, &tup);
-		dst_be = rte_cpu_to_be_32(tup.dst_ip);
+		dst_be = fws_cpu_to_be32(tup.dst_ip);
 		memcpy(addr, cs->flows.dst6, 12);
 		memcpy(cs->flows.ipv6 ? addr + 12 : addr, &dst_be, 4);
 		b->flags[s][i] = cs->expect == FWS_EXPECT_BLOCKED ||

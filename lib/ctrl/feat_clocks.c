@@ -33,6 +33,7 @@
 #include "fws_feature.h"
 #include "fws_ptp.h"
 #include "fws_trial_int.h"
+#include "fws_util.h"
 
 #define PROBES 8          /* exchanges per probe: the one with the smallest round trip */
 #define POINTS 64         /* probes per agent the rate is fitted over */
@@ -128,13 +129,13 @@ add_point(struct clocks *c, unsigned int k, const struct fws_tsc_point *p)
 static double
 span(const struct clocks *c, unsigned int k)
 {
-	unsigned int n = RTE_MIN(c->n[k], (unsigned int)POINTS);
+	unsigned int n = FWS_MIN(c->n[k], (unsigned int)POINTS);
 	double lo = INFINITY, hi = -INFINITY;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		lo = RTE_MIN(lo, c->pts[k][i].c);
-		hi = RTE_MAX(hi, c->pts[k][i].c);
+		lo = FWS_MIN(lo, c->pts[k][i].c);
+		hi = FWS_MAX(hi, c->pts[k][i].c);
 	}
 	return n > 1 ? hi - lo : 0;
 }
@@ -144,7 +145,7 @@ span(const struct clocks *c, unsigned int k)
 static double
 rate(const struct clocks *c, unsigned int k)
 {
-	unsigned int n = RTE_MIN(c->n[k], (unsigned int)POINTS), i;
+	unsigned int n = FWS_MIN(c->n[k], (unsigned int)POINTS), i;
 	const struct fws_tsc_point *p0 = &c->pts[k][0];
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, x, y;
 
@@ -330,7 +331,7 @@ stream_head(struct fws_trial *t, unsigned int s, const struct fws_stream_result 
 	struct fws_agent *a;
 	unsigned int k;
 
-	_Static_assert(RTE_DIM(v) == FWS_FD_CLOCK_FIGS, "one value per figure");
+	_Static_assert(FWS_DIM(v) == FWS_FD_CLOCK_FIGS, "one value per figure");
 	FWS_TRIAL_FOREACH_AGENT(t, k, a)
 	{
 		x->cross_host |= ((a->tx_streams ^ a->rx_streams) >> s) & 1;
@@ -338,7 +339,7 @@ stream_head(struct fws_trial *t, unsigned int s, const struct fws_stream_result 
 	x->sync = (uint8_t)t->cfg->clock_sync;
 	x->skewed = sr->lat.skewed;
 	x->skew_max_ns = sr->lat.skew_max_ns;
-	for (k = 0; x->aligned && sr->lat.count && k < RTE_DIM(v); k++)
+	for (k = 0; x->aligned && sr->lat.count && k < FWS_DIM(v); k++)
 		if (x->bound_ns > 0.1 * v[k])
 			x->uncertain |= (uint8_t)(1u << k);
 }

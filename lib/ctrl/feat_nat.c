@@ -6,13 +6,13 @@
  * stream's frames (found by signature, never by headers) and sends the download flows there.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_byteorder.h>
-
 #include "fd_nat.h"
+#include "fws_bytes.h"
 #include "fws_compat.h"
 #include "fws_flow.h"
 #include "fws_feature.h"
@@ -193,8 +193,8 @@ answered(const struct fws_cfg_stream *cs, struct fws_nat_tuple *want)
 	for (i = 0; i < cs->flows.count; i++) {
 		fws_flow_tuple(&cs->flows, i, &ft);
 		want[i] = (struct fws_nat_tuple){
-			rte_cpu_to_be_32(ft.src_ip), rte_cpu_to_be_32(ft.dst_ip),
-			rte_cpu_to_be_16(ft.src_port), rte_cpu_to_be_16(ft.dst_port)};
+			fws_cpu_to_be32(ft.src_ip), fws_cpu_to_be32(ft.dst_ip),
+			fws_cpu_to_be16(ft.src_port), fws_cpu_to_be16(ft.dst_port)};
 	}
 }
 

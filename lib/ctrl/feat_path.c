@@ -6,6 +6,7 @@
  * its encrypted link carries per inner frame and the share of that link's line rate the
  * received rate needs. Its result block is lib/feat's fd_path.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "fd_icmp.h"
@@ -19,7 +20,7 @@ collect_path(const struct fws_trial *t, unsigned int s, const struct fws_size_mi
 	     struct fws_fd_path *x)
 {
 	const struct fws_cfg_stream *cs = &t->cfg->streams[s];
-	uint32_t l2 = RTE_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
+	uint32_t l2 = FWS_ETHER_HDR_LEN + (t->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0);
 	uint64_t link = fws_trial_tx_link_mbps(t, s);
 	double sum = 0, w = 0;
 	unsigned int i;

@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_version.h>
-
 #include "fws_compat.h"
 #include "fws_conntest.h"
 #include "fws_agent_remote.h"

@@ -15,6 +15,7 @@
 #include "fws_compat.h"
 #include "fws_conntest.h"
 #include "fws_trial_int.h"
+#include "fws_util.h"
 
 struct fws_connagents {
 	const struct fws_cfg *cfg;
@@ -38,7 +39,7 @@ probe_measure(void *arg, uint64_t n, double rate)
 	if (!cmd[0] || x->dl_on)
 		return;
 	x->probed = true;
-	rc = fws_dutload_start(&x->dl, cmd, RTE_MAX(1.0, (double)n / rate));
+	rc = fws_dutload_start(&x->dl, cmd, FWS_MAX(1.0, (double)n / rate));
 	x->dl_on = rc == 0;
 	if (rc < 0)
 		snprintf(x->dl_err, sizeof(x->dl_err), "cannot start \"%.80s\": %s", cmd,

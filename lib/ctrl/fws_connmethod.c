@@ -6,6 +6,7 @@
 
 #include "fws_compat.h"
 #include "fws_conntest.h"
+#include "fws_util.h"
 
 /* A trial's derived fields from its stats: percentiles, impaired, verdict. */
 static void
@@ -19,7 +20,7 @@ trial_finish(struct fws_conntrial *t)
 	t->est_p50_us = (double)fws_hist_quantile(&st->est, 0.5) / 1e3;
 	t->est_p99_us = (double)fws_hist_quantile(&st->est, 0.99) / 1e3;
 	/* capacity: every attempted connection should be held; the others: closed. */
-	t->impaired = st->attempted - RTE_MIN(st->clean, st->attempted);
+	t->impaired = st->attempted - FWS_MIN(st->clean, st->attempted);
 	t->pass = fws_conn_criteria(st, t->verdict, sizeof(t->verdict));
 	t->generator_limited = t->tx_refused > 0 || t->achieved < 0.99 * t->rate;
 }

@@ -21,7 +21,7 @@
 
 #include "fws_config.h"
 #include "fws_conntrial.h"
-#include "fws_conn.h"
+#include "fws_connstat.h"
 #include "fws_dutload.h"
 #include "fws_err.h"
 #include "fws_search.h"

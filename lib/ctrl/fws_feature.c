@@ -4,6 +4,7 @@
 
 #include "fws_feature.h"
 #include "fws_trial_int.h"
+#include "fws_util.h"
 
 /* Each is defined in the file named after it. */
 extern const struct fws_feature fws_feature_dutload;   /* feat_dutload.c */
@@ -22,7 +23,7 @@ static const struct fws_feature *const features[] = {
 	&fws_feature_path,      /* why the path carried nothing; tunnel link bytes */
 	&fws_feature_blocked,   /* did flows expected blocked leak */
 };
-_Static_assert(RTE_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
+_Static_assert(FWS_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
 
 int
 fws_features_setup(struct fws_trial *t, struct fws_err *e)
@@ -30,7 +31,7 @@ fws_features_setup(struct fws_trial *t, struct fws_err *e)
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < RTE_DIM(features); i++) {
+	for (i = 0; i < FWS_DIM(features); i++) {
 		t->feat_ready[i] = true;
 		if (features[i]->setup && (rc = features[i]->setup(t, &t->feat[i], e)) < 0)
 			return rc;
@@ -45,7 +46,7 @@ fws_features_prepare(struct fws_trial *t, const struct fws_trial_opts *o, uint32
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < RTE_DIM(features); i++)
+	for (i = 0; i < FWS_DIM(features); i++)
 		if (features[i]->prepare &&
 		    (rc = features[i]->prepare(t, t->feat[i], o, mask, size_idx, e)) < 0)
 			return rc;
@@ -57,7 +58,7 @@ fws_features_on(struct fws_trial *t, enum fws_feature_event ev, const struct fws
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(features); i++)
+	for (i = 0; i < FWS_DIM(features); i++)
 		if (features[i]->on[ev])
 			features[i]->on[ev](t, t->feat[i], x);
 }
@@ -68,7 +69,7 @@ fws_features_plan(struct fws_trial *t, unsigned int k, struct fws_agent_plan *p)
 	unsigned int i;
 
 	memset(p->clk, 0, sizeof(p->clk));
-	for (i = 0; i < RTE_DIM(features); i++)
+	for (i = 0; i < FWS_DIM(features); i++)
 		if (features[i]->plan)
 			features[i]->plan(t, t->feat[i], k, p);
 }
@@ -80,7 +81,7 @@ fws_features_apart(const struct fws_trial *t, unsigned int s, uint32_t *n)
 	unsigned int i;
 
 	*n = 0;
-	for (i = 0; i < RTE_DIM(features); i++)
+	for (i = 0; i < FWS_DIM(features); i++)
 		if (features[i]->apart && (flags = features[i]->apart(t, t->feat[i], s, n)))
 			return flags;
 	*n = 0;
@@ -92,7 +93,7 @@ fws_features_after(struct fws_trial *t, struct fws_result *res)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(features); i++)
+	for (i = 0; i < FWS_DIM(features); i++)
 		if (features[i]->after)
 			features[i]->after(t, t->feat[i], res);
 }
@@ -102,7 +103,7 @@ fws_features_destroy(struct fws_trial *t)
 {
 	unsigned int i;
 
-	for (i = RTE_DIM(features); i-- > 0;) {
+	for (i = FWS_DIM(features); i-- > 0;) {
 		if (t->feat_ready[i] && features[i]->destroy)
 			features[i]->destroy(t, t->feat[i]);
 		t->feat[i] = NULL;

@@ -6,11 +6,14 @@
  * never a difference of totals), flows the DUT should block apart from the rest; per port,
  * the counts of the agent that owns it. The controller features add their verdicts after.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fws_compat.h"
 #include "fws_trial_int.h"
+#include "fws_util.h"
 
 static void
 summarize_latency(struct fws_stream_result *sr, const struct fws_hist *h, double jitter)
@@ -36,8 +39,8 @@ add_tx(struct fws_stream_result *sr, const struct fws_agent_stream *as)
 	sr->tx_frames += as->tx_frames;
 	sr->unlimited |= as->unlimited;
 	sr->active |= as->active;
-	sr->tx_behind = RTE_MAX(sr->tx_behind, as->behind);
-	sr->duration = RTE_MAX(sr->duration, as->duration);
+	sr->tx_behind = FWS_MAX(sr->tx_behind, as->behind);
+	sr->duration = FWS_MAX(sr->duration, as->duration);
 }
 
 /* The histogram's non-empty buckets, rising, for the result to keep: a whole histogram is
@@ -69,7 +72,7 @@ add_rx(struct fws_stream_result *sr, struct fws_hist *h, const struct fws_agent_
 	fws_hist_merge(h, &as->hist);
 	*jitter_sum += as->jitter_ns * (double)as->hist.count;
 	sr->lat.skewed += as->skewed;
-	sr->lat.skew_max_ns = RTE_MAX(sr->lat.skew_max_ns, as->skew_max_ns);
+	sr->lat.skew_max_ns = FWS_MAX(sr->lat.skew_max_ns, as->skew_max_ns);
 }
 
 /* Per flow, chunk by chunk: received against sent, the flows a feature sets apart (those
@@ -237,8 +240,8 @@ merge_trial(struct fws_trial *t, struct fws_agent_counts *const *counts, struct 
 	for (k = 0; k < t->n_agents; k++) {
 		const struct fws_agent_counts *c = counts[k];
 
-		res->rx_poll_ns = RTE_MAX(res->rx_poll_ns, c->rx_poll_ns);
-		res->phase_late_ns = RTE_MAX(res->phase_late_ns, c->phase_late_ns);
+		res->rx_poll_ns = FWS_MAX(res->rx_poll_ns, c->rx_poll_ns);
+		res->phase_late_ns = FWS_MAX(res->phase_late_ns, c->phase_late_ns);
 		fws_fd_merge_trial(&t->fd, res->fd_trial, c->fd_trial);
 	}
 }

@@ -5,11 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_common.h>
-
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_method.h"
+#include "fws_util.h"
 
 static const char *const status_names[] = {
 #define FWS_RUN_STATUS_NAME(name, label) [FWS_RUN_##name] = label,
@@ -20,7 +19,7 @@ static const char *const status_names[] = {
 const char *
 fws_run_status_name(enum fws_run_status st)
 {
-	return (unsigned int)st < RTE_DIM(status_names) ? status_names[st] : "error";
+	return (unsigned int)st < FWS_DIM(status_names) ? status_names[st] : "error";
 }
 
 /* Kept results per cell: a search keeps NDR and PDR, a sweep cell also its latency trials. */
@@ -28,10 +27,10 @@ int
 fws_run_alloc(struct fws_run *run, const struct fws_cfg *cfg, enum fws_method_mode mode)
 {
 	const struct fws_cfg_sweep *w = &cfg->sweep;
-	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? RTE_MAX(w->n_dirs, 1u) : 1);
+	unsigned int cells = cfg->n_sizes * (mode == FWS_METHOD_SWEEP ? FWS_MAX(w->n_dirs, 1u) : 1);
 	bool search = mode == FWS_METHOD_SEARCH || (mode == FWS_METHOD_SWEEP && w->search);
 
-	unsigned int reps = RTE_MAX(cfg->repeat, 1u);
+	unsigned int reps = FWS_MAX(cfg->repeat, 1u);
 
 	run->cap_results =
 		cells * (reps * (search ? 2 : 1) +
@@ -177,7 +176,7 @@ repeated(struct fws_method *m, const struct fws_trial_opts *o, unsigned int z, c
 static int
 each_size(struct fws_method *m, cell_fn cell, struct fws_err *e)
 {
-	unsigned int z, reps = RTE_MAX(m->cfg->repeat, 1u);
+	unsigned int z, reps = FWS_MAX(m->cfg->repeat, 1u);
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
@@ -478,8 +477,8 @@ b2b_stats(struct fws_b2b_summary *b)
 
 		sum += v;
 		sq += v * v;
-		b->min = RTE_MIN(b->min, v);
-		b->max = RTE_MAX(b->max, v);
+		b->min = FWS_MIN(b->min, v);
+		b->max = FWS_MAX(b->max, v);
 	}
 	if (b->n) {
 		b->avg = sum / b->n;
@@ -506,7 +505,7 @@ back_to_back(struct fws_method *m, const struct fws_trial_opts *base, unsigned i
 	snprintf(b->size, sizeof(b->size), "%s", m->cfg->sizes[z].name);
 	b->dir = base->dir;
 	rc = b2b_line_rate(m, base, z, r, &line, &b->generator_limited, e);
-	b->max_frames = RTE_MAX((uint64_t)llround(line * m->cfg->sweep.b2b_seconds), 2ull);
+	b->max_frames = FWS_MAX((uint64_t)llround(line * m->cfg->sweep.b2b_seconds), 2ull);
 	for (rep = 0; rc == 0 && rep < m->cfg->sweep.b2b_repeat && rep < FWS_RUN_MAX_B2B; rep++) {
 		rc = b2b_longest(m, base, z, r, b, &b->bursts[b->n], e);
 		if (rc < 0)
@@ -573,7 +572,7 @@ median_ndr(const struct fws_search_summary *sum, unsigned int n, double *load)
 	unsigned int i, k = 0;
 	struct fws_stats st;
 
-	for (i = 0; i < n && k < RTE_DIM(v); i++)
+	for (i = 0; i < n && k < FWS_DIM(v); i++)
 		if (sum[i].goal[FWS_SEARCH_NDR].found)
 			v[k++] = sum[i].goal[FWS_SEARCH_NDR].offered > 0
 					 ? sum[i].goal[FWS_SEARCH_NDR].offered
@@ -620,7 +619,7 @@ sweep_cell(struct fws_method *m, unsigned int z, enum fws_dir dir, struct fws_er
 
 	o.streams = direction_mask(m->cfg, dir);
 	o.dir = dir;
-	rc = repeated(m, &o, z, w->search ? search_cell : keep_trial, RTE_MAX(m->cfg->repeat, 1u),
+	rc = repeated(m, &o, z, w->search ? search_cell : keep_trial, FWS_MAX(m->cfg->repeat, 1u),
 		      false, e);
 	if (rc == 0 && w->search)
 		rc = latency_points(m, &o, z, &m->run->searches[first], m->run->n_searches - first,
@@ -639,7 +638,7 @@ method_sweep(struct fws_method *m, struct fws_err *e)
 	const struct fws_cfg_sweep *w = &m->cfg->sweep;
 	const enum fws_dir as_is[] = {FWS_DIR_CUSTOM}; /* streams without a direction */
 	const enum fws_dir *dirs = w->n_dirs ? w->dirs : as_is;
-	unsigned int z, d, n_dirs = RTE_MAX(w->n_dirs, 1u);
+	unsigned int z, d, n_dirs = FWS_MAX(w->n_dirs, 1u);
 	int rc = 0;
 
 	for (z = 0; z < m->cfg->n_sizes && rc == 0; z++) {
@@ -668,11 +667,11 @@ fws_method_cells_left(const struct fws_cfg *cfg, enum fws_method_mode mode,
 	const struct fws_cfg_sweep *w = &cfg->sweep;
 	const enum fws_dir as_is[] = {FWS_DIR_CUSTOM};
 	const enum fws_dir *dirs = w->n_dirs ? w->dirs : as_is;
-	unsigned int z, d, k, n = 0, reps = RTE_MAX(cfg->repeat, 1u);
+	unsigned int z, d, k, n = 0, reps = FWS_MAX(cfg->repeat, 1u);
 
 	for (z = 0; z < cfg->n_sizes; z++) {
 		if (mode == FWS_METHOD_SWEEP) {
-			for (d = 0; d < RTE_MAX(w->n_dirs, 1u); d++)
+			for (d = 0; d < FWS_MAX(w->n_dirs, 1u); d++)
 				n += !cell_done(carried, dirs[d], cfg->sizes[z].name);
 			continue;
 		}
@@ -692,7 +691,7 @@ static int (*const methods[])(struct fws_method *m, struct fws_err *e) = {
 int
 fws_method_execute(struct fws_method *m, enum fws_method_mode mode, struct fws_err *e)
 {
-	if ((unsigned int)mode >= RTE_DIM(methods))
+	if ((unsigned int)mode >= FWS_DIM(methods))
 		return fws_err_set(e, FWS_ERR_FAULT, -EINVAL, "method: no mode %d", (int)mode);
 	return methods[mode](m, e);
 }

@@ -2,6 +2,7 @@
 /* Path check: before any load, each stream alone at a low rate must arrive on its receive
  * port and nowhere else. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

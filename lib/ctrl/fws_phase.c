@@ -12,10 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_cycles.h>
-
 #include "fws_compat.h"
 #include "fws_trial_int.h"
+#include "fws_util.h"
 
 /* A trial in progress. */
 struct trial_run {
@@ -108,18 +107,18 @@ agents_arm(struct trial_run *r, enum fws_phase ph, uint64_t want)
 		}
 	}
 	margin = SYNC_MIN_NS + 4 * rtt;
-	at = RTE_MAX(want, ctl_now() + (uint64_t)margin);
+	at = FWS_MAX(want, ctl_now() + (uint64_t)margin);
 	FWS_TRIAL_FOREACH_AGENT(r->t, k, a)
 	{
 		double d = ((double)at - pt[k].c) * r->ticks_per_ns[k];
 
-		late = RTE_MAX(late, a->ops->phase(a, ph, pt[k].a + (uint64_t)(int64_t)d));
+		late = FWS_MAX(late, a->ops->phase(a, ph, pt[k].a + (uint64_t)(int64_t)d));
 	}
 	/* The next change is armed this long before its deadline: this one's work, its margin
 	 * and a pass of the controller's loop. */
-	r->lead_ns = RTE_MAX(SYNC_LEAD_NS, 2 * ((double)ctl_now() - t0) + margin + 5e6);
-	r->res->phase_sync_ns = RTE_MAX(r->res->phase_sync_ns, e1 + e2);
-	r->res->phase_late_ns = RTE_MAX(r->res->phase_late_ns, late);
+	r->lead_ns = FWS_MAX(SYNC_LEAD_NS, 2 * ((double)ctl_now() - t0) + margin + 5e6);
+	r->res->phase_sync_ns = FWS_MAX(r->res->phase_sync_ns, e1 + e2);
+	r->res->phase_late_ns = FWS_MAX(r->res->phase_late_ns, late);
 	return at;
 }
 
@@ -205,11 +204,11 @@ live_stream_add(struct fws_live_stream *d, const struct fws_live_stream *x)
 	d->tx_bytes += x->tx_bytes;
 	d->rx_frames += x->rx_frames;
 	d->lat_min = d->lat_count == 0 ? x->lat_min
-		     : x->lat_count    ? RTE_MIN(d->lat_min, x->lat_min)
+		     : x->lat_count    ? FWS_MIN(d->lat_min, x->lat_min)
 				       : d->lat_min;
 	d->lat_count += x->lat_count;
 	d->lat_sum += x->lat_sum;
-	d->lat_max = RTE_MAX(d->lat_max, x->lat_max);
+	d->lat_max = FWS_MAX(d->lat_max, x->lat_max);
 	d->tx_pps += x->tx_pps;
 	d->rx_pps += x->rx_pps;
 	d->tx_Bps += x->tx_Bps;
@@ -465,7 +464,7 @@ run_phases(struct trial_run *r, struct fws_err *e)
 	int rc;
 
 	arming(r);
-	for (i = 0; i < RTE_DIM(phases); i++) {
+	for (i = 0; i < FWS_DIM(phases); i++) {
 		if (phases[i].wanted && !phases[i].wanted(r))
 			continue;
 		/* The workers start in the first phase wanted; a change after a phase that ran

@@ -22,6 +22,7 @@
 #include "fws_conntest.h"
 #include "fws_remote_int.h"
 #include "fws_text.h"
+#include "fws_util.h"
 
 /* A connection test's iteration: as long as it takes (the heartbeat tells a cut link). */
 #define CONN_MS (24 * 3600 * 1000)
@@ -190,7 +191,7 @@ fws_remote_join(struct remote *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(peers); i++)
+	for (i = 0; i < FWS_DIM(peers); i++)
 		if (peers[i] == NULL) {
 			peers[i] = r;
 			return;
@@ -202,7 +203,7 @@ fws_remote_leave(struct remote *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(peers); i++)
+	for (i = 0; i < FWS_DIM(peers); i++)
 		if (peers[i] == r)
 			peers[i] = NULL;
 }
@@ -214,7 +215,7 @@ peer_lost(const struct remote *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(peers); i++)
+	for (i = 0; i < FWS_DIM(peers); i++)
 		if (peers[i] && peers[i] != r && fws_remote_lost(peers[i]))
 			return true;
 	return false;
@@ -267,7 +268,7 @@ next_line(struct remote *r, int64_t deadline, const char **why)
 	for (;;) {
 		int64_t now = fws_remote_now_ms(), left = deadline - now,
 			quiet = r->beating ? r->heard + FWS_AGENT_SILENT_MS - now : left,
-			slice = r->hk || r->stop ? 100 : 200, wait = RTE_MIN(left, quiet);
+			slice = r->hk || r->stop ? 100 : 200, wait = FWS_MIN(left, quiet);
 
 		if (stop_asked(r)) {
 			r->interrupted = true;
@@ -276,11 +277,11 @@ next_line(struct remote *r, int64_t deadline, const char **why)
 		}
 		if (left <= 0 || quiet <= 0) {
 			*why = left <= 0 ? "no answer in time"
-					 : "no heartbeat for " RTE_STR(
+					 : "no heartbeat for " FWS_STR(
 						   FWS_AGENT_SILENT_MS) " ms (the link is cut?)";
 			return NULL;
 		}
-		v = fws_wire_recv(&r->rd, (int)RTE_MIN(wait, slice), r->err, drain_err, r, why);
+		v = fws_wire_recv(&r->rd, (int)FWS_MIN(wait, slice), r->err, drain_err, r, why);
 		if (v != NULL) {
 			r->heard = fws_remote_now_ms();
 			return v;
@@ -445,7 +446,7 @@ fws_remote_lost(struct remote *r)
 	if (!r->lost && !r->setup_pending && strcmp(why, "timeout") != 0)
 		fws_remote_lose(r, why);
 	else if (!r->lost && r->beating && fws_remote_now_ms() - r->heard > FWS_AGENT_SILENT_MS)
-		fws_remote_lose(r, "no heartbeat for " RTE_STR(
+		fws_remote_lose(r, "no heartbeat for " FWS_STR(
 					   FWS_AGENT_SILENT_MS) " ms (the link is cut?)");
 	return r->lost ? r->why : NULL;
 }

@@ -5,6 +5,7 @@
 
 #include "fws_compat.h"
 #include "fws_trial.h"
+#include "fws_util.h"
 
 static const char *const kind_names[] = {
 #define KIND_NAME(n, s) [FWS_RESULT_##n] = s,
@@ -19,7 +20,7 @@ fws_result_label(enum fws_result_kind kind, double lat_frac, char *buf, size_t l
 		snprintf(buf, len, "lat%.0f", lat_frac * 100);
 	else
 		snprintf(buf, len, "%s",
-			 (unsigned int)kind < RTE_DIM(kind_names) ? kind_names[kind] : "?");
+			 (unsigned int)kind < FWS_DIM(kind_names) ? kind_names[kind] : "?");
 }
 
 void

@@ -10,8 +10,7 @@
 #include "fws_compat.h"
 #include "fws_feat.h"
 #include "fws_trial_int.h"
-
-RTE_LOG_REGISTER(fws_logtype_trial, fws.trial, NOTICE);
+#include "fws_util.h"
 
 /* Every port has an agent, every stream a sender and a receiver. */
 static int
@@ -137,7 +136,7 @@ fws_trial_hugepage_peak(struct fws_trial *t)
 
 	FWS_TRIAL_FOREACH_AGENT(t, i, a)
 	{
-		peak = RTE_MAX(peak, a->ops->hugepage_peak(a));
+		peak = FWS_MAX(peak, a->ops->hugepage_peak(a));
 	}
 	return peak;
 }

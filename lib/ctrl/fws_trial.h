@@ -24,7 +24,7 @@
 #include "fws_err.h"
 #include "fws_hist.h"
 #include "fws_nat.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 #include "fws_rxstat.h"
 #include "fws_size.h"
 #include "fws_steady.h"

@@ -12,6 +12,7 @@
 
 #include "fws_compat.h"
 #include "fws_trial_int.h"
+#include "fws_util.h"
 
 uint64_t
 fws_trial_now_ns(void)
@@ -124,12 +125,12 @@ int
 fws_trial_flows(struct fws_trial *t, unsigned int s, fws_trial_flow_fn fn, void *arg)
 {
 	uint32_t lo, n, count = t->cfg->streams[s].flows.count;
-	struct chunk *c = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(struct chunk));
+	struct chunk *c = aligned_alloc(FWS_CACHE_LINE, sizeof(struct chunk));
 
 	if (c == NULL)
 		return -ENOMEM;
 	for (lo = 0; lo < count; lo += n) {
-		n = RTE_MIN(count - lo, (uint32_t)FWS_AGENT_CHUNK);
+		n = FWS_MIN(count - lo, (uint32_t)FWS_AGENT_CHUNK);
 		read_chunk(t, s, lo, n, c);
 		fn(arg, s, lo, n, c->rx, c->tx);
 	}

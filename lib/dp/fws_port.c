@@ -24,9 +24,8 @@
 #include "fws_compat.h"
 #include "fws_port.h"
 
-#define FWS_LOGTYPE fws_logtype_port
+#define FWS_LOGMOD "fws.port"
 #include "fws_log.h"
-RTE_LOG_REGISTER(fws_logtype_port, fws.port, NOTICE);
 
 #define LINK_WAIT_MS 5000
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "fws_featdata.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 
 /** A stream's, per host and per trial (the same block). */
 struct fws_icmp_tally {

@@ -18,6 +18,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "fws_conn.h"
 #include "fws_conntester.h"
 #include "fws_host.h"
 

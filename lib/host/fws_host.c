@@ -14,13 +14,11 @@
 #include <rte_random.h>
 #include <rte_ring.h>
 
-#include "fws_clock.h"
+#include "fws_hostclock.h"
 #include "fws_compat.h"
 #include "fws_engine.h"
 #include "fws_flow.h"
 #include "fws_host.h"
-
-RTE_LOG_REGISTER(fws_logtype_host, fws.host, NOTICE);
 
 #define TX_POOL_MBUFS 16383
 
@@ -229,7 +227,8 @@ setup_ctl(struct fws_host *t, struct fws_err *e)
 
 	for (p = 0; p < t->cfg->n_ports; p++) {
 		ids[p] = t->port[p].port_id;
-		macs[p] = t->cfg->ports[p].mac_set ? t->cfg->ports[p].mac : t->port[p].mac;
+		macs[p] = t->cfg->ports[p].mac_set ? fws_rte_mac(&t->cfg->ports[p].mac)
+						   : t->port[p].mac;
 	}
 	rc = fws_ctlio_init(&t->ctl, t->cfg, ids, macs, t->nb_rxq, e);
 	return rc < 0 ? rc : fws_ctlio_resolve(&t->ctl, e);

@@ -16,7 +16,7 @@
 
 #include "fws_agent.h"
 #include "fws_agent_local.h"
-#include "fws_clock.h"
+#include "fws_hostclock.h"
 #include "fws_ctlio.h"
 #include "fws_phase.h"
 #include "fws_nat.h"
@@ -27,9 +27,8 @@
 #include "fws_worker.h"
 
 /* A host's own log type (--log-level=fws.host:debug), not the controller's fws.trial. */
-#define FWS_LOGTYPE fws_logtype_host
+#define FWS_LOGMOD "fws.host"
 #include "fws_log.h"
-extern int fws_logtype_host;
 
 /* The most host features a table holds (fws_hostfeat.c checks). */
 #define FWS_HOST_FEATURES_MAX 16

@@ -155,8 +155,10 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	strlcpy(out->device, t->cfg->ports[p].device, sizeof(out->device));
 	strlcpy(out->driver, t->port[p].driver, sizeof(out->driver));
 	/* The MAC its frames and answers carry: the config's "mac" where it gives one. */
-	rte_ether_format_addr(out->mac, sizeof(out->mac),
-			      t->cfg->ports[p].mac_set ? &t->cfg->ports[p].mac : &t->port[p].mac);
+	if (t->cfg->ports[p].mac_set)
+		fws_mac_format(out->mac, sizeof(out->mac), &t->cfg->ports[p].mac);
+	else
+		rte_ether_format_addr(out->mac, sizeof(out->mac), &t->port[p].mac);
 	out->link_speed_mbps = t->port[p].link_speed_mbps;
 	out->link_up = t->port[p].link_up;
 	out->hw_cksum = t->port[p].hw_cksum;

@@ -22,7 +22,7 @@ fws_host_sender_hdr(const struct fws_host *t, unsigned int s, unsigned int p,
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->stream = (uint8_t)s;
 	hdr->ttl = 64;
-	hdr->src = tp->mac_set ? tp->mac : t->port[p].mac;
+	hdr->src = tp->mac_set ? fws_rte_mac(&tp->mac) : t->port[p].mac;
 	hdr->dst = fws_ctlio_hop(&t->ctl, p, cs->rx_port, cs->flows.ipv6);
 	hdr->vlan = tp->vlan;
 	hdr->ipv6 = cs->flows.ipv6;

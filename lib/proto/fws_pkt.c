@@ -34,20 +34,6 @@ fws_pkt_layout(const struct fws_pkt_hdr *h, struct fws_pkt_layout *l)
 	l->sig = l->l4 + (h->tcp ? FWS_PKT_TCP_LEN : FWS_PKT_UDP_LEN);
 }
 
-uint16_t
-fws_pkt_min_frame(bool vlan, bool ipv6)
-{
-	return (uint16_t)(RTE_ETHER_HDR_LEN + (vlan ? FWS_PKT_VLAN_LEN : 0) +
-			  (ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN) + FWS_PKT_UDP_LEN +
-			  FWS_SIG_LEN + FWS_PKT_FCS);
-}
-
-uint16_t
-fws_pkt_min_frame_tcp(bool vlan, bool ipv6)
-{
-	return (uint16_t)(fws_pkt_min_frame(vlan, ipv6) - FWS_PKT_UDP_LEN + FWS_PKT_TCP_LEN);
-}
-
 uint32_t
 fws_pkt_eth(uint8_t *buf, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 	    uint16_t vlan, uint16_t l3type_be)
@@ -227,18 +213,6 @@ fws_pkt_tcp_view(const uint8_t *p, uint32_t len, uint32_t off, int32_t seg_len,
 	v->payload = p + off + doff;
 	v->payload_len = (uint32_t)seg_len - doff;
 	return FWS_PKT_TCP;
-}
-
-static const char *const icmp_class_names[] = {
-#define FWS_ICMP_CLASS_NAME(n, s, d) s,
-	FWS_ICMP_CLASSES(FWS_ICMP_CLASS_NAME)
-#undef FWS_ICMP_CLASS_NAME
-};
-
-const char *
-fws_icmp_class_name(enum fws_icmp_class c)
-{
-	return (unsigned int)c < FWS_ICMP_CLASSES_N ? icmp_class_names[c] : "?";
 }
 
 /* The error's class and announced MTU from its type and code. */

@@ -21,6 +21,7 @@
 #include <rte_udp.h>
 
 #include "fws_dpdk.h"
+#include "fws_frame.h"
 #include "fws_flow.h"
 #include "fws_sig.h"
 
@@ -28,30 +29,10 @@
 #error "fws_pkt folds signature words as little-endian halves"
 #endif
 
-#define FWS_PKT_FCS 4
-#define FWS_PKT_VLAN_LEN 4
-#define FWS_PKT_IPV4_LEN 20
-#define FWS_PKT_IPV6_LEN 40
-#define FWS_PKT_UDP_LEN 8
-#define FWS_PKT_TCP_LEN 32 /**< header with NOP, NOP, timestamps (RFC 7323) */
-
 /* Offsets of an untagged IPv4 frame (the common case, and the tests'). */
 #define FWS_PKT_L3_OFF 14
 #define FWS_PKT_L4_OFF 34
 #define FWS_PKT_SIG_OFF 42
-
-/** What fills a frame after its signature (and any payload). */
-#define FWS_FILLS(X)                                                                               \
-	X(COUNTER, "counter", "a byte counter (the default: not zeros, but compressible)")         \
-	X(ZERO, "zero", "zeros: compresses to almost nothing")                                     \
-	X(RANDOM, "random", "pseudo-random bytes, fixed for the run: incompressible")              \
-	X(PATTERN, "pattern", "a hex pattern repeated")
-enum fws_fill {
-#define FWS_FILL_ENUM(n, s, d) FWS_FILL_##n,
-	FWS_FILLS(FWS_FILL_ENUM)
-#undef FWS_FILL_ENUM
-};
-#define FWS_FILL_PATTERN_MAX 32
 
 /** What does not change within a stream. */
 struct fws_pkt_hdr {
@@ -107,12 +88,6 @@ _Static_assert(sizeof(struct fws_pkt_flow) == 32, "two flows per cache line");
 
 /** Offsets for a stream. */
 void fws_pkt_layout(const struct fws_pkt_hdr *h, struct fws_pkt_layout *l);
-
-/** Smallest frame (incl. FCS) that holds the headers and the signature. */
-uint16_t fws_pkt_min_frame(bool vlan, bool ipv6);
-
-/** The same for TCP segments with the timestamp option: 88 bytes untagged IPv4. */
-uint16_t fws_pkt_min_frame_tcp(bool vlan, bool ipv6);
 
 /** Write an Ethernet header (and an 802.1Q tag when vlan) announcing l3type_be (network
  * order). Returns its length. */
@@ -266,19 +241,6 @@ fws_pkt_icmp_kind(const uint8_t *p, uint32_t len, uint32_t off, bool v6)
 	return FWS_PKT_OTHER;
 }
 
-/** What an ICMP or ICMPv6 error says and what it quotes of the packet it is about. */
-#define FWS_ICMP_CLASSES(X)                                                                        \
-	X(TOO_BIG, "too_big", "fragmentation needed (IPv4, DF set) or packet too big (IPv6)")      \
-	X(UNREACH, "unreachable", "destination unreachable")                                       \
-	X(TIME, "time_exceeded", "time exceeded (TTL or reassembly)")                              \
-	X(PARAM, "param_problem", "parameter problem")
-enum fws_icmp_class {
-#define FWS_ICMP_CLASS_ENUM(n, s, d) FWS_ICMP_##n,
-	FWS_ICMP_CLASSES(FWS_ICMP_CLASS_ENUM)
-#undef FWS_ICMP_CLASS_ENUM
-		FWS_ICMP_CLASSES_N
-};
-
 struct fws_icmp_info {
 	enum fws_icmp_class cls;
 	uint8_t type, code;
@@ -305,9 +267,6 @@ int fws_pkt_icmp_parse(const uint8_t *frame, uint32_t len, struct fws_icmp_info 
  * right after the base header.
  */
 uint32_t fws_pkt_first_fragment(const uint8_t *frame, uint32_t len, const uint8_t **payload);
-
-/** "too_big", "unreachable", ... */
-const char *fws_icmp_class_name(enum fws_icmp_class c);
 
 /* A TCP segment at off whose IP header says it is seg_len bytes long (IP padding and
  * Ethernet padding excluded): the payload after the header and its options. Out of line:

@@ -27,9 +27,7 @@
 
 #define FWS_TCP_WSCALE 8       /**< window scale we announce: the 0xffff field is 16 MiB */
 #define FWS_TCP_WINDOW 0xffffu /**< the window field of every segment after the SYN */
-#define FWS_TCP_MSS4 1460
-#define FWS_TCP_MSS6 1440
-#define FWS_TCP_SYN_LEN 40 /**< SYN header: MSS, NOP, window scale, NOP, NOP, timestamps */
+#define FWS_TCP_SYN_LEN 40     /**< SYN header: MSS, NOP, window scale, NOP, NOP, timestamps */
 
 /** a after b in serial arithmetic. */
 static inline bool

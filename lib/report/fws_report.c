@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <rte_byteorder.h>
-#include <rte_version.h>
+#include "fws_bytes.h"
+#include "fws_util.h"
 
 #include "fws_build.h"
 #include "fws_cell.h"
@@ -530,14 +530,14 @@ fws_report_json(const struct fws_run *run)
 	fws_report_iso_time(run->finished, t1, sizeof(t1));
 	root = json_pack("{s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
 			 FWS_REPORT_SCHEMA, "tool", "name", "fwstress", "version", FWS_VERSION,
-			 "commit", FWS_COMMIT, "dpdk", rte_version(), "started", t0, "finished", t1,
-			 "status", fws_run_status_name(run->status), "partial", run->partial);
+			 "commit", FWS_COMMIT, "dpdk", FWS_DPDK_VERSION, "started", t0, "finished",
+			 t1, "status", fws_run_status_name(run->status), "partial", run->partial);
 	if (run->error[0])
 		json_object_set_new(root, "error", json_string(run->error));
 	json_object_set_new(root, "hugepage_bytes_peak",
 			    json_integer((json_int_t)run->hugepage_peak));
 	json_object_set_new(root, "rss_bytes_peak", json_integer((json_int_t)rss_peak()));
-	for (i = 0; i < RTE_DIM(report_sections); i++)
+	for (i = 0; i < FWS_DIM(report_sections); i++)
 		if ((v = report_sections[i].emit(run)) != NULL)
 			json_object_set_new(root, report_sections[i].key, v);
 	return root;
@@ -567,7 +567,7 @@ fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, u
 	if (p->result)
 		return; /* the trial's end: the report says it */
 	if (of)
-		snprintf(trials, sizeof(trials), " of ~%u", RTE_MAX(of, trial));
+		snprintf(trials, sizeof(trials), " of ~%u", FWS_MAX(of, trial));
 	if (left_s >= 0 &&
 	    strcmp(fws_pace_fmt(t, sizeof(t), left_s), fws_pace_fmt(u, sizeof(u), least_s)) != 0)
 		snprintf(left, sizeof(left), " | %s to %s left", u, t); /* no cell finished yet */
@@ -577,7 +577,7 @@ fws_report_progress(FILE *f, const struct fws_progress *p, unsigned int trial, u
 	fprintf(f,
 		"[%6.1f/%.1f s] trial %u%s (%s%s%s) %-7s TX %9.4f Mpps %8.3f Gbit/s L1 | RX %9.4f "
 		"Mpps %8.3f Gbit/s L1",
-		RTE_MIN(p->elapsed, p->total), p->total, trial, trials,
+		FWS_MIN(p->elapsed, p->total), p->total, trial, trials,
 		p->frame_size ? p->frame_size : "?", p->direction ? ", " : "",
 		p->direction ? p->direction : "", p->phase, p->tx_pps / 1e6, p->tx_bps / 1e9,
 		p->rx_pps / 1e6, p->rx_bps / 1e9);

@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include <jansson.h>
-#include <rte_version.h>
 
 #include "fws_build.h"
 #include "fws_campaign.h"
@@ -178,7 +177,7 @@ campaign_json(const struct campaign_report *r)
 			 "s:{s:s, s:o}, s:o}",
 			 "schema", FWS_REPORT_SCHEMA, "kind", "campaign", "tool", "name",
 			 "fwstress", "version", FWS_VERSION, "commit", FWS_COMMIT, "dpdk",
-			 rte_version(), "started", r->started, "finished", now, "partial",
+			 FWS_DPDK_VERSION, "started", r->started, "finished", now, "partial",
 			 r->partial, "status", campaign_status(p), "config", "dut", dut, "campaign",
 			 "workdir", p->workdir, "scenarios", sc, "cells", cells);
 }

@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <rte_common.h>
+#include "fws_util.h"
 
 #include "fd_blocked.h"
 #include "fd_dutload.h"
 #include "fd_telem.h"
 #include "fws_cell.h"
 #include "fws_compat.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 #include "fws_rate.h"
 #include "fws_report.h"
 #include "report_int.h"
@@ -132,12 +132,12 @@ cell_of(const struct fws_run *run, const struct fws_result *r, const struct fws_
 	c->goodput_bps = fws_goodput_derived(c->l1_bps);
 	if (cs->l4 == FWS_L4_TCP) {
 		/* Measured: the TCP payload of the data segments (signature included). */
-		uint32_t hdr = FWS_PKT_FCS + RTE_ETHER_HDR_LEN +
+		uint32_t hdr = FWS_PKT_FCS + FWS_ETHER_HDR_LEN +
 			       (run->cfg->ports[cs->tx_port].vlan ? FWS_PKT_VLAN_LEN : 0) +
 			       (cs->flows.ipv6 ? FWS_PKT_IPV6_LEN : FWS_PKT_IPV4_LEN) +
 			       FWS_PKT_TCP_LEN;
 
-		c->goodput_bps = c->pps * RTE_MAX(r->avg_frame - hdr, 0.0) * 8;
+		c->goodput_bps = c->pps * FWS_MAX(r->avg_frame - hdr, 0.0) * 8;
 		c->goodput_measured = 1;
 	}
 	c->l2_bps = goal ? x->tx_l2_bps : x->rx_l2_bps;
@@ -203,11 +203,11 @@ cell_proof(const struct fws_result *r, struct fws_cell *c)
 			continue;
 		/* Where some must be blocked (IPS, a blocked application), those count. */
 		if (x->proof && (!blocked_proof || b->flows))
-			c->attack_frames = RTE_MAX(c->attack_frames, 0.0) + (double)x->tx_frames;
+			c->attack_frames = FWS_MAX(c->attack_frames, 0.0) + (double)x->tx_frames;
 		if (x->proof && b->flows)
-			c->attack_leaked = RTE_MAX(c->attack_leaked, 0.0) + (double)b->leaked;
+			c->attack_leaked = FWS_MAX(c->attack_leaked, 0.0) + (double)b->leaked;
 		else if (b->flows)
-			c->blocked_leaked = RTE_MAX(c->blocked_leaked, 0.0) + (double)b->leaked;
+			c->blocked_leaked = FWS_MAX(c->blocked_leaked, 0.0) + (double)b->leaked;
 	}
 }
 
@@ -243,8 +243,8 @@ cell_flood(const struct fws_run *run, const struct fws_result *r, struct fws_cel
 
 		if (!x->active || run->cfg->streams[s].l4 != FWS_L4_SYN)
 			continue;
-		c->flood_pps = RTE_MAX(c->flood_pps, 0.0) + x->tx_pps;
-		c->flood_passed = RTE_MAX(c->flood_passed, 0.0) + (double)x->rx.unique;
+		c->flood_pps = FWS_MAX(c->flood_pps, 0.0) + x->tx_pps;
+		c->flood_passed = FWS_MAX(c->flood_passed, 0.0) + (double)x->rx.unique;
 	}
 }
 

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <rte_common.h>
-#include <rte_version.h>
+#include "fws_util.h"
 
 #include "fws_build.h"
 #include "fws_compat.h"
@@ -294,7 +293,7 @@ fws_report_conn_json(const struct fws_connrun *run)
 	fws_report_iso_time(run->finished, t1, sizeof(t1));
 	root = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:b}", "schema",
 			 FWS_REPORT_SCHEMA, "kind", "connections", "tool", "name", "fwstress",
-			 "version", FWS_VERSION, "commit", FWS_COMMIT, "dpdk", rte_version(),
+			 "version", FWS_VERSION, "commit", FWS_COMMIT, "dpdk", FWS_DPDK_VERSION,
 			 "started", t0, "finished", t1, "status",
 			 run->error[0]  ? "error"
 			 : run->running ? "running"

@@ -6,8 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_version.h>
-
 #include "fws_build.h"
 #include "fws_cell.h"
 #include "fws_clock.h"
@@ -392,7 +390,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 
 	fws_report_iso_time(run->started, t0, sizeof(t0));
 	fprintf(f, "fwstress %s%s, %s), started %s, status: %s%s\n", FWS_VERSION, FWS_COMMIT_NOTE,
-		rte_version(), t0, fws_run_status_name(run->status),
+		FWS_DPDK_VERSION, t0, fws_run_status_name(run->status),
 		run->partial ? " (partial report)" : "");
 	if (run->error[0])
 		fprintf(f, "error: %s\n", run->error);

@@ -13,7 +13,7 @@
 #include "fws_config.h"
 #include "fws_counters.h"
 #include "fws_featdata.h"
-#include "fws_pkt.h"
+#include "fws_frame.h"
 
 struct fws_port_result {
 	char name[FWS_CFG_NAME_LEN];

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fws_conn.h"
+#include "fws_connstat.h"
 #include "fws_dutload.h"
 
 /** One iteration. */

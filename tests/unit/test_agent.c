@@ -11,6 +11,7 @@
  * read back from the stream, every operation of the protocol's table answered.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,13 @@
 
 #include "fd_icmp.h"
 #include "fd_nat.h"
+#include "fws_compat.h"
 #include "fws_feat.h"
 #include "fws_agent_ops.h"
 #include "fws_agent_srv.h"
-#include "fws_clock.h"
+#include "fws_hostclock.h"
 #include "fws_trial_agents.h"
+#include "fws_util.h"
 #include "unit.h"
 
 #define FRAMES 100 /* per flow and trial */
@@ -668,7 +671,7 @@ START_TEST(test_agent_phases_armed_for_one_instant)
 		ck_assert_int_eq(sites[1].change_ph[i], FWS_PHASE_WARMUP + i);
 		ck_assert_double_gt(sites[0].change_ns[i], 0);
 		ck_assert_double_eq_tol(sites[0].change_ns[i], sites[1].change_ns[i],
-					RTE_MAX(res.phase_sync_ns, 1.0) + 2);
+					FWS_MAX(res.phase_sync_ns, 1.0) + 2);
 	}
 	/* Warm-up and measured phase each as long as asked, to within two probes' errors. */
 	ck_assert_double_eq_tol((sites[0].change_ns[1] - sites[0].change_ns[0]), 0.05e9,

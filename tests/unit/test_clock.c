@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "fws_clock.h"
+#include "fws_hostclock.h"
 #include "unit.h"
 
 START_TEST(test_clock_hz)

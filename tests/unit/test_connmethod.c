@@ -5,6 +5,7 @@
  * after an interrupted one), the rate search finding the model's limit within the search
  * width, capacity's iterations and figure, and RFC 9411's pass criteria at their edges.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "fws_conntest.h"

@@ -2,16 +2,15 @@
 /* NAT observation: per-flow tuples as they arrived, merged over lcores, summarised. */
 #include <string.h>
 
-#include <rte_byteorder.h>
-
+#include "fws_bytes.h"
 #include "fws_nat.h"
 #include "unit.h"
 
 static struct fws_nat_tuple
 tup(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
 {
-	return (struct fws_nat_tuple){rte_cpu_to_be_32(src), rte_cpu_to_be_32(dst),
-				      rte_cpu_to_be_16(sport), rte_cpu_to_be_16(dport)};
+	return (struct fws_nat_tuple){fws_cpu_to_be32(src), fws_cpu_to_be32(dst),
+				      fws_cpu_to_be16(sport), fws_cpu_to_be16(dport)};
 }
 
 START_TEST(test_see_counts_changes)

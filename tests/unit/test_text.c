@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Text from outside on its way to a terminal (issue 53, item 1): escapes, bounds. */
+/* Text from outside on its way to a terminal (issue 53, item 1): escapes, bounds; and the
+ * log lines' text on its way to their sink (fws_log.h). */
 #include <string.h>
 
+#define FWS_LOGMOD "fws.test"
+#include "fws_log.h"
 #include "fws_text.h"
 #include "unit.h"
 
@@ -71,6 +74,46 @@ START_TEST(test_text_clean_in_place)
 }
 END_TEST
 
+static struct {
+	const char *mod;
+	enum fws_log_level level;
+	char line[2048];
+	unsigned int n;
+} got;
+
+static void
+sink(const char *mod, enum fws_log_level level, const char *line)
+{
+	got.mod = mod;
+	got.level = level;
+	strcpy(got.line, line);
+	got.n++;
+}
+
+/* A line reaches the sink whole, prefixed, with its module and level; a long one is cut, its
+ * newline kept; NULL puts stderr back (the sink no longer called). */
+START_TEST(test_log_lines)
+{
+	char big[3000];
+
+	fws_log_set_sink(sink);
+	FWS_LOG(WARNING, "port %s: %u frames", "lan", 3u);
+	ck_assert_str_eq(got.mod, "fws.test");
+	ck_assert_int_eq(got.level, FWS_LOG_LVL_WARNING);
+	ck_assert_str_eq(got.line, "fwstress: port lan: 3 frames\n");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	FWS_LOG(DEBUG, "%s", big);
+	ck_assert_int_eq(got.level, FWS_LOG_LVL_DEBUG);
+	ck_assert_uint_eq(strlen(got.line), 1023);
+	ck_assert_int_eq(got.line[1022], '\n');
+	ck_assert_int_eq(got.line[1021], 'x');
+	fws_log_set_sink(NULL);
+	FWS_LOG(DEBUG, "not shown");
+	ck_assert_uint_eq(got.n, 2);
+}
+END_TEST
+
 static Suite *
 suite_text(void)
 {
@@ -80,6 +123,7 @@ suite_text(void)
 	tcase_add_test(tc, test_text_safe_cases);
 	tcase_add_test(tc, test_text_safe_no_control_left);
 	tcase_add_test(tc, test_text_clean_in_place);
+	tcase_add_test(tc, test_log_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -34,7 +34,7 @@ int cfg_member_string(struct cfg_ctx *c, const json_t *o, const char *key, bool 
 int cfg_get_uint(struct cfg_ctx *c, const json_t *v, uint64_t lo, uint64_t hi, uint64_t *out);
 int cfg_get_seconds(struct cfg_ctx *c, const json_t *v, double lo, double hi, double *out);
 int cfg_get_percent(struct cfg_ctx *c, const json_t *v, double lo, double hi, double *out);
-int cfg_parse_mac(struct cfg_ctx *c, const json_t *v, struct rte_ether_addr *mac);
+int cfg_parse_mac(struct cfg_ctx *c, const json_t *v, struct fws_mac *mac);
 int cfg_ipv4_of(const char *s, uint32_t *out);
 int cfg_ipv6_of(const char *s, uint8_t hi[12], uint32_t *lo);
 int cfg_parse_ip_range(struct cfg_ctx *c, const json_t *v, bool *ipv6, uint8_t hi6[12],

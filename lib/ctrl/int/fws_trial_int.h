@@ -14,9 +14,8 @@
 #include "fws_trial.h"
 #include "fws_trial_agents.h"
 
-#define FWS_LOGTYPE fws_logtype_trial
+#define FWS_LOGMOD "fws.trial"
 #include "fws_log.h"
-extern int fws_logtype_trial;
 
 struct fws_probe;
 

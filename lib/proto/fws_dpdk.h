@@ -16,9 +16,13 @@
 #define FWS_DPDK_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_version.h>
+
+#include "fws_frame.h"
 
 /** The DPDK release this was compiled against, as RTE_VERSION_NUM gives it. */
 #define FWS_DPDK_AT_LEAST(y, m) (RTE_VERSION >= RTE_VERSION_NUM(y, m, 0, 0))
@@ -56,6 +60,16 @@ static inline const uint8_t *
 fws_ip6_cdst(const struct rte_ipv6_hdr *ip)
 {
 	return (const uint8_t *)&ip->dst_addr;
+}
+
+/** A configured MAC (fws_frame.h, laid out as DPDK's) as DPDK's type. */
+static inline struct rte_ether_addr
+fws_rte_mac(const struct fws_mac *m)
+{
+	struct rte_ether_addr a;
+
+	memcpy(a.addr_bytes, m->addr_bytes, sizeof(a.addr_bytes));
+	return a;
 }
 
 /** ICMP echo request and reply types (RFC 792). */
