@@ -419,7 +419,10 @@ op_bye(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 
 /* One handler per line of the protocol's table (fws_agent_ops.h). */
 static const op_fn ops[] = {
-#define OP(n, ...) [FWS_OP_##n] = op_##n,
+#define OP(kind, n, ...) OP_##kind(n)
+#define OP_CALL(n) [FWS_OP_##n] = op_##n,
+#define OP_WIRE OP_CALL
+#define OP_LOCAL(n)
 	FWS_AGENT_OPS(OP)
 #undef OP
 };

@@ -25,6 +25,7 @@
 #include "fws_nat.h"
 #include "fws_ptp.h"
 #include "fws_rxstat.h"
+#include "fws_agent_ops.h"
 #include "fws_agent_types.h"
 #include "fws_config.h"
 #include "fws_err.h"
@@ -127,71 +128,11 @@ enum fws_prep_stage {
 /** Flows per chunk of the per-flow calls: a bounded buffer for any number of flows. */
 #define FWS_AGENT_CHUNK 4096
 
+/* The agent interface: a member per CALL and LOCAL line of FWS_AGENT_OPS (fws_agent_ops.h,
+ * where each is documented). */
 struct fws_agent_ops {
 	const char *name;
-	/** The ports it owns (facts and run totals), by config index; their count. */
-	unsigned int (*ports)(struct fws_agent *a, struct fws_port_result *out);
-	/** Its TSC rate calibrated at setup and DPDK's estimate. */
-	void (*clock)(struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk);
-	/** Its TSC now, as its stamps read it (a test clock applied): the controller's clock
-	 * probe times the call. */
-	uint64_t (*tsc)(struct fws_agent *a);
-	/** Its clock under PTP ("clocks": "ptp"): ptp4l's state through pmc on socket in PTP
-	 * domain domain, checked,
-	 * and its TSC beside CLOCK_REALTIME. 0, or -1 with why in e. */
-	int (*ptp)(struct fws_agent *a, const char *socket, unsigned int domain,
-		   struct fws_ptp_point *out, struct fws_err *e);
-	/** Largest hugepage memory its heaps held so far. */
-	uint64_t (*hugepage_peak)(struct fws_agent *a);
-	/** Before a trial, workers stopped: what the host does by itself for the streams of
-	 * mask (TCP handshakes), in stage st. stop: a stop request ends it (-EINTR). */
-	int (*prepare)(struct fws_agent *a, enum fws_prep_stage st, uint32_t mask,
-		       volatile int *stop, struct fws_err *e);
-	/** Load the plan: sizes, rates, limits, cookies; counters zeroed. */
-	int (*arm)(struct fws_agent *a, const struct fws_agent_plan *p, struct fws_err *e);
-	/** Start the workers in phase ph. */
-	int (*launch)(struct fws_agent *a, enum fws_phase ph, struct fws_err *e);
-	/** Move the workers to phase ph at at, a reading of its clock as tsc gives it (0: at
-	 * once). Returns how late the request came (ns past at when it arrived; 0 in time). */
-	double (*phase)(struct fws_agent *a, enum fws_phase ph, uint64_t at);
-	/** Each pass of the controller's loop: control plane, the host's own duties. */
-	void (*poll)(struct fws_agent *a, struct fws_agent_poll *out);
-	/** Live totals of the running phase (warm: the warm-up's). */
-	void (*live)(struct fws_agent *a, bool warm, struct fws_agent_live *out);
-	/** End the workers (the last poll included). measured: the measured phase began. */
-	void (*stop)(struct fws_agent *a, bool measured);
-	/** The trial's counts (after stop). */
-	void (*collect)(struct fws_agent *a, struct fws_agent_counts *out);
-	/** Flows [lo, lo + n) of stream s as received here (zero where none arrived). */
-	void (*rx_flows)(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
-			 struct fws_agent_rxflow *out);
-	/** Flows [lo, lo + n) of stream s as sent from here. */
-	void (*tx_flows)(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
-			 struct fws_agent_txflow *out);
-	/** Send flows [lo, lo + n) of stream s to at[i].dst, at[i].dport (network order; dst
-	 * 0: not learned, the flow keeps its own destination). 0 or -errno. */
-	int (*aim)(struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n,
-		   const struct fws_nat_tuple *at);
-	/** After a trial or probe: close what prepare opened; each stream's TCP results into
-	 * out (NULL: discarded). */
-	void (*after)(struct fws_agent *a, struct fws_agent_counts *out);
-	/** Retire the trial's cookies: late frames count as stale. */
-	void (*retire)(struct fws_agent *a);
-	/** Connection tests (fwstress connections), its ports' ends of them: one iteration
-	 * numbered nonce at rate of the clients it owns, the servers it owns answering
-	 * meanwhile; hk marks the measured phase; *stop ends it early. progress: a line per
-	 * second where it runs. 0 or -errno with e set. */
-	int (*conn_trial)(struct fws_agent *a, double rate, uint32_t nonce, bool progress,
-			  const struct fws_conntester_hooks *hk, volatile int *stop,
-			  struct fws_conntrial *out, struct fws_err *e);
-	/** Between iterations (its clients): hold, reset, the aging wait. */
-	int (*conn_between)(struct fws_agent *a, volatile int *stop, struct fws_err *e);
-	/** Its servers answer iteration nonce's clients, which another agent owns. */
-	int (*conn_serve)(struct fws_agent *a, uint32_t nonce, struct fws_err *e);
-	/** Why the agent is gone (its control stream ended, it died, it did not answer), or
-	 * NULL while it lives; NULL hook: it cannot be lost (in-process). */
-	const char *(*lost)(struct fws_agent *a);
-	void (*destroy)(struct fws_agent *a);
+	FWS_AGENT_OPS(FWS_AGENT_OP_MEMBER)
 };
 
 struct fws_agent {

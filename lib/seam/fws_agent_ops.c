@@ -17,7 +17,10 @@ static const struct {
 	const char *name, *answer, *what;
 	bool stopped;
 } ops[] = {
-#define OP(n, st, ans, what) [FWS_OP_##n] = {#n, ans, what, st},
+#define OP(kind, n, st, ret, params, ans, what) OP_##kind(n, st, ans, what)
+#define OP_CALL(n, st, ans, what) [FWS_OP_##n] = {#n, ans, what, st},
+#define OP_WIRE OP_CALL
+#define OP_LOCAL(...)
 	FWS_AGENT_OPS(OP)
 #undef OP
 };

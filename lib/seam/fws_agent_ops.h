@@ -2,9 +2,10 @@
 /*
  * The agent protocol as one table (the control stream itself: fws_wire.h). Each operation
  * is one line of FWS_AGENT_OPS: its name, whether the agent's workers must be stopped for
- * it, the answer's fields ("+ NAME": the answer's attachment, the raw bytes of that
- * structure of fws_agent.h) and what it does; its request's fields are lines of
- * FWS_AGENT_FIELDS, typed and ranged. The controller's end (fws_agent_remote.c) names its
+ * it, its member of the agent interface (struct fws_agent_ops is generated from the lines),
+ * the answer's fields ("+ NAME": the answer's attachment, the raw bytes of that structure
+ * of fws_agent.h) and what it does; its request's fields are lines of FWS_AGENT_FIELDS,
+ * typed and ranged. The controller's end (fws_agent_remote.c) names its
  * calls by FWS_OP_NAME and packs their fields with fws_agent_args_pack; the agent's end
  * (fws_agent_srv.c) reads and checks every field with fws_agent_args_read before its
  * handler op_NAME runs; docs/reference/agent-protocol.md is printed from both tables
@@ -17,61 +18,106 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* X(name, stopped, answer, what) */
+/*
+ * X(kind, name, stopped, ret, params, answer, what): kind CALL is an operation of the
+ * controller's agent interface (struct fws_agent_ops's member: ret (*name) params) and of the
+ * wire; WIRE of the wire only (the remote agent's own exchanges); LOCAL of the interface only
+ * (answered without a line of its own, or about the link itself). stopped: the agent's
+ * workers must be stopped for it. answer: the answer's fields ("+ NAME": the answer's
+ * attachment, the raw bytes of that structure of fws_agent.h). what: for the reference page.
+ */
 /* clang-format off */
 #define FWS_AGENT_OPS(X) \
-	X(hello, false, "hostname, kernel, proto, fwstress, dpdk, layout", \
+	X(WIRE, hello, false, void, (void), "hostname, kernel, proto, fwstress, dpdk, layout", \
 	  "the first exchange: a different major version or layout is refused by the " \
 	  "controller, naming both builds") \
-	X(setup, false, \
-	  "hz, hz_dpdk", \
+	X(WIRE, setup, false, void, (void), "hz, hz_dpdk", \
 	  "parses the config, starts EAL and becomes the host's part of it (its ports, " \
 	  "workers and duties); once") \
-	X(ports, false, "+ fws_port_result[FWS_CFG_MAX_PORTS]", \
+	/* The ports it owns (facts and run totals), by config index; their count. */ \
+	X(CALL, ports, false, unsigned int, (struct fws_agent *a, struct fws_port_result *out), \
+	  "+ fws_port_result[FWS_CFG_MAX_PORTS]", \
 	  "each port's link, driver and counters (by config index)") \
-	X(hugepage_peak, false, "bytes", "the most hugepage memory it used") \
-	X(tsc, false, "tsc", \
+	/* Its TSC rate calibrated at setup and DPDK's estimate (setup's answer). */ \
+	X(LOCAL, clock, false, void, (struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk), "", "") \
+	/* Largest hugepage memory its heaps held so far. */ \
+	X(CALL, hugepage_peak, false, uint64_t, (struct fws_agent *a), "bytes", \
+	  "the most hugepage memory it used") \
+	/* Its TSC now, as its stamps read it (a test clock applied). */ \
+	X(CALL, tsc, false, uint64_t, (struct fws_agent *a), "tsc", \
 	  "its TSC now: the controller times the exchange around it (the probe clock)") \
-	X(ptp, false, \
+	/* Its clock under PTP: ptp4l's state through pmc on socket in domain, checked, and */ \
+	/* its TSC beside CLOCK_REALTIME. 0, or -1 with why in e. */ \
+	X(CALL, ptp, false, int, (struct fws_agent *a, const char *socket, unsigned int domain, \
+				  struct fws_ptp_point *out, struct fws_err *e), \
 	  "+ fws_ptp_point", "its clock under PTP: pmc's state and two clock reads") \
-	X(prepare, true, "", \
+	/* What the host does by itself for the streams of mask (TCP handshakes) in stage st; */ \
+	/* a stop request ends it (-EINTR). */ \
+	X(CALL, prepare, true, int, (struct fws_agent *a, enum fws_prep_stage st, uint32_t mask, \
+				     volatile int *stop, struct fws_err *e), "", \
 	  "a stage of the preparation before a trial (gateways, NAT learning, TCP " \
 	  "handshakes)") \
-	X(arm, true, "", \
+	/* Load the plan: sizes, rates, limits, cookies; counters zeroed. */ \
+	X(CALL, arm, true, int, (struct fws_agent *a, const struct fws_agent_plan *p, \
+				 struct fws_err *e), "", \
 	  "the next trial's plan: streams, rates, sizes, phases") \
-	X(launch, true, "", \
+	X(CALL, launch, true, int, (struct fws_agent *a, enum fws_phase ph, struct fws_err *e), "", \
 	  "starts the workers on the armed plan") \
-	X(phase, false, "late_ns", \
+	/* Move the workers to ph at at, a reading of its clock as tsc gives it (0: at once); */ \
+	/* how late the request came (ns past at; 0 in time). */ \
+	X(CALL, phase, false, double, (struct fws_agent *a, enum fws_phase ph, uint64_t at), \
+	  "late_ns", \
 	  "the workers' phase at an instant of its clock; the answer says how late the " \
 	  "request came") \
-	X(poll, false, "+ fws_agent_poll", \
+	X(CALL, poll, false, void, (struct fws_agent *a, struct fws_agent_poll *out), \
+	  "+ fws_agent_poll", \
 	  "each pass of the controller's loop: its control plane and duties, the workers' " \
 	  "state") \
-	X(live, false, \
+	X(CALL, live, false, void, (struct fws_agent *a, bool warm, struct fws_agent_live *out), \
 	  "+ fws_agent_live", "live totals of the running phase") \
-	X(stop, false, "", \
+	/* measured: the measured phase began. */ \
+	X(CALL, stop, false, void, (struct fws_agent *a, bool measured), "", \
 	  "ends the workers (their last poll included)") \
-	X(collect, false, "+ fws_agent_counts", "the trial's counts") \
-	X(rx_flows, false, \
+	X(CALL, collect, false, void, (struct fws_agent *a, struct fws_agent_counts *out), \
+	  "+ fws_agent_counts", "the trial's counts") \
+	/* Flows [lo, lo + n) of stream s as received here (zero where none arrived). */ \
+	X(CALL, rx_flows, false, void, (struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n, \
+					struct fws_agent_rxflow *out), \
 	  "+ fws_agent_rxflow[n]", "per-flow receive counts of a range of a stream's flows") \
-	X(tx_flows, false, "+ fws_agent_txflow[n]", \
-	  "per-flow transmit counts") \
-	X(aim, true, "", \
+	X(CALL, tx_flows, false, void, (struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n, \
+					struct fws_agent_txflow *out), \
+	  "+ fws_agent_txflow[n]", "per-flow transmit counts") \
+	/* Flows [lo, lo + n) of stream s to at[i].dst, at[i].dport (network order; dst 0: not */ \
+	/* learned, the flow keeps its own). 0 or -errno. */ \
+	X(CALL, aim, true, int, (struct fws_agent *a, unsigned int s, uint32_t lo, uint32_t n, \
+				 const struct fws_nat_tuple *at), "", \
 	  "where a range of download flows is sent: the translations NAT learned") \
-	X(after, false, \
+	/* Each stream's TCP results into out (NULL: discarded). */ \
+	X(CALL, after, false, void, (struct fws_agent *a, struct fws_agent_counts *out), \
 	  "+ fws_agent_counts", \
 	  "after a trial or probe: workers still running stopped, what prepare opened " \
 	  "closed") \
-	X(retire, false, "", "the trial's cookies retired: late frames count as stale") \
-	X(bye, false, "", "the controller is done: the agent exits after its answer") \
-	X(conn_trial, true, \
+	X(CALL, retire, false, void, (struct fws_agent *a), "", \
+	  "the trial's cookies retired: late frames count as stale") \
+	X(WIRE, bye, false, void, (void), "", "the controller is done: the agent exits after its answer") \
+	/* One iteration numbered nonce at rate of the clients it owns, the servers it owns */ \
+	/* answering meanwhile; hk marks the measured phase; *stop ends it early. 0 or -errno. */ \
+	X(CALL, conn_trial, true, int, (struct fws_agent *a, double rate, uint32_t nonce, \
+					bool progress, const struct fws_conntester_hooks *hk, \
+					volatile int *stop, struct fws_conntrial *out, \
+					struct fws_err *e), \
 	  "n_est, n_closed, + fws_conntrial and its two per-second series", \
 	  "one iteration of a connection test on its clients; events measure and " \
 	  "measured on the way; any line from the controller meanwhile stops it") \
-	X(conn_between, true, "", \
+	X(CALL, conn_between, true, int, (struct fws_agent *a, volatile int *stop, \
+					  struct fws_err *e), "", \
 	  "between iterations: its connections closed and aged out") \
-	X(conn_serve, true, "", \
-	  "its servers answer that iteration until the next request")
+	X(CALL, conn_serve, true, int, (struct fws_agent *a, uint32_t nonce, struct fws_err *e), \
+	  "", "its servers answer that iteration until the next request") \
+	/* Why the agent is gone (its stream ended, it died, it did not answer), or NULL while */ \
+	/* it lives; NULL hook: it cannot be lost (in-process). */ \
+	X(LOCAL, lost, false, const char *, (struct fws_agent *a), "", "") \
+	X(LOCAL, destroy, false, void, (struct fws_agent *a), "", "")
 /* clang-format on */
 
 /*
@@ -163,9 +209,19 @@ struct fws_agent_limits {
 	  "agent to controller during conn_trial: the measured phase ended")
 /* clang-format on */
 
-#define FWS_AGENT_OP_ENUM(n, ...) FWS_OP_##n,
+/* The wire's operations: CALL and WIRE lines. */
+#define FWS_AGENT_OP_ENUM(kind, n, ...) FWS_AGENT_OP_ENUM_##kind(n)
+#define FWS_AGENT_OP_ENUM_CALL(n) FWS_OP_##n,
+#define FWS_AGENT_OP_ENUM_WIRE(n) FWS_OP_##n,
+#define FWS_AGENT_OP_ENUM_LOCAL(n)
 enum fws_agent_op { FWS_AGENT_OPS(FWS_AGENT_OP_ENUM) FWS_AGENT_N_OPS };
-#undef FWS_AGENT_OP_ENUM
+
+/* The interface's members (struct fws_agent_ops, fws_agent.h): CALL and LOCAL lines. */
+#define FWS_AGENT_OP_MEMBER(kind, n, st, ret, params, ...)                                         \
+	FWS_AGENT_OP_MEMBER_##kind(n, ret, params)
+#define FWS_AGENT_OP_MEMBER_CALL(n, ret, params) ret(*n) params;
+#define FWS_AGENT_OP_MEMBER_LOCAL(n, ret, params) ret(*n) params;
+#define FWS_AGENT_OP_MEMBER_WIRE(n, ret, params)
 
 struct fws_err;
 /**
