@@ -260,24 +260,16 @@ nat_collect_stream(struct fws_trial *t, unsigned int s, uint32_t aimed, bool act
 static void
 nat_collect(struct fws_trial *t, void *state, const struct fws_step *x)
 {
-	struct fws_agent *a;
-	unsigned int s, k;
+	unsigned int s;
 
 	(void)state;
 	if (t->cfg->nat.mode == FWS_NAT_UNSET)
 		return;
 	for (s = 0; s < t->cfg->n_streams; s++) {
 		struct fws_nat_result *nr = fws_trial_block(t, &fws_fd_nat, x->res, s);
-		uint32_t aimed = 0;
 
-		if (nr == NULL)
-			continue;
-		FWS_TRIAL_FOREACH_AGENT(t, k, a)
-		{
-			if ((a->tx_streams >> s) & 1)
-				aimed += x->counts[k]->streams[s].aimed;
-		}
-		if (nat_collect_stream(t, s, aimed, x->res->streams[s].active, nr) < 0)
+		/* the merge summed the senders' aimed flows into learned */
+		if (nr && nat_collect_stream(t, s, nr->learned, x->res->streams[s].active, nr) < 0)
 			FWS_LOG(ERR, "stream %s: no memory for the NAT summary",
 				x->res->streams[s].name);
 	}

@@ -13,6 +13,7 @@ extern const struct fws_feature fws_feature_nat;       /* feat_nat.c */
 extern const struct fws_feature fws_feature_path;      /* feat_path.c */
 extern const struct fws_feature fws_feature_blocked;   /* feat_blocked.c */
 extern const struct fws_feature fws_feature_clocks;    /* feat_clocks.c */
+extern const struct fws_feature fws_feature_synflood;  /* feat_synflood.c */
 
 /* In the order their hooks run. */
 static const struct fws_feature *const features[] = {
@@ -22,6 +23,7 @@ static const struct fws_feature *const features[] = {
 	&fws_feature_nat,       /* NAT: learn before a download, the verdict after */
 	&fws_feature_path,      /* why the path carried nothing; tunnel link bytes */
 	&fws_feature_blocked,   /* did flows expected blocked leak */
+	&fws_feature_synflood,  /* a SYN flood stream: its rate, what passed */
 };
 _Static_assert(FWS_DIM(features) <= FWS_FEATURES_MAX, "FWS_FEATURES_MAX is too small");
 

@@ -159,7 +159,6 @@ stream_head(const struct fws_trial *t, unsigned int s, double req_pps, struct fw
 	strlcpy(sr->rx_port, t->cfg->ports[cs->rx_port].name, sizeof(sr->rx_port));
 	sr->flows = cs->flows.count;
 	sr->proof = cs->payload_len > 0 || cs->app != FWS_APP_NONE;
-	sr->syn_flood = cs->l4 == FWS_L4_SYN;
 	sr->req_pps = req_pps;
 	senders_head(t, cs, sr);
 }

@@ -77,9 +77,8 @@ struct fws_stream_result {
 	uint64_t flows_split; /**< flows that arrived on more than one receive queue */
 	struct fws_rxstat_sum rx;
 	struct fws_lat lat;
-	bool proof;     /**< it carries a payload (an attack pattern): proof of inspection, not a
-		     * matrix cell */
-	bool syn_flood; /**< "l4": "syn": received are the SYNs that passed, lost the blocked */
+	/** It carries a payload (an attack pattern): proof of inspection, not a matrix cell. */
+	bool proof;
 	/** Flows a feature set apart (its apart hook: the blocked feature's, those the DUT
 	 * should block): their own sums, apart from rx (which holds only the rest, so loss is
 	 * never blocking). */

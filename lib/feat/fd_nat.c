@@ -129,9 +129,22 @@ nat_release(void *result)
 	x->pairs = NULL;
 }
 
+/* The senders' aimed flows: each host aims the flows it sends. */
+static void
+nat_merge(void *result, const void *count, unsigned int roles)
+{
+	struct fws_nat_result *r = result;
+	const struct fws_nat_count *c = count;
+
+	if (roles & FWS_FD_TX)
+		r->learned += c->aimed;
+}
+
 const struct fws_featdata fws_fd_nat = {
 	.name = "nat",
+	.count_size = sizeof(struct fws_nat_count),
 	.result_size = sizeof(struct fws_nat_result),
+	.merge = nat_merge,
 	.json = nat_json,
 	.text = nat_text,
 	.failed = nat_failed,

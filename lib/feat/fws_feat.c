@@ -10,6 +10,7 @@
 #include "fd_reassembly.h"
 #include "fd_rxq.h"
 #include "fd_stamps.h"
+#include "fd_synflood.h"
 #include "fd_tcp.h"
 #include "fd_telem.h"
 #include "fws_feat.h"
@@ -30,6 +31,7 @@ static const struct fws_featdata *const table[] = {
 	&fws_fd_path,       /* what the path did: a tunnel's link share, why nothing passed */
 	&fws_fd_nat,        /* what NAT did, the verdict on what was expected */
 	&fws_fd_blocked,    /* flows the DUT should block: what leaked */
+	&fws_fd_synflood,   /* a SYN flood stream: its rate, what passed */
 	&fws_fd_links,      /* links down during a trial */
 	&fws_fd_dutload,    /* the DUT's CPU load over the measured phase */
 	&fws_fd_telem,      /* the DUT's own telemetry over the trial */

@@ -36,7 +36,6 @@ collect_tx(const struct fws_host *t, unsigned int s, double hz, struct fws_agent
 		t_stop = RTE_MAX(t_stop, task->t_stop);
 	}
 	as->duration = t_stop > t_first ? (double)(t_stop - t_first) / hz : 0;
-	as->aimed = t->aimed[s];
 }
 
 /* Receive side of stream s: the lcores' histograms and jitter. */

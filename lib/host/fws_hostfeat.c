@@ -14,6 +14,7 @@ extern const struct fws_host_feature fws_feature_linkwatch;  /* feat_linkwatch.c
 extern const struct fws_host_feature fws_feature_nicstamps;  /* feat_nicstamps.c */
 extern const struct fws_host_feature fws_feature_tcp;        /* feat_tcp.c */
 extern const struct fws_host_feature fws_feature_rxq;        /* feat_rxq.c */
+extern const struct fws_host_feature fws_feature_nataim;     /* feat_nataim.c */
 /* A feature compiled only into a test (tests/integration/feat_probe.c), to prove that a new
  * one needs its files, its lines here and in lib/feat's table, meson and the report schema's
  * page, nothing else: weak, so absent (NULL, skipped) from fwstress itself. */
@@ -28,6 +29,7 @@ static const struct fws_host_feature *const features[] = {
 	&fws_feature_nicstamps,  /* the NIC's receive stamps on the TSC */
 	&fws_feature_tcp,        /* TCP streams' connections */
 	&fws_feature_rxq,        /* each port's receive queues */
+	&fws_feature_nataim,     /* the flows aimed at learned translations */
 	&fws_feature_test,       /* a test's (NULL in fwstress) */
 };
 _Static_assert(RTE_DIM(features) <= FWS_HOST_FEATURES_MAX, "FWS_HOST_FEATURES_MAX is too small");

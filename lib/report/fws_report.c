@@ -145,14 +145,6 @@ stream_json(const struct fws_stream_result *x, const struct fws_fd_layout *fd, b
 		json_object_set_new(o, "senders", senders_json(x));
 	json_object_set_new(o, "latency_ns", lat_json(x));
 	fws_fd_json(fd, x->fd, o); /* the features' own: stamps, clocks, tcp, icmp, ... */
-	if (x->syn_flood)
-		json_object_set_new(
-			o, "syn_flood",
-			json_pack("{s:I, s:f, s:I, s:I, s:s}", "sent", (json_int_t)x->tx_frames,
-				  "pps", x->tx_pps, "passed", (json_int_t)x->rx.unique, "blocked",
-				  (json_int_t)x->rx.lost, "note",
-				  "SYNs from spoofed sources (RFC 3511 5.5): those that "
-				  "passed the DUT arrived, the rest it blocked"));
 	if (*fws_report_rate_note(x, partial, note, sizeof(note)))
 		json_object_set_new(o, "note", json_string(note));
 	return o;

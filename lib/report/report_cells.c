@@ -6,16 +6,17 @@
 #include <string.h>
 
 #include <jansson.h>
-#include "fws_util.h"
 
 #include "fd_blocked.h"
 #include "fd_dutload.h"
+#include "fd_synflood.h"
 #include "fd_telem.h"
 #include "fws_cell.h"
 #include "fws_compat.h"
 #include "fws_frame.h"
 #include "fws_rate.h"
 #include "fws_report.h"
+#include "fws_util.h"
 #include "report_int.h"
 
 /* A cell as the report holds it: the schema of fws_cell.h. */
@@ -232,19 +233,28 @@ cell_verdict(const struct fws_result *r, struct fws_cell *c)
 	}
 }
 
-/* A SYN flood in the trial (streams with "l4": "syn"): its rate and the SYNs that passed. */
-static void
-cell_flood(const struct fws_run *run, const struct fws_result *r, struct fws_cell *c)
+/* Stream s's SYN flood figures, or NULL when it is no SYN flood. */
+static const struct fws_fd_synflood *
+flood_of(const struct fws_result *r, unsigned int s)
 {
+	const struct fws_fd_synflood *f =
+		fws_fd_result_c(&r->fd, &fws_fd_synflood, r->streams[s].fd);
+
+	return f && f->on ? f : NULL;
+}
+
+/* A SYN flood in the trial: its rate and the SYNs that passed. */
+static void
+cell_flood(const struct fws_result *r, struct fws_cell *c)
+{
+	const struct fws_fd_synflood *f;
 	unsigned int s;
 
-	for (s = 0; s < r->n_streams && s < run->cfg->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (!x->active || run->cfg->streams[s].l4 != FWS_L4_SYN)
+	for (s = 0; s < r->n_streams; s++) {
+		if ((f = flood_of(r, s)) == NULL || !f->active)
 			continue;
-		c->flood_pps = FWS_MAX(c->flood_pps, 0.0) + x->tx_pps;
-		c->flood_passed = FWS_MAX(c->flood_passed, 0.0) + (double)x->rx.unique;
+		c->flood_pps = FWS_MAX(c->flood_pps, 0.0) + f->pps;
+		c->flood_passed = FWS_MAX(c->flood_passed, 0.0) + (double)f->passed;
 	}
 }
 
@@ -268,13 +278,13 @@ cells_of(const struct fws_run *run, const struct fws_result *r, json_t *a)
 	unsigned int s;
 
 	for (s = 0; s < r->n_streams && r->kind != FWS_RESULT_B2B; s++) {
-		if (!r->streams[s].active || r->streams[s].proof ||
-		    run->cfg->streams[s].l4 == FWS_L4_SYN || all_blocked(r, s))
+		if (!r->streams[s].active || r->streams[s].proof || flood_of(r, s) ||
+		    all_blocked(r, s))
 			continue;
 		cell_of(run, r, &r->streams[s], &run->cfg->streams[s], &c);
 		cell_proof(r, &c);
 		cell_telem(r, &c);
-		cell_flood(run, r, &c);
+		cell_flood(r, &c);
 		cell_verdict(r, &c);
 		json_array_append_new(a, fws_report_cell_json(&c));
 	}

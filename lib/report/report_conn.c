@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include <jansson.h>
-#include "fws_util.h"
 
 #include "fws_build.h"
 #include "fws_compat.h"
 #include "fws_conntest.h"
 #include "fws_report.h"
+#include "fws_util.h"
 #include "report_int.h"
 
 #define CRITERIA                                                                                   \

@@ -37,24 +37,6 @@ text_features(FILE *f, const struct fws_result *r)
 			r->phase_hosts, r->phase_sync_ns / 1e3, r->phase_late_ns / 1e3);
 }
 
-/* A SYN flood beside the other streams (RFC 3511 5.5): its rate, what passed. */
-static void
-text_flood(FILE *f, const struct fws_result *r)
-{
-	unsigned int s;
-
-	for (s = 0; s < r->n_streams; s++) {
-		const struct fws_stream_result *x = &r->streams[s];
-
-		if (x->syn_flood && x->active)
-			fprintf(f,
-				"  syn flood: %s: %" PRIu64 " SYNs at %.0f/s from %u spoofed "
-				"sources, %" PRIu64 " passed the DUT, %" PRIu64 " blocked\n",
-				x->name, x->tx_frames, x->tx_pps, x->flows, x->rx.unique,
-				x->rx.lost);
-	}
-}
-
 static void
 text_latency(FILE *f, const struct fws_result *r)
 {
@@ -307,7 +289,6 @@ text_trial(FILE *f, const struct fws_result *r, unsigned int idx)
 	text_latency(f, r);
 	text_steady(f, r);
 	text_features(f, r);
-	text_flood(f, r);
 	text_stalled(f, r);
 	for (s = 0; s < r->n_streams; s++) {
 		const struct fws_stream_result *x = &r->streams[s];

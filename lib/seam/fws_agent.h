@@ -81,7 +81,6 @@ struct fws_agent_stream {
 	uint64_t behind; /**< the most frames a paced sender of it was behind its schedule */
 	bool unlimited;  /**< unpaced */
 	bool active;     /**< it sent in this trial */
-	uint32_t aimed;  /**< flows aimed at a learned translation (download through NAT) */
 	/* Receiving. */
 	struct fws_hist hist; /**< latency, ns */
 	double jitter_ns;     /**< RFC 3550 jitter, weighted over the receive lcores */

@@ -274,6 +274,7 @@ m_collect(struct fws_agent *a, struct fws_agent_counts *out)
 		struct fws_agent_stream *as = &out->streams[s];
 		struct roles_block *rb =
 			model_fd ? fws_fd_count(model_fd, &roles_data, as->fd) : NULL;
+		struct fws_nat_count *nc;
 		unsigned int k;
 
 		fws_hist_reset(&as->hist);
@@ -286,7 +287,9 @@ m_collect(struct fws_agent *a, struct fws_agent_counts *out)
 		as->tx_bytes = as->tx_frames * 128;
 		as->duration = 1;
 		as->active = true;
-		as->aimed = sends(m, s) ? m->n_aimed[s] : 77;
+		/* the NAT feature's count block: the merge must take it from the sender */
+		if ((nc = fws_fd_count(sites_fd(), &fws_fd_nat, as->fd)) != NULL)
+			nc->aimed = sends(m, s) ? m->n_aimed[s] : 77;
 		for (k = 0; k < 10 && !sends(m, s); k++)
 			fws_hist_add_n(&as->hist, 1000 * (k + 1) + 100 * m->id, 1);
 	}
