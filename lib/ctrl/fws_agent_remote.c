@@ -71,7 +71,7 @@ static uint64_t
 remote_tsc(struct fws_agent *a)
 {
 	json_t *ans = fws_remote_call(R(a), FWS_OP_tsc, NULL, ANSWER_MS);
-	uint64_t v = ans ? (uint64_t)json_integer_value(json_object_get(ans, "tsc")) : 0;
+	uint64_t v = ans ? (uint64_t)R(a)->ans.i[FWS_ANS_tsc_tsc] : 0;
 
 	json_decref(ans);
 	return v;
@@ -108,7 +108,7 @@ remote_hugepage_peak(struct fws_agent *a)
 	json_t *ans = fws_remote_call(R(a), FWS_OP_hugepage_peak, NULL, ANSWER_MS);
 
 	if (ans)
-		R(a)->huge_peak = (uint64_t)json_integer_value(json_object_get(ans, "bytes"));
+		R(a)->huge_peak = (uint64_t)R(a)->ans.i[FWS_ANS_hugepage_peak_bytes];
 	json_decref(ans);
 	return R(a)->huge_peak;
 }
@@ -155,7 +155,7 @@ remote_phase(struct fws_agent *a, enum fws_phase ph, uint64_t at)
 		R(a), FWS_OP_phase,
 		REQ(phase, .i[FWS_ARG_phase_phase] = ph, .i[FWS_ARG_phase_at] = (long long)at),
 		PULSE_MS);
-	double late = ans ? json_number_value(json_object_get(ans, "late_ns")) : 0;
+	double late = ans ? R(a)->ans.f[FWS_ANS_phase_late_ns] : 0;
 
 	json_decref(ans);
 	return late;
@@ -257,15 +257,14 @@ remote_retire(struct fws_agent *a)
 static int
 conn_counts(struct remote *r, json_t *ans, struct fws_conntrial *out, struct fws_err *e)
 {
-	json_int_t ne = json_integer_value(json_object_get(ans, "n_est")),
-		   nc = json_integer_value(json_object_get(ans, "n_closed"));
+	long long ne = r->ans.i[FWS_ANS_conn_trial_n_est],
+		  nc = r->ans.i[FWS_ANS_conn_trial_n_closed];
 	size_t fixed = sizeof(*out);
 	const uint8_t *b = r->rd.bin;
 
 	if (ans == NULL || json_integer_value(json_object_get(ans, "rc")) < 0)
 		return fws_remote_answer_rc(r, ans, e);
-	if (b == NULL || ne < 0 || nc < 0 || ne > UINT32_MAX || nc > UINT32_MAX ||
-	    r->rd.bin_len != fixed + 8 * (size_t)(ne + nc)) {
+	if (b == NULL || r->rd.bin_len != fixed + 8 * (size_t)(ne + nc)) { /* ne, nc checked */
 		json_decref(ans);
 		fws_remote_lose(r, "an answer whose counts do not fit");
 		return fws_remote_answer_rc(r, NULL, e);
@@ -565,8 +564,8 @@ fws_agent_remote_ready(struct fws_agent *a, struct fws_err *e)
 	ans = fws_remote_await(r, FWS_OP_setup, SETUP_MS);
 	r->starting = false;
 	if (ans && json_integer_value(json_object_get(ans, "rc")) == 0) {
-		r->hz = (uint64_t)json_integer_value(json_object_get(ans, "hz"));
-		r->hz_dpdk = (uint64_t)json_integer_value(json_object_get(ans, "hz_dpdk"));
+		r->hz = (uint64_t)r->ans.i[FWS_ANS_setup_hz];
+		r->hz_dpdk = (uint64_t)r->ans.i[FWS_ANS_setup_hz_dpdk];
 	}
 	return fws_remote_answer_rc(r, ans, e);
 }

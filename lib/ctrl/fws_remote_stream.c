@@ -319,6 +319,22 @@ event(struct remote *r, const json_t *ev)
 				r->hk_out);
 }
 
+/* ans, its fields (an answer with rc 0) read into r->ans through the protocol's table; NULL
+ * and the agent lost, the reason naming the field, when one is missing or out of range. */
+static json_t *
+checked(struct remote *r, enum fws_agent_op op, json_t *ans)
+{
+	struct fws_err e = {0};
+
+	memset(&r->ans, 0, sizeof(r->ans));
+	if (json_integer_value(json_object_get(ans, "rc")) != 0 ||
+	    fws_agent_answer_read(op, ans, &r->ans, &e) == 0)
+		return ans;
+	json_decref(ans);
+	fws_remote_lose(r, e.msg);
+	return NULL;
+}
+
 /* The answer to the last request (NULL: the agent is lost, r->why says why). Events on the
  * way (heartbeats) say that it lives. */
 json_t *
@@ -351,7 +367,7 @@ fws_remote_await(struct remote *r, enum fws_agent_op op, int timeout_ms)
 			return NULL;
 		}
 	}
-	return ans;
+	return ans ? checked(r, op, ans) : NULL;
 }
 
 /* One request and its answer (NULL: the agent is lost, r->why says why). */

@@ -36,19 +36,33 @@ static const struct {
 enum arg_kind { K_INT, K_NUM, K_BOOL, K_PATH, K_OBJ, K_BLOB, K_INFO };
 enum arg_limit { L_NONE, L_STREAM, L_MASK, L_FLOW };
 
-static const struct {
+/* One field of a request or an answer: its table row. */
+struct field {
 	enum fws_agent_op op;
 	const char *key, *what;
 	enum arg_kind kind;
 	double lo, hi;      /* NUM, PATH */
 	long long ilo, ihi; /* INT: exact (a double does not hold INT64_MAX) */
 	enum arg_limit limit;
-} args[] = {
+};
+
 #define ARG(o, k, kind, l, h, lim, w)                                                              \
 	{FWS_OP_##o,     #k,     w, K_##kind, (double)(l), (double)(h), (long long)(l),            \
 	 (long long)(h), L_##lim},
-	FWS_AGENT_FIELDS(ARG)
+static const struct field args[] = {FWS_AGENT_FIELDS(ARG)};
 #undef ARG
+#define ANS(o, k, kind, l, h, w)                                                                   \
+	{FWS_OP_##o, #k, w, K_##kind, l, h, (long long)(l), (long long)(h), L_NONE},
+static const struct field answers[] = {FWS_AGENT_ANSWERS(ANS)};
+#undef ANS
+
+/* Where the values read go: a request's (struct fws_agent_args) or an answer's arrays. */
+struct vals {
+	long long *i;
+	double *f;
+	bool *b;
+	const char **s;
+	const void **j;
 };
 
 /* The config's streams as a bit mask. */
@@ -60,20 +74,20 @@ all_streams(unsigned int n)
 
 /* Field i's highest value: its own, or the agent's config's; -1 (e set) before setup. */
 static int
-arg_hi(unsigned int i, const struct fws_agent_limits *lim, const struct fws_agent_args *a,
-       long long *hi, struct fws_err *e)
+arg_hi(const struct field *t, unsigned int i, const struct fws_agent_limits *lim,
+       const struct vals *a, long long *hi, struct fws_err *e)
 {
 	long long s;
 
-	if (args[i].limit == L_NONE) {
-		*hi = args[i].ihi;
+	if (t[i].limit == L_NONE) {
+		*hi = t[i].ihi;
 		return 0;
 	}
 	if (lim == NULL)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
-	if (args[i].limit == L_STREAM)
+	if (t[i].limit == L_STREAM)
 		*hi = (long long)lim->n_streams - 1;
-	else if (args[i].limit == L_MASK)
+	else if (t[i].limit == L_MASK)
 		*hi = all_streams(lim->n_streams);
 	else { /* the op's stream, read before it (its "s" comes first) */
 		s = a->i[i - 1];
@@ -83,38 +97,38 @@ arg_hi(unsigned int i, const struct fws_agent_limits *lim, const struct fws_agen
 }
 
 static int
-read_int(unsigned int i, const json_t *v, const struct fws_agent_limits *lim,
-	 struct fws_agent_args *a, struct fws_err *e)
+read_int(const struct field *t, unsigned int i, const char *op, const json_t *v,
+	 const struct fws_agent_limits *lim, const struct vals *a, struct fws_err *e)
 {
-	const char *op = fws_agent_op_name(args[i].op);
-	long long lo = args[i].ilo, hi = 0;
+	long long lo = t[i].ilo, hi = 0;
 
-	if (arg_hi(i, lim, a, &hi, e) < 0)
+	if (arg_hi(t, i, lim, a, &hi, e) < 0)
 		return -EINVAL;
 	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
-				   "%s: \"%s\" is not an integer from %lld to %lld", op,
-				   args[i].key, lo, hi);
+				   "%s: \"%s\" is not an integer from %lld to %lld", op, t[i].key,
+				   lo, hi);
 	a->i[i] = json_integer_value(v);
 	return 0;
 }
 
+/* Field i of table t, v its value in the request or answer of op (worded so in errors). */
 static int
-read_arg(unsigned int i, const json_t *v, const struct fws_agent_limits *lim,
-	 struct fws_agent_args *a, struct fws_err *e)
+read_arg(const struct field *t, unsigned int i, const char *op, const json_t *v,
+	 const struct fws_agent_limits *lim, const struct vals *a, struct fws_err *e)
 {
-	const char *op = fws_agent_op_name(args[i].op), *k = args[i].key;
+	const char *k = t[i].key;
 	double x = json_number_value(v);
 
 	a->j[i] = v;
-	switch (args[i].kind) {
+	switch (t[i].kind) {
 	case K_INT:
-		return read_int(i, v, lim, a, e);
+		return read_int(t, i, op, v, lim, a, e);
 	case K_NUM:
-		if (!json_is_number(v) || !isfinite(x) || x <= args[i].lo || x > args[i].hi)
+		if (!json_is_number(v) || !isfinite(x) || x <= t[i].lo || x > t[i].hi)
 			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
 					   "%s: \"%s\" is not a number above %g and up to %g", op,
-					   k, args[i].lo, args[i].hi);
+					   k, t[i].lo, t[i].hi);
 		a->f[i] = x;
 		return 0;
 	case K_BOOL:
@@ -125,14 +139,14 @@ read_arg(unsigned int i, const json_t *v, const struct fws_agent_limits *lim,
 		return 0;
 	case K_PATH:
 		a->s[i] = json_string_value(v);
-		if (a->s[i] == NULL || a->s[i][0] != '/' || strlen(a->s[i]) >= args[i].hi)
+		if (a->s[i] == NULL || a->s[i][0] != '/' || strlen(a->s[i]) >= t[i].hi)
 			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
 					   "%s: \"%s\" is not an absolute path under %.0f bytes",
-					   op, k, args[i].hi);
+					   op, k, t[i].hi);
 		return 0;
 	case K_OBJ:
 	case K_BLOB:
-		if (args[i].kind == K_OBJ ? !json_is_object(v) : !json_is_string(v))
+		if (t[i].kind == K_OBJ ? !json_is_object(v) : !json_is_string(v))
 			return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "%s: no \"%s\"", op, k);
 		return 0;
 	case K_INFO:
@@ -146,11 +160,29 @@ int
 fws_agent_args_read(enum fws_agent_op op, const void *req, const struct fws_agent_limits *lim,
 		    struct fws_agent_args *a, struct fws_err *e)
 {
+	struct vals v = {a->i, a->f, a->b, a->s, a->j};
 	unsigned int i;
 
 	for (i = 0; i < FWS_AGENT_N_ARGS; i++)
-		if (args[i].op == op &&
-		    read_arg(i, json_object_get(req, args[i].key), lim, a, e) < 0)
+		if (args[i].op == op && read_arg(args, i, fws_agent_op_name(op),
+						 json_object_get(req, args[i].key), lim, &v, e) < 0)
+			return -EINVAL;
+	return 0;
+}
+
+int
+fws_agent_answer_read(enum fws_agent_op op, const void *ans, struct fws_agent_answer *a,
+		      struct fws_err *e)
+{
+	struct vals v = {a->i, a->f, a->b, a->s, a->j};
+	char what[64];
+	unsigned int i;
+
+	snprintf(what, sizeof(what), "answer to %s", fws_agent_op_name(op));
+	for (i = 0; i < FWS_AGENT_N_ANS; i++)
+		if (answers[i].op == op &&
+		    read_arg(answers, i, what, json_object_get(ans, answers[i].key), NULL, &v, e) <
+			    0)
 			return -EINVAL;
 	return 0;
 }
@@ -188,33 +220,34 @@ fws_agent_args_pack(enum fws_agent_op op, const struct fws_agent_args *a)
 	return o;
 }
 
-/* A request's fields in words, for the reference page. */
-static void
-doc_fields(FILE *f, enum fws_agent_op op)
+/* The fields of op's request (t = args, n of them) or answer in words, for the reference page;
+ * how many. */
+static unsigned int
+doc_fields(FILE *f, const struct field *t, unsigned int n, enum fws_agent_op op)
 {
 	static const char *const lims[] = {"", "its config's last stream", "every stream's bit",
 					   "the stream's last flow"};
-	unsigned int i, n = 0;
+	unsigned int i, k = 0;
 
-	for (i = 0; i < FWS_AGENT_N_ARGS; i++) {
-		if (args[i].op != op)
+	for (i = 0; i < n; i++) {
+		if (t[i].op != op)
 			continue;
-		fprintf(f, "%s%s (%s): ", n++ ? "; " : "", args[i].key, args[i].what);
-		switch (args[i].kind) {
+		fprintf(f, "%s%s (%s): ", k++ ? "; " : "", t[i].key, t[i].what);
+		switch (t[i].kind) {
 		case K_INT:
-			if (args[i].limit != L_NONE)
-				fprintf(f, "%lld to %s", args[i].ilo, lims[args[i].limit]);
+			if (t[i].limit != L_NONE)
+				fprintf(f, "%lld to %s", t[i].ilo, lims[t[i].limit]);
 			else
-				fprintf(f, "%lld to %lld", args[i].ilo, args[i].ihi);
+				fprintf(f, "%lld to %lld", t[i].ilo, t[i].ihi);
 			break;
 		case K_NUM:
-			fprintf(f, "a number above %g, up to %g", args[i].lo, args[i].hi);
+			fprintf(f, "a number above %g, up to %g", t[i].lo, t[i].hi);
 			break;
 		case K_BOOL:
 			fprintf(f, "true or false (absent: false)");
 			break;
 		case K_PATH:
-			fprintf(f, "an absolute path under %.0f bytes", args[i].hi);
+			fprintf(f, "an absolute path under %.0f bytes", t[i].hi);
 			break;
 		case K_OBJ:
 			fprintf(f, "an object");
@@ -223,10 +256,12 @@ doc_fields(FILE *f, enum fws_agent_op op)
 			fprintf(f, "base64");
 			break;
 		case K_INFO:
-			fprintf(f, "the controller's word, not checked");
+			fprintf(f, t == args ? "the controller's word, not checked"
+					     : "the agent's word");
 			break;
 		}
 	}
+	return k;
 }
 
 const char *
@@ -276,15 +311,21 @@ fws_agent_protocol_doc(FILE *f)
 		"(hello) compares the major version and the structures' layout: both "
 		"ends run the same build. Every field of a request is checked by the agent before "
 		"it reaches the host (an ssh key may be restricted to `fwstress agent`); a "
-		"request that fails a check gets an error answer and the agent serves on.\n\n",
+		"request that fails a check gets an error answer and the agent serves on. Every "
+		"field of an answer with rc 0 is checked by the controller likewise; an answer "
+		"that fails a check loses the agent, the reason naming the op and the field.\n\n",
 		FWS_WIRE_MAJOR, FWS_WIRE_MINOR);
 	fprintf(f, "## Operations\n\n"
 		   "Stopped: refused (`-EBUSY`) while the agent's workers run.\n\n"
 		   "| op | stopped | request | answer | what |\n|---|---|---|---|---|\n");
 	for (i = 0; i < FWS_AGENT_N_OPS; i++) {
 		fprintf(f, "| `%s` | %s | ", ops[i].name, ops[i].stopped ? "yes" : "");
-		doc_fields(f, (enum fws_agent_op)i);
-		fprintf(f, " | %s | %s |\n", ops[i].answer, ops[i].what);
+		doc_fields(f, args, FWS_AGENT_N_ARGS, (enum fws_agent_op)i);
+		fprintf(f, " | ");
+		if (doc_fields(f, answers, FWS_AGENT_N_ANS, (enum fws_agent_op)i) &&
+		    ops[i].answer[0])
+			fprintf(f, "; ");
+		fprintf(f, "%s | %s |\n", ops[i].answer, ops[i].what);
 	}
 	fprintf(f, "\n## Lines without an id\n\n| line | form | what |\n|---|---|---|\n");
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)

@@ -3,9 +3,10 @@
  * The agent protocol as one table (the control stream itself: fws_wire.h). Each operation
  * is one line of FWS_AGENT_OPS: its name, whether the agent's workers must be stopped for
  * it, its member of the agent interface (struct fws_agent_ops is generated from the lines),
- * the answer's fields ("+ NAME": the answer's attachment, the raw bytes of that structure
- * of fws_agent.h) and what it does; its request's fields are lines of FWS_AGENT_FIELDS,
- * typed and ranged. The controller's end (fws_agent_remote.c) names its
+ * the answer's attachment ("+ NAME": the raw bytes of that structure of fws_agent.h) and
+ * what it does; its request's fields are lines of FWS_AGENT_FIELDS and its answer's of
+ * FWS_AGENT_ANSWERS, typed and ranged: the controller reads every answer through the
+ * latter (fws_agent_answer_read, before the call's own code sees it). The controller's end (fws_agent_remote.c) names its
  * calls by FWS_OP_NAME and packs their fields with fws_agent_args_pack; the agent's end
  * (fws_agent_srv.c) reads and checks every field with fws_agent_args_read before its
  * handler op_NAME runs; docs/reference/agent-protocol.md is printed from both tables
@@ -23,15 +24,16 @@
  * controller's agent interface (struct fws_agent_ops's member: ret (*name) params) and of the
  * wire; WIRE of the wire only (the remote agent's own exchanges); LOCAL of the interface only
  * (answered without a line of its own, or about the link itself). stopped: the agent's
- * workers must be stopped for it. answer: the answer's fields ("+ NAME": the answer's
- * attachment, the raw bytes of that structure of fws_agent.h). what: for the reference page.
+ * workers must be stopped for it. answer: the answer's attachment ("+ NAME": the raw bytes
+ * of that structure of fws_agent.h; its fields are FWS_AGENT_ANSWERS's). what: for the
+ * reference page.
  */
 /* clang-format off */
 #define FWS_AGENT_OPS(X) \
-	X(WIRE, hello, false, void, (void), "hostname, kernel, proto, fwstress, dpdk, layout", \
+	X(WIRE, hello, false, void, (void), "", \
 	  "the first exchange: a different major version or layout is refused by the " \
 	  "controller, naming both builds") \
-	X(WIRE, setup, false, void, (void), "hz, hz_dpdk", \
+	X(WIRE, setup, false, void, (void), "", \
 	  "parses the config, starts EAL and becomes the host's part of it (its ports, " \
 	  "workers and duties); once") \
 	/* The ports it owns (facts and run totals), by config index; their count. */ \
@@ -41,10 +43,10 @@
 	/* Its TSC rate calibrated at setup and DPDK's estimate (setup's answer). */ \
 	X(LOCAL, clock, false, void, (struct fws_agent *a, uint64_t *hz, uint64_t *hz_dpdk), "", "") \
 	/* Largest hugepage memory its heaps held so far. */ \
-	X(CALL, hugepage_peak, false, uint64_t, (struct fws_agent *a), "bytes", \
+	X(CALL, hugepage_peak, false, uint64_t, (struct fws_agent *a), "", \
 	  "the most hugepage memory it used") \
 	/* Its TSC now, as its stamps read it (a test clock applied). */ \
-	X(CALL, tsc, false, uint64_t, (struct fws_agent *a), "tsc", \
+	X(CALL, tsc, false, uint64_t, (struct fws_agent *a), "", \
 	  "its TSC now: the controller times the exchange around it (the probe clock)") \
 	/* Its clock under PTP: ptp4l's state through pmc on socket in domain, checked, and */ \
 	/* its TSC beside CLOCK_REALTIME. 0, or -1 with why in e. */ \
@@ -66,7 +68,7 @@
 	/* Move the workers to ph at at, a reading of its clock as tsc gives it (0: at once); */ \
 	/* how late the request came (ns past at; 0 in time). */ \
 	X(CALL, phase, false, double, (struct fws_agent *a, enum fws_phase ph, uint64_t at), \
-	  "late_ns", \
+	  "", \
 	  "the workers' phase at an instant of its clock; the answer says how late the " \
 	  "request came") \
 	X(CALL, poll, false, void, (struct fws_agent *a, struct fws_agent_poll *out), \
@@ -106,7 +108,7 @@
 					bool progress, const struct fws_conntester_hooks *hk, \
 					volatile int *stop, struct fws_conntrial *out, \
 					struct fws_err *e), \
-	  "n_est, n_closed, + fws_conntrial and its two per-second series", \
+	  "+ fws_conntrial, then its two per-second series (n_est and n_closed values)", \
 	  "one iteration of a connection test on its clients; events measure and " \
 	  "measured on the way; any line from the controller meanwhile stops it") \
 	X(CALL, conn_between, true, int, (struct fws_agent *a, volatile int *stop, \
@@ -165,6 +167,43 @@
 	F(conn_trial, progress, BOOL, 0, 0, NONE, "send its marks") \
 	F(conn_serve, nonce, INT, 0, UINT32_MAX, NONE, "the iteration of another host's clients")
 /* clang-format on */
+
+/*
+ * An answer's fields (an answer with rc 0; an error answer carries rc and err only): A(op,
+ * key, kind, lo, hi, what), kinds as a request's: INT, NUM, INFO (hello's strings, which
+ * the controller weighs itself: a different build is refused by name). The controller loses an agent whose answer misses one or holds
+ * it out of range, naming the op and the key.
+ */
+/* clang-format off */
+#define FWS_AGENT_ANSWERS(A) \
+	A(hello, hostname, INFO, 0, 0, "its host name") \
+	A(hello, kernel, INFO, 0, 0, "its kernel release") \
+	A(hello, proto, INFO, 0, 0, "[major, minor] of its protocol") \
+	A(hello, fwstress, INFO, 0, 0, "its version") \
+	A(hello, dpdk, INFO, 0, 0, "the DPDK it runs, as rte_version words it") \
+	A(hello, layout, INFO, 0, 0, "the seam's structures' sizes") \
+	A(setup, hz, INT, 1, INT64_MAX, "its TSC rate in Hz, measured") \
+	A(setup, hz_dpdk, INT, 0, INT64_MAX, "DPDK's estimate of it") \
+	A(hugepage_peak, bytes, INT, 0, INT64_MAX, "the most hugepage memory it used") \
+	A(tsc, tsc, INT, 0, INT64_MAX, "its TSC now") \
+	A(phase, late_ns, NUM, -1, 1e18, "how late the request came (0: in time)") \
+	A(conn_trial, n_est, INT, 0, UINT32_MAX, "seconds of its establishment series") \
+	A(conn_trial, n_closed, INT, 0, UINT32_MAX, "seconds of its closing series")
+/* clang-format on */
+
+/** Every field of every answer, by op and key: FWS_ANS_op_key. */
+#define FWS_AGENT_ANS_ENUM(op, key, ...) FWS_ANS_##op##_##key,
+enum fws_agent_ans { FWS_AGENT_ANSWERS(FWS_AGENT_ANS_ENUM) FWS_AGENT_N_ANS };
+#undef FWS_AGENT_ANS_ENUM
+
+/** An answer's field values, by FWS_ANS_op_key. */
+struct fws_agent_answer {
+	long long i[FWS_AGENT_N_ANS];   /**< INT */
+	double f[FWS_AGENT_N_ANS];      /**< NUM */
+	bool b[FWS_AGENT_N_ANS];        /**< (no BOOL answer yet) */
+	const char *s[FWS_AGENT_N_ANS]; /**< INFO strings */
+	const void *j[FWS_AGENT_N_ANS]; /**< the json_t as it came (borrowed) */
+};
 
 /** Every field of every request, by op and key: FWS_ARG_op_key. */
 #define FWS_AGENT_ARG_ENUM(op, key, ...) FWS_ARG_##op##_##key,
@@ -231,6 +270,10 @@ struct fws_err;
  */
 int fws_agent_args_read(enum fws_agent_op op, const void *req, const struct fws_agent_limits *lim,
 			struct fws_agent_args *a, struct fws_err *e);
+/** Read and check the fields of op's answer (a json_t whose rc is 0) into a: 0, or -EINVAL
+ * with e naming them ("answer to setup: \"hz\" is not an integer from 1 to ..."). */
+int fws_agent_answer_read(enum fws_agent_op op, const void *ans, struct fws_agent_answer *a,
+			  struct fws_err *e);
 /** op's request fields from a, as a new json_t object (INFO fields of a taken as JSON
  * values given in a->j; absent ones left out). */
 void *fws_agent_args_pack(enum fws_agent_op op, const struct fws_agent_args *a);

@@ -254,6 +254,8 @@ static const char fake_agent[] =
 	"        else: threading.Thread(target=beat, daemon=True).start()\n"
 	"    elif q['op'] == 'setup' and sys.argv[1] == 'slow':\n"
 	"        time.sleep(7); out({'id': q['id'], 'rc': 0, 'hz': 10**9, 'hz_dpdk': 10**9})\n"
+	"    elif q['op'] == 'setup' and sys.argv[1] == 'nohz':\n"
+	"        out({'id': q['id'], 'rc': 0, 'hz': 0})\n"
 	"    elif q['op'] == 'bye':\n"
 	"        out({'id': q['id'], 'rc': 0}); break\n";
 
@@ -321,6 +323,48 @@ START_TEST(test_wire_heartbeat_slow_agent_lives)
 }
 END_TEST
 
+/* An answer whose field is out of range loses the agent, the reason naming the op and the
+ * field: a TSC rate of 0 never reaches the trial's sums. */
+START_TEST(test_wire_answer_checked)
+{
+	struct fws_cfg *cfg = fake_cfg("nohz");
+	struct fws_err e = {0};
+	struct fws_agent *a = fws_agent_remote(cfg, 1, NULL, &e);
+
+	ck_assert_msg(a != NULL, "%s", e.msg);
+	ck_assert_int_eq(fws_agent_remote_ready(a, &e), -EPIPE);
+	ck_assert_msg(strstr(e.msg, "answer to setup: \"hz\" is not an integer from 1 to") != NULL,
+		      "%s", e.msg);
+	ck_assert_ptr_nonnull(fws_agent_lost(a));
+	a->ops->destroy(a);
+	fws_config_free(cfg);
+}
+END_TEST
+
+/* The answer table read directly: present and in range, missing, of another type. */
+START_TEST(test_wire_answer_read)
+{
+	struct fws_agent_answer v;
+	struct fws_err e = {0};
+	json_t *ok = json_pack("{s:i, s:f}", "rc", 0, "late_ns", 12.5);
+	json_t *neg = json_pack("{s:i, s:f}", "rc", 0, "late_ns", -3.0);
+	json_t *str = json_pack("{s:i, s:s}", "rc", 0, "tsc", "7");
+
+	memset(&v, 0, sizeof(v));
+	ck_assert_int_eq(fws_agent_answer_read(FWS_OP_phase, ok, &v, &e), 0);
+	ck_assert_double_eq(v.f[FWS_ANS_phase_late_ns], 12.5);
+	ck_assert_int_eq(fws_agent_answer_read(FWS_OP_phase, neg, &v, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, "answer to phase: \"late_ns\" is not a number") != NULL, "%s",
+		      e.msg);
+	ck_assert_int_eq(fws_agent_answer_read(FWS_OP_tsc, str, &v, &e), -EINVAL);
+	ck_assert_int_eq(fws_agent_answer_read(FWS_OP_tsc, ok, &v, &e), -EINVAL); /* none */
+	ck_assert_int_eq(fws_agent_answer_read(FWS_OP_stop, ok, &v, &e), 0);      /* no fields */
+	json_decref(ok);
+	json_decref(neg);
+	json_decref(str);
+}
+END_TEST
+
 static Suite *
 suite_wire(void)
 {
@@ -334,11 +378,13 @@ suite_wire(void)
 	tcase_add_test(tc, test_wire_attachment_packed);
 	tcase_add_test(tc, test_wire_attachment_packed_bad);
 	tcase_add_test(tc, test_wire_endless_line);
+	tcase_add_test(tc, test_wire_answer_read);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("heartbeat");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_wire_heartbeat_silence_is_a_cut_link);
 	tcase_add_test(tc, test_wire_heartbeat_slow_agent_lives);
+	tcase_add_test(tc, test_wire_answer_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -26,6 +26,7 @@ struct remote {
 	int to, from, err; /* its stdin, stdout, stderr */
 	struct fws_wire_rd rd;
 	uint64_t id;
+	struct fws_agent_answer ans; /* the last answer's fields, checked (fws_agent_ops.h) */
 	uint64_t hz, hz_dpdk, huge_peak;
 	unsigned int n_ports;    /* the config's */
 	struct fws_fd_layout fd; /* where its host features' count blocks sit (hello checks) */
