@@ -42,7 +42,8 @@ mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int
+/* Set up: 0; else -EINVAL with e "not set up" (every op but hello, setup and bye: read_args). */
+static int
 srv_need_agent(struct fws_agent_srv *s, struct fws_err *e)
 {
 	return s->a ? 0 : fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "not set up");
@@ -145,9 +146,8 @@ op_ports(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 
 	(void)ans;
 	(void)req;
+	(void)e;
 	memset(p, 0, sizeof(p));
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	s->a->ops->ports(s->a, p);
 	return srv_blob(s, p, sizeof(p));
 }
@@ -157,8 +157,7 @@ static int
 op_tsc(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	(void)req;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	return json_object_set_new(ans, "tsc", json_integer((json_int_t)s->a->ops->tsc(s->a)));
 }
 
@@ -173,8 +172,6 @@ op_ptp(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	(void)ans;
 	_Static_assert(FWS_AGENT_PATH_MAX == sizeof(((struct sockaddr_un *)NULL)->sun_path),
 		       "a unix socket's path");
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	if (s->a->ops->ptp(s->a, SRV_STR(s, ptp_socket), (unsigned int)SRV_INT(s, ptp_domain), &p,
 			   e) < 0)
 		return -EINVAL;
@@ -185,8 +182,7 @@ static int
 op_hugepage_peak(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	(void)req;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	return json_object_set_new(ans, "bytes",
 				   json_integer((json_int_t)s->a->ops->hugepage_peak(s->a)));
 }
@@ -198,8 +194,6 @@ op_prepare(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_e
 
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	return s->a->ops->prepare(s->a, (enum fws_prep_stage)SRV_INT(s, prepare_stage),
 				  (uint32_t)SRV_INT(s, prepare_mask), &never, e);
 }
@@ -210,8 +204,6 @@ op_arm(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *
 	struct fws_agent_plan p;
 
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	(void)req;
 	if (fws_wire_unblob(SRV_JSON(s, arm_b), &p, sizeof(p)) < 0)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL, "arm: a plan that does not fit");
@@ -227,8 +219,6 @@ op_launch(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_er
 
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	rc = s->a->ops->launch(s->a, (enum fws_phase)SRV_INT(s, launch_phase), e);
 	s->running = rc == 0;
 	s->next_live = mono_ms() + LIVE_MS;
@@ -241,8 +231,7 @@ static int
 op_phase(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err *e)
 {
 	(void)req;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	return json_object_set_new(
 		ans, "late_ns",
 		json_real(s->a->ops->phase(s->a, (enum fws_phase)SRV_INT(s, phase_phase),
@@ -256,8 +245,7 @@ op_poll(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err 
 
 	(void)ans;
 	(void)req;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	s->a->ops->poll(s->a, &p);
 	return srv_blob(s, &p, sizeof(p));
 }
@@ -269,8 +257,7 @@ op_live(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err 
 
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	s->a->ops->live(s->a, SRV_BOOL(s, live_warm), &l);
 	return srv_blob(s, &l, sizeof(l));
 }
@@ -280,8 +267,7 @@ op_stop(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err 
 {
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	if (s->running)
 		s->a->ops->stop(s->a, SRV_BOOL(s, stop_measured));
 	s->running = false;
@@ -297,8 +283,7 @@ op_collect(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_e
 
 	(void)ans;
 	(void)req;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
 	s->a->ops->collect(s->a, c);
@@ -316,8 +301,7 @@ op_after(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_err
 
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return -ENOMEM;
 	if (s->running) /* after a trial: one still running ends first */
@@ -337,8 +321,6 @@ flow_range(struct fws_agent_srv *s, enum fws_agent_arg first, const char *op, un
 {
 	long long x = s->args.i[first], l = s->args.i[first + 1], k = s->args.i[first + 2];
 
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	if (k > (json_int_t)s->cfg->streams[x].flows.count - l)
 		return fws_err_set(e, FWS_ERR_SETUP, -EINVAL,
 				   "%s: flows %lld to %lld of stream %lld: it has %u", op,
@@ -401,8 +383,7 @@ op_retire(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fws_er
 {
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
+	(void)e;
 	s->a->ops->retire(s->a);
 	return 0;
 }

@@ -75,8 +75,6 @@ op_conn_trial(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fw
 	int rc;
 
 	(void)req;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	s->serving = false;
 	s->interrupt = 0;
 	s->busy = 1;
@@ -92,8 +90,6 @@ op_conn_between(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct 
 
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	s->interrupt = 0;
 	s->busy = 1;
 	rc = s->a->ops->conn_between(s->a, &s->interrupt, e);
@@ -109,8 +105,6 @@ op_conn_serve(struct fws_agent_srv *s, const json_t *req, json_t *ans, struct fw
 
 	(void)req;
 	(void)ans;
-	if (srv_need_agent(s, e) < 0)
-		return -EINVAL;
 	rc = s->a->ops->conn_serve(s->a, (uint32_t)SRV_INT(s, conn_serve_nonce), e);
 	s->serving = rc == 0;
 	return rc;

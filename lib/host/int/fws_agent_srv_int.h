@@ -38,8 +38,6 @@ struct fws_agent_srv {
 	uint32_t flows[FWS_CFG_MAX_STREAMS];
 };
 
-/** Set up: 0; else -EINVAL with e "not set up". */
-int srv_need_agent(struct fws_agent_srv *s, struct fws_err *e);
 /** Field key of the request being answered (FWS_ARG_op_key), as its table read it. */
 #define SRV_INT(s, k) ((s)->args.i[FWS_ARG_##k])
 #define SRV_BOOL(s, k) ((s)->args.b[FWS_ARG_##k])
