@@ -52,7 +52,8 @@ struct field {
 static const struct field args[] = {FWS_AGENT_FIELDS(ARG)};
 #undef ARG
 #define ANS(o, k, kind, l, h, w)                                                                   \
-	{FWS_OP_##o, #k, w, K_##kind, l, h, (long long)(l), (long long)(h), L_NONE},
+	{FWS_OP_##o,     #k,    w, K_##kind, (double)(l), (double)(h), (long long)(l),             \
+	 (long long)(h), L_NONE},
 static const struct field answers[] = {FWS_AGENT_ANSWERS(ANS)};
 #undef ANS
 
