@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fws_bytes.h"
 #include "fws_pkt.h"
 #include "fws_size.h"
 #include "unit.h"
@@ -424,6 +425,29 @@ START_TEST(test_pkt_ip6_addr_accessors)
 }
 END_TEST
 
+/* fwstress's own helpers (core builds without DPDK) against DPDK's: byte order, a MAC's
+ * layout and text, the Ethernet header's length. */
+START_TEST(test_pkt_own_helpers_match_dpdk)
+{
+	const struct fws_mac m = {{0x02, 0x46, 0x57, 0x53, 0x0a, 0xff}};
+	struct rte_ether_addr r = fws_rte_mac(&m);
+	char a[32], b[32];
+
+	ck_assert_uint_eq(fws_cpu_to_be16(0x1234), rte_cpu_to_be_16(0x1234));
+	ck_assert_uint_eq(fws_be32_to_cpu(0x12345678u), rte_be_to_cpu_32(0x12345678u));
+	ck_assert_uint_eq(fws_cpu_to_le32(0x12345678u), rte_cpu_to_le_32(0x12345678u));
+	ck_assert_uint_eq(fws_le16_to_cpu(0x1234), rte_le_to_cpu_16(0x1234));
+	ck_assert_uint_eq(sizeof(m), sizeof(r));
+	ck_assert_uint_eq(_Alignof(struct fws_mac), _Alignof(struct rte_ether_addr));
+	ck_assert_mem_eq(r.addr_bytes, m.addr_bytes, 6);
+	fws_mac_format(a, sizeof(a), &m);
+	/* rte_ether_format_addr's format (librte_net, which the unit tests do not link) */
+	snprintf(b, sizeof(b), RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&r));
+	ck_assert_str_eq(a, b);
+	ck_assert_uint_eq(FWS_ETHER_HDR_LEN, RTE_ETHER_HDR_LEN);
+}
+END_TEST
+
 static Suite *
 suite_pkt(void)
 {
@@ -438,6 +462,7 @@ suite_pkt(void)
 	tcase_add_test(tc, test_pkt_first_fragment);
 	tcase_add_test(tc, test_pkt_ip_id);
 	tcase_add_test(tc, test_pkt_ip6_addr_accessors);
+	tcase_add_test(tc, test_pkt_own_helpers_match_dpdk);
 	suite_add_tcase(s, tc);
 	return s;
 }
