@@ -6,6 +6,7 @@
 #include "fd_icmp.h"
 #include "fd_links.h"
 #include "fd_nat.h"
+#include "fd_nicstamps.h"
 #include "fd_path.h"
 #include "fd_reassembly.h"
 #include "fd_rxq.h"
@@ -36,6 +37,7 @@ static const struct fws_featdata *const table[] = {
 	&fws_fd_dutload,    /* the DUT's CPU load over the measured phase */
 	&fws_fd_telem,      /* the DUT's own telemetry over the trial */
 	&fws_fd_rxq,        /* each port's receive queues */
+	&fws_fd_nicstamps,  /* each port's NIC stamps: offered, used (its facts) */
 	&fws_fd_test,       /* a test's (NULL in fwstress) */
 };
 

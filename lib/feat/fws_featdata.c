@@ -247,3 +247,23 @@ fws_fd_text_port(const struct fws_fd_layout *l, FILE *f, const char *port, const
 		if (l->d[i]->text_port && l->d[i]->port_size)
 			l->d[i]->text_port(f, port, (const char *)area + l->port_off[i]);
 }
+
+void
+fws_fd_json_port_facts(const struct fws_fd_layout *l, const void *area, json_t *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->json_port_facts && l->d[i]->port_size)
+			l->d[i]->json_port_facts((const char *)area + l->port_off[i], o);
+}
+
+void
+fws_fd_text_port_facts(const struct fws_fd_layout *l, FILE *f, const void *area)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i]->text_port_facts && l->d[i]->port_size)
+			l->d[i]->text_port_facts(f, (const char *)area + l->port_off[i]);
+}

@@ -83,6 +83,11 @@ struct fws_featdata {
 	size_t port_size;
 	void (*json_port)(const void *block, json_t *port);
 	void (*text_port)(FILE *f, const char *port, const void *block);
+	/* The same block as a port's facts (the run's port list: what the port is and does, read
+	 * once from the host's ports answer, not per trial): its JSON keys in the run's port
+	 * object, its words appended to the port's line (", latency from ..."). */
+	void (*json_port_facts)(const void *block, json_t *port);
+	void (*text_port_facts)(FILE *f, const void *block);
 };
 
 /** Where each feature's blocks sit: the features' descriptors in table order and their
@@ -125,6 +130,9 @@ const void *fws_fd_port_c(const struct fws_fd_layout *l, const struct fws_featda
 /** Every feature's JSON of one port's area into its object o, and its text lines. */
 void fws_fd_json_port(const struct fws_fd_layout *l, const void *area, json_t *o);
 void fws_fd_text_port(const struct fws_fd_layout *l, FILE *f, const char *port, const void *area);
+/** Every feature's JSON of one port's facts into its object o, and its words on its line. */
+void fws_fd_json_port_facts(const struct fws_fd_layout *l, const void *area, json_t *o);
+void fws_fd_text_port_facts(const struct fws_fd_layout *l, FILE *f, const void *area);
 
 /** The count blocks filled at `at` of one host into the result area: roles as for merge. */
 void fws_fd_merge(const struct fws_fd_layout *l, enum fws_fd_at at, void *result_area,

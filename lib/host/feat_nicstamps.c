@@ -13,6 +13,7 @@
 
 #include <rte_malloc.h>
 
+#include "fd_nicstamps.h"
 #include "fws_host.h"
 
 struct fws_nicstamps {
@@ -124,9 +125,26 @@ ns_destroy(struct fws_host *t, void *state)
 	free(ns);
 }
 
+/* What the port's NIC offers and what is used, in its facts (lib/feat/fd_nicstamps.h). */
+static void
+ns_port_facts(const struct fws_host *t, const void *state, unsigned int p,
+	      struct fws_port_result *out)
+{
+	struct fws_fd_nicstamps *x = fws_host_port_fact(t, &fws_fd_nicstamps, out);
+
+	(void)state;
+	if (x)
+		*x = (struct fws_fd_nicstamps){.filled = true,
+					       .physical = t->port[p].physical,
+					       .rx_all = t->port[p].stamp_rx_all,
+					       .ptp = t->port[p].stamp_ptp,
+					       .rx_used = t->port[p].stamp_rx_on};
+}
+
 const struct fws_host_feature fws_feature_nicstamps = {
 	.name = "nicstamps",
 	.setup = ns_setup,
+	.port_facts = ns_port_facts,
 	.on = {[FWS_FEATURE_START] = ns_start, [FWS_FEATURE_SERVICE] = ns_service},
 	.destroy = ns_destroy,
 };

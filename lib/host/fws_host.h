@@ -102,6 +102,10 @@ struct fws_host_feature {
 					 struct fws_agent_counts *c, uint64_t now);
 	/** After a trial or probe; c NULL: results discarded. */
 	void (*after)(struct fws_host *h, void *state, struct fws_agent_counts *c);
+	/** Port p's facts, as the host answers for its ports and with each trial's counts: its
+	 * port block in out->fd (fws_host_port_fact). */
+	void (*port_facts)(const struct fws_host *h, const void *state, unsigned int p,
+			   struct fws_port_result *out);
 	void (*destroy)(struct fws_host *h, void *state);
 };
 
@@ -110,6 +114,8 @@ int fws_host_features_prepare(struct fws_host *h, enum fws_prep_stage st, uint32
 			      volatile int *stop, struct fws_err *e);
 void fws_host_features_on(struct fws_host *h, enum fws_feature_event ev, uint64_t now);
 void fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c);
+void fws_host_features_port_facts(const struct fws_host *h, unsigned int p,
+				  struct fws_port_result *out);
 void fws_host_features_destroy(struct fws_host *h);
 
 /** Feature data d's count block of stream s in the counts c (NULL when d has none). */
@@ -126,6 +132,14 @@ fws_host_port_block(const struct fws_host *h, const struct fws_featdata *d,
 		    struct fws_agent_counts *c, unsigned int p)
 {
 	return fws_fd_port(&h->fd, d, c->ports[p].fd);
+}
+
+/** Feature data d's block in one port's facts out (NULL when d has none). */
+static inline void *
+fws_host_port_fact(const struct fws_host *h, const struct fws_featdata *d,
+		   struct fws_port_result *out)
+{
+	return fws_fd_port(&h->fd, d, out->fd);
 }
 
 /** Feature data d's count block of the trial as a whole in the counts c (NULL: none). */

@@ -162,11 +162,8 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->link_up = t->port[p].link_up;
 	out->hw_cksum = t->port[p].hw_cksum;
 	out->hw_tcp_cksum = t->port[p].hw_tcp_cksum;
-	out->stamp_rx_used = t->port[p].stamp_rx_on;
 	out->physical = t->port[p].physical;
 	out->rss = t->port[p].rss;
-	out->stamp_rx_all = t->port[p].stamp_rx_all;
-	out->stamp_ptp = t->port[p].stamp_ptp;
 	out->n_rxq = t->nb_rxq;
 	out->ctl = io->port[p].cnt;
 	for (w = 0; w < t->n_workers; w++)
@@ -177,6 +174,7 @@ port_facts(const struct fws_host *t, unsigned int p, struct fws_port_result *out
 	out->rx_total = t->rx_total[p] + io->idle_rx[p];
 	out->tx_control_total = out->ctl.sent - out->ctl.tx_drop;
 	out->tx_total = t->tx_total[p] + out->tx_control_total;
+	fws_host_features_port_facts(t, p, out); /* what the features know of it: NIC stamps */
 }
 
 unsigned int

@@ -102,6 +102,19 @@ fws_host_features_after(struct fws_host *h, struct fws_agent_counts *c)
 }
 
 void
+fws_host_features_port_facts(const struct fws_host *h, unsigned int p, struct fws_port_result *out)
+{
+	const struct fws_host_feature *f;
+	unsigned int i;
+
+	FOREACH_FEATURE(i, f)
+	{
+		if (f->port_facts)
+			f->port_facts(h, h->feat[i], p, out);
+	}
+}
+
+void
 fws_host_features_destroy(struct fws_host *h)
 {
 	unsigned int i;

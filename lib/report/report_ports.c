@@ -3,7 +3,7 @@
  * (trials[].ports[]), with the features' blocks of it (its receive queues). */
 #include <jansson.h>
 
-#include "fws_hwstamp.h"
+#include "fws_feat.h"
 #include "fws_rate.h"
 #include "fws_size.h"
 #include "fws_report.h"
@@ -41,6 +41,21 @@ fws_report_port_result_json(const struct fws_port_result *x, const struct fws_fd
 	return o;
 }
 
+/* The features' table's layout: the blocks in a port's facts sit by it (every host and the
+ * controller take the one table, lib/feat/fws_feat.c). */
+const struct fws_fd_layout *
+fws_report_fd(void)
+{
+	static struct fws_fd_layout l;
+	static bool made;
+
+	if (!made) {
+		fws_feat_layout(&l);
+		made = true;
+	}
+	return &l;
+}
+
 json_t *
 fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 {
@@ -59,12 +74,7 @@ fws_report_ports_json(const struct fws_port_result *ports, unsigned int n)
 		json_object_set_new(o, "tcp_checksum_offload", json_boolean(p->hw_tcp_cksum));
 		json_object_set_new(o, "rx_queues", json_integer(p->n_rxq));
 		json_object_set_new(o, "rss", json_boolean(p->rss));
-		json_object_set_new(o, "timestamps",
-				    json_pack("{s:b, s:b, s:s, s:s}", "rx_offload", p->stamp_rx_all,
-					      "ptp", p->stamp_ptp, "latency_method",
-					      fws_hwstamp_method(p->stamp_rx_used), "why",
-					      fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp,
-							      p->stamp_rx_used)));
+		fws_fd_json_port_facts(fws_report_fd(), p->fd, o); /* the features': NIC stamps */
 
 		json_object_set_new(o, "rx_frames_total", json_integer((json_int_t)p->rx_total));
 		json_object_set_new(o, "tx_frames_total", json_integer((json_int_t)p->tx_total));

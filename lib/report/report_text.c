@@ -9,7 +9,6 @@
 #include "fws_build.h"
 #include "fws_cell.h"
 #include "fws_clock.h"
-#include "fws_hwstamp.h"
 #include "fws_rate.h"
 #include "fws_report.h"
 #include "report_int.h"
@@ -396,9 +395,7 @@ fws_report_text(FILE *f, const struct fws_run *run)
 		fprintf(f, ", checksums %s", cksum_where(p->hw_cksum, p->hw_tcp_cksum));
 		if (p->n_rxq > 1)
 			fprintf(f, ", %u rx queues%s", p->n_rxq, p->rss ? " (RSS)" : " (no RSS)");
-		if (p->physical)
-			fprintf(f, ", latency from %s (%s)", fws_hwstamp_method(p->stamp_rx_used),
-				fws_hwstamp_why(p->stamp_rx_all, p->stamp_ptp, p->stamp_rx_used));
+		fws_fd_text_port_facts(fws_report_fd(), f, p->fd); /* NIC stamps, on hardware */
 		fputc('\n', f);
 	}
 	fws_report_above_link(f, "WARNING: ", run);

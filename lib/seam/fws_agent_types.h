@@ -25,8 +25,6 @@ struct fws_port_result {
 	bool hw_cksum;                /**< IPv4 and UDP checksums offloaded */
 	bool hw_tcp_cksum;            /**< IPv4 and TCP checksums offloaded */
 	bool physical;                /**< on a hardware bus: the wire paces what is sent */
-	bool stamp_rx_all, stamp_ptp; /**< the NIC's hardware timestamps (fws_hwstamp.h) */
-	bool stamp_rx_used;           /**< its receive stamps give the arrivals */
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
 	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */

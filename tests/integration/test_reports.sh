@@ -13,6 +13,8 @@ check "cells: 3 sizes x 2 directions, each with the DUT load" \
 	'len(r["cells"]) == 6 and all(c["dut_cpu_pct"] is not None for c in r["cells"])'
 check "cells carry throughput, line rate and a latency histogram" \
 	'all(c["pps"] > 45000 and c["line_pps"] > c["pps"] and c["latency_histogram"] for c in r["cells"])'
+check "each port's NIC stamps in its facts (the nicstamps feature's port block): software TSC stamps on a ring" \
+	'len(r["ports"]) == 2 and all(p["timestamps"] == {"rx_offload": False, "ptp": False, "latency_method": "software TSC stamps", "why": "the NIC offers no hardware timestamps"} for p in r["ports"]) and all("timestamps" not in p for tr in t for p in tr["ports"])'
 
 "$FWSTRESS" report "$WORK/report.json" >"$WORK/m.md" && grep -q '^| routing | 1518 | fixed rate |' "$WORK/m.md" \
 	&& ok "markdown matrix" || bad "markdown: $(head -3 "$WORK/m.md")"

@@ -80,6 +80,8 @@ void fws_report_hosts_text(FILE *f, const struct fws_cfg *cfg, const struct fws_
 
 /** The ports' facts and run-level counters. */
 json_t *fws_report_ports_json(const struct fws_port_result *ports, unsigned int n);
+/** The features' table's layout (a port's facts carry its blocks by it). */
+const struct fws_fd_layout *fws_report_fd(void);
 /** A port's counts in one trial: trials[].ports[] (report_ports.c). */
 json_t *fws_report_port_result_json(const struct fws_port_result *x,
 				    const struct fws_fd_layout *fd);
