@@ -293,4 +293,18 @@ PY
 "$FWSTRESS" compare "$WORK/none.json" "$WORK/report.json" >/dev/null 2>"$WORK/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "^fwstress: compare: report: $WORK/none.json: No such file or directory" "$WORK/err" &&
 	ok "compare with a missing file: exit 2, compare named" || bad "compare missing: $rc $(cat "$WORK/err")"
+
+# fwstress's log lines (lib/core/fws_log.h) go to DPDK's log once EAL is up, one type per
+# module: EAL's --log-level patterns apply to them. A DUT load command that prints no vmstat
+# warns through the controller's module, fws.trial: said at warning, silent at error.
+sed 's/"load_command": "vmstat {seconds} 2"/"load_command": "echo nonsense"/; s/\[64, 512, 1518\]/64/' \
+	"$HERE/reports.json" >"$WORK/lq.json"
+for lvl in warning error; do
+	"$FWSTRESS" run --log-level "fws.trial:$lvl" -- -q -o "$WORK/lq-r.json" "$WORK/lq.json" \
+		>/dev/null 2>"$WORK/lq-$lvl.err" || bad "log level $lvl: run failed: $(tail -2 "$WORK/lq-$lvl.err")"
+done
+grep -q '^fwstress: DUT load probe: "echo nonsense": no vmstat header' "$WORK/lq-warning.err" &&
+	! grep -q 'DUT load probe' "$WORK/lq-error.err" &&
+	ok "log lines through DPDK's log: --log-level fws.trial:warning says the probe's warning, :error not" ||
+	bad "log levels: warning: $(grep -c 'DUT load' "$WORK/lq-warning.err"), error: $(grep -c 'DUT load' "$WORK/lq-error.err")"
 finish

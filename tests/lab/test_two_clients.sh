@@ -58,6 +58,8 @@ read -r wan_rx1 wan_tx1 <<<"$(counters dut-wan)"
 [ $rc -eq 0 ] && ok "two agents: exit 0" || bad "two agents: exit $rc: $(grep -v 'EAL\|TELEMETRY' "$WORK/err" | head -5)"
 grep -q "^\[site1\] \|^\[site2\] " "$WORK/err" && ok "agents' stderr passed on, named by host" || bad "no agent stderr"
 check "status completed" 'r["status"] == "completed" and not r["partial"]'
+check "each remote port's facts carry its host's NIC stamps (the nicstamps feature's port block over the wire)" \
+	'len(r["ports"]) == 2 and all(p["timestamps"]["latency_method"] == "software TSC stamps" for p in r["ports"])'
 check "the report names each agent: where it ran, its versions, what it owned" \
 	'[(h["name"], h["ports"], h["sends"], h["receives"]) for h in r["hosts"]] == [("site1", ["lan"], ["upload", "upload6"], ["download", "download6"]), ("site2", ["wan"], ["download", "download6"], ["upload", "upload6"])] and all(h["protocol"] == "'"$PROTO"'" and h["fwstress"] == r["tool"]["version"] and h["dpdk"] == r["dpdk"] and h["hostname"] == "'"$(hostname)"'" and h["via"].startswith("ip netns exec fwsl-tester") and h["tsc_hz"] > 0 for h in r["hosts"])'
 grep -q "^host site2    $(hostname) (Linux .*), fwstress .*, protocol $PROTO; ports wan; sends download, download6; receives upload, upload6$" "$WORK/text" &&
