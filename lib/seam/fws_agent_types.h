@@ -22,9 +22,9 @@ struct fws_port_result {
 	char mac[24];
 	uint32_t link_speed_mbps;
 	bool link_up;
-	bool hw_cksum;                /**< IPv4 and UDP checksums offloaded */
-	bool hw_tcp_cksum;            /**< IPv4 and TCP checksums offloaded */
-	bool physical;                /**< on a hardware bus: the wire paces what is sent */
+	bool hw_cksum;     /**< IPv4 and UDP checksums offloaded */
+	bool hw_tcp_cksum; /**< IPv4 and TCP checksums offloaded */
+	bool physical;     /**< on a hardware bus: the wire paces what is sent */
 	struct fws_rx_counters rx;
 	struct fws_tx_counters tx;
 	struct fws_ctl_counters ctl; /**< control plane, since the start of the run */
