@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A closed-loop TCP endpoint (fws_tcpe.h): handshake, sender, receiver, timers, and the
- * congestion controls' table. */
+/* A closed-loop TCP endpoint (fws_tcpe.h): handshake, sender, receiver, timers (the
+ * congestion controls: fws_tcpe_cc.c). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "fws_tcpe.h"
-#include "fws_util.h" /* FWS_DIM */
+#include "fws_tcpe_int.h"
 
 #define INIT_RTO_US 1000000u /* RFC 6298 2.1 */
 #define MAX_RTO_US 60000000u /* RFC 6298 2.5 */
@@ -14,131 +14,6 @@
 #define MAX_BACKOFF 15       /* Linux's tcp_retries2 */
 #define INIT_CWND_SEGS 10    /* RFC 6928 */
 #define DUPTHRESH 3          /* RFC 5681, RFC 6675 */
-
-static inline uint64_t
-min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static inline uint64_t
-max64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-static inline double
-mind(double a, double b)
-{
-	return a < b ? a : b;
-}
-
-static inline double
-maxd(double a, double b)
-{
-	return a > b ? a : b;
-}
-
-/* ---- congestion control: a table of hooks ---- */
-
-struct cc_ops {
-	const char *name;
-	/* bytes newly acknowledged outside recovery */
-	void (*ack)(struct fws_tcpe *e, uint64_t acked, uint64_t now);
-	/* a loss: the new ssthresh (the flight's share kept) */
-	uint64_t (*loss)(struct fws_tcpe *e, uint64_t flight, uint64_t now);
-};
-
-/* Slow start (RFC 5681, RFC 3465's L = 2 SMSS): both controls share it. */
-static bool
-slow_start(struct fws_tcpe *e, uint64_t acked)
-{
-	if (e->cwnd >= e->ssthresh)
-		return false;
-	e->cwnd += min64(acked, 2ull * e->mss);
-	return true;
-}
-
-static void
-reno_ack(struct fws_tcpe *e, uint64_t acked, uint64_t now)
-{
-	(void)now;
-	if (!slow_start(e, acked)) /* congestion avoidance: one segment per window */
-		e->cwnd += max64(1ull, (uint64_t)e->mss * min64(acked, (uint64_t)e->mss) / e->cwnd);
-}
-
-static uint64_t
-reno_loss(struct fws_tcpe *e, uint64_t flight, uint64_t now)
-{
-	(void)now;
-	return max64(flight / 2, 2ull * e->mss);
-}
-
-/* CUBIC (RFC 9438): C = 0.4, beta = 0.7, fast convergence, the Reno-friendly region; no
- * HyStart (slow start is Reno's). Windows in segments, time in seconds. */
-#define CUBIC_C 0.4
-#define CUBIC_BETA 0.7
-
-static void
-cubic_ack(struct fws_tcpe *e, uint64_t acked, uint64_t now)
-{
-	double cwnd = (double)e->cwnd / e->mss, t, target, w_cubic;
-	double alpha = 3 * (1 - CUBIC_BETA) / (1 + CUBIC_BETA);
-
-	if (slow_start(e, acked))
-		return;
-	if (e->cubic.epoch_us == 0) { /* a new epoch: the first ACK after a loss or slow start */
-		e->cubic.epoch_us = now;
-		if (e->cubic.w_max < cwnd)
-			e->cubic.w_max = cwnd;
-		e->cubic.k = cbrt((e->cubic.w_max - cwnd) / CUBIC_C);
-		e->cubic.w_est = cwnd;
-	}
-	t = (double)(now - e->cubic.epoch_us) / 1e6 + e->srtt / 1e6;
-	w_cubic = CUBIC_C * pow(t - e->cubic.k, 3) + e->cubic.w_max;
-	e->cubic.w_est += alpha * ((double)acked / e->mss) / cwnd;
-	target = maxd(w_cubic, e->cubic.w_est);
-	if (target > cwnd)
-		cwnd += mind(target - cwnd, cwnd / 2) / cwnd * ((double)acked / e->mss);
-	e->cwnd = max64(e->cwnd, (uint64_t)(cwnd * e->mss));
-}
-
-static uint64_t
-cubic_loss(struct fws_tcpe *e, uint64_t flight, uint64_t now)
-{
-	double cwnd = (double)e->cwnd / e->mss;
-
-	(void)flight;
-	(void)now;
-	/* fast convergence: a flow below its last maximum releases bandwidth */
-	e->cubic.w_max = cwnd < e->cubic.w_max ? cwnd * (1 + CUBIC_BETA) / 2 : cwnd;
-	e->cubic.epoch_us = 0;
-	return max64((uint64_t)(cwnd * CUBIC_BETA * e->mss), 2ull * e->mss);
-}
-
-static const struct cc_ops ccs[] = {
-	[FWS_TCPE_NEWRENO] = {"newreno", reno_ack, reno_loss},
-	[FWS_TCPE_CUBIC] = {"cubic", cubic_ack, cubic_loss},
-};
-
-int
-fws_tcpe_cc_of(const char *name, enum fws_tcpe_cc_kind *out)
-{
-	unsigned int i;
-
-	for (i = 0; name && i < FWS_DIM(ccs); i++)
-		if (strcmp(ccs[i].name, name) == 0) {
-			*out = (enum fws_tcpe_cc_kind)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-const char *
-fws_tcpe_cc_name(enum fws_tcpe_cc_kind cc)
-{
-	return (unsigned int)cc < FWS_DIM(ccs) ? ccs[cc].name : "?";
-}
 
 /* ---- the bytes ---- */
 
@@ -550,7 +425,7 @@ on_rto(struct fws_tcpe *e, uint64_t now, fws_tcpe_emit_fn emit, void *arg)
 		return;
 	}
 	e->st.timeouts++;
-	e->ssthresh = ccs[e->p.cc].loss(e, e->snd_nxt - e->snd_una, now);
+	e->ssthresh = fws_tcpe_ccs[e->p.cc].loss(e, e->snd_nxt - e->snd_una, now);
 	e->cwnd = e->mss; /* the loss window (RFC 5681 3.1) */
 	e->in_recovery = false;
 	e->dupacks = 0;
@@ -618,7 +493,7 @@ static void
 enter_recovery(struct fws_tcpe *e, uint64_t now)
 {
 	/* the flight: what was sent since the last timeout's go-back (snd_nxt), not all ever */
-	e->ssthresh = ccs[e->p.cc].loss(e, e->snd_nxt - e->snd_una, now);
+	e->ssthresh = fws_tcpe_ccs[e->p.cc].loss(e, e->snd_nxt - e->snd_una, now);
 	e->cwnd = min64(e->ssthresh, max64(e->cwnd, 2ull * e->mss));
 	e->in_recovery = true;
 	e->recover = e->snd_max;
@@ -663,7 +538,7 @@ take_ack(struct fws_tcpe *e, const struct fws_tcpe_seg *s, uint64_t now)
 		if (!e->n_sacked)
 			e->rexmit_hi = ack;
 	} else {
-		ccs[e->p.cc].ack(e, acked, now);
+		fws_tcpe_ccs[e->p.cc].ack(e, acked, now);
 	}
 	if (e->snd_nxt < e->snd_una)
 		e->snd_nxt = e->snd_una;
@@ -885,7 +760,7 @@ int
 fws_tcpe_init(struct fws_tcpe *e, const struct fws_tcpe_params *p)
 {
 	if (p->mss < 64 || p->mss > 9000 || p->rcv_wnd < p->mss || p->rcv_wnd > (1u << 30) ||
-	    (unsigned int)p->cc >= FWS_DIM(ccs) || p->min_rto_us < 1000 || p->delack_us > 500000 ||
+	    (unsigned int)p->cc >= FWS_TCPE_CC_N || p->min_rto_us < 1000 || p->delack_us > 500000 ||
 	    p->syn_tries == 0)
 		return -EINVAL;
 	memset(e, 0, sizeof(*e));
