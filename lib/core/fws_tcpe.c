@@ -30,10 +30,11 @@ mix(uint64_t x)
 void
 fws_tcpe_fill(uint64_t seed, uint64_t off, uint8_t *buf, uint32_t len)
 {
+	uint64_t key = mix(seed); /* two seeds never share a word at nearby offsets */
 	uint32_t i = 0;
 
 	while (i < len) {
-		uint64_t w = mix(seed ^ ((off + i) >> 3));
+		uint64_t w = mix(key ^ ((off + i) >> 3));
 		unsigned int b = (unsigned int)((off + i) & 7);
 
 		for (; b < 8 && i < len; b++, i++)
@@ -567,10 +568,9 @@ take_data(struct fws_tcpe *e, const struct fws_tcpe_seg *s, const uint8_t *paylo
 		return;
 	}
 	end = min64(end, right);
-	if (payload && off < e->rcv_nxt) {
-		payload += e->rcv_nxt - off;
-		off = e->rcv_nxt;
-	} else if (off < e->rcv_nxt) {
+	if (off < e->rcv_nxt) { /* its start was here already */
+		if (payload)
+			payload += e->rcv_nxt - off;
 		off = e->rcv_nxt;
 	}
 	if (payload)
