@@ -124,7 +124,7 @@ struct fws_tcpe_range {
 	uint64_t l, r; /**< byte offsets, [l, r) */
 };
 
-/** One endpoint (about 700 bytes: no byte of payload is kept). */
+/** One endpoint (976 bytes on x86-64: no byte of payload is kept). */
 struct fws_tcpe {
 	struct fws_tcpe_params p;
 	enum fws_tcpe_state state;
