@@ -614,7 +614,7 @@ paws_old(struct fws_tcpe *e, const struct fws_tcpe_seg *s)
 }
 
 static void
-take_options(struct fws_tcpe *e, const struct fws_tcpe_seg *s, uint64_t now)
+take_options(struct fws_tcpe *e, const struct fws_tcpe_seg *s)
 {
 	e->peer_isn = s->seq;
 	e->mss = (uint16_t)(s->mss ? min64(s->mss, e->p.mss) : min64(536, e->p.mss));
@@ -631,7 +631,6 @@ take_options(struct fws_tcpe *e, const struct fws_tcpe_seg *s, uint64_t now)
 		e->ts_recent_ok = true;
 	}
 	e->snd_wnd = s->window; /* a SYN's window is never scaled */
-	(void)now;
 }
 
 static void
@@ -651,7 +650,7 @@ input_handshake(struct fws_tcpe *e, const struct fws_tcpe_seg *s, uint64_t now,
 {
 	if (e->state == FWS_TCPE_LISTEN && (s->flags & FWS_TCPE_SYN) &&
 	    !(s->flags & FWS_TCPE_ACK)) {
-		take_options(e, s, now);
+		take_options(e, s);
 		e->state = FWS_TCPE_SYN_RCVD;
 		send_syn(e, now, emit, arg);
 	} else if (e->state == FWS_TCPE_SYN_RCVD && (s->flags & FWS_TCPE_SYN)) {
@@ -659,7 +658,7 @@ input_handshake(struct fws_tcpe *e, const struct fws_tcpe_seg *s, uint64_t now,
 	} else if (e->state == FWS_TCPE_SYN_SENT &&
 		   (s->flags & (FWS_TCPE_SYN | FWS_TCPE_ACK)) == (FWS_TCPE_SYN | FWS_TCPE_ACK) &&
 		   s->ack == e->p.isn + 1) {
-		take_options(e, s, now);
+		take_options(e, s);
 		if (e->ts_ok && s->tsecr)
 			rtt_sample(e, s->tsecr, now);
 		established(e, now);

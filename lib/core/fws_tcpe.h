@@ -167,7 +167,7 @@ struct fws_tcpe {
 	uint64_t delack_at;        /**< 0: none pending */
 	/* congestion control's own */
 	struct {
-		double w_max, k, origin_t, w_est;
+		double w_max, k, w_est;
 		uint64_t epoch_us;
 	} cubic;
 	struct fws_tcpe_stats st;
